@@ -1,0 +1,339 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"strings"
+	"time"
+
+	"helm.sh/helm/v3/pkg/action"
+	"helm.sh/helm/v3/pkg/release"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/restmapper"
+	"sigs.k8s.io/yaml"
+)
+
+// Cluster talks to a running control plane the way the kubernetes provider would: Helm's Go
+// SDK for releases, the dynamic client for everything else.
+type Cluster struct {
+	CP      *ControlPlane
+	Dynamic dynamic.Interface
+	mapper  *restmapper.DeferredDiscoveryRESTMapper
+	// Debug receives Helm's debug log; nil discards it.
+	Debug io.Writer
+}
+
+// NewCluster builds clients for a control plane.
+func NewCluster(cp *ControlPlane) (*Cluster, error) {
+	dyn, err := dynamic.NewForConfig(cp.Config)
+	if err != nil {
+		return nil, err
+	}
+	dc, err := discovery.NewDiscoveryClientForConfig(cp.Config)
+	if err != nil {
+		return nil, err
+	}
+	return &Cluster{
+		CP:      cp,
+		Dynamic: dyn,
+		mapper:  restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(dc)),
+	}, nil
+}
+
+func (c *Cluster) helm(namespace string) (*action.Configuration, error) {
+	cfg := new(action.Configuration)
+	logf := func(string, ...any) {}
+	if c.Debug != nil {
+		l := log.New(c.Debug, "helm: ", 0)
+		logf = l.Printf
+	}
+	insecure := true
+	flags := genericclioptions.NewConfigFlags(false)
+	flags.APIServer = &c.CP.URL
+	flags.BearerToken = &c.CP.Token
+	flags.Insecure = &insecure
+	flags.Namespace = &namespace
+	// "secret" is Helm's and pulumi-kubernetes' default release storage.
+	if err := cfg.Init(flags, namespace, "secret", logf); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// InstallRelease installs a rendered kubernetes:helm.sh/v3:Release with the Helm Go SDK,
+// using exactly its name, chart, version, namespace, createNamespace, skipCrds and values.
+// The chart comes from the Karpenter module zip of the release's version (see ChartDir).
+//
+// One deliberate difference from pulumi-kubernetes: it does not wait for workloads to become
+// ready (its default), because this control plane has no nodes or controllers to run pods.
+func (c *Cluster) InstallRelease(ctx context.Context, res Resource) (*release.Release, error) {
+	if !res.IsRelease() {
+		return nil, fmt.Errorf("%s is a %s, not a Helm release", res.Name, res.Type)
+	}
+	version := res.String("version")
+	if version == "" {
+		return nil, fmt.Errorf("release %s has no version; the harness needs one to pick the module", res.Name)
+	}
+	k, err := LoadKarpenter(version)
+	if err != nil {
+		return nil, err
+	}
+	ref := res.String("chart")
+	if repo := res.String("repositoryOpts.repo"); repo != "" && !strings.Contains(ref, "/") {
+		ref = strings.TrimSuffix(repo, "/") + "/" + ref
+	}
+	ch, err := k.LoadChart(ref)
+	if err != nil {
+		return nil, fmt.Errorf("release %s: %w", res.Name, err)
+	}
+	namespace := res.String("namespace")
+	if namespace == "" {
+		namespace = "default"
+	}
+	name := res.String("name")
+	if name == "" {
+		// pulumi-kubernetes would auto-name (logical name + random suffix); the logical name
+		// keeps runs deterministic.
+		name = res.Name
+	}
+	cfg, err := c.helm(namespace)
+	if err != nil {
+		return nil, err
+	}
+	install := action.NewInstall(cfg)
+	install.ReleaseName = name
+	install.Namespace = namespace
+	install.Version = version
+	install.CreateNamespace, _ = Lookup(res.Inputs, "createNamespace").(bool)
+	install.SkipCRDs, _ = Lookup(res.Inputs, "skipCrds").(bool)
+	install.Timeout = 2 * time.Minute
+	values, _ := Lookup(res.Inputs, "values").(map[string]any)
+	if values == nil {
+		values = map[string]any{}
+	}
+	rel, err := install.RunWithContext(ctx, ch, values)
+	if err != nil {
+		return nil, fmt.Errorf("helm install %s (%s %s): %w", name, ref, version, err)
+	}
+	// Custom resources applied next need the release's CRDs served; Helm does not wait for
+	// that when CRDs are ordinary templates (the karpenter-crd chart).
+	if err := c.waitForCRDs(ctx, rel.Manifest); err != nil {
+		return nil, err
+	}
+	if !install.SkipCRDs && len(ch.CRDObjects()) > 0 {
+		for _, crd := range ch.CRDObjects() {
+			if err := c.waitForCRDs(ctx, string(crd.File.Data)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return rel, nil
+}
+
+// UninstallRelease removes a release the way `pulumi destroy` of the Release would.
+func (c *Cluster) UninstallRelease(res Resource) error {
+	namespace := res.String("namespace")
+	if namespace == "" {
+		namespace = "default"
+	}
+	name := res.String("name")
+	if name == "" {
+		name = res.Name
+	}
+	cfg, err := c.helm(namespace)
+	if err != nil {
+		return err
+	}
+	_, err = action.NewUninstall(cfg).Run(name)
+	return err
+}
+
+// ReleaseStatus returns Helm's view of an installed release.
+func (c *Cluster) ReleaseStatus(namespace, name string) (*release.Release, error) {
+	cfg, err := c.helm(namespace)
+	if err != nil {
+		return nil, err
+	}
+	return action.NewStatus(cfg).Run(name)
+}
+
+var crdGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+
+// waitForCRDs waits until every CustomResourceDefinition in a multi-document manifest is
+// Established, then forgets cached discovery so the new kinds resolve.
+func (c *Cluster) waitForCRDs(ctx context.Context, manifest string) error {
+	var names []string
+	for _, doc := range strings.Split(manifest, "\n---") {
+		var obj struct {
+			Kind     string `json:"kind"`
+			Metadata struct {
+				Name string `json:"name"`
+			} `json:"metadata"`
+		}
+		if err := yaml.Unmarshal([]byte(doc), &obj); err == nil && obj.Kind == "CustomResourceDefinition" {
+			names = append(names, obj.Metadata.Name)
+		}
+	}
+	for _, n := range names {
+		err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+			crd, err := c.Dynamic.Resource(crdGVR).Get(ctx, n, metav1.GetOptions{})
+			if err != nil {
+				return false, nil
+			}
+			conds, _, _ := unstructured.NestedSlice(crd.Object, "status", "conditions")
+			for _, cond := range conds {
+				m, _ := cond.(map[string]any)
+				if m["type"] == "Established" && m["status"] == "True" {
+					return true, nil
+				}
+			}
+			return false, nil
+		})
+		if err != nil {
+			return fmt.Errorf("CRD %s not established: %w", n, err)
+		}
+	}
+	if len(names) > 0 {
+		c.mapper.Reset()
+	}
+	return nil
+}
+
+// CRD returns a CustomResourceDefinition as served.
+func (c *Cluster) CRD(ctx context.Context, name string) (*unstructured.Unstructured, error) {
+	return c.Dynamic.Resource(crdGVR).Get(ctx, name, metav1.GetOptions{})
+}
+
+// resourceFor resolves an object's kind to its REST resource through discovery.
+func (c *Cluster) resourceFor(obj *unstructured.Unstructured) (dynamic.ResourceInterface, error) {
+	gvk := obj.GroupVersionKind()
+	m, err := c.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	if meta.IsNoMatchError(err) {
+		c.mapper.Reset()
+		m, err = c.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", gvk, err)
+	}
+	if m.Scope.Name() == meta.RESTScopeNameNamespace {
+		ns := obj.GetNamespace()
+		if ns == "" {
+			ns = "default"
+		}
+		return c.Dynamic.Resource(m.Resource).Namespace(ns), nil
+	}
+	return c.Dynamic.Resource(m.Resource), nil
+}
+
+// Object turns a rendered kubernetes resource's inputs into the object the provider sends.
+// The type token is kubernetes:<group/version>:<kind>; it must agree with the inputs.
+func Object(res Resource) (*unstructured.Unstructured, error) {
+	parts := strings.Split(res.Type, ":")
+	if len(parts) != 3 || parts[0] != "kubernetes" {
+		return nil, fmt.Errorf("%s: %q is not a kubernetes type token", res.Name, res.Type)
+	}
+	obj := &unstructured.Unstructured{Object: normalize(res.Inputs).(map[string]any)}
+	if obj.GetAPIVersion() == "" {
+		obj.SetAPIVersion(parts[1])
+	}
+	if obj.GetKind() == "" {
+		obj.SetKind(parts[2])
+	}
+	if obj.GetAPIVersion() != parts[1] || obj.GetKind() != parts[2] {
+		return nil, fmt.Errorf("%s: type %s but inputs say %s %s", res.Name, res.Type, obj.GetAPIVersion(), obj.GetKind())
+	}
+	if obj.GetName() == "" {
+		return nil, fmt.Errorf("%s: metadata.name is empty (the harness does not auto-name)", res.Name)
+	}
+	return obj, nil
+}
+
+// Create sends an object to the API server and returns what the server stored.
+func (c *Cluster) Create(ctx context.Context, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	ri, err := c.resourceFor(obj)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ri.Create(ctx, obj, metav1.CreateOptions{FieldManager: "pulumi-kubernetes"}); err != nil {
+		return nil, err
+	}
+	return ri.Get(ctx, obj.GetName(), metav1.GetOptions{})
+}
+
+// Get reads an object back (nil and a NotFound error when absent).
+func (c *Cluster) Get(ctx context.Context, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	ri, err := c.resourceFor(obj)
+	if err != nil {
+		return nil, err
+	}
+	return ri.Get(ctx, obj.GetName(), metav1.GetOptions{})
+}
+
+// Delete deletes an object and waits until it is gone.
+func (c *Cluster) Delete(ctx context.Context, obj *unstructured.Unstructured) error {
+	ri, err := c.resourceFor(obj)
+	if err != nil {
+		return err
+	}
+	if err := ri.Delete(ctx, obj.GetName(), metav1.DeleteOptions{}); err != nil {
+		return err
+	}
+	return wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		_, err := ri.Get(ctx, obj.GetName(), metav1.GetOptions{})
+		return apierrors.IsNotFound(err), nil
+	})
+}
+
+// Applied is one rendered kubernetes resource after installation.
+type Applied struct {
+	Resource Resource
+	Release  *release.Release           // for Helm releases
+	Sent     *unstructured.Unstructured // for other objects: what was sent
+	Got      *unstructured.Unstructured // ... and what the server stored
+}
+
+// Install applies every kubernetes:* resource of a render in dependency order: releases
+// through Helm, other objects through the dynamic client, each object read back and compared
+// with what was sent. AWS resources are skipped: nothing here can create them.
+func (c *Cluster) Install(ctx context.Context, r *Render) ([]Applied, error) {
+	order, err := r.CreateOrder()
+	if err != nil {
+		return nil, err
+	}
+	var applied []Applied
+	for _, res := range order {
+		switch {
+		case res.IsRelease():
+			rel, err := c.InstallRelease(ctx, res)
+			if err != nil {
+				return applied, err
+			}
+			applied = append(applied, Applied{Resource: res, Release: rel})
+		case res.IsKubernetes():
+			obj, err := Object(res)
+			if err != nil {
+				return applied, err
+			}
+			got, err := c.Create(ctx, obj.DeepCopy())
+			if err != nil {
+				return applied, fmt.Errorf("create %s (%s %s): %w", res.Name, obj.GetKind(), obj.GetName(), err)
+			}
+			if diffs := Missing(obj.Object, got.Object); len(diffs) > 0 {
+				return applied, fmt.Errorf("%s read back differs from what was sent:\n  %s", res.Name, strings.Join(diffs, "\n  "))
+			}
+			applied = append(applied, Applied{Resource: res, Sent: obj, Got: got})
+		}
+	}
+	return applied, nil
+}

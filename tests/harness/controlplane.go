@@ -1,0 +1,328 @@
+// Package harness runs what the Karpenter component renders against a real Kubernetes API
+// server (kube-apiserver + etcd on loopback) and the real Karpenter charts and CRDs.
+package harness
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/hex"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"k8s.io/client-go/rest"
+)
+
+// KubernetesVersion is the kube-apiserver the harness builds and runs (tests/tools/kube-apiserver).
+const KubernetesVersion = "v1.33.0"
+
+// CacheDir is where heavy, reusable artifacts live (the same default as the root Makefile).
+func CacheDir() string {
+	if d := os.Getenv("CACHE_DIR"); d != "" {
+		return d
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		home = os.TempDir()
+	}
+	return filepath.Join(home, ".cache", "pulumi-karpenter")
+}
+
+// KubeAPIServerPath is the cached kube-apiserver binary; KUBE_APISERVER overrides it.
+func KubeAPIServerPath() string {
+	if p := os.Getenv("KUBE_APISERVER"); p != "" {
+		return p
+	}
+	return filepath.Join(CacheDir(), "bin", "kube-apiserver-"+KubernetesVersion)
+}
+
+// EtcdPath is Debian's etcd (package etcd-server); ETCD overrides it.
+func EtcdPath() string {
+	if p := os.Getenv("ETCD"); p != "" {
+		return p
+	}
+	if p, err := exec.LookPath("etcd"); err == nil {
+		return p
+	}
+	return "/usr/bin/etcd"
+}
+
+// ControlPlane is a running etcd + kube-apiserver pair.
+type ControlPlane struct {
+	URL     string // https://127.0.0.1:<port>
+	Token   string // bearer token of a system:masters user
+	Dir     string // data, certs, logs
+	Config  *rest.Config
+	procs   []*proc
+	stopped bool
+}
+
+// proc is one child process; done is closed once it has exited and been reaped.
+type proc struct {
+	name string
+	cmd  *exec.Cmd
+	log  string
+	done chan struct{}
+	err  error // exit status, valid after done
+}
+
+func (p *proc) exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Start launches etcd and kube-apiserver on free loopback ports with data under dir and waits
+// until the API server is ready. Call Stop (always, also on failure) to tear both down.
+func Start(ctx context.Context, dir string) (*ControlPlane, error) {
+	cp := &ControlPlane{Dir: dir}
+	for _, bin := range []string{EtcdPath(), KubeAPIServerPath()} {
+		if _, err := os.Stat(bin); err != nil {
+			return nil, fmt.Errorf("%s is missing (run tests/scripts/install-deps.sh or `make deps`): %w", bin, err)
+		}
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			cp.Stop()
+		}
+	}()
+
+	etcdURL, err := cp.startEtcd(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := cp.startAPIServer(ctx, etcdURL); err != nil {
+		return nil, err
+	}
+	ok = true
+	return cp, nil
+}
+
+func (cp *ControlPlane) startEtcd(ctx context.Context) (string, error) {
+	ports, err := freePorts(2)
+	if err != nil {
+		return "", err
+	}
+	client := "http://127.0.0.1:" + strconv.Itoa(ports[0])
+	peer := "http://127.0.0.1:" + strconv.Itoa(ports[1])
+	if err := cp.spawn("etcd", EtcdPath(),
+		"--name=harness",
+		"--data-dir="+filepath.Join(cp.Dir, "etcd"),
+		"--listen-client-urls="+client, "--advertise-client-urls="+client,
+		"--listen-peer-urls="+peer, "--initial-advertise-peer-urls="+peer,
+		"--initial-cluster=harness="+peer,
+		"--log-level=warn", "--logger=zap",
+	); err != nil {
+		return "", err
+	}
+	err = cp.waitFor(ctx, 30*time.Second, func() error {
+		resp, err := http.Get(client + "/health")
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("etcd /health: %s", resp.Status)
+		}
+		return nil
+	})
+	return client, err
+}
+
+func (cp *ControlPlane) startAPIServer(ctx context.Context, etcdURL string) error {
+	// A static token for a system:masters user is the least machinery that gives the tests
+	// full access; the serving certificate is self-signed by kube-apiserver into --cert-dir.
+	tok := make([]byte, 16)
+	if _, err := rand.Read(tok); err != nil {
+		return err
+	}
+	cp.Token = hex.EncodeToString(tok)
+	tokens := filepath.Join(cp.Dir, "tokens.csv")
+	if err := os.WriteFile(tokens, []byte(cp.Token+",harness-admin,harness-admin,system:masters\n"), 0o600); err != nil {
+		return err
+	}
+	saKey := filepath.Join(cp.Dir, "sa.key")
+	if err := writeRSAKey(saKey); err != nil {
+		return err
+	}
+	ports, err := freePorts(1)
+	if err != nil {
+		return err
+	}
+	cp.URL = "https://127.0.0.1:" + strconv.Itoa(ports[0])
+	if err := cp.spawn("kube-apiserver", KubeAPIServerPath(),
+		"--etcd-servers="+etcdURL,
+		"--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
+		"--secure-port="+strconv.Itoa(ports[0]),
+		"--cert-dir="+filepath.Join(cp.Dir, "certs"),
+		"--token-auth-file="+tokens,
+		"--authorization-mode=RBAC",
+		"--service-account-issuer=https://kubernetes.default.svc",
+		"--service-account-key-file="+saKey,
+		"--service-account-signing-key-file="+saKey,
+		"--service-cluster-ip-range=10.96.0.0/16",
+		"--allow-privileged=true",
+		"--v=0",
+	); err != nil {
+		return err
+	}
+	cp.Config = &rest.Config{
+		Host:            cp.URL,
+		BearerToken:     cp.Token,
+		TLSClientConfig: rest.TLSClientConfig{Insecure: true}, // loopback, self-signed
+		QPS:             100,
+		Burst:           200,
+	}
+	hc := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true},
+	}}
+	return cp.waitFor(ctx, 90*time.Second, func() error {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, cp.URL+"/readyz", nil)
+		req.Header.Set("Authorization", "Bearer "+cp.Token)
+		resp, err := hc.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			body, _ := io.ReadAll(resp.Body)
+			return fmt.Errorf("kube-apiserver /readyz: %s: %s", resp.Status, body)
+		}
+		return nil
+	})
+}
+
+// spawn starts a binary in its own process group (so Stop can kill it and any children) with
+// output to a log file under Dir. Pdeathsig kills it if the test process dies without cleanup.
+func (cp *ControlPlane) spawn(name, bin string, args ...string) error {
+	logPath := filepath.Join(cp.Dir, name+".log")
+	logf, err := os.Create(logPath)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return fmt.Errorf("start %s: %w", name, err)
+	}
+	// The child has its own descriptor; the parent's copy is not needed.
+	logf.Close()
+	p := &proc{name: name, cmd: cmd, log: logPath, done: make(chan struct{})}
+	go func() { p.err = cmd.Wait(); close(p.done) }()
+	cp.procs = append(cp.procs, p)
+	return nil
+}
+
+// waitFor polls check until it succeeds, a process exits, or the timeout passes.
+func (cp *ControlPlane) waitFor(ctx context.Context, timeout time.Duration, check func() error) error {
+	deadline := time.Now().Add(timeout)
+	var last error
+	for time.Now().Before(deadline) {
+		if last = check(); last == nil {
+			return nil
+		}
+		for _, p := range cp.procs {
+			if p.exited() {
+				return fmt.Errorf("%s exited early (%v); log tail:\n%s", p.name, p.err, tail(p.log, 40))
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("not ready after %s: %w; log tail:\n%s", timeout, last, tail(cp.procs[len(cp.procs)-1].log, 40))
+}
+
+// Stop kills the API server, then etcd (each process group: SIGTERM, then SIGKILL after a
+// grace period). Safe to call more than once.
+func (cp *ControlPlane) Stop() {
+	if cp.stopped {
+		return
+	}
+	cp.stopped = true
+	for i := len(cp.procs) - 1; i >= 0; i-- {
+		p := cp.procs[i]
+		pgid := p.cmd.Process.Pid
+		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		select {
+		case <-p.done:
+		case <-time.After(10 * time.Second):
+		}
+		// Also after a clean exit: anything left in the group goes too.
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		<-p.done
+	}
+}
+
+// Logs returns the paths of the etcd and kube-apiserver logs (for failure messages).
+func (cp *ControlPlane) Logs() []string {
+	var logs []string
+	for _, p := range cp.procs {
+		logs = append(logs, p.log)
+	}
+	return logs
+}
+
+func freePorts(n int) ([]int, error) {
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
+	}()
+	var ports []int
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		ls = append(ls, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
+
+func writeRSAKey(path string) error {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		return err
+	}
+	der := x509.MarshalPKCS1PrivateKey(key)
+	return os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: der}), 0o600)
+}
+
+func tail(path string, lines int) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	n := 0
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == '\n' {
+			n++
+			if n > lines {
+				return string(b[i+1:])
+			}
+		}
+	}
+	return string(b)
+}
