@@ -1,0 +1,174 @@
+package tests
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
+)
+
+// These tests need the provider binary (`make build`), etcd and the cached kube-apiserver
+// (`make deps`). When any is missing they fail, never skip: `make test` must exercise them.
+// `go test -short` skips them for a quick compile-and-unit run.
+
+func args(name string) string { return filepath.Join("testdata", "args", name) }
+
+// render runs the real provider's render command on an args file and fails on any error.
+func render(t *testing.T, argsFile string) *harness.Render {
+	t.Helper()
+	bin, err := harness.ProviderBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := harness.RunRender(bin, argsFile)
+	if err != nil {
+		t.Fatalf("render %s: %v", argsFile, err)
+	}
+	return r
+}
+
+// renderError runs render on an args file that must be rejected and returns the failure.
+func renderError(t *testing.T, argsFile string) *harness.RenderError {
+	t.Helper()
+	bin, err := harness.ProviderBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := harness.RunRender(bin, argsFile)
+	var re *harness.RenderError
+	if !errors.As(err, &re) {
+		t.Fatalf("render %s: want a non-zero exit, got err=%v and %d resources", argsFile, err, resourceCount(r))
+	}
+	return re
+}
+
+func resourceCount(r *harness.Render) int {
+	if r == nil {
+		return 0
+	}
+	return len(r.Resources)
+}
+
+// cluster starts a fresh etcd + kube-apiserver, stopped when the test ends (pass or fail).
+func cluster(t *testing.T) (*harness.Cluster, context.Context) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a Kubernetes API server; run without -short (make test does)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	t.Cleanup(cancel)
+	start := time.Now()
+	cp, err := harness.Start(ctx, t.TempDir())
+	if err != nil {
+		t.Fatalf("start control plane: %v", err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			for _, l := range cp.Logs() {
+				t.Logf("log kept until cleanup: %s", l)
+			}
+		}
+		cp.Stop()
+	})
+	t.Logf("kube-apiserver %s ready at %s in %s", harness.KubernetesVersion, cp.URL, time.Since(start).Round(time.Millisecond))
+	c, err := harness.NewCluster(cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, ctx
+}
+
+// install applies a render and fails the test on any error (including read-back diffs).
+func install(t *testing.T, ctx context.Context, c *harness.Cluster, r *harness.Render) []harness.Applied {
+	t.Helper()
+	applied, err := c.Install(ctx, r)
+	if err != nil {
+		t.Fatalf("install: %v", err)
+	}
+	return applied
+}
+
+// manifestObject finds one object of a kind in a release manifest.
+func manifestObject(t *testing.T, manifest, kind string) *unstructured.Unstructured {
+	t.Helper()
+	var found []*unstructured.Unstructured
+	for _, doc := range strings.Split(manifest, "\n---") {
+		var m map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &m); err != nil || m == nil {
+			continue
+		}
+		if m["kind"] == kind {
+			found = append(found, &unstructured.Unstructured{Object: m})
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("release manifest has %d %s objects, want 1", len(found), kind)
+	}
+	return found[0]
+}
+
+var (
+	nodePoolsGVR  = schema.GroupVersionResource{Group: "karpenter.sh", Version: "v1", Resource: "nodepools"}
+	nodeClassGVR  = schema.GroupVersionResource{Group: "karpenter.k8s.aws", Version: "v1", Resource: "ec2nodeclasses"}
+	deploymentGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+	saGVR         = schema.GroupVersionResource{Version: "v1", Resource: "serviceaccounts"}
+)
+
+// names lists the names of all objects of a cluster-scoped resource.
+func names(t *testing.T, ctx context.Context, c *harness.Cluster, gvr schema.GroupVersionResource) []string {
+	t.Helper()
+	list, err := c.Dynamic.Resource(gvr).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatalf("list %s: %v", gvr.Resource, err)
+	}
+	var out []string
+	for _, o := range list.Items {
+		out = append(out, o.GetName())
+	}
+	return out
+}
+
+// outputString reads a string output of the render, failing when absent.
+func outputString(t *testing.T, r *harness.Render, key string) string {
+	t.Helper()
+	s, _ := r.Outputs[key].(string)
+	if s == "" {
+		t.Fatalf("render outputs have no %q (outputs: %v)", key, keys(r.Outputs))
+	}
+	return s
+}
+
+func keys(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// appliedOfType returns what was applied for one rendered type, keyed by metadata.name.
+func appliedOfType(applied []harness.Applied, typ string) map[string]harness.Applied {
+	out := map[string]harness.Applied{}
+	for _, a := range applied {
+		if a.Resource.Type == typ {
+			out[a.Got.GetName()] = a
+		}
+	}
+	return out
+}
+
+func field(obj *unstructured.Unstructured, path ...string) any {
+	v, _, _ := unstructured.NestedFieldNoCopy(obj.Object, path...)
+	return v
+}
+
+func describe(v any) string { return fmt.Sprintf("%v", v) }

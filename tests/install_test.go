@@ -1,0 +1,241 @@
+package tests
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
+	"helm.sh/helm/v3/pkg/release"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// TestDefaultInstall installs the default render for a sample cluster: the two releases, then
+// the default NodePool and EC2NodeClass against the real CRDs.
+func TestDefaultInstall(t *testing.T) {
+	r := render(t, args("default.json"))
+
+	crd, ok := r.Release("karpenter-crd")
+	if !ok {
+		t.Fatal("render has no karpenter-crd release")
+	}
+	ctrl, ok := r.Release("karpenter")
+	if !ok {
+		t.Fatal("render has no karpenter release")
+	}
+	// Users install from the official registry unless they configure a mirror.
+	for res, want := range map[*harness.Resource]string{
+		&crd:  harness.DefaultChartRepository + "/karpenter-crd",
+		&ctrl: harness.DefaultChartRepository + "/karpenter",
+	} {
+		if got := res.String("chart"); got != want {
+			t.Errorf("release %s chart = %q, want %q", res.Name, got, want)
+		}
+	}
+	if skip, _ := harness.Lookup(ctrl.Inputs, "skipCrds").(bool); !skip {
+		t.Errorf("controller release must set skipCrds (CRDs come from karpenter-crd), inputs: %v", ctrl.Inputs)
+	}
+
+	// The queue name is whatever the render says the mocked queue is called; it must be the
+	// same in the outputs and in the chart values, and a queue must actually be rendered.
+	queue := outputString(t, r, "interruptionQueueName")
+	if got := ctrl.String("values.settings.interruptionQueue"); got != queue {
+		t.Errorf("values.settings.interruptionQueue = %q, outputs.interruptionQueueName = %q", got, queue)
+	}
+	if n := len(r.OfType("aws:sqs/queue:Queue")); n != 1 {
+		t.Errorf("render has %d aws:sqs/queue:Queue resources, want 1", n)
+	}
+
+	c, ctx := cluster(t)
+	applied := install(t, ctx, c, r)
+
+	// Both releases are deployed.
+	rels := map[string]*release.Release{}
+	for _, a := range applied {
+		if a.Release != nil {
+			rels[a.Resource.Name] = a.Release
+			st, err := c.ReleaseStatus(a.Release.Namespace, a.Release.Name)
+			if err != nil {
+				t.Fatalf("helm status %s: %v", a.Release.Name, err)
+			}
+			if st.Info.Status != release.StatusDeployed {
+				t.Errorf("release %s status %s, want deployed", a.Release.Name, st.Info.Status)
+			}
+		}
+	}
+	if rels[crd.Name] == nil || rels[ctrl.Name] == nil {
+		t.Fatalf("installed releases %v, want both %s and %s", sortedKeys(rels), crd.Name, ctrl.Name)
+	}
+	ctrlRel := rels[ctrl.Name]
+	if want := ctrl.String("namespace"); ctrlRel.Namespace != want {
+		t.Errorf("controller release namespace %q, want %q", ctrlRel.Namespace, want)
+	}
+
+	// The controller Deployment as stored by the API server.
+	dep := manifestObject(t, ctrlRel.Manifest, "Deployment")
+	got, err := c.Dynamic.Resource(deploymentGVR).Namespace(ctrlRel.Namespace).Get(ctx, dep.GetName(), metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("get Deployment %s/%s: %v", ctrlRel.Namespace, dep.GetName(), err)
+	}
+	var tmpl corev1.PodTemplateSpec
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(field(got, "spec", "template").(map[string]any), &tmpl); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{}
+	for _, ctr := range tmpl.Spec.Containers {
+		for _, e := range ctr.Env {
+			env[e.Name] = e.Value
+		}
+	}
+	if env["CLUSTER_NAME"] != "demo" {
+		t.Errorf("controller env CLUSTER_NAME = %q, want %q", env["CLUSTER_NAME"], "demo")
+	}
+	if env["INTERRUPTION_QUEUE"] != queue {
+		t.Errorf("controller env INTERRUPTION_QUEUE = %q, want the rendered queue %q", env["INTERRUPTION_QUEUE"], queue)
+	}
+
+	// The service account the pods run as carries the IRSA role annotation.
+	saName := tmpl.Spec.ServiceAccountName
+	if want := ctrl.String("values.serviceAccount.name"); want != "" && saName != want {
+		t.Errorf("pod serviceAccountName %q, values.serviceAccount.name %q", saName, want)
+	}
+	sa, err := c.Dynamic.Resource(saGVR).Namespace(ctrlRel.Namespace).Get(ctx, saName, metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("get ServiceAccount %s/%s: %v", ctrlRel.Namespace, saName, err)
+	}
+	wantArn := outputString(t, r, "controllerRoleArn")
+	if got := sa.GetAnnotations()["eks.amazonaws.com/role-arn"]; got != wantArn {
+		t.Errorf("ServiceAccount %s annotation eks.amazonaws.com/role-arn = %q, want outputs.controllerRoleArn %q", saName, got, wantArn)
+	}
+
+	// The default pair was accepted (Install compared each read-back with what was sent) and
+	// is what the cluster now lists.
+	pools, classes := r.OfType(harness.NodePoolType), r.OfType(harness.NodeClassType)
+	if len(pools) != 1 || len(classes) != 1 {
+		t.Fatalf("default render has %d NodePools and %d EC2NodeClasses, want 1 and 1", len(pools), len(classes))
+	}
+	if got, want := names(t, ctx, c, nodePoolsGVR), renderedNames(t, pools); !reflect.DeepEqual(got, want) {
+		t.Errorf("cluster NodePools %v, rendered %v", got, want)
+	}
+	if got, want := names(t, ctx, c, nodeClassGVR), renderedNames(t, classes); !reflect.DeepEqual(got, want) {
+		t.Errorf("cluster EC2NodeClasses %v, rendered %v", got, want)
+	}
+	pool := appliedOfType(applied, harness.NodePoolType)
+	for _, p := range pool {
+		ref := describe(field(p.Got, "spec", "template", "spec", "nodeClassRef", "name"))
+		if ref != renderedNames(t, classes)[0] {
+			t.Errorf("NodePool %s nodeClassRef.name = %s, want the rendered class %v", p.Got.GetName(), ref, renderedNames(t, classes))
+		}
+	}
+}
+
+// TestRichConfiguration installs several pools and classes using most of the typed inputs.
+func TestRichConfiguration(t *testing.T) {
+	r := render(t, args("rich.json"))
+	c, ctx := cluster(t)
+	applied := install(t, ctx, c, r)
+
+	pools := appliedOfType(applied, harness.NodePoolType)
+	classes := appliedOfType(applied, harness.NodeClassType)
+	if got, want := sortedKeys(pools), []string{"general-on-demand", "general-spot", "gpu", "pinned"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("applied NodePools %v, want %v", got, want)
+	}
+	if got, want := sortedKeys(classes), []string{"general", "gpu", "pinned-ami"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("applied EC2NodeClasses %v, want %v", got, want)
+	}
+	if got := names(t, ctx, c, nodePoolsGVR); len(got) != 4 {
+		t.Errorf("cluster lists NodePools %v, want 4", got)
+	}
+
+	// What the API server stored (read back) carries each feature as the user wrote it.
+	checks := []struct {
+		obj  harness.Applied
+		path []string
+		want string
+	}{
+		{pools["general-spot"], []string{"spec", "weight"}, "50"},
+		{pools["general-spot"], []string{"spec", "limits"}, "map[cpu:1000 memory:1000Gi]"},
+		{pools["general-spot"], []string{"spec", "template", "metadata", "labels"}, "map[capacity:spot workload:general]"},
+		{pools["general-spot"], []string{"spec", "template", "spec", "expireAfter"}, "336h"},
+		{pools["general-spot"], []string{"spec", "template", "spec", "terminationGracePeriod"}, "48h"},
+		{pools["general-spot"], []string{"spec", "disruption", "budgets"},
+			"[map[nodes:10%] map[duration:8h nodes:0 reasons:[Underutilized Drifted] schedule:0 9 * * mon-fri]]"},
+		{pools["general-on-demand"], []string{"spec", "disruption", "consolidationPolicy"}, "WhenEmpty"},
+		{pools["gpu"], []string{"spec", "template", "spec", "taints"}, "[map[effect:NoSchedule key:nvidia.com/gpu value:true]]"},
+		{pools["gpu"], []string{"spec", "template", "spec", "startupTaints"}, "[map[effect:NoExecute key:node.example.com/gpu-driver-not-ready]]"},
+		{pools["gpu"], []string{"spec", "template", "spec", "expireAfter"}, "Never"},
+		{pools["gpu"], []string{"spec", "template", "spec", "nodeClassRef", "name"}, "gpu"},
+		{pools["pinned"], []string{"spec", "template", "spec", "nodeClassRef", "name"}, "pinned-ami"},
+		{classes["gpu"], []string{"spec", "instanceProfile"}, "KarpenterGpuNodeInstanceProfile"},
+		{classes["gpu"], []string{"spec", "role"}, "<nil>"},
+		{classes["gpu"], []string{"spec", "amiSelectorTerms"}, "[map[alias:bottlerocket@latest]]"},
+		{classes["general"], []string{"spec", "metadataOptions", "httpTokens"}, "required"},
+		{classes["general"], []string{"spec", "kubelet", "maxPods"}, "110"},
+		{classes["general"], []string{"spec", "kubelet", "evictionSoftGracePeriod"}, "map[memory.available:1m0s]"},
+		{classes["general"], []string{"spec", "kubelet", "clusterDNS"}, "[10.100.0.10]"},
+		{classes["general"], []string{"spec", "detailedMonitoring"}, "true"},
+		{classes["general"], []string{"spec", "associatePublicIPAddress"}, "false"},
+	}
+	for _, ch := range checks {
+		if ch.obj.Got == nil {
+			t.Errorf("missing applied object for %v", ch.path)
+			continue
+		}
+		if got := describe(field(ch.obj.Got, ch.path...)); got != ch.want {
+			t.Errorf("%s %s .%s = %s, want %s", ch.obj.Got.GetKind(), ch.obj.Got.GetName(), strings.Join(ch.path, "."), got, ch.want)
+		}
+	}
+
+	// Spot and on-demand pools both exist, selected by the capacity-type requirement.
+	capacity := map[string]bool{}
+	for _, p := range pools {
+		reqs, _ := field(p.Got, "spec", "template", "spec", "requirements").([]any)
+		for _, req := range reqs {
+			m := req.(map[string]any)
+			if m["key"] == "karpenter.sh/capacity-type" {
+				for _, v := range m["values"].([]any) {
+					capacity[v.(string)] = true
+				}
+			}
+		}
+	}
+	if !capacity["spot"] || !capacity["on-demand"] {
+		t.Errorf("capacity types across pools %v, want spot and on-demand", capacity)
+	}
+
+	// Block devices: the gpu class keeps both mappings, the data volume is the root volume.
+	bdm, _ := field(classes["gpu"].Got, "spec", "blockDeviceMappings").([]any)
+	if len(bdm) != 2 {
+		t.Fatalf("gpu class blockDeviceMappings %v, want 2", bdm)
+	}
+	root := bdm[1].(map[string]any)
+	if root["deviceName"] != "/dev/xvdb" || root["rootVolume"] != true || describe(harness.Lookup(root, "ebs.volumeSize")) != "200Gi" {
+		t.Errorf("gpu class root volume %v, want /dev/xvdb 200Gi rootVolume", root)
+	}
+}
+
+func renderedNames(t *testing.T, rs []harness.Resource) []string {
+	t.Helper()
+	var out []string
+	for _, res := range rs {
+		obj, err := harness.Object(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, obj.GetName())
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
