@@ -1,0 +1,126 @@
+package provider
+
+import (
+	"path"
+	"strings"
+
+	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+const (
+	controllerChart   = "karpenter"
+	crdChart          = "karpenter-crd"
+	roleArnAnnotation = "eks.amazonaws.com/role-arn"
+	controllerCPU     = "1"
+	controllerMemory  = "1Gi"
+)
+
+// chartSource says how the kubernetes provider finds a chart in chartRepository.
+type chartSource struct {
+	chart   string
+	version *string // nil for a local directory: the directory is the version
+	repo    *helmv3.RepositoryOptsArgs
+}
+
+func (p *installPlan) chartSource(chart string) chartSource {
+	repo := strings.TrimSuffix(p.chartRepository, "/")
+	version := p.version.String()
+	switch {
+	case strings.HasPrefix(repo, "oci://"):
+		return chartSource{chart: repo + "/" + chart, version: &version}
+	case strings.HasPrefix(repo, "https://") || strings.HasPrefix(repo, "http://"):
+		return chartSource{chart: chart, version: &version, repo: &helmv3.RepositoryOptsArgs{Repo: pulumi.String(repo)}}
+	default:
+		return chartSource{chart: path.Join(repo, chart)}
+	}
+}
+
+func (b *builder) newRelease(suffix, chart string, values pulumi.MapInput, skipCrds bool, deps []pulumi.Resource) (*helmv3.Release, error) {
+	src := b.plan.chartSource(chart)
+	args := &helmv3.ReleaseArgs{
+		Name:            pulumi.String(chart),
+		Chart:           pulumi.String(src.chart),
+		Version:         pulumi.StringPtrFromPtr(src.version),
+		Namespace:       pulumi.String(b.plan.namespace),
+		CreateNamespace: pulumi.Bool(true),
+		Values:          values,
+	}
+	if src.repo != nil {
+		args.RepositoryOpts = src.repo
+	}
+	if skipCrds {
+		args.SkipCrds = pulumi.Bool(true)
+	}
+	return helmv3.NewRelease(b.ctx, b.childName(suffix), args, b.opts(pulumi.DependsOn(deps))...)
+}
+
+// createCrdRelease installs the CRDs as their own release: Helm never upgrades CRDs that
+// a chart ships in crds/, so a version upgrade through the controller chart alone would
+// leave old CRDs behind.
+func (b *builder) createCrdRelease() (*helmv3.Release, error) {
+	if !b.plan.installCrds {
+		return nil, nil
+	}
+	return b.newRelease("-crd-release", crdChart, pulumi.Map{}, false, nil)
+}
+
+// createControllerRelease installs the controller once its CRDs, IAM and queue exist, so it
+// starts with every permission it needs, and is removed before them on destroy.
+func (b *builder) createControllerRelease(deps []pulumi.Resource, controller controllerIAM, queue *interruptionQueue) (*helmv3.Release, error) {
+	values := b.controllerValues(controller, queue)
+	return b.newRelease("-release", controllerChart, values, true, deps)
+}
+
+// controllerValues are the chart values the component owns, with the user's values
+// deep-merged over them.
+func (b *builder) controllerValues(controller controllerIAM, queue *interruptionQueue) pulumi.MapOutput {
+	settings := pulumi.Map{"clusterName": b.args.ClusterName}
+	if b.args.ClusterEndpoint != nil {
+		settings["clusterEndpoint"] = b.args.ClusterEndpoint
+	}
+	if queue != nil {
+		settings["interruptionQueue"] = queue.name
+	}
+	resources := pulumi.Map{"cpu": pulumi.String(controllerCPU), "memory": pulumi.String(controllerMemory)}
+	base := pulumi.Map{
+		"settings": settings,
+		"serviceAccount": pulumi.Map{
+			"name":        pulumi.String(b.plan.serviceAccount),
+			"annotations": pulumi.Map{roleArnAnnotation: controller.roleArn},
+		},
+		"controller": pulumi.Map{
+			"resources": pulumi.Map{"requests": resources, "limits": resources},
+		},
+	}
+	user := pulumi.MapInput(pulumi.Map{})
+	if b.args.Values != nil {
+		user = b.args.Values
+	}
+	return pulumi.All(base, user).ApplyT(func(vals []any) map[string]any {
+		return deepMerge(vals[0].(map[string]any), vals[1].(map[string]any))
+	}).(pulumi.MapOutput)
+}
+
+// deepMerge overlays src on dst the way Helm merges values files: maps merge recursively,
+// anything else replaces, and a null removes the key.
+func deepMerge(dst, src map[string]any) map[string]any {
+	out := make(map[string]any, len(dst))
+	for k, v := range dst {
+		out[k] = v
+	}
+	for k, v := range src {
+		if v == nil {
+			delete(out, k)
+			continue
+		}
+		srcMap, srcIsMap := v.(map[string]any)
+		dstMap, dstIsMap := out[k].(map[string]any)
+		if srcIsMap && dstIsMap {
+			out[k] = deepMerge(dstMap, srcMap)
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,648 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
+	"github.com/pulumi/pulumi-go-provider/infer"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// maxManagedPolicyLength is IAM's limit on a managed policy document (non-whitespace characters).
+const maxManagedPolicyLength = 6144
+
+// policyDocument is an IAM policy. Field order and sorted condition maps make the JSON
+// deterministic, so a second `pulumi up` never shows a diff.
+type policyDocument struct {
+	Version   string      `json:"Version"`
+	ID        string      `json:"Id,omitempty"`
+	Statement []statement `json:"Statement"`
+}
+
+type statement struct {
+	Sid         string                    `json:"Sid,omitempty"`
+	Effect      string                    `json:"Effect"`
+	Principal   any                       `json:"Principal,omitempty"`
+	Action      list                      `json:"Action,omitempty"`
+	NotAction   list                      `json:"NotAction,omitempty"`
+	Resource    list                      `json:"Resource,omitempty"`
+	NotResource list                      `json:"NotResource,omitempty"`
+	Condition   map[string]map[string]any `json:"Condition,omitempty"`
+}
+
+// list is an IAM "string or list of strings": one element marshals as a plain string.
+type list []string
+
+func (l list) MarshalJSON() ([]byte, error) {
+	if len(l) == 1 {
+		return json.Marshal(l[0])
+	}
+	return json.Marshal([]string(l))
+}
+
+func (d policyDocument) json() string {
+	b, err := json.Marshal(d)
+	if err != nil {
+		panic(err) // only strings, lists and maps: cannot fail
+	}
+	return string(b)
+}
+
+// awsScope is what the controller policies are scoped to: resolved once per component from
+// the aws getPartition/getRegion/getCallerIdentity invokes.
+type awsScope struct {
+	Partition, DNSSuffix, Region, Account string
+}
+
+// policyScope adds the per-deployment values that are only known once children resolve.
+type policyScope struct {
+	awsScope
+	Cluster      string
+	NodeRoleArns []string
+	QueueArn     string // empty without interruption handling
+}
+
+func (s awsScope) roleArn(name string) string {
+	return fmt.Sprintf("arn:%s:iam::%s:role/%s", s.Partition, s.Account, name)
+}
+
+func (s awsScope) queueArn(name string) string {
+	return fmt.Sprintf("arn:%s:sqs:%s:%s:%s", s.Partition, s.Region, s.Account, name)
+}
+
+func (s policyScope) ec2(resource string) string {
+	return fmt.Sprintf("arn:%s:ec2:%s:*:%s", s.Partition, s.Region, resource)
+}
+
+func (s policyScope) clusterArn() string {
+	return fmt.Sprintf("arn:%s:eks:%s:%s:cluster/%s", s.Partition, s.Region, s.Account, s.Cluster)
+}
+
+func (s policyScope) instanceProfiles() string {
+	return fmt.Sprintf("arn:%s:iam::%s:instance-profile/*", s.Partition, s.Account)
+}
+
+func (s policyScope) clusterTag(prefix string) string {
+	return fmt.Sprintf("aws:%s/kubernetes.io/cluster/%s", prefix, s.Cluster)
+}
+
+// controllerPolicy is one of the controller's managed policies.
+type controllerPolicy struct {
+	key         string // child name suffix and what the policy covers
+	description string
+	statements  func(policyScope, release) []statement
+	// enabled says whether the policy exists for a plan; nil means always.
+	enabled func(*installPlan) bool
+}
+
+// controllerPolicies are the managed policies of the split layout (cfn-v1.14), in the
+// template's order. A policy with no statements for a release is not created.
+var controllerPolicies = []controllerPolicy{
+	{"node-lifecycle", "launch, tag and terminate the cluster's nodes", nodeLifecycleStatements, nil},
+	{"iam-integration", "pass the node role and manage the instance profiles of EC2NodeClasses", iamIntegrationStatements, nil},
+	{"eks-integration", "discover the cluster endpoint", eksIntegrationStatements, nil},
+	{"interruption", "read the interruption queue", interruptionStatements,
+		func(p *installPlan) bool { return p.interruption }},
+	{"resource-discovery", "read EC2, SSM, pricing and instance profile information", resourceDiscoveryStatements, nil},
+	{"zonal-shift", "read the cluster's zonal shift status", zonalShiftStatements,
+		func(p *installPlan) bool { return p.release.zonalShift }},
+}
+
+func nodeLifecycleStatements(s policyScope, r release) []statement {
+	launchable := []string{
+		fmt.Sprintf("arn:%s:ec2:%s::image/*", s.Partition, s.Region),
+		fmt.Sprintf("arn:%s:ec2:%s::snapshot/*", s.Partition, s.Region),
+		s.ec2("security-group/*"),
+		s.ec2("subnet/*"),
+	}
+	if r.capacityReservations {
+		launchable = append(launchable, s.ec2("capacity-reservation/*"))
+	}
+	if r.placementGroups {
+		launchable = append(launchable, s.ec2("placement-group/*"))
+	}
+	created := list{
+		s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"),
+		s.ec2("network-interface/*"), s.ec2("launch-template/*"), s.ec2("spot-instances-request/*"),
+	}
+	ownedNodePool := map[string]map[string]any{
+		"StringEquals": {s.clusterTag("ResourceTag"): "owned"},
+		"StringLike":   {"aws:ResourceTag/karpenter.sh/nodepool": "*"},
+	}
+	return []statement{
+		{
+			Sid: "AllowScopedEC2InstanceAccessActions", Effect: "Allow",
+			Resource: launchable,
+			Action:   list{"ec2:RunInstances", "ec2:CreateFleet"},
+		},
+		{
+			Sid: "AllowScopedEC2LaunchTemplateAccessActions", Effect: "Allow",
+			Resource:  list{s.ec2("launch-template/*")},
+			Action:    list{"ec2:RunInstances", "ec2:CreateFleet"},
+			Condition: ownedNodePool,
+		},
+		{
+			Sid: "AllowScopedEC2InstanceActionsWithTags", Effect: "Allow",
+			Resource: created,
+			Action:   list{"ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"},
+			Condition: map[string]map[string]any{
+				"StringEquals": {
+					s.clusterTag("RequestTag"):            "owned",
+					"aws:RequestTag/eks:eks-cluster-name": s.Cluster,
+				},
+				"StringLike": {"aws:RequestTag/karpenter.sh/nodepool": "*"},
+			},
+		},
+		{
+			Sid: "AllowScopedResourceCreationTagging", Effect: "Allow",
+			Resource: created,
+			Action:   list{"ec2:CreateTags"},
+			Condition: map[string]map[string]any{
+				"StringEquals": {
+					s.clusterTag("RequestTag"):            "owned",
+					"aws:RequestTag/eks:eks-cluster-name": s.Cluster,
+					"ec2:CreateAction":                    []string{"RunInstances", "CreateFleet", "CreateLaunchTemplate"},
+				},
+				"StringLike": {"aws:RequestTag/karpenter.sh/nodepool": "*"},
+			},
+		},
+		{
+			Sid: "AllowScopedResourceTagging", Effect: "Allow",
+			Resource: list{s.ec2("instance/*")},
+			Action:   list{"ec2:CreateTags"},
+			Condition: map[string]map[string]any{
+				"StringEquals":              {s.clusterTag("ResourceTag"): "owned"},
+				"StringLike":                {"aws:ResourceTag/karpenter.sh/nodepool": "*"},
+				"StringEqualsIfExists":      {"aws:RequestTag/eks:eks-cluster-name": s.Cluster},
+				"ForAllValues:StringEquals": {"aws:TagKeys": []string{"eks:eks-cluster-name", "karpenter.sh/nodeclaim", "Name"}},
+			},
+		},
+		{
+			Sid: "AllowScopedDeletion", Effect: "Allow",
+			Resource:  list{s.ec2("instance/*"), s.ec2("launch-template/*")},
+			Action:    list{"ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"},
+			Condition: ownedNodePool,
+		},
+	}
+}
+
+func iamIntegrationStatements(s policyScope, _ release) []statement {
+	nodeClassProfile := func(tag string) string { return fmt.Sprintf("aws:%s/karpenter.k8s.aws/ec2nodeclass", tag) }
+	return []statement{
+		{
+			Sid: "AllowPassingInstanceRole", Effect: "Allow",
+			Resource: list(s.NodeRoleArns),
+			Action:   list{"iam:PassRole"},
+			Condition: map[string]map[string]any{
+				"StringEquals": {"iam:PassedToService": []string{"ec2.amazonaws.com", "ec2.amazonaws.com.cn"}},
+			},
+		},
+		{
+			Sid: "AllowScopedInstanceProfileCreationActions", Effect: "Allow",
+			Resource: list{s.instanceProfiles()},
+			Action:   list{"iam:CreateInstanceProfile"},
+			Condition: map[string]map[string]any{
+				"StringEquals": {
+					s.clusterTag("RequestTag"):                     "owned",
+					"aws:RequestTag/eks:eks-cluster-name":          s.Cluster,
+					"aws:RequestTag/topology.kubernetes.io/region": s.Region,
+				},
+				"StringLike": {nodeClassProfile("RequestTag"): "*"},
+			},
+		},
+		{
+			Sid: "AllowScopedInstanceProfileTagActions", Effect: "Allow",
+			Resource: list{s.instanceProfiles()},
+			Action:   list{"iam:TagInstanceProfile"},
+			Condition: map[string]map[string]any{
+				"StringEquals": {
+					s.clusterTag("ResourceTag"):                     "owned",
+					"aws:ResourceTag/topology.kubernetes.io/region": s.Region,
+					s.clusterTag("RequestTag"):                      "owned",
+					"aws:RequestTag/eks:eks-cluster-name":           s.Cluster,
+					"aws:RequestTag/topology.kubernetes.io/region":  s.Region,
+				},
+				"StringLike": {nodeClassProfile("ResourceTag"): "*", nodeClassProfile("RequestTag"): "*"},
+			},
+		},
+		{
+			Sid: "AllowScopedInstanceProfileActions", Effect: "Allow",
+			Resource: list{s.instanceProfiles()},
+			Action:   list{"iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"},
+			Condition: map[string]map[string]any{
+				"StringEquals": {
+					s.clusterTag("ResourceTag"):                     "owned",
+					"aws:ResourceTag/topology.kubernetes.io/region": s.Region,
+				},
+				"StringLike": {nodeClassProfile("ResourceTag"): "*"},
+			},
+		},
+	}
+}
+
+func eksIntegrationStatements(s policyScope, _ release) []statement {
+	return []statement{{
+		Sid: "AllowAPIServerEndpointDiscovery", Effect: "Allow",
+		Resource: list{s.clusterArn()},
+		Action:   list{"eks:DescribeCluster"},
+	}}
+}
+
+func interruptionStatements(s policyScope, _ release) []statement {
+	return []statement{{
+		Sid: "AllowInterruptionQueueActions", Effect: "Allow",
+		Resource: list{s.QueueArn},
+		Action:   list{"sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"},
+	}}
+}
+
+func resourceDiscoveryStatements(s policyScope, r release) []statement {
+	describe := []string{}
+	if r.capacityReservations {
+		describe = append(describe, "ec2:DescribeCapacityReservations")
+	}
+	describe = append(describe, "ec2:DescribeImages", "ec2:DescribeInstances")
+	if r.instanceStatus {
+		describe = append(describe, "ec2:DescribeInstanceStatus")
+	}
+	describe = append(describe, "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates")
+	if r.placementGroups {
+		describe = append(describe, "ec2:DescribePlacementGroups")
+	}
+	describe = append(describe, "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets")
+
+	statements := []statement{
+		{
+			Sid: "AllowRegionalReadActions", Effect: "Allow",
+			Resource:  list{"*"},
+			Action:    describe,
+			Condition: map[string]map[string]any{"StringEquals": {"aws:RequestedRegion": s.Region}},
+		},
+		{
+			Sid: "AllowSSMReadActions", Effect: "Allow",
+			Resource: list{fmt.Sprintf("arn:%s:ssm:%s::parameter/aws/service/*", s.Partition, s.Region)},
+			Action:   list{"ssm:GetParameter"},
+		},
+		{
+			Sid: "AllowPricingReadActions", Effect: "Allow",
+			Resource: list{"*"},
+			Action:   list{"pricing:GetProducts"},
+		},
+	}
+	if r.listInstanceProfiles {
+		statements = append(statements, statement{
+			Sid: "AllowUnscopedInstanceProfileListAction", Effect: "Allow",
+			Resource: list{"*"},
+			Action:   list{"iam:ListInstanceProfiles"},
+		})
+	}
+	return append(statements, statement{
+		Sid: "AllowInstanceProfileReadActions", Effect: "Allow",
+		Resource: list{s.instanceProfiles()},
+		Action:   list{"iam:GetInstanceProfile"},
+	})
+}
+
+func zonalShiftStatements(s policyScope, _ release) []statement {
+	return []statement{{
+		Sid: "AllowZonalShiftStatusReadOnly", Effect: "Allow",
+		Resource:  list{"*"},
+		Action:    list{"arc-zonal-shift:GetManagedResource"},
+		Condition: map[string]map[string]any{"StringEquals": {"arc-zonal-shift:ResourceIdentifier": s.clusterArn()}},
+	}}
+}
+
+// PolicyStatement is an extra IAM statement for the controller, in the shape of
+// terraform's aws_iam_policy_document.
+type PolicyStatement struct {
+	Sid          *string                 `pulumi:"sid,optional"`
+	Effect       *string                 `pulumi:"effect,optional"`
+	Actions      []string                `pulumi:"actions,optional"`
+	NotActions   []string                `pulumi:"notActions,optional"`
+	Resources    pulumi.StringArrayInput `pulumi:"resources,optional"`
+	NotResources pulumi.StringArrayInput `pulumi:"notResources,optional"`
+	Conditions   []PolicyCondition       `pulumi:"conditions,optional"`
+}
+
+func (p *PolicyStatement) Annotate(a infer.Annotator) {
+	a.Describe(&p, "An IAM policy statement.")
+	a.Describe(&p.Sid, "Statement id (letters and digits).")
+	a.Describe(&p.Effect, "`Allow` or `Deny`. Default: `Allow`.")
+	a.SetDefault(&p.Effect, "Allow")
+	a.Describe(&p.Actions, "Actions the statement covers, e.g. `ec2:DescribeVolumes`. One of `actions`/`notActions` is required.")
+	a.Describe(&p.NotActions, "Actions the statement excludes.")
+	a.Describe(&p.Resources, "Resource ARNs the statement covers. One of `resources`/`notResources` is required.")
+	a.Describe(&p.NotResources, "Resource ARNs the statement excludes.")
+	a.Describe(&p.Conditions, "Conditions, combined with AND.")
+}
+
+// PolicyCondition is one IAM condition: `test` applied to `variable` with `values`.
+type PolicyCondition struct {
+	Test     string   `pulumi:"test"`
+	Variable string   `pulumi:"variable"`
+	Values   []string `pulumi:"values"`
+}
+
+func (c *PolicyCondition) Annotate(a infer.Annotator) {
+	a.Describe(&c.Test, "Condition operator, e.g. `StringEquals`, `ArnLike`, `Bool`.")
+	a.Describe(&c.Variable, "Condition key, e.g. `aws:ResourceTag/team`.")
+	a.Describe(&c.Values, "Values to compare with.")
+}
+
+// extraStatementsDocument builds the user's extra controller statements into one policy.
+func extraStatementsDocument(ctx *pulumi.Context, stmts []PolicyStatement) pulumi.StringOutput {
+	resolved := make([]any, 0, 2*len(stmts))
+	for _, st := range stmts {
+		resolved = append(resolved, stringArrayOrEmpty(st.Resources), stringArrayOrEmpty(st.NotResources))
+	}
+	return pulumi.All(resolved...).ApplyT(func(vals []any) string {
+		doc := policyDocument{Version: "2012-10-17"}
+		for i, st := range stmts {
+			s := statement{
+				Sid:         deref(st.Sid, ""),
+				Effect:      deref(st.Effect, "Allow"),
+				Action:      st.Actions,
+				NotAction:   st.NotActions,
+				Resource:    vals[2*i].([]string),
+				NotResource: vals[2*i+1].([]string),
+			}
+			for _, c := range st.Conditions {
+				if s.Condition == nil {
+					s.Condition = map[string]map[string]any{}
+				}
+				if s.Condition[c.Test] == nil {
+					s.Condition[c.Test] = map[string]any{}
+				}
+				s.Condition[c.Test][c.Variable] = list(c.Values)
+			}
+			doc.Statement = append(doc.Statement, s)
+		}
+		return doc.json()
+	}).(pulumi.StringOutput)
+}
+
+func stringArrayOrEmpty(in pulumi.StringArrayInput) pulumi.StringArrayOutput {
+	if in == nil {
+		return pulumi.StringArray{}.ToStringArrayOutput()
+	}
+	return in.ToStringArrayOutput()
+}
+
+// controllerIAM is what the component knows about the controller's identity.
+type controllerIAM struct {
+	roleArn, roleName pulumi.StringOutput
+	policyArns        pulumi.StringArrayOutput
+	resources         []pulumi.Resource // everything the controller release must wait for
+}
+
+// createControllerIAM creates the controller's managed policies and the IRSA role that
+// holds them, or adopts controllerRoleArn.
+func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controllerIAM, error) {
+	if !b.plan.createControllerIAM {
+		arn := b.args.ControllerRoleArn.ToStringPtrOutput().Elem()
+		return controllerIAM{
+			roleArn:    arn,
+			roleName:   arn.ApplyT(nameFromArn).(pulumi.StringOutput),
+			policyArns: pulumi.StringArray{}.ToStringArrayOutput(),
+		}, nil
+	}
+
+	role, err := iam.NewRole(b.ctx, b.childName(controllerRoleSuffix), &iam.RoleArgs{
+		Name:             pulumi.String(b.physicalName(controllerRoleSuffix)),
+		Description:      pulumi.Sprintf("Karpenter controller for EKS cluster %s", b.args.ClusterName),
+		AssumeRolePolicy: b.controllerTrustPolicy(),
+		Tags:             b.args.Tags,
+	}, b.opts()...)
+	if err != nil {
+		return controllerIAM{}, err
+	}
+	out := controllerIAM{roleArn: role.Arn, roleName: role.Name, resources: []pulumi.Resource{role}}
+
+	documents := pulumi.All(b.args.ClusterName, node.passRoleArns).ApplyT(
+		func(vals []any) (map[string]string, error) {
+			scope := policyScope{awsScope: b.aws, Cluster: vals[0].(string), NodeRoleArns: vals[1].([]string), QueueArn: queueArn}
+			docs := map[string]string{}
+			for _, p := range b.plan.controllerPolicies {
+				doc := policyDocument{Version: "2012-10-17", Statement: p.statements(scope, b.plan.release)}.json()
+				if len(doc) > maxManagedPolicyLength {
+					return nil, fmt.Errorf("clusterName: the controller policy %q would be %d characters, over IAM's %d-character limit; use a shorter cluster name",
+						p.key, len(doc), maxManagedPolicyLength)
+				}
+				docs[p.key] = doc
+			}
+			return docs, nil
+		}).(pulumi.StringMapOutput)
+
+	var policyArns pulumi.StringArray
+	for _, p := range b.plan.controllerPolicies {
+		policy, err := iam.NewPolicy(b.ctx, b.childName("-controller-"+p.key), &iam.PolicyArgs{
+			Name:        pulumi.String(b.physicalName("-controller-" + p.key)),
+			Description: pulumi.Sprintf("Karpenter controller on EKS cluster %s: %s", b.args.ClusterName, p.description),
+			Policy:      documents.MapIndex(pulumi.String(p.key)),
+			Tags:        b.args.Tags,
+		}, b.opts()...)
+		if err != nil {
+			return controllerIAM{}, err
+		}
+		if err := b.attach(&out, role, "-controller-"+p.key+"-attach", policy.Arn); err != nil {
+			return controllerIAM{}, err
+		}
+		policyArns = append(policyArns, policy.Arn)
+		out.resources = append(out.resources, policy)
+	}
+
+	if len(b.args.ControllerPolicyStatements) > 0 {
+		policy, err := iam.NewPolicy(b.ctx, b.childName("-controller-extra"), &iam.PolicyArgs{
+			Name:        pulumi.String(b.physicalName("-controller-extra")),
+			Description: pulumi.Sprintf("Karpenter controller on EKS cluster %s: extra statements", b.args.ClusterName),
+			Policy:      extraStatementsDocument(b.ctx, b.args.ControllerPolicyStatements),
+			Tags:        b.args.Tags,
+		}, b.opts()...)
+		if err != nil {
+			return controllerIAM{}, err
+		}
+		if err := b.attach(&out, role, "-controller-extra-attach", policy.Arn); err != nil {
+			return controllerIAM{}, err
+		}
+		policyArns = append(policyArns, policy.Arn)
+		out.resources = append(out.resources, policy)
+	}
+	for _, key := range sortedKeys(b.args.ControllerPolicyArns) {
+		if err := b.attach(&out, role, "-controller-policy-"+key, b.args.ControllerPolicyArns[key]); err != nil {
+			return controllerIAM{}, err
+		}
+	}
+	out.policyArns = policyArns.ToStringArrayOutput()
+	return out, nil
+}
+
+func (b *builder) attach(out *controllerIAM, role *iam.Role, suffix string, policyArn pulumi.StringInput) error {
+	att, err := iam.NewRolePolicyAttachment(b.ctx, b.childName(suffix), &iam.RolePolicyAttachmentArgs{
+		Role:      role.Name,
+		PolicyArn: policyArn,
+	}, b.opts()...)
+	if err != nil {
+		return err
+	}
+	out.resources = append(out.resources, att)
+	return nil
+}
+
+// controllerTrustPolicy lets the controller's service account assume the role through the
+// cluster's OIDC provider (IRSA). Both the audience and the subject are pinned: a trust on
+// `sub` alone would accept tokens minted for other audiences.
+func (b *builder) controllerTrustPolicy() pulumi.StringOutput {
+	subject := fmt.Sprintf("system:serviceaccount:%s:%s", b.plan.namespace, b.plan.serviceAccount)
+	return b.args.OidcProviderArn.ToStringPtrOutput().Elem().ApplyT(func(arn string) string {
+		issuer := oidcIssuer(arn)
+		return policyDocument{Version: "2012-10-17", Statement: []statement{{
+			Effect:    "Allow",
+			Principal: map[string]string{"Federated": arn},
+			Action:    list{"sts:AssumeRoleWithWebIdentity"},
+			Condition: map[string]map[string]any{"StringEquals": {
+				issuer + ":aud": "sts.amazonaws.com",
+				issuer + ":sub": subject,
+			}},
+		}}}.json()
+	}).(pulumi.StringOutput)
+}
+
+// oidcIssuer is the issuer host/path of an IAM OIDC provider ARN, the prefix of its condition keys.
+func oidcIssuer(arn string) string {
+	_, issuer, _ := strings.Cut(arn, ":oidc-provider/")
+	return issuer
+}
+
+// nodeIAM is what the component knows about the nodes' identity.
+type nodeIAM struct {
+	roleArn, roleName   pulumi.StringOutput
+	passRoleArns        pulumi.StringArrayOutput // roles the controller may pass to EC2
+	instanceProfileName pulumi.StringOutput
+	resources           []pulumi.Resource // everything nodes need before Karpenter launches one
+}
+
+// policyAttachment is a managed policy attached to a role, named by its child-name suffix.
+type policyAttachment struct {
+	suffix string
+	arn    pulumi.StringInput
+}
+
+// nodePolicyAttachments are the node role's managed policies: the four AWS policies every EKS
+// node needs, then the user's additional ones in key order.
+func (b *builder) nodePolicyAttachments() []policyAttachment {
+	aws := func(suffix, name string) policyAttachment {
+		return policyAttachment{suffix, pulumi.Sprintf("arn:%s:iam::aws:policy/%s", b.aws.Partition, name)}
+	}
+	attachments := []policyAttachment{
+		aws("-node-worker", "AmazonEKSWorkerNodePolicy"),
+		aws("-node-cni", "AmazonEKS_CNI_Policy"),
+		aws("-node-ecr", b.plan.release.ecrPolicy),
+		aws("-node-ssm", "AmazonSSMManagedInstanceCore"),
+	}
+	for _, key := range sortedKeys(b.args.NodeRoleAdditionalPolicyArns) {
+		attachments = append(attachments, policyAttachment{"-node-extra-" + key, b.args.NodeRoleAdditionalPolicyArns[key]})
+	}
+	return attachments
+}
+
+// createNodeIAM creates the node role, its policies, instance profile and cluster access,
+// or adopts nodeRoleArn.
+func (b *builder) createNodeIAM() (nodeIAM, error) {
+	if !b.plan.createNodeRole {
+		arn := b.args.NodeRoleArn.ToStringPtrOutput().Elem()
+		return nodeIAM{
+			roleArn:             arn,
+			roleName:            arn.ApplyT(nameFromArn).(pulumi.StringOutput),
+			passRoleArns:        pulumi.StringArray{arn}.ToStringArrayOutput(),
+			instanceProfileName: pulumi.String("").ToStringOutput(),
+		}, nil
+	}
+
+	trust := policyDocument{Version: "2012-10-17", Statement: []statement{{
+		Effect:    "Allow",
+		Principal: map[string]string{"Service": "ec2." + b.aws.DNSSuffix},
+		Action:    list{"sts:AssumeRole"},
+	}}}.json()
+	name := b.physicalName(nodeRoleSuffix)
+	role, err := iam.NewRole(b.ctx, b.childName(nodeRoleSuffix), &iam.RoleArgs{
+		Name:             pulumi.String(name),
+		Description:      pulumi.Sprintf("Nodes launched by Karpenter on EKS cluster %s", b.args.ClusterName),
+		AssumeRolePolicy: pulumi.String(trust),
+		Tags:             b.args.Tags,
+	}, b.opts()...)
+	if err != nil {
+		return nodeIAM{}, err
+	}
+	out := nodeIAM{
+		roleArn:  role.Arn,
+		roleName: role.Name,
+		// The ARN is known from the name, so the controller's PassRole statement does not
+		// wait for the role to exist.
+		passRoleArns:        pulumi.ToStringArray([]string{b.aws.roleArn(name)}).ToStringArrayOutput(),
+		instanceProfileName: pulumi.String("").ToStringOutput(),
+		resources:           []pulumi.Resource{role},
+	}
+
+	for _, a := range b.nodePolicyAttachments() {
+		att, err := iam.NewRolePolicyAttachment(b.ctx, b.childName(a.suffix), &iam.RolePolicyAttachmentArgs{
+			Role: role.Name, PolicyArn: a.arn,
+		}, b.opts()...)
+		if err != nil {
+			return nodeIAM{}, err
+		}
+		out.resources = append(out.resources, att)
+	}
+
+	if b.plan.createInstanceProfile {
+		profile, err := iam.NewInstanceProfile(b.ctx, b.childName("-node-profile"), &iam.InstanceProfileArgs{
+			Name: pulumi.String(b.physicalName("-node-profile")),
+			Role: role.Name,
+			Tags: b.args.Tags,
+		}, b.opts()...)
+		if err != nil {
+			return nodeIAM{}, err
+		}
+		out.instanceProfileName = profile.Name
+		out.resources = append(out.resources, profile)
+	}
+
+	if b.plan.accessEntry {
+		// Without an access entry (or an aws-auth mapping) nodes launch but never join.
+		entry, err := eks.NewAccessEntry(b.ctx, b.childName("-node-access"), &eks.AccessEntryArgs{
+			ClusterName:  b.args.ClusterName,
+			PrincipalArn: role.Arn,
+			Type:         pulumi.String("EC2_LINUX"),
+			Tags:         b.args.Tags,
+		}, b.opts()...)
+		if err != nil {
+			return nodeIAM{}, err
+		}
+		out.resources = append(out.resources, entry)
+	}
+	return out, nil
+}
+
+// nameFromArn is the last path segment of an IAM ARN: the role name of a role ARN.
+func nameFromArn(arn string) string {
+	return arn[strings.LastIndex(arn, "/")+1:]
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func deref[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}

@@ -1,0 +1,325 @@
+package provider
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
+	"github.com/pulumi/pulumi-go-provider/infer"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// KarpenterArgs are the component's inputs. Fields a decision is made on at construct time
+// (versions, names, enums, the provisioning lists) are plain; fields users typically wire from
+// other resources (cluster name, ARNs, endpoint, tags) are Inputs so they may be unknown
+// during preview.
+type KarpenterArgs struct {
+	// Cluster.
+	ClusterName               pulumi.StringInput    `pulumi:"clusterName"`
+	ClusterEndpoint           pulumi.StringPtrInput `pulumi:"clusterEndpoint,optional"`
+	OidcProviderArn           pulumi.StringPtrInput `pulumi:"oidcProviderArn,optional"`
+	ClusterAuthenticationMode *AuthenticationMode   `pulumi:"clusterAuthenticationMode,optional"`
+	Version                   *string               `pulumi:"version,optional"`
+	Tags                      pulumi.StringMapInput `pulumi:"tags,optional"`
+
+	// Controller.
+	Namespace                  *string                       `pulumi:"namespace,optional"`
+	ServiceAccountName         *string                       `pulumi:"serviceAccountName,optional"`
+	ControllerRoleArn          pulumi.StringPtrInput         `pulumi:"controllerRoleArn,optional"`
+	ControllerPolicyStatements []PolicyStatement             `pulumi:"controllerPolicyStatements,optional"`
+	ControllerPolicyArns       map[string]pulumi.StringInput `pulumi:"controllerPolicyArns,optional"`
+
+	// Nodes.
+	NodeRoleArn                  pulumi.StringPtrInput         `pulumi:"nodeRoleArn,optional"`
+	NodeRoleAdditionalPolicyArns map[string]pulumi.StringInput `pulumi:"nodeRoleAdditionalPolicyArns,optional"`
+	CreateInstanceProfile        *bool                         `pulumi:"createInstanceProfile,optional"`
+
+	// Interruption handling.
+	InterruptionHandling *bool `pulumi:"interruptionHandling,optional"`
+
+	// Chart.
+	ChartRepository *string         `pulumi:"chartRepository,optional"`
+	InstallCrds     *bool           `pulumi:"installCrds,optional"`
+	Values          pulumi.MapInput `pulumi:"values,optional"`
+
+	// Provisioning.
+	DefaultNodePool *bool       `pulumi:"defaultNodePool,optional"`
+	NodePools       []NodePool  `pulumi:"nodePools,optional"`
+	NodeClasses     []NodeClass `pulumi:"nodeClasses,optional"`
+}
+
+// Annotate documents every input; the descriptions become the SDK docs in every language.
+func (a *KarpenterArgs) Annotate(an infer.Annotator) {
+	an.Describe(&a.ClusterName, "Name of the EKS cluster Karpenter manages nodes for (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit). Scopes the IAM policies, names the chart's `settings.clusterName` and the default subnet/security-group discovery tag.")
+	an.Describe(&a.ClusterEndpoint, "The cluster's API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.")
+	an.Describe(&a.OidcProviderArn, "ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.")
+	an.Describe(&a.ClusterAuthenticationMode, "The cluster's authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.")
+	an.Describe(&a.Version, fmt.Sprintf("Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: %s. Supported: %s.", defaultVersion, supportedRangeText()))
+	an.Describe(&a.Tags, "Tags applied to every AWS resource the component creates.")
+	an.Describe(&a.Namespace, "Namespace of the Karpenter releases. Default: `kube-system`.")
+	an.SetDefault(&a.Namespace, defaultNamespace)
+	an.Describe(&a.ServiceAccountName, "Name of the controller's Kubernetes service account. Default: `karpenter`.")
+	an.SetDefault(&a.ServiceAccountName, defaultServiceAccount)
+	an.Describe(&a.ControllerRoleArn, "ARN of an existing IAM role for the controller. When set, the component creates no controller IAM (no role, no policies) and annotates the service account with this role.")
+	an.Describe(&a.ControllerPolicyStatements, "Extra IAM statements for the controller, added as one more managed policy attached to the controller role.")
+	an.Describe(&a.ControllerPolicyArns, "Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).")
+	an.Describe(&a.NodeRoleArn, "ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.")
+	an.Describe(&a.NodeRoleAdditionalPolicyArns, "Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{\"ebs\": \"arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy\"}`).")
+	an.Describe(&a.CreateInstanceProfile, "Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.")
+	an.SetDefault(&a.CreateInstanceProfile, true)
+	an.Describe(&a.InterruptionHandling, "Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.")
+	an.SetDefault(&a.InterruptionHandling, true)
+	an.Describe(&a.ChartRepository, "Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.")
+	an.SetDefault(&a.ChartRepository, defaultChartRepository)
+	an.Describe(&a.InstallCrds, "Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.")
+	an.SetDefault(&a.InstallCrds, true)
+	an.Describe(&a.Values, "Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.")
+	an.Describe(&a.DefaultNodePool, "Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.")
+	an.SetDefault(&a.DefaultNodePool, true)
+	an.Describe(&a.NodePools, "NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).")
+	an.Describe(&a.NodeClasses, "EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.")
+}
+
+// Karpenter is the component resource: everything Karpenter needs on one EKS cluster.
+type Karpenter struct {
+	pulumi.ResourceState
+
+	ControllerRoleArn     pulumi.StringOutput      `pulumi:"controllerRoleArn"`
+	ControllerRoleName    pulumi.StringOutput      `pulumi:"controllerRoleName"`
+	ControllerPolicyArns  pulumi.StringArrayOutput `pulumi:"controllerPolicyArns"`
+	NodeRoleArn           pulumi.StringOutput      `pulumi:"nodeRoleArn"`
+	NodeRoleName          pulumi.StringOutput      `pulumi:"nodeRoleName"`
+	InstanceProfileName   pulumi.StringOutput      `pulumi:"instanceProfileName"`
+	InterruptionQueueName pulumi.StringOutput      `pulumi:"interruptionQueueName"`
+	InterruptionQueueArn  pulumi.StringOutput      `pulumi:"interruptionQueueArn"`
+	InterruptionQueueUrl  pulumi.StringOutput      `pulumi:"interruptionQueueUrl"`
+	Namespace             pulumi.StringOutput      `pulumi:"namespace"`
+	ServiceAccountName    pulumi.StringOutput      `pulumi:"serviceAccountName"`
+	ReleaseName           pulumi.StringOutput      `pulumi:"releaseName"`
+	CrdReleaseName        pulumi.StringOutput      `pulumi:"crdReleaseName"`
+	Version               pulumi.StringOutput      `pulumi:"version"`
+	NodePoolNames         pulumi.StringArrayOutput `pulumi:"nodePoolNames"`
+	NodeClassNames        pulumi.StringArrayOutput `pulumi:"nodeClassNames"`
+}
+
+// Annotate documents the component and its outputs.
+func (k *Karpenter) Annotate(an infer.Annotator) {
+	an.Describe(&k, "Installs Karpenter on an EKS cluster: controller and node IAM, the interruption queue and its EventBridge rules, the `karpenter-crd` and `karpenter` Helm releases, and the NodePools and EC2NodeClasses. Children are created in dependency order (IAM and queue, CRDs, controller, custom resources) so that a destroy removes the custom resources first, while Karpenter still runs and can terminate its nodes.")
+	an.Describe(&k.ControllerRoleArn, "ARN of the controller's IAM role (created, or `controllerRoleArn`).")
+	an.Describe(&k.ControllerRoleName, "Name of the controller's IAM role.")
+	an.Describe(&k.ControllerPolicyArns, "ARNs of the managed policies the component created for the controller (empty with `controllerRoleArn`).")
+	an.Describe(&k.NodeRoleArn, "ARN of the node IAM role (created, or `nodeRoleArn`).")
+	an.Describe(&k.NodeRoleName, "Name of the node IAM role; the default EC2NodeClass's `role`.")
+	an.Describe(&k.InstanceProfileName, "Name of the node instance profile; empty when none was created.")
+	an.Describe(&k.InterruptionQueueName, "Name of the interruption queue (`settings.interruptionQueue`); empty when interruption handling is off.")
+	an.Describe(&k.InterruptionQueueArn, "ARN of the interruption queue; empty when interruption handling is off.")
+	an.Describe(&k.InterruptionQueueUrl, "URL of the interruption queue; empty when interruption handling is off.")
+	an.Describe(&k.Namespace, "Namespace of the Karpenter releases.")
+	an.Describe(&k.ServiceAccountName, "Name of the controller's service account.")
+	an.Describe(&k.ReleaseName, "Name of the controller Helm release (`karpenter`).")
+	an.Describe(&k.CrdReleaseName, "Name of the CRD Helm release (`karpenter-crd`); empty when `installCrds` is off.")
+	an.Describe(&k.Version, "The Karpenter version installed.")
+	an.Describe(&k.NodePoolNames, "Names of the NodePools created.")
+	an.Describe(&k.NodeClassNames, "Names of the EC2NodeClasses created.")
+}
+
+// NewKarpenter builds the component. Everything a user can get wrong in plain inputs is
+// checked before the first child is registered, so bad input creates nothing.
+func NewKarpenter(ctx *pulumi.Context, name string, args KarpenterArgs, opts ...pulumi.ResourceOption) (*Karpenter, error) {
+	plan, err := newInstallPlan(name, args)
+	if err != nil {
+		return nil, err
+	}
+
+	comp := &Karpenter{}
+	if rec := registrationRecorderFrom(ctx.Context()); rec != nil {
+		opts = append(opts, pulumi.Transformations([]pulumi.ResourceTransformation{rec.record}))
+	}
+	if err := ctx.RegisterComponentResource(componentToken, name, comp, opts...); err != nil {
+		return nil, err
+	}
+
+	b, err := newBuilder(ctx, comp, plan, args)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.build(); err != nil {
+		return nil, err
+	}
+	b.setOutputs()
+	return comp, nil
+}
+
+// builder registers the component's children. Each create* method returns what later
+// children need, so the dependency order reads top to bottom in build.
+type builder struct {
+	ctx  *pulumi.Context
+	comp *Karpenter
+	plan *installPlan
+	args KarpenterArgs
+	aws  awsScope
+	// gate fails every child's registration when an Input value (known only once resolved)
+	// is invalid, so bad input creates nothing even when it was unknown during preview.
+	gate pulumi.ResourceArrayOutput
+
+	node       nodeIAM
+	controller controllerIAM
+	queue      *interruptionQueue
+	crdRelease pulumi.Resource
+	release    pulumi.Resource
+}
+
+func newBuilder(ctx *pulumi.Context, comp *Karpenter, plan *installPlan, args KarpenterArgs) (*builder, error) {
+	b := &builder{ctx: ctx, comp: comp, plan: plan, args: args}
+	b.gate = validateInputs(args, plan)
+	aws, err := resolveAWSScope(ctx, comp)
+	if err != nil {
+		return nil, err
+	}
+	b.aws = aws
+	return b, nil
+}
+
+func (b *builder) build() error {
+	var err error
+	if b.node, err = b.createNodeIAM(); err != nil {
+		return err
+	}
+	queueArn := ""
+	if b.plan.interruption {
+		queue, err := b.createInterruptionQueue()
+		if err != nil {
+			return err
+		}
+		b.queue, queueArn = &queue, queue.knownArn
+	}
+	if b.controller, err = b.createControllerIAM(b.node, queueArn); err != nil {
+		return err
+	}
+	crd, err := b.createCrdRelease()
+	if err != nil {
+		return err
+	}
+
+	// The controller starts only once its permissions, queue and CRDs exist; on destroy it
+	// is removed before any of them, while the custom resources go before it.
+	releaseDeps := append([]pulumi.Resource{}, b.controller.resources...)
+	if b.queue != nil {
+		releaseDeps = append(releaseDeps, b.queue.resources...)
+	}
+	if crd != nil {
+		b.crdRelease = crd
+		releaseDeps = append(releaseDeps, crd)
+	}
+	release, err := b.createControllerRelease(releaseDeps, b.controller, b.queue)
+	if err != nil {
+		return err
+	}
+	b.release = release
+	return b.createCustomResources()
+}
+
+// childName is the logical (Pulumi) name of a child: the component's name plus a suffix.
+func (b *builder) childName(suffix string) string {
+	return b.plan.name + suffix
+}
+
+// physicalName is the AWS name of a child: `<component><suffix>-<7 hex>`, shaped like Pulumi's
+// auto-names but derived from the account, region, project, stack and component name rather
+// than random bytes. Knowing every name (and so every ARN) at construct time means policies
+// never wait for the role or queue they mention, previews show complete policies, and two
+// components in one account never collide.
+func (b *builder) physicalName(suffix string) string {
+	seed := strings.Join([]string{b.aws.Account, b.aws.Region, b.ctx.Project(), b.ctx.Stack(), b.plan.name, suffix}, "/")
+	sum := sha256.Sum256([]byte(seed))
+	return b.plan.name + suffix + "-" + hex.EncodeToString(sum[:])[:7]
+}
+
+// opts are the options of every child: parented to the component, gated on valid inputs.
+func (b *builder) opts(extra ...pulumi.ResourceOption) []pulumi.ResourceOption {
+	return append([]pulumi.ResourceOption{pulumi.Parent(b.comp), pulumi.DependsOnInputs(b.gate)}, extra...)
+}
+
+// resolveAWSScope reads partition, region and account through the component's aws provider.
+func resolveAWSScope(ctx *pulumi.Context, comp *Karpenter) (awsScope, error) {
+	partition, err := aws.GetPartition(ctx, nil, pulumi.Parent(comp))
+	if err != nil {
+		return awsScope{}, fmt.Errorf("reading the AWS partition: %w", err)
+	}
+	region, err := aws.GetRegion(ctx, nil, pulumi.Parent(comp))
+	if err != nil {
+		return awsScope{}, fmt.Errorf("reading the AWS region: %w", err)
+	}
+	caller, err := aws.GetCallerIdentity(ctx, nil, pulumi.Parent(comp))
+	if err != nil {
+		return awsScope{}, fmt.Errorf("reading the AWS account: %w", err)
+	}
+	return awsScope{Partition: partition.Partition, DNSSuffix: partition.DnsSuffix, Region: region.Name, Account: caller.AccountId}, nil
+}
+
+func (b *builder) setOutputs() {
+	c := b.comp
+	c.ControllerRoleArn = b.controller.roleArn
+	c.ControllerRoleName = b.controller.roleName
+	c.ControllerPolicyArns = b.controller.policyArns
+	c.NodeRoleArn = b.node.roleArn
+	c.NodeRoleName = b.node.roleName
+	c.InstanceProfileName = b.node.instanceProfileName
+	none := pulumi.String("").ToStringOutput()
+	c.InterruptionQueueName, c.InterruptionQueueArn, c.InterruptionQueueUrl = none, none, none
+	if b.queue != nil {
+		c.InterruptionQueueName, c.InterruptionQueueArn, c.InterruptionQueueUrl = b.queue.name, b.queue.arn, b.queue.url
+	}
+	c.Namespace = pulumi.String(b.plan.namespace).ToStringOutput()
+	c.ServiceAccountName = pulumi.String(b.plan.serviceAccount).ToStringOutput()
+	c.ReleaseName = pulumi.String(controllerChart).ToStringOutput()
+	c.CrdReleaseName = none
+	if b.plan.installCrds {
+		c.CrdReleaseName = pulumi.String(crdChart).ToStringOutput()
+	}
+	c.Version = pulumi.String(b.plan.version.String()).ToStringOutput()
+	var pools, classes pulumi.StringArray
+	for _, p := range b.plan.pools {
+		pools = append(pools, pulumi.String(p.Name))
+	}
+	for _, cl := range b.plan.classes {
+		classes = append(classes, pulumi.String(cl.Name))
+	}
+	c.NodePoolNames = pools.ToStringArrayOutput()
+	c.NodeClassNames = classes.ToStringArrayOutput()
+}
+
+// AuthenticationMode is an EKS cluster's authentication mode.
+type AuthenticationMode string
+
+const (
+	AuthenticationModeApi             AuthenticationMode = "API"
+	AuthenticationModeApiAndConfigMap AuthenticationMode = "API_AND_CONFIG_MAP"
+	AuthenticationModeConfigMap       AuthenticationMode = "CONFIG_MAP"
+)
+
+func (AuthenticationMode) Values() []infer.EnumValue[AuthenticationMode] {
+	return []infer.EnumValue[AuthenticationMode]{
+		{Name: "Api", Value: AuthenticationModeApi, Description: "Access entries only."},
+		{Name: "ApiAndConfigMap", Value: AuthenticationModeApiAndConfigMap, Description: "Access entries and the aws-auth ConfigMap."},
+		{Name: "ConfigMap", Value: AuthenticationModeConfigMap, Description: "The aws-auth ConfigMap only (no access entries)."},
+	}
+}
+
+// enumType is a string enum of the schema.
+type enumType[T any] interface {
+	~string
+	Values() []infer.EnumValue[T]
+}
+
+// enumValues lists an enum's allowed values, for validation messages.
+func enumValues[T enumType[T]]() []string {
+	var zero T
+	var out []string
+	for _, v := range zero.Values() {
+		out = append(out, string(v.Value))
+	}
+	return out
+}

@@ -1,0 +1,593 @@
+package provider
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/pulumi/pulumi-go-provider/infer"
+	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
+	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/apiextensions"
+	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// NodePool is the typed form of a Karpenter NodePool (karpenter.sh/v1).
+type NodePool struct {
+	Name                   string            `pulumi:"name"`
+	NodeClassRef           *string           `pulumi:"nodeClassRef,optional"`
+	Requirements           []Requirement     `pulumi:"requirements,optional"`
+	Labels                 map[string]string `pulumi:"labels,optional"`
+	Annotations            map[string]string `pulumi:"annotations,optional"`
+	Taints                 []Taint           `pulumi:"taints,optional"`
+	StartupTaints          []Taint           `pulumi:"startupTaints,optional"`
+	ExpireAfter            *string           `pulumi:"expireAfter,optional"`
+	TerminationGracePeriod *string           `pulumi:"terminationGracePeriod,optional"`
+	Limits                 map[string]string `pulumi:"limits,optional"`
+	Weight                 *int              `pulumi:"weight,optional"`
+	Disruption             *Disruption       `pulumi:"disruption,optional"`
+}
+
+func (p *NodePool) Annotate(a infer.Annotator) {
+	a.Describe(&p, "A Karpenter NodePool: which nodes Karpenter may launch for pending pods, and how it disrupts them.")
+	a.Describe(&p.Name, "Name of the NodePool object (a lowercase DNS label, at most 63 characters).")
+	a.Describe(&p.NodeClassRef, "Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.")
+	a.Describe(&p.Requirements, "Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2.")
+	a.Describe(&p.Labels, "Labels applied to every node of the pool.")
+	a.Describe(&p.Annotations, "Annotations applied to every node of the pool.")
+	a.Describe(&p.Taints, "Taints applied to every node of the pool.")
+	a.Describe(&p.StartupTaints, "Taints applied at node start that a daemon is expected to remove (Karpenter does not wait for them when scheduling).")
+	a.Describe(&p.ExpireAfter, "How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.")
+	a.Describe(&p.TerminationGracePeriod, "How long Karpenter waits for pods to drain before forcefully terminating a node (e.g. `48h`).")
+	a.Describe(&p.Limits, "Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{\"cpu\": \"1000\", \"memory\": \"1000Gi\"}`).")
+	a.Describe(&p.Weight, "Priority of the pool relative to other pools (1-100; higher first).")
+	a.Describe(&p.Disruption, "How Karpenter consolidates the pool's nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.")
+}
+
+// Requirement is a node selector requirement Karpenter uses to pick instance types.
+type Requirement struct {
+	Key       string              `pulumi:"key"`
+	Operator  RequirementOperator `pulumi:"operator"`
+	Values    []string            `pulumi:"values,optional"`
+	MinValues *int                `pulumi:"minValues,optional"`
+}
+
+func (r *Requirement) Annotate(a infer.Annotator) {
+	a.Describe(&r.Key, "Node label key, e.g. `karpenter.sh/capacity-type` or `node.kubernetes.io/instance-type`.")
+	a.Describe(&r.Operator, "How the label is matched.")
+	a.Describe(&r.Values, "Values for `In`/`NotIn` (at least one for `In`); a single non-negative integer for `Gt`/`Lt`/`Gte`/`Lte`; none for `Exists`/`DoesNotExist`.")
+	a.Describe(&r.MinValues, "Minimum number of distinct values Karpenter must be able to choose from (1-50, at most the number of values).")
+}
+
+// RequirementOperator is the operator of a Requirement.
+type RequirementOperator string
+
+func (RequirementOperator) Values() []infer.EnumValue[RequirementOperator] {
+	return []infer.EnumValue[RequirementOperator]{
+		{Name: "In", Value: "In", Description: "The label value is one of `values`."},
+		{Name: "NotIn", Value: "NotIn", Description: "The label value is none of `values`."},
+		{Name: "Exists", Value: "Exists", Description: "The label is present."},
+		{Name: "DoesNotExist", Value: "DoesNotExist", Description: "The label is absent."},
+		{Name: "Gt", Value: "Gt", Description: "The label value is an integer greater than the single value."},
+		{Name: "Lt", Value: "Lt", Description: "The label value is an integer less than the single value."},
+		{Name: "Gte", Value: "Gte", Description: "The label value is an integer greater than or equal to the single value (Karpenter v1.5+)."},
+		{Name: "Lte", Value: "Lte", Description: "The label value is an integer less than or equal to the single value (Karpenter v1.5+)."},
+	}
+}
+
+// Taint is a Kubernetes node taint.
+type Taint struct {
+	Key    string      `pulumi:"key"`
+	Value  *string     `pulumi:"value,optional"`
+	Effect TaintEffect `pulumi:"effect"`
+}
+
+func (t *Taint) Annotate(a infer.Annotator) {
+	a.Describe(&t.Key, "Taint key.")
+	a.Describe(&t.Value, "Taint value.")
+	a.Describe(&t.Effect, "Taint effect.")
+}
+
+// TaintEffect is the effect of a Taint.
+type TaintEffect string
+
+func (TaintEffect) Values() []infer.EnumValue[TaintEffect] {
+	return []infer.EnumValue[TaintEffect]{
+		{Name: "NoSchedule", Value: "NoSchedule", Description: "Pods that do not tolerate the taint are not scheduled."},
+		{Name: "PreferNoSchedule", Value: "PreferNoSchedule", Description: "The scheduler tries to avoid the node."},
+		{Name: "NoExecute", Value: "NoExecute", Description: "Pods that do not tolerate the taint are evicted."},
+	}
+}
+
+// Disruption configures consolidation and disruption budgets.
+type Disruption struct {
+	ConsolidationPolicy *ConsolidationPolicy `pulumi:"consolidationPolicy,optional"`
+	ConsolidateAfter    *string              `pulumi:"consolidateAfter,optional"`
+	Budgets             []Budget             `pulumi:"budgets,optional"`
+}
+
+func (d *Disruption) Annotate(a infer.Annotator) {
+	a.Describe(&d.ConsolidationPolicy, "Which nodes Karpenter may consolidate. Default: `WhenEmptyOrUnderutilized`.")
+	a.Describe(&d.ConsolidateAfter, "How long a node must be empty or underutilized before Karpenter consolidates it (e.g. `1m`), or `Never`. Default: `1m`.")
+	a.Describe(&d.Budgets, "Limits on how many nodes may be disrupted at once, optionally during a cron schedule.")
+}
+
+// ConsolidationPolicy says which nodes Karpenter may consolidate.
+type ConsolidationPolicy string
+
+func (ConsolidationPolicy) Values() []infer.EnumValue[ConsolidationPolicy] {
+	return []infer.EnumValue[ConsolidationPolicy]{
+		{Name: "WhenEmpty", Value: "WhenEmpty", Description: "Only nodes without workload pods."},
+		{Name: "WhenEmptyOrUnderutilized", Value: "WhenEmptyOrUnderutilized", Description: "Empty nodes and nodes whose pods fit elsewhere more cheaply."},
+		{Name: "Balanced", Value: "Balanced", Description: "Consolidate only when the savings outweigh the disruption (Karpenter v1.13+)."},
+	}
+}
+
+// Budget limits how many of a pool's nodes may be disrupted at once.
+type Budget struct {
+	Nodes    *string  `pulumi:"nodes,optional"`
+	Schedule *string  `pulumi:"schedule,optional"`
+	Duration *string  `pulumi:"duration,optional"`
+	Reasons  []string `pulumi:"reasons,optional"`
+}
+
+func (b *Budget) Annotate(a infer.Annotator) {
+	a.Describe(&b.Nodes, "Maximum nodes disrupted at once: a count (`5`) or a percentage (`10%`). Default: `10%`.")
+	a.Describe(&b.Schedule, "Cron schedule (5 fields, UTC, or a macro like `@daily`) when the budget starts being active. Requires `duration`.")
+	a.Describe(&b.Duration, "How long the budget stays active after each `schedule` start (e.g. `8h`, `30m`). Requires `schedule`.")
+	a.Describe(&b.Reasons, "Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`. Default: all.")
+}
+
+// NodeClass is the typed form of an EC2NodeClass (karpenter.k8s.aws/v1).
+type NodeClass struct {
+	Name                       string                      `pulumi:"name"`
+	AmiAlias                   *string                     `pulumi:"amiAlias,optional"`
+	AmiFamily                  *string                     `pulumi:"amiFamily,optional"`
+	AmiSelectorTerms           []AmiSelectorTerm           `pulumi:"amiSelectorTerms,optional"`
+	Role                       pulumi.StringPtrInput       `pulumi:"role,optional"`
+	InstanceProfile            pulumi.StringPtrInput       `pulumi:"instanceProfile,optional"`
+	SubnetSelectorTerms        []SubnetSelectorTerm        `pulumi:"subnetSelectorTerms,optional"`
+	SecurityGroupSelectorTerms []SecurityGroupSelectorTerm `pulumi:"securityGroupSelectorTerms,optional"`
+	Tags                       map[string]string           `pulumi:"tags,optional"`
+	BlockDeviceMappings        []BlockDeviceMapping        `pulumi:"blockDeviceMappings,optional"`
+	MetadataOptions            *MetadataOptions            `pulumi:"metadataOptions,optional"`
+	Kubelet                    *KubeletConfiguration       `pulumi:"kubelet,optional"`
+	UserData                   *string                     `pulumi:"userData,optional"`
+	DetailedMonitoring         *bool                       `pulumi:"detailedMonitoring,optional"`
+	AssociatePublicIPAddress   *bool                       `pulumi:"associatePublicIPAddress,optional"`
+	InstanceStorePolicy        *string                     `pulumi:"instanceStorePolicy,optional"`
+}
+
+func (c *NodeClass) Annotate(a infer.Annotator) {
+	a.Describe(&c, "An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).")
+	a.Describe(&c.Name, "Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).")
+	a.Describe(&c.AmiAlias, "AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.")
+	a.Describe(&c.AmiFamily, "AMI family for bootstrapping when selecting AMIs by id, name or tags: `AL2`, `AL2023`, `Bottlerocket`, `Windows2019`, `Windows2022`, `Windows2025` or `Custom`.")
+	a.Describe(&c.AmiSelectorTerms, "AMI selector terms (instead of `amiAlias`).")
+	a.Describe(&c.Role, "IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.")
+	a.Describe(&c.InstanceProfile, "Existing instance profile name for the nodes. Mutually exclusive with `role`.")
+	a.Describe(&c.SubnetSelectorTerms, "Subnet selector terms. Default: subnets tagged `karpenter.sh/discovery: <clusterName>`.")
+	a.Describe(&c.SecurityGroupSelectorTerms, "Security group selector terms. Default: security groups tagged `karpenter.sh/discovery: <clusterName>`.")
+	a.Describe(&c.Tags, "Tags Karpenter applies to the EC2 instances, volumes and launch templates it creates.")
+	a.Describe(&c.BlockDeviceMappings, "EBS volumes attached to the nodes.")
+	a.Describe(&c.MetadataOptions, "Instance metadata service options.")
+	a.Describe(&c.Kubelet, "Kubelet configuration for the nodes.")
+	a.Describe(&c.UserData, "Extra user data merged with the AMI family's bootstrap.")
+	a.Describe(&c.DetailedMonitoring, "Enable detailed CloudWatch monitoring on the instances.")
+	a.Describe(&c.AssociatePublicIPAddress, "Associate a public IP address with the instances' primary network interface.")
+	a.Describe(&c.InstanceStorePolicy, "How to use local instance store volumes: `RAID0`.")
+}
+
+// AmiSelectorTerm selects AMIs. `alias` stands alone; `id` stands alone; otherwise terms combine name, owner and tags.
+type AmiSelectorTerm struct {
+	Alias        *string           `pulumi:"alias,optional"`
+	Id           *string           `pulumi:"id,optional"`
+	Name         *string           `pulumi:"name,optional"`
+	Owner        *string           `pulumi:"owner,optional"`
+	SsmParameter *string           `pulumi:"ssmParameter,optional"`
+	Tags         map[string]string `pulumi:"tags,optional"`
+}
+
+func (t *AmiSelectorTerm) Annotate(a infer.Annotator) {
+	a.Describe(&t.Alias, "AMI alias `<family>@<version>`; must be the only term.")
+	a.Describe(&t.Id, "AMI id (`ami-...`).")
+	a.Describe(&t.Name, "AMI name (wildcards allowed).")
+	a.Describe(&t.Owner, "AMI owner account id or alias (`self`, `amazon`).")
+	a.Describe(&t.SsmParameter, "SSM parameter holding an AMI id.")
+	a.Describe(&t.Tags, "AMI tags.")
+}
+
+// SubnetSelectorTerm selects subnets by id or by tags.
+type SubnetSelectorTerm struct {
+	Id   pulumi.StringPtrInput `pulumi:"id,optional"`
+	Tags map[string]string     `pulumi:"tags,optional"`
+}
+
+func (t *SubnetSelectorTerm) Annotate(a infer.Annotator) {
+	a.Describe(&t.Id, "Subnet id (`subnet-...`). Mutually exclusive with `tags` in the same term.")
+	a.Describe(&t.Tags, "Subnet tags (`*` matches any value).")
+}
+
+// SecurityGroupSelectorTerm selects security groups by id, name or tags.
+type SecurityGroupSelectorTerm struct {
+	Id   pulumi.StringPtrInput `pulumi:"id,optional"`
+	Name *string               `pulumi:"name,optional"`
+	Tags map[string]string     `pulumi:"tags,optional"`
+}
+
+func (t *SecurityGroupSelectorTerm) Annotate(a infer.Annotator) {
+	a.Describe(&t.Id, "Security group id (`sg-...`). Stands alone in its term.")
+	a.Describe(&t.Name, "Security group name. Stands alone in its term.")
+	a.Describe(&t.Tags, "Security group tags (`*` matches any value).")
+}
+
+// BlockDeviceMapping is an EBS volume attached to the nodes.
+type BlockDeviceMapping struct {
+	DeviceName *string      `pulumi:"deviceName,optional"`
+	RootVolume *bool        `pulumi:"rootVolume,optional"`
+	Ebs        *BlockDevice `pulumi:"ebs,optional"`
+}
+
+func (m *BlockDeviceMapping) Annotate(a infer.Annotator) {
+	a.Describe(&m.DeviceName, "Device name, e.g. `/dev/xvda`.")
+	a.Describe(&m.RootVolume, "Whether this is the root volume (at most one mapping).")
+	a.Describe(&m.Ebs, "The EBS volume.")
+}
+
+// BlockDevice describes an EBS volume.
+type BlockDevice struct {
+	VolumeSize          *string `pulumi:"volumeSize,optional"`
+	VolumeType          *string `pulumi:"volumeType,optional"`
+	Iops                *int    `pulumi:"iops,optional"`
+	Throughput          *int    `pulumi:"throughput,optional"`
+	Encrypted           *bool   `pulumi:"encrypted,optional"`
+	KmsKeyId            *string `pulumi:"kmsKeyId,optional"`
+	DeleteOnTermination *bool   `pulumi:"deleteOnTermination,optional"`
+	SnapshotId          *string `pulumi:"snapshotId,optional"`
+}
+
+func (d *BlockDevice) Annotate(a infer.Annotator) {
+	a.Describe(&d.VolumeSize, "Volume size as a quantity, e.g. `100Gi`. Required unless `snapshotId` is set.")
+	a.Describe(&d.VolumeType, "Volume type: `gp3`, `gp2`, `io1`, `io2`, `sc1`, `st1` or `standard`.")
+	a.Describe(&d.Iops, "Provisioned IOPS (io1, io2, gp3).")
+	a.Describe(&d.Throughput, "Throughput in MiB/s (gp3).")
+	a.Describe(&d.Encrypted, "Encrypt the volume.")
+	a.Describe(&d.KmsKeyId, "KMS key for encryption.")
+	a.Describe(&d.DeleteOnTermination, "Delete the volume when the instance terminates.")
+	a.Describe(&d.SnapshotId, "Snapshot to create the volume from.")
+}
+
+// MetadataOptions configures the instance metadata service.
+type MetadataOptions struct {
+	HttpEndpoint            *string `pulumi:"httpEndpoint,optional"`
+	HttpProtocolIPv6        *string `pulumi:"httpProtocolIPv6,optional"`
+	HttpPutResponseHopLimit *int    `pulumi:"httpPutResponseHopLimit,optional"`
+	HttpTokens              *string `pulumi:"httpTokens,optional"`
+}
+
+func (m *MetadataOptions) Annotate(a infer.Annotator) {
+	a.Describe(&m.HttpEndpoint, "`enabled` or `disabled`.")
+	a.Describe(&m.HttpProtocolIPv6, "`enabled` or `disabled`.")
+	a.Describe(&m.HttpPutResponseHopLimit, "Hop limit for PUT responses (1-64).")
+	a.Describe(&m.HttpTokens, "`required` (IMDSv2 only) or `optional`.")
+}
+
+// KubeletConfiguration configures the kubelet on the nodes.
+type KubeletConfiguration struct {
+	MaxPods                     *int              `pulumi:"maxPods,optional"`
+	PodsPerCore                 *int              `pulumi:"podsPerCore,optional"`
+	SystemReserved              map[string]string `pulumi:"systemReserved,optional"`
+	KubeReserved                map[string]string `pulumi:"kubeReserved,optional"`
+	EvictionHard                map[string]string `pulumi:"evictionHard,optional"`
+	EvictionSoft                map[string]string `pulumi:"evictionSoft,optional"`
+	EvictionSoftGracePeriod     map[string]string `pulumi:"evictionSoftGracePeriod,optional"`
+	EvictionMaxPodGracePeriod   *int              `pulumi:"evictionMaxPodGracePeriod,optional"`
+	ImageGCHighThresholdPercent *int              `pulumi:"imageGCHighThresholdPercent,optional"`
+	ImageGCLowThresholdPercent  *int              `pulumi:"imageGCLowThresholdPercent,optional"`
+	CpuCFSQuota                 *bool             `pulumi:"cpuCFSQuota,optional"`
+	ClusterDNS                  []string          `pulumi:"clusterDNS,optional"`
+}
+
+func (k *KubeletConfiguration) Annotate(a infer.Annotator) {
+	a.Describe(&k.MaxPods, "Maximum pods per node.")
+	a.Describe(&k.PodsPerCore, "Maximum pods per CPU core.")
+	a.Describe(&k.SystemReserved, "Resources reserved for the OS (`cpu`, `memory`, `ephemeral-storage`, `pid`).")
+	a.Describe(&k.KubeReserved, "Resources reserved for Kubernetes daemons (`cpu`, `memory`, `ephemeral-storage`, `pid`).")
+	a.Describe(&k.EvictionHard, "Hard eviction thresholds, e.g. `{\"memory.available\": \"5%\"}`.")
+	a.Describe(&k.EvictionSoft, "Soft eviction thresholds; each needs a grace period in `evictionSoftGracePeriod`.")
+	a.Describe(&k.EvictionSoftGracePeriod, "Grace periods for the soft eviction thresholds, e.g. `{\"memory.available\": \"1m\"}`.")
+	a.Describe(&k.EvictionMaxPodGracePeriod, "Maximum pod termination grace period (seconds) for soft evictions.")
+	a.Describe(&k.ImageGCHighThresholdPercent, "Disk usage percentage that triggers image garbage collection (greater than the low threshold).")
+	a.Describe(&k.ImageGCLowThresholdPercent, "Disk usage percentage image garbage collection frees down to.")
+	a.Describe(&k.CpuCFSQuota, "Enforce CPU limits with CFS quota.")
+	a.Describe(&k.ClusterDNS, "Cluster DNS server IPs.")
+}
+
+// resolveProvisioning completes the user's pools and classes with the component's defaults:
+// one default pool when none is given, a default class when pools exist without classes,
+// and a pool's nodeClassRef when there is only one class to refer to.
+func resolveProvisioning(args KarpenterArgs) ([]NodePool, []NodeClass) {
+	pools := slices.Clone(args.NodePools)
+	classes := slices.Clone(args.NodeClasses)
+	if len(pools) == 0 && deref(args.DefaultNodePool, true) {
+		pools = []NodePool{{Name: defaultNodePoolName, Limits: map[string]string{"cpu": defaultPoolCPULimit}}}
+	}
+	if len(classes) == 0 && len(pools) > 0 {
+		classes = []NodeClass{{Name: defaultNodeClassName}}
+	}
+	for i := range pools {
+		if pools[i].NodeClassRef == nil && len(classes) == 1 {
+			pools[i].NodeClassRef = &classes[0].Name
+		}
+	}
+	return pools, classes
+}
+
+// defaultRequirements are the default pool's requirements (and any pool that sets none):
+// Linux on amd64, on-demand, from the general-purpose, compute and memory families of
+// generation 3 and later.
+func defaultRequirements() []Requirement {
+	return []Requirement{
+		{Key: "kubernetes.io/arch", Operator: "In", Values: []string{"amd64"}},
+		{Key: "kubernetes.io/os", Operator: "In", Values: []string{"linux"}},
+		{Key: "karpenter.sh/capacity-type", Operator: "In", Values: []string{"on-demand"}},
+		{Key: "karpenter.k8s.aws/instance-category", Operator: "In", Values: []string{"c", "m", "r"}},
+		{Key: "karpenter.k8s.aws/instance-generation", Operator: "Gt", Values: []string{"2"}},
+	}
+}
+
+// createCustomResources creates the node classes and pools. They wait for both releases (the
+// CRDs and the controller that reconciles them) and for the node IAM (nodes must be able to
+// join), so a destroy deletes them first, while Karpenter still runs with its permissions
+// and can drain and terminate the nodes they own.
+func (b *builder) createCustomResources() error {
+	deps := append([]pulumi.Resource{b.release}, b.node.resources...)
+	if b.crdRelease != nil {
+		deps = append(deps, b.crdRelease)
+	}
+	api := b.plan.release.api
+	for _, c := range b.plan.classes {
+		if _, err := b.newCustomResource("-nodeclass-"+c.Name, api.nodeClass, c.Name, b.nodeClassSpec(c), deps); err != nil {
+			return err
+		}
+	}
+	for _, p := range b.plan.pools {
+		if _, err := b.newCustomResource("-nodepool-"+p.Name, api.nodePool, p.Name, b.nodePoolSpec(p), deps); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *builder) newCustomResource(suffix string, kind apiKind, name string, spec map[string]any, deps []pulumi.Resource) (*apiextensions.CustomResource, error) {
+	return apiextensions.NewCustomResource(b.ctx, b.childName(suffix), &apiextensions.CustomResourceArgs{
+		ApiVersion:  pulumi.String(kind.apiVersion),
+		Kind:        pulumi.String(kind.kind),
+		Metadata:    &metav1.ObjectMetaArgs{Name: pulumi.String(name)},
+		OtherFields: kubernetes.UntypedArgs{"spec": spec},
+	}, b.opts(pulumi.DependsOn(deps))...)
+}
+
+// nodePoolSpec renders a NodePool's spec in the karpenter.sh/v1 shape. Values are plain, so
+// the spec is the same on every run.
+func (b *builder) nodePoolSpec(p NodePool) map[string]any {
+	requirements := p.Requirements
+	if len(requirements) == 0 {
+		requirements = defaultRequirements()
+	}
+	group, _, _ := strings.Cut(b.plan.release.api.nodeClass.apiVersion, "/")
+	template := map[string]any{
+		"nodeClassRef": map[string]any{"group": group, "kind": b.plan.release.api.nodeClass.kind, "name": deref(p.NodeClassRef, "")},
+		"requirements": renderRequirements(requirements),
+		"expireAfter":  deref(p.ExpireAfter, defaultExpireAfter),
+	}
+	putTaints(template, "taints", p.Taints)
+	putTaints(template, "startupTaints", p.StartupTaints)
+	putString(template, "terminationGracePeriod", p.TerminationGracePeriod)
+
+	spec := map[string]any{"template": map[string]any{"spec": template}}
+	metadata := map[string]any{}
+	putStringMap(metadata, "labels", p.Labels)
+	putStringMap(metadata, "annotations", p.Annotations)
+	if len(metadata) > 0 {
+		spec["template"].(map[string]any)["metadata"] = metadata
+	}
+
+	putStringMap(spec, "limits", p.Limits)
+	if p.Weight != nil {
+		spec["weight"] = *p.Weight
+	}
+
+	d := deref(p.Disruption, Disruption{})
+	disruption := map[string]any{
+		"consolidationPolicy": string(deref(d.ConsolidationPolicy, defaultConsolidation)),
+		"consolidateAfter":    deref(d.ConsolidateAfter, defaultConsolidateAfter),
+	}
+	if len(d.Budgets) > 0 {
+		budgets := make([]any, 0, len(d.Budgets))
+		for _, bu := range d.Budgets {
+			budget := map[string]any{"nodes": deref(bu.Nodes, "10%")}
+			putString(budget, "schedule", bu.Schedule)
+			putString(budget, "duration", bu.Duration)
+			if len(bu.Reasons) > 0 {
+				budget["reasons"] = slices.Clone(bu.Reasons)
+			}
+			budgets = append(budgets, budget)
+		}
+		disruption["budgets"] = budgets
+	}
+	spec["disruption"] = disruption
+	return spec
+}
+
+func renderRequirements(reqs []Requirement) []any {
+	out := make([]any, 0, len(reqs))
+	for _, r := range reqs {
+		req := map[string]any{"key": r.Key, "operator": string(r.Operator)}
+		if len(r.Values) > 0 {
+			req["values"] = slices.Clone(r.Values)
+		}
+		if r.MinValues != nil {
+			req["minValues"] = *r.MinValues
+		}
+		out = append(out, req)
+	}
+	return out
+}
+
+// nodeClassSpec renders an EC2NodeClass's spec in the karpenter.k8s.aws/v1 shape. Inputs
+// (role, ids, the cluster name in discovery tags) stay Inputs inside the map; the
+// kubernetes provider receives them resolved.
+func (b *builder) nodeClassSpec(c NodeClass) map[string]any {
+	spec := map[string]any{}
+	switch {
+	case c.InstanceProfile != nil:
+		spec["instanceProfile"] = c.InstanceProfile
+	case c.Role != nil:
+		spec["role"] = c.Role
+	default:
+		spec["role"] = b.node.roleName
+	}
+
+	amiTerms := []any{}
+	for _, t := range c.AmiSelectorTerms {
+		term := map[string]any{}
+		putString(term, "alias", t.Alias)
+		putString(term, "id", t.Id)
+		putString(term, "name", t.Name)
+		putString(term, "owner", t.Owner)
+		putString(term, "ssmParameter", t.SsmParameter)
+		putStringMap(term, "tags", t.Tags)
+		amiTerms = append(amiTerms, term)
+	}
+	if len(amiTerms) == 0 {
+		amiTerms = []any{map[string]any{"alias": deref(c.AmiAlias, defaultAmiAlias)}}
+	}
+	spec["amiSelectorTerms"] = amiTerms
+	putString(spec, "amiFamily", c.AmiFamily)
+
+	discovery := []any{map[string]any{"tags": map[string]any{discoveryTag: b.args.ClusterName}}}
+	subnets := slices.Clone(discovery)
+	if len(c.SubnetSelectorTerms) > 0 {
+		subnets = nil
+		for _, t := range c.SubnetSelectorTerms {
+			subnets = append(subnets, selectorTerm(t.Id, nil, t.Tags))
+		}
+	}
+	spec["subnetSelectorTerms"] = subnets
+	groups := discovery
+	if len(c.SecurityGroupSelectorTerms) > 0 {
+		groups = nil
+		for _, t := range c.SecurityGroupSelectorTerms {
+			groups = append(groups, selectorTerm(t.Id, t.Name, t.Tags))
+		}
+	}
+	spec["securityGroupSelectorTerms"] = groups
+
+	putStringMap(spec, "tags", c.Tags)
+	if len(c.BlockDeviceMappings) > 0 {
+		mappings := []any{}
+		for _, m := range c.BlockDeviceMappings {
+			mapping := map[string]any{}
+			putString(mapping, "deviceName", m.DeviceName)
+			putBool(mapping, "rootVolume", m.RootVolume)
+			if e := m.Ebs; e != nil {
+				ebs := map[string]any{}
+				putString(ebs, "volumeSize", e.VolumeSize)
+				putString(ebs, "volumeType", e.VolumeType)
+				putInt(ebs, "iops", e.Iops)
+				putInt(ebs, "throughput", e.Throughput)
+				putBool(ebs, "encrypted", e.Encrypted)
+				putString(ebs, "kmsKeyID", e.KmsKeyId)
+				putBool(ebs, "deleteOnTermination", e.DeleteOnTermination)
+				putString(ebs, "snapshotID", e.SnapshotId)
+				mapping["ebs"] = ebs
+			}
+			mappings = append(mappings, mapping)
+		}
+		spec["blockDeviceMappings"] = mappings
+	}
+	if m := c.MetadataOptions; m != nil {
+		opts := map[string]any{}
+		putString(opts, "httpEndpoint", m.HttpEndpoint)
+		putString(opts, "httpProtocolIPv6", m.HttpProtocolIPv6)
+		putInt(opts, "httpPutResponseHopLimit", m.HttpPutResponseHopLimit)
+		putString(opts, "httpTokens", m.HttpTokens)
+		spec["metadataOptions"] = opts
+	}
+	if k := c.Kubelet; k != nil {
+		kubelet := map[string]any{}
+		putInt(kubelet, "maxPods", k.MaxPods)
+		putInt(kubelet, "podsPerCore", k.PodsPerCore)
+		putStringMap(kubelet, "systemReserved", k.SystemReserved)
+		putStringMap(kubelet, "kubeReserved", k.KubeReserved)
+		putStringMap(kubelet, "evictionHard", k.EvictionHard)
+		putStringMap(kubelet, "evictionSoft", k.EvictionSoft)
+		putStringMap(kubelet, "evictionSoftGracePeriod", k.EvictionSoftGracePeriod)
+		putInt(kubelet, "evictionMaxPodGracePeriod", k.EvictionMaxPodGracePeriod)
+		putInt(kubelet, "imageGCHighThresholdPercent", k.ImageGCHighThresholdPercent)
+		putInt(kubelet, "imageGCLowThresholdPercent", k.ImageGCLowThresholdPercent)
+		putBool(kubelet, "cpuCFSQuota", k.CpuCFSQuota)
+		if len(k.ClusterDNS) > 0 {
+			kubelet["clusterDNS"] = slices.Clone(k.ClusterDNS)
+		}
+		spec["kubelet"] = kubelet
+	}
+	putString(spec, "userData", c.UserData)
+	putBool(spec, "detailedMonitoring", c.DetailedMonitoring)
+	putBool(spec, "associatePublicIPAddress", c.AssociatePublicIPAddress)
+	putString(spec, "instanceStorePolicy", c.InstanceStorePolicy)
+	return spec
+}
+
+// selectorTerm renders a subnet or security group selector term; an id may be an Input
+// (e.g. a subnet created in the same program).
+func selectorTerm(id pulumi.StringPtrInput, name *string, tags map[string]string) map[string]any {
+	term := map[string]any{}
+	if id != nil {
+		term["id"] = id
+	}
+	putString(term, "name", name)
+	putStringMap(term, "tags", tags)
+	return term
+}
+
+func putString(m map[string]any, key string, v *string) {
+	if v != nil {
+		m[key] = *v
+	}
+}
+
+func putInt(m map[string]any, key string, v *int) {
+	if v != nil {
+		m[key] = *v
+	}
+}
+
+func putBool(m map[string]any, key string, v *bool) {
+	if v != nil {
+		m[key] = *v
+	}
+}
+
+func putStringMap(m map[string]any, key string, v map[string]string) {
+	if len(v) > 0 {
+		out := make(map[string]any, len(v))
+		for k, val := range v {
+			out[k] = val
+		}
+		m[key] = out
+	}
+}
+
+func putTaints(m map[string]any, key string, taints []Taint) {
+	if len(taints) == 0 {
+		return
+	}
+	out := make([]any, 0, len(taints))
+	for _, t := range taints {
+		taint := map[string]any{"key": t.Key, "effect": string(t.Effect)}
+		putString(taint, "value", t.Value)
+		out = append(out, taint)
+	}
+	m[key] = out
+}

@@ -1,0 +1,95 @@
+// Package provider implements the karpenter:index:Karpenter component.
+package provider
+
+import (
+	"context"
+	"encoding/json"
+
+	p "github.com/pulumi/pulumi-go-provider"
+	"github.com/pulumi/pulumi-go-provider/infer"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
+)
+
+const (
+	// Name is the Pulumi package name.
+	Name           = "karpenter"
+	componentToken = "karpenter:index:Karpenter"
+)
+
+// Version is the provider's version, stamped at build time with -ldflags.
+var Version = "0.0.0-dev"
+
+// Provider serves the component.
+func Provider() (p.Provider, error) {
+	return infer.NewProviderBuilder().
+		WithDisplayName("Karpenter").
+		WithDescription("Installs Karpenter, the Kubernetes node autoscaler, on an Amazon EKS cluster: IAM, interruption handling, Helm releases and NodePools, correct for each Karpenter version.").
+		WithKeywords("kubernetes", "karpenter", "aws", "eks", "autoscaling", "category/cloud", "kind/component").
+		WithHomepage("https://github.com/pulumi-karpenter/pulumi-karpenter").
+		WithRepository("https://github.com/pulumi-karpenter/pulumi-karpenter").
+		WithPublisher("pulumi-karpenter").
+		WithLicense("Apache-2.0").
+		WithPluginDownloadURL("github://api.github.com/pulumi-karpenter/pulumi-karpenter").
+		WithLanguageMap(languageMap()).
+		WithModuleMap(map[tokens.ModuleName]tokens.ModuleName{"provider": "index"}).
+		WithComponents(infer.ComponentF(NewKarpenter)).
+		Build()
+}
+
+// languageMap names the package in every language's registry.
+func languageMap() map[string]any {
+	return map[string]any{
+		"nodejs": map[string]any{
+			"packageName":          "@pulumi-karpenter/karpenter",
+			"respectSchemaVersion": true,
+			"dependencies": map[string]string{
+				"@pulumi/pulumi": "^3.142.0",
+			},
+		},
+		"python": map[string]any{
+			"packageName":          "pulumi_karpenter",
+			"respectSchemaVersion": true,
+			"pyproject":            map[string]any{"enabled": true},
+			"requires": map[string]string{
+				"pulumi": ">=3.142.0,<4.0.0",
+			},
+		},
+		"go": map[string]any{
+			"importBasePath":                 "github.com/pulumi-karpenter/pulumi-karpenter/sdk/go/karpenter",
+			"generateResourceContainerTypes": true,
+			"respectSchemaVersion":           true,
+		},
+		"csharp": map[string]any{
+			"rootNamespace":        "PulumiKarpenter",
+			"respectSchemaVersion": true,
+			"packageReferences": map[string]string{
+				"Pulumi": "3.*",
+			},
+		},
+		"java": map[string]any{
+			"buildFiles":  "gradle",
+			"basePackage": "io.github.pulumikarpenter",
+			"dependencies": map[string]string{
+				"com.pulumi:pulumi": "1.16.0",
+			},
+		},
+	}
+}
+
+// Schema returns the package schema as indented JSON, without a version: the version is
+// stamped into SDKs when they are generated and published.
+func Schema(ctx context.Context) ([]byte, error) {
+	prov, err := Provider()
+	if err != nil {
+		return nil, err
+	}
+	spec, err := p.GetSchema(ctx, Name, "", prov)
+	if err != nil {
+		return nil, err
+	}
+	out, err := json.MarshalIndent(spec, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
+}

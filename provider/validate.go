@@ -1,0 +1,749 @@
+package provider
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/blang/semver"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+const (
+	defaultNamespace        = "kube-system"
+	defaultServiceAccount   = "karpenter"
+	defaultChartRepository  = "oci://public.ecr.aws/karpenter"
+	defaultNodeClassName    = "default"
+	defaultNodePoolName     = "default"
+	discoveryTag            = "karpenter.sh/discovery"
+	defaultAmiAlias         = "al2023@latest"
+	defaultExpireAfter      = "720h"
+	defaultConsolidation    = "WhenEmptyOrUnderutilized"
+	defaultConsolidateAfter = "1m"
+	defaultPoolCPULimit     = "1000"
+)
+
+// Child-name suffixes of the children whose AWS names have a length limit.
+const (
+	controllerRoleSuffix = "-controller"
+	nodeRoleSuffix       = "-node"
+	queueSuffix          = "-interruption"
+)
+
+// physicalNameLimits are the AWS name limits of the children the component names, by the
+// longest suffix used for that kind. physicalName adds "-" and 7 hex characters.
+var physicalNameLimits = []struct {
+	what   string
+	suffix string
+	limit  int
+}{
+	{"IAM role", controllerRoleSuffix, 64},
+	{"EventBridge rule", "-capacity-reservation", 64},
+	{"SQS queue", queueSuffix, 80},
+	{"IAM policy", "-controller-resource-discovery", 128},
+}
+
+// installPlan is the component's plain inputs resolved: defaults applied, versions looked
+// up, provisioning lists completed. Building it validates every plain input.
+type installPlan struct {
+	name    string
+	version semver.Version
+	release release
+
+	namespace, serviceAccount string
+	chartRepository           string
+
+	installCrds, interruption, createInstanceProfile bool
+	createControllerIAM, createNodeRole, accessEntry bool
+	controllerPolicies                               []controllerPolicy
+
+	pools   []NodePool
+	classes []NodeClass
+}
+
+// newInstallPlan validates the plain inputs and resolves defaults. All problems are
+// reported together, each naming its field.
+func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
+	var errs []error
+	p := &installPlan{
+		name:                name,
+		namespace:           deref(args.Namespace, defaultNamespace),
+		serviceAccount:      deref(args.ServiceAccountName, defaultServiceAccount),
+		chartRepository:     deref(args.ChartRepository, defaultChartRepository),
+		installCrds:         deref(args.InstallCrds, true),
+		interruption:        deref(args.InterruptionHandling, true),
+		createControllerIAM: args.ControllerRoleArn == nil,
+		createNodeRole:      args.NodeRoleArn == nil,
+	}
+	p.createInstanceProfile = p.createNodeRole && deref(args.CreateInstanceProfile, true)
+	p.accessEntry = p.createNodeRole && deref(args.ClusterAuthenticationMode, AuthenticationModeApiAndConfigMap) != AuthenticationModeConfigMap
+
+	v, rel, err := lookupRelease(deref(args.Version, defaultVersion))
+	errs = append(errs, err)
+	p.version, p.release = v, rel
+
+	errs = append(errs, validateComponentName(name))
+	errs = append(errs, checkDNSLabel("namespace", p.namespace))
+	errs = append(errs, checkDNSSubdomain("serviceAccountName", p.serviceAccount))
+	errs = append(errs, validateChartRepository(p.chartRepository))
+	if args.ClusterAuthenticationMode != nil {
+		errs = append(errs, checkEnum("clusterAuthenticationMode", string(*args.ClusterAuthenticationMode), enumValues[AuthenticationMode]()))
+	}
+
+	if p.createControllerIAM && args.OidcProviderArn == nil {
+		errs = append(errs, errors.New("oidcProviderArn: required to create the controller role (IRSA trusts the cluster's OIDC provider); or set controllerRoleArn to bring your own role"))
+	}
+	if !p.createControllerIAM {
+		if len(args.ControllerPolicyStatements) > 0 {
+			errs = append(errs, errors.New("controllerPolicyStatements: cannot be used with controllerRoleArn (the component creates no controller role to attach them to)"))
+		}
+		if len(args.ControllerPolicyArns) > 0 {
+			errs = append(errs, errors.New("controllerPolicyArns: cannot be used with controllerRoleArn (the component creates no controller role to attach them to)"))
+		}
+	}
+	if !p.createNodeRole && len(args.NodeRoleAdditionalPolicyArns) > 0 {
+		errs = append(errs, errors.New("nodeRoleAdditionalPolicyArns: cannot be used with nodeRoleArn (the component creates no node role to attach them to)"))
+	}
+	for i, st := range args.ControllerPolicyStatements {
+		errs = append(errs, validatePolicyStatement(fmt.Sprintf("controllerPolicyStatements[%d]", i), st))
+	}
+	for _, key := range sortedKeys(args.ControllerPolicyArns) {
+		errs = append(errs, checkKey("controllerPolicyArns", key))
+	}
+	for _, key := range sortedKeys(args.NodeRoleAdditionalPolicyArns) {
+		errs = append(errs, checkKey("nodeRoleAdditionalPolicyArns", key))
+	}
+
+	for _, cp := range controllerPolicies {
+		if cp.enabled == nil || cp.enabled(p) {
+			p.controllerPolicies = append(p.controllerPolicies, cp)
+		}
+	}
+
+	p.pools, p.classes = resolveProvisioning(args)
+	errs = append(errs, validateProvisioning(p)...)
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// validateInputs checks the Input-typed values once they resolve. Its result gates every
+// child: when a value is invalid, no child registers.
+func validateInputs(args KarpenterArgs, plan *installPlan) pulumi.ResourceArrayOutput {
+	type check struct {
+		field string
+		value pulumi.StringPtrInput
+		fn    func(field, value string) error
+	}
+	checks := []check{
+		{"clusterName", args.ClusterName.ToStringOutput().ToStringPtrOutput(), checkClusterName},
+		{"clusterEndpoint", args.ClusterEndpoint, checkEndpoint},
+		{"oidcProviderArn", args.OidcProviderArn, checkArn("oidc-provider/")},
+		{"controllerRoleArn", args.ControllerRoleArn, checkArn("role/")},
+		{"nodeRoleArn", args.NodeRoleArn, checkArn("role/")},
+	}
+	for _, key := range sortedKeys(args.ControllerPolicyArns) {
+		checks = append(checks, check{"controllerPolicyArns." + key, args.ControllerPolicyArns[key].ToStringOutput().ToStringPtrOutput(), checkArn("policy/")})
+	}
+	for _, key := range sortedKeys(args.NodeRoleAdditionalPolicyArns) {
+		checks = append(checks, check{"nodeRoleAdditionalPolicyArns." + key, args.NodeRoleAdditionalPolicyArns[key].ToStringOutput().ToStringPtrOutput(), checkArn("policy/")})
+	}
+
+	var values []any
+	var active []check
+	for _, c := range checks {
+		if c.value != nil {
+			values = append(values, c.value.ToStringPtrOutput())
+			active = append(active, c)
+		}
+	}
+	return pulumi.All(values...).ApplyT(func(vals []any) ([]pulumi.Resource, error) {
+		var errs []error
+		for i, c := range active {
+			if v := vals[i].(*string); v != nil {
+				errs = append(errs, c.fn(c.field, *v))
+			}
+		}
+		return []pulumi.Resource{}, errors.Join(errs...)
+	}).(pulumi.ResourceArrayOutput)
+}
+
+// EKS cluster names: 1-100 characters, alphanumerics, '-' and '_', starting alphanumeric.
+var clusterNamePattern = regexp.MustCompile(`^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$`)
+
+func checkClusterName(field, v string) error {
+	if !clusterNamePattern.MatchString(v) {
+		return fmt.Errorf("%s: %q is not a valid EKS cluster name (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit)", field, v)
+	}
+	return nil
+}
+
+func checkEndpoint(field, v string) error {
+	u, err := url.Parse(v)
+	if err != nil || u.Scheme != "https" || u.Host == "" {
+		return fmt.Errorf("%s: %q is not an https URL (the cluster's API server endpoint, e.g. https://ABCDEF.gr7.us-west-2.eks.amazonaws.com)", field, v)
+	}
+	return nil
+}
+
+// IAM ARNs: arn:<partition>:iam::<12-digit account>:<resource>.
+var iamArnPattern = regexp.MustCompile(`^arn:aws(-cn|-us-gov|-iso|-iso-b|-iso-e|-iso-f|-eusc)?:iam::(\d{12}|aws):(.+)$`)
+
+func checkArn(resourcePrefix string) func(field, v string) error {
+	return func(field, v string) error {
+		m := iamArnPattern.FindStringSubmatch(v)
+		if m == nil || !strings.HasPrefix(m[3], resourcePrefix) || len(m[3]) == len(resourcePrefix) {
+			return fmt.Errorf("%s: %q is not an IAM ARN of the form arn:<partition>:iam::<account>:%s<name>", field, v, resourcePrefix)
+		}
+		return nil
+	}
+}
+
+func validateComponentName(name string) error {
+	for _, l := range physicalNameLimits {
+		if n := len(name) + len(l.suffix) + 8; n > l.limit {
+			return fmt.Errorf("name: the component name %q is too long: the %s it names (%q + \"%s-<7 hex>\") would be %d characters, over AWS's limit of %d; use at most %d characters",
+				name, l.what, name, l.suffix, n, l.limit, l.limit-len(l.suffix)-8)
+		}
+	}
+	if !regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9\-_]*$`).MatchString(name) {
+		return fmt.Errorf("name: %q is not usable in AWS resource names (letters, digits, '-' and '_', starting with a letter or digit)", name)
+	}
+	return nil
+}
+
+func validateChartRepository(repo string) error {
+	if strings.TrimSpace(repo) == "" {
+		return errors.New("chartRepository: must not be empty (an oci:// registry, an https:// chart repository or a local directory)")
+	}
+	if strings.HasPrefix(repo, "oci://") || strings.HasPrefix(repo, "https://") || strings.HasPrefix(repo, "http://") {
+		if u, err := url.Parse(repo); err != nil || u.Host == "" {
+			return fmt.Errorf("chartRepository: %q is not a valid repository URL", repo)
+		}
+	}
+	return nil
+}
+
+var (
+	dnsLabelPattern     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	dnsSubdomainPattern = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	mapKeyPattern       = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9\-_.]*$`)
+)
+
+func checkDNSLabel(field, v string) error {
+	if len(v) > 63 || !dnsLabelPattern.MatchString(v) {
+		return fmt.Errorf("%s: %q is not a valid name (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit)", field, v)
+	}
+	return nil
+}
+
+func checkDNSSubdomain(field, v string) error {
+	if len(v) > 253 || !dnsSubdomainPattern.MatchString(v) {
+		return fmt.Errorf("%s: %q is not a valid Kubernetes name (lowercase letters, digits, '-' and '.', at most 253 characters)", field, v)
+	}
+	return nil
+}
+
+// checkKey validates a map key that names a child resource.
+func checkKey(field, key string) error {
+	if !mapKeyPattern.MatchString(key) || len(key) > 40 {
+		return fmt.Errorf("%s: key %q must be 1-40 letters, digits, '-', '_' or '.' (it names a Pulumi child resource)", field, key)
+	}
+	return nil
+}
+
+func checkEnum(field, v string, allowed []string) error {
+	if !slices.Contains(allowed, v) {
+		return fmt.Errorf("%s: %q is not one of %s", field, v, strings.Join(allowed, ", "))
+	}
+	return nil
+}
+
+var sidPattern = regexp.MustCompile(`^[A-Za-z0-9]*$`)
+
+func validatePolicyStatement(field string, st PolicyStatement) error {
+	var errs []error
+	if st.Sid != nil && !sidPattern.MatchString(*st.Sid) {
+		errs = append(errs, fmt.Errorf("%s.sid: %q may contain only letters and digits", field, *st.Sid))
+	}
+	if st.Effect != nil {
+		errs = append(errs, checkEnum(field+".effect", *st.Effect, []string{"Allow", "Deny"}))
+	}
+	if (len(st.Actions) == 0) == (len(st.NotActions) == 0) {
+		errs = append(errs, fmt.Errorf("%s: set exactly one of actions and notActions", field))
+	}
+	if (st.Resources == nil) == (st.NotResources == nil) {
+		errs = append(errs, fmt.Errorf("%s: set exactly one of resources and notResources", field))
+	}
+	for i, a := range append(slices.Clone(st.Actions), st.NotActions...) {
+		if a != "*" && !regexp.MustCompile(`^[a-z0-9-]+:[A-Za-z0-9*?]+$`).MatchString(a) {
+			errs = append(errs, fmt.Errorf("%s.actions[%d]: %q is not an IAM action (service:Action, wildcards allowed)", field, i, a))
+		}
+	}
+	for i, c := range st.Conditions {
+		if c.Test == "" || c.Variable == "" || len(c.Values) == 0 {
+			errs = append(errs, fmt.Errorf("%s.conditions[%d]: test, variable and at least one value are required", field, i))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// validateProvisioning checks the node pools and classes the way the Karpenter CRDs would
+// (patterns, enums and CEL rules of the release's CRDs), so mistakes fail at preview with
+// the field's name instead of at apply inside a Helm-managed cluster.
+func validateProvisioning(p *installPlan) []error {
+	var errs []error
+	classNames := map[string]bool{}
+	for i, c := range p.classes {
+		field := fmt.Sprintf("nodeClasses[%d]", i)
+		if classNames[c.Name] {
+			errs = append(errs, fmt.Errorf("%s.name: duplicate node class name %q", field, c.Name))
+		}
+		classNames[c.Name] = true
+		errs = append(errs, validateNodeClass(field, c, p.release)...)
+	}
+	poolNames := map[string]bool{}
+	for i, pool := range p.pools {
+		field := fmt.Sprintf("nodePools[%d]", i)
+		if poolNames[pool.Name] {
+			errs = append(errs, fmt.Errorf("%s.name: duplicate node pool name %q", field, pool.Name))
+		}
+		poolNames[pool.Name] = true
+		errs = append(errs, validateNodePool(field, pool, p.release)...)
+		if pool.NodeClassRef == nil {
+			errs = append(errs, fmt.Errorf("%s.nodeClassRef: required when there is more than one node class (%s)", field, strings.Join(sortedKeys(classNames), ", ")))
+		} else if !classNames[*pool.NodeClassRef] {
+			errs = append(errs, fmt.Errorf("%s.nodeClassRef: %q names no node class; defined: %s", field, *pool.NodeClassRef, strings.Join(sortedKeys(classNames), ", ")))
+		}
+	}
+	return errs
+}
+
+var (
+	durationPattern       = regexp.MustCompile(`^([0-9]+(s|m|h))+$`)
+	budgetDurationPattern = regexp.MustCompile(`^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$`)
+	budgetNodesPattern    = regexp.MustCompile(`^((100|[0-9]{1,2})%|[0-9]+)$`)
+	quantityPattern       = regexp.MustCompile(`^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`)
+	labelKeyPattern       = regexp.MustCompile(`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
+	labelValuePattern     = regexp.MustCompile(`^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$`)
+)
+
+// Label domains Karpenter reserves, with the keys it still lets pools use.
+var restrictedLabelDomains = map[string][]string{
+	"karpenter.sh": {"karpenter.sh/capacity-type", "karpenter.sh/nodepool"},
+	"karpenter.k8s.aws": {
+		"karpenter.k8s.aws/instance-tenancy", "karpenter.k8s.aws/capacity-reservation-type",
+		"karpenter.k8s.aws/capacity-reservation-id", "karpenter.k8s.aws/capacity-reservation-interruptible",
+		"karpenter.k8s.aws/ec2nodeclass", "karpenter.k8s.aws/instance-encryption-in-transit-supported",
+		"karpenter.k8s.aws/instance-category", "karpenter.k8s.aws/instance-hypervisor",
+		"karpenter.k8s.aws/instance-family", "karpenter.k8s.aws/instance-generation",
+		"karpenter.k8s.aws/instance-local-nvme", "karpenter.k8s.aws/instance-size",
+		"karpenter.k8s.aws/instance-cpu", "karpenter.k8s.aws/instance-cpu-manufacturer",
+		"karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz", "karpenter.k8s.aws/instance-memory",
+		"karpenter.k8s.aws/instance-ebs-bandwidth", "karpenter.k8s.aws/instance-network-bandwidth",
+		"karpenter.k8s.aws/instance-gpu-name", "karpenter.k8s.aws/instance-gpu-manufacturer",
+		"karpenter.k8s.aws/instance-gpu-count", "karpenter.k8s.aws/instance-gpu-memory",
+		"karpenter.k8s.aws/instance-accelerator-name", "karpenter.k8s.aws/instance-accelerator-manufacturer",
+		"karpenter.k8s.aws/instance-accelerator-count", "karpenter.k8s.aws/instance-capability-flex",
+		"karpenter.k8s.aws/placement-group-id", "karpenter.k8s.aws/placement-group-partition",
+	},
+}
+
+// checkLabelKey applies the CRD's label-key rules. requirement keys may use the well-known
+// Karpenter labels; node labels on a pool may not set karpenter.sh/nodepool.
+func checkLabelKey(field, key string) error {
+	if len(key) > 316 || !labelKeyPattern.MatchString(key) {
+		return fmt.Errorf("%s: %q is not a valid label key", field, key)
+	}
+	if key == "kubernetes.io/hostname" || key == "karpenter.sh/nodepool" {
+		return fmt.Errorf("%s: label %q is restricted (Karpenter sets it)", field, key)
+	}
+	domain, _, hasDomain := strings.Cut(key, "/")
+	if !hasDomain {
+		return nil
+	}
+	for restricted, allowed := range restrictedLabelDomains {
+		if strings.HasSuffix(domain, restricted) && !slices.Contains(allowed, key) {
+			return fmt.Errorf("%s: label domain %q is restricted; allowed keys there: %s", field, restricted, strings.Join(allowed, ", "))
+		}
+	}
+	return nil
+}
+
+func validateNodePool(field string, pool NodePool, rel release) []error {
+	var errs []error
+	errs = append(errs, checkDNSLabel(field+".name", pool.Name))
+	for i, r := range pool.Requirements {
+		errs = append(errs, validateRequirement(fmt.Sprintf("%s.requirements[%d]", field, i), r)...)
+	}
+	if len(pool.Requirements) > 100 {
+		errs = append(errs, fmt.Errorf("%s.requirements: at most 100 requirements", field))
+	}
+	for _, k := range sortedKeys(pool.Labels) {
+		errs = append(errs, checkLabelKey(fmt.Sprintf("%s.labels[%q]", field, k), k))
+		if v := pool.Labels[k]; len(v) > 63 || !labelValuePattern.MatchString(v) {
+			errs = append(errs, fmt.Errorf("%s.labels[%q]: %q is not a valid label value (at most 63 letters, digits, '-', '_' or '.')", field, k, v))
+		}
+	}
+	for _, group := range []struct {
+		name   string
+		taints []Taint
+	}{{"taints", pool.Taints}, {"startupTaints", pool.StartupTaints}} {
+		for i, t := range group.taints {
+			f := fmt.Sprintf("%s.%s[%d]", field, group.name, i)
+			if len(t.Key) > 316 || !labelKeyPattern.MatchString(t.Key) {
+				errs = append(errs, fmt.Errorf("%s.key: %q is not a valid taint key", f, t.Key))
+			}
+			if t.Value != nil && !labelValuePattern.MatchString(*t.Value) {
+				errs = append(errs, fmt.Errorf("%s.value: %q is not a valid taint value", f, *t.Value))
+			}
+			errs = append(errs, checkEnum(f+".effect", string(t.Effect), enumValues[TaintEffect]()))
+		}
+	}
+	if pool.ExpireAfter != nil && *pool.ExpireAfter != "Never" && !durationPattern.MatchString(*pool.ExpireAfter) {
+		errs = append(errs, fmt.Errorf("%s.expireAfter: %q is not a duration like 720h or 30m, or Never", field, *pool.ExpireAfter))
+	}
+	if pool.TerminationGracePeriod != nil && !durationPattern.MatchString(*pool.TerminationGracePeriod) {
+		errs = append(errs, fmt.Errorf("%s.terminationGracePeriod: %q is not a duration like 48h or 30m", field, *pool.TerminationGracePeriod))
+	}
+	for _, k := range sortedKeys(pool.Limits) {
+		if !quantityPattern.MatchString(pool.Limits[k]) {
+			errs = append(errs, fmt.Errorf("%s.limits[%q]: %q is not a Kubernetes quantity (e.g. 1000, 500m, 1000Gi)", field, k, pool.Limits[k]))
+		}
+	}
+	if pool.Weight != nil && (*pool.Weight < 1 || *pool.Weight > 100) {
+		errs = append(errs, fmt.Errorf("%s.weight: %d is not between 1 and 100", field, *pool.Weight))
+	}
+	if d := pool.Disruption; d != nil {
+		if d.ConsolidationPolicy != nil {
+			errs = append(errs, checkEnum(field+".disruption.consolidationPolicy", string(*d.ConsolidationPolicy), rel.consolidationPolicies))
+		}
+		if d.ConsolidateAfter != nil && *d.ConsolidateAfter != "Never" && !durationPattern.MatchString(*d.ConsolidateAfter) {
+			errs = append(errs, fmt.Errorf("%s.disruption.consolidateAfter: %q is not a duration like 1m or 30s, or Never", field, *d.ConsolidateAfter))
+		}
+		if len(d.Budgets) > 50 {
+			errs = append(errs, fmt.Errorf("%s.disruption.budgets: at most 50 budgets", field))
+		}
+		for i, b := range d.Budgets {
+			errs = append(errs, validateBudget(fmt.Sprintf("%s.disruption.budgets[%d]", field, i), b)...)
+		}
+	}
+	return errs
+}
+
+func validateRequirement(field string, r Requirement) []error {
+	var errs []error
+	if err := checkLabelKey(field+".key", r.Key); err != nil && r.Key != "karpenter.sh/nodepool" {
+		errs = append(errs, err)
+	}
+	if err := checkEnum(field+".operator", string(r.Operator), enumValues[RequirementOperator]()); err != nil {
+		return append(errs, err)
+	}
+	for i, v := range r.Values {
+		if len(v) > 63 || !labelValuePattern.MatchString(v) {
+			errs = append(errs, fmt.Errorf("%s.values[%d]: %q is not a valid label value", field, i, v))
+		}
+	}
+	switch r.Operator {
+	case "In":
+		if len(r.Values) == 0 {
+			errs = append(errs, fmt.Errorf("%s.values: operator In needs at least one value", field))
+		}
+	case "Exists", "DoesNotExist":
+		if len(r.Values) > 0 {
+			errs = append(errs, fmt.Errorf("%s.values: operator %s takes no values", field, r.Operator))
+		}
+	case "Gt", "Lt", "Gte", "Lte":
+		if len(r.Values) != 1 {
+			errs = append(errs, fmt.Errorf("%s.values: operator %s needs exactly one value, a non-negative integer", field, r.Operator))
+		} else if n, err := strconv.Atoi(r.Values[0]); err != nil || n < 0 {
+			errs = append(errs, fmt.Errorf("%s.values[0]: operator %s needs a non-negative integer, not %q", field, r.Operator, r.Values[0]))
+		}
+	}
+	if r.MinValues != nil {
+		switch {
+		case *r.MinValues < 1 || *r.MinValues > 50:
+			errs = append(errs, fmt.Errorf("%s.minValues: %d is not between 1 and 50", field, *r.MinValues))
+		case r.Operator == "In" && len(r.Values) < *r.MinValues:
+			errs = append(errs, fmt.Errorf("%s.minValues: %d is more than the %d values given", field, *r.MinValues, len(r.Values)))
+		}
+	}
+	return errs
+}
+
+var cronMacros = []string{"@annually", "@yearly", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"}
+
+func validateBudget(field string, b Budget) []error {
+	var errs []error
+	if b.Nodes != nil && !budgetNodesPattern.MatchString(*b.Nodes) {
+		errs = append(errs, fmt.Errorf("%s.nodes: %q is not a node count (5) or percentage (10%%)", field, *b.Nodes))
+	}
+	if (b.Schedule == nil) != (b.Duration == nil) {
+		errs = append(errs, fmt.Errorf("%s: schedule and duration must be set together (a schedule says when the budget starts, the duration how long it lasts)", field))
+	}
+	if b.Schedule != nil {
+		if err := checkCron(*b.Schedule); err != nil {
+			errs = append(errs, fmt.Errorf("%s.schedule: %w", field, err))
+		}
+	}
+	if b.Duration != nil && !budgetDurationPattern.MatchString(*b.Duration) {
+		errs = append(errs, fmt.Errorf("%s.duration: %q is not a duration in hours and minutes like 8h, 30m or 1h30m", field, *b.Duration))
+	}
+	for i, r := range b.Reasons {
+		errs = append(errs, checkEnum(fmt.Sprintf("%s.reasons[%d]", field, i), r, []string{"Underutilized", "Empty", "Drifted"}))
+	}
+	return errs
+}
+
+// cronFieldRanges are the minute, hour, day-of-month, month and day-of-week ranges.
+var cronFieldRanges = [5][2]int{{0, 59}, {0, 23}, {1, 31}, {1, 12}, {0, 7}}
+
+// checkCron accepts the standard 5-field cron syntax (numbers, *, ranges, steps and lists,
+// month and weekday names) and the @ macros, as Kubernetes CronJobs do.
+func checkCron(s string) error {
+	if slices.Contains(cronMacros, s) {
+		return nil
+	}
+	fields := strings.Fields(s)
+	if len(fields) != 5 {
+		return fmt.Errorf("%q is not a cron schedule: need 5 fields (minute hour day-of-month month day-of-week) or one of %s", s, strings.Join(cronMacros, ", "))
+	}
+	names := [5][]string{nil, nil, nil,
+		{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"},
+		{"sun", "mon", "tue", "wed", "thu", "fri", "sat"}}
+	for i, f := range fields {
+		for _, part := range strings.Split(f, ",") {
+			if err := checkCronPart(part, cronFieldRanges[i], names[i]); err != nil {
+				return fmt.Errorf("%q is not a cron schedule: field %d (%s): %w", s, i+1, f, err)
+			}
+		}
+	}
+	return nil
+}
+
+func checkCronPart(part string, bounds [2]int, names []string) error {
+	base, step, hasStep := strings.Cut(part, "/")
+	if hasStep {
+		if n, err := strconv.Atoi(step); err != nil || n < 1 {
+			return fmt.Errorf("bad step %q", step)
+		}
+	}
+	if base == "*" || base == "?" {
+		return nil
+	}
+	lo, hi, isRange := strings.Cut(base, "-")
+	value := func(v string) (int, error) {
+		if i := slices.Index(names, strings.ToLower(v)); i >= 0 {
+			return i + bounds[0], nil
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < bounds[0] || n > bounds[1] {
+			return 0, fmt.Errorf("%q is outside %d-%d", v, bounds[0], bounds[1])
+		}
+		return n, nil
+	}
+	a, err := value(lo)
+	if err != nil {
+		return err
+	}
+	if isRange {
+		b, err := value(hi)
+		if err != nil {
+			return err
+		}
+		if b < a {
+			return fmt.Errorf("range %q runs backwards", base)
+		}
+	}
+	return nil
+}
+
+var (
+	amiAliasPattern  = regexp.MustCompile(`^[a-zA-Z0-9]+@.+$`)
+	amiIDPattern     = regexp.MustCompile(`^ami-[0-9a-z]+$`)
+	volumeSizeRegexp = regexp.MustCompile(`^((?:[1-9][0-9]{0,3}|[1-4][0-9]{4}|[5][0-8][0-9]{3}|59000)Gi|(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|[6][0-3][0-9]{3}|64000)G|([1-9]||[1-5][0-7]|58)Ti|([1-9]||[1-5][0-9]|6[0-3]|64)T)$`)
+	amiFamilies      = []string{"AL2", "AL2023", "Bottlerocket", "Custom", "Windows2019", "Windows2022", "Windows2025"}
+	reservedTagKeys  = []string{"eks:eks-cluster-name", "karpenter.sh/nodepool", "karpenter.sh/nodeclaim", "karpenter.k8s.aws/ec2nodeclass"}
+	kubeletEviction  = []string{"memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"}
+	kubeletReserved  = []string{"cpu", "memory", "ephemeral-storage", "pid"}
+)
+
+func validateNodeClass(field string, c NodeClass, rel release) []error {
+	var errs []error
+	errs = append(errs, checkDNSLabel(field+".name", c.Name))
+	if c.Role != nil && c.InstanceProfile != nil {
+		errs = append(errs, fmt.Errorf("%s: role and instanceProfile are mutually exclusive (Karpenter either manages an instance profile for the role, or uses yours)", field))
+	}
+	if c.AmiAlias != nil && len(c.AmiSelectorTerms) > 0 {
+		errs = append(errs, fmt.Errorf("%s: amiAlias and amiSelectorTerms are mutually exclusive (an alias must be the only AMI selector term)", field))
+	}
+	aliases := 0
+	if c.AmiAlias != nil {
+		aliases++
+		errs = append(errs, checkAmiAlias(field+".amiAlias", *c.AmiAlias, rel)...)
+	}
+	for i, t := range c.AmiSelectorTerms {
+		f := fmt.Sprintf("%s.amiSelectorTerms[%d]", field, i)
+		switch {
+		case t.Alias != nil:
+			aliases++
+			if t.Id != nil || t.Name != nil || t.Owner != nil || t.Tags != nil || t.SsmParameter != nil {
+				errs = append(errs, fmt.Errorf("%s: alias must be the only field of its term", f))
+			}
+			errs = append(errs, checkAmiAlias(f+".alias", *t.Alias, rel)...)
+		case t.Id != nil:
+			if t.Name != nil || t.Owner != nil || t.Tags != nil {
+				errs = append(errs, fmt.Errorf("%s: id must not be combined with name, owner or tags", f))
+			}
+			if !amiIDPattern.MatchString(*t.Id) {
+				errs = append(errs, fmt.Errorf("%s.id: %q is not an AMI id (ami-...)", f, *t.Id))
+			}
+		case t.Name == nil && t.Tags == nil && t.SsmParameter == nil:
+			errs = append(errs, fmt.Errorf("%s: set one of alias, id, name, tags or ssmParameter", f))
+		}
+		errs = append(errs, checkSelectorTags(f+".tags", t.Tags)...)
+	}
+	if len(c.AmiSelectorTerms) > 1 && aliases > 0 {
+		errs = append(errs, fmt.Errorf("%s.amiSelectorTerms: a term with alias must be the only term", field))
+	}
+	if len(c.AmiSelectorTerms) > 30 {
+		errs = append(errs, fmt.Errorf("%s.amiSelectorTerms: at most 30 terms", field))
+	}
+	if c.AmiFamily != nil {
+		errs = append(errs, checkEnum(field+".amiFamily", *c.AmiFamily, amiFamilies))
+	} else if len(c.AmiSelectorTerms) > 0 && aliases == 0 {
+		errs = append(errs, fmt.Errorf("%s.amiFamily: required when AMIs are selected without an alias (it tells Karpenter how to bootstrap them)", field))
+	}
+	for i, t := range c.SubnetSelectorTerms {
+		f := fmt.Sprintf("%s.subnetSelectorTerms[%d]", field, i)
+		if (t.Id == nil) == (t.Tags == nil) {
+			errs = append(errs, fmt.Errorf("%s: set exactly one of id and tags", f))
+		}
+		errs = append(errs, checkSelectorTags(f+".tags", t.Tags)...)
+	}
+	for i, t := range c.SecurityGroupSelectorTerms {
+		f := fmt.Sprintf("%s.securityGroupSelectorTerms[%d]", field, i)
+		set := 0
+		for _, present := range []bool{t.Id != nil, t.Name != nil, t.Tags != nil} {
+			if present {
+				set++
+			}
+		}
+		if set != 1 {
+			errs = append(errs, fmt.Errorf("%s: set exactly one of id, name and tags", f))
+		}
+		errs = append(errs, checkSelectorTags(f+".tags", t.Tags)...)
+	}
+	for _, k := range sortedKeys(c.Tags) {
+		if k == "" || slices.Contains(reservedTagKeys, k) || strings.HasPrefix(k, "kubernetes.io/cluster") {
+			errs = append(errs, fmt.Errorf("%s.tags: tag %q is reserved for Karpenter", field, k))
+		}
+	}
+	roots := 0
+	for i, m := range c.BlockDeviceMappings {
+		f := fmt.Sprintf("%s.blockDeviceMappings[%d]", field, i)
+		if deref(m.RootVolume, false) {
+			roots++
+		}
+		if m.Ebs == nil {
+			continue
+		}
+		if m.Ebs.VolumeSize == nil && m.Ebs.SnapshotId == nil {
+			errs = append(errs, fmt.Errorf("%s.ebs: set volumeSize or snapshotId", f))
+		}
+		if m.Ebs.VolumeSize != nil && !volumeSizeRegexp.MatchString(*m.Ebs.VolumeSize) {
+			errs = append(errs, fmt.Errorf("%s.ebs.volumeSize: %q is not a volume size like 100Gi (1Gi-59000Gi, 1G-64000G, 1Ti-58Ti)", f, *m.Ebs.VolumeSize))
+		}
+		if m.Ebs.VolumeType != nil {
+			errs = append(errs, checkEnum(f+".ebs.volumeType", *m.Ebs.VolumeType, []string{"standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"}))
+		}
+	}
+	if roots > 1 {
+		errs = append(errs, fmt.Errorf("%s.blockDeviceMappings: at most one mapping may be the root volume", field))
+	}
+	if m := c.MetadataOptions; m != nil {
+		for _, o := range []struct {
+			name string
+			v    *string
+		}{{"httpEndpoint", m.HttpEndpoint}, {"httpProtocolIPv6", m.HttpProtocolIPv6}} {
+			if o.v != nil {
+				errs = append(errs, checkEnum(field+".metadataOptions."+o.name, *o.v, []string{"enabled", "disabled"}))
+			}
+		}
+		if m.HttpTokens != nil {
+			errs = append(errs, checkEnum(field+".metadataOptions.httpTokens", *m.HttpTokens, []string{"required", "optional"}))
+		}
+		if n := m.HttpPutResponseHopLimit; n != nil && (*n < 1 || *n > 64) {
+			errs = append(errs, fmt.Errorf("%s.metadataOptions.httpPutResponseHopLimit: %d is not between 1 and 64", field, *n))
+		}
+	}
+	if k := c.Kubelet; k != nil {
+		errs = append(errs, validateKubelet(field+".kubelet", k)...)
+	}
+	if c.InstanceStorePolicy != nil {
+		errs = append(errs, checkEnum(field+".instanceStorePolicy", *c.InstanceStorePolicy, []string{"RAID0"}))
+	}
+	return errs
+}
+
+func checkAmiAlias(field, alias string, rel release) []error {
+	if !amiAliasPattern.MatchString(alias) {
+		return []error{fmt.Errorf("%s: %q is not an AMI alias <family>@<version> (e.g. al2023@latest)", field, alias)}
+	}
+	family, version, _ := strings.Cut(alias, "@")
+	if !slices.Contains(rel.amiAliasFamilies, family) {
+		return []error{fmt.Errorf("%s: unknown AMI alias family %q; Karpenter %s knows %s", field, family, rel.from, strings.Join(rel.amiAliasFamilies, ", "))}
+	}
+	if strings.HasPrefix(family, "windows") && version != "latest" {
+		return []error{fmt.Errorf("%s: Windows aliases only support @latest", field)}
+	}
+	return nil
+}
+
+func checkSelectorTags(field string, tags map[string]string) []error {
+	var errs []error
+	for _, k := range sortedKeys(tags) {
+		if k == "" || tags[k] == "" {
+			errs = append(errs, fmt.Errorf("%s: empty tag keys and values are not allowed (use \"*\" to match any value)", field))
+		}
+	}
+	return errs
+}
+
+func validateKubelet(field string, k *KubeletConfiguration) []error {
+	var errs []error
+	for _, m := range []struct {
+		name    string
+		values  map[string]string
+		allowed []string
+	}{
+		{"systemReserved", k.SystemReserved, kubeletReserved},
+		{"kubeReserved", k.KubeReserved, kubeletReserved},
+		{"evictionHard", k.EvictionHard, kubeletEviction},
+		{"evictionSoft", k.EvictionSoft, kubeletEviction},
+		{"evictionSoftGracePeriod", k.EvictionSoftGracePeriod, kubeletEviction},
+	} {
+		for _, key := range sortedKeys(m.values) {
+			errs = append(errs, checkEnum(fmt.Sprintf("%s.%s key", field, m.name), key, m.allowed))
+		}
+	}
+	for _, key := range sortedKeys(k.EvictionSoft) {
+		if _, ok := k.EvictionSoftGracePeriod[key]; !ok {
+			errs = append(errs, fmt.Errorf("%s.evictionSoftGracePeriod: missing a grace period for evictionSoft %q", field, key))
+		}
+	}
+	for _, key := range sortedKeys(k.EvictionSoftGracePeriod) {
+		if _, ok := k.EvictionSoft[key]; !ok {
+			errs = append(errs, fmt.Errorf("%s.evictionSoft: missing a threshold for evictionSoftGracePeriod %q", field, key))
+		}
+	}
+	if k.ImageGCHighThresholdPercent != nil && k.ImageGCLowThresholdPercent != nil && *k.ImageGCHighThresholdPercent <= *k.ImageGCLowThresholdPercent {
+		errs = append(errs, fmt.Errorf("%s: imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent", field))
+	}
+	return errs
+}
