@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"os"
 	"strings"
 	"time"
 
 	"helm.sh/helm/v3/pkg/action"
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/release"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -82,18 +85,24 @@ func (c *Cluster) InstallRelease(ctx context.Context, res Resource) (*release.Re
 		return nil, fmt.Errorf("%s is a %s, not a Helm release", res.Name, res.Type)
 	}
 	version := res.String("version")
-	if version == "" {
-		return nil, fmt.Errorf("release %s has no version; the harness needs one to pick the module", res.Name)
-	}
-	k, err := LoadKarpenter(version)
-	if err != nil {
-		return nil, err
-	}
 	ref := res.String("chart")
 	if repo := res.String("repositoryOpts.repo"); repo != "" && !strings.Contains(ref, "/") {
 		ref = strings.TrimSuffix(repo, "/") + "/" + ref
 	}
-	ch, err := k.LoadChart(ref)
+	var ch *chart.Chart
+	var err error
+	if st, statErr := os.Stat(ref); statErr == nil && st.IsDir() {
+		// A local chart directory (chartRepository set to a path) is used as it is.
+		ch, err = loader.Load(ref)
+	} else {
+		if version == "" {
+			return nil, fmt.Errorf("release %s: chart %q has no version; the harness needs one to pick the module", res.Name, ref)
+		}
+		var k *Karpenter
+		if k, err = LoadKarpenter(version); err == nil {
+			ch, err = k.LoadChart(ref)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("release %s: %w", res.Name, err)
 	}

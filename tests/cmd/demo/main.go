@@ -174,7 +174,7 @@ var documents = map[string]func(any) []string{
 // summarize picks the interesting inputs of an AWS resource: documents decoded, scalars
 // shown as key=value, long values cut.
 func summarize(res harness.Resource) []string {
-	var out, scalars []string
+	var docs, scalars []string
 	keys := make([]string, 0, len(res.Inputs))
 	for k := range res.Inputs {
 		keys = append(keys, k)
@@ -183,7 +183,7 @@ func summarize(res harness.Resource) []string {
 	for _, k := range keys {
 		v := res.Inputs[k]
 		if f, ok := documents[k]; ok {
-			out = append(out, f(v)...)
+			docs = append(docs, f(v)...)
 			continue
 		}
 		switch v.(type) {
@@ -196,7 +196,8 @@ func summarize(res harness.Resource) []string {
 			scalars = append(scalars, k+"="+compact(v, 80))
 		}
 	}
-	// Several short settings share a line.
+	// Several short settings share a line; documents follow, one statement per line.
+	var out []string
 	line := ""
 	for _, s := range scalars {
 		if line != "" && len(line)+len(s) > 100 {
@@ -209,9 +210,9 @@ func summarize(res harness.Resource) []string {
 		line += s
 	}
 	if line != "" {
-		out = append([]string{line}, out...)
+		out = append(out, line)
 	}
-	return out
+	return append(out, docs...)
 }
 
 // statements renders an IAM policy document one statement per line.
