@@ -44,6 +44,15 @@ func (l list) MarshalJSON() ([]byte, error) {
 	return json.Marshal([]string(l))
 }
 
+func (l *list) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*l = list{one}
+		return nil
+	}
+	return json.Unmarshal(b, (*[]string)(l))
+}
+
 func (d policyDocument) json() string {
 	b, err := json.Marshal(d)
 	if err != nil {

@@ -87,12 +87,16 @@ func ParseRenderArgs(data []byte) (RenderArgs, error) {
 // Render constructs the component in-process against mocks that answer the way AWS and
 // the kubernetes provider would, and describes what it registered.
 func Render(ctx context.Context, args RenderArgs) (*Rendered, error) {
+	mocks := &renderMocks{registered: map[string]integration.MockResourceArgs{}}
+	return render(ctx, args, mocks)
+}
+
+func render(ctx context.Context, args RenderArgs, mocks *renderMocks) (*Rendered, error) {
 	prov, err := Provider()
 	if err != nil {
 		return nil, err
 	}
 	rec := &registrationRecorder{}
-	mocks := &renderMocks{registered: map[string]integration.MockResourceArgs{}, states: map[string]property.Map{}}
 	ctx, cancel := context.WithCancel(withRegistrationRecorder(ctx, rec))
 	defer cancel()
 	server, err := integration.NewServer(ctx, Name, semver.MustParse("0.0.0"),
@@ -178,7 +182,6 @@ func (r *registrationRecorder) order() []string {
 type renderMocks struct {
 	mu         sync.Mutex
 	registered map[string]integration.MockResourceArgs
-	states     map[string]property.Map
 }
 
 func (m *renderMocks) call(args integration.MockCallArgs) (property.Map, error) {

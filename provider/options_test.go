@@ -1,0 +1,158 @@
+package provider
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestBringYourOwnControllerRole(t *testing.T) {
+	arn := "arn:aws:iam::123456789012:role/platform/KarpenterController"
+	r := renderArgs(t, `{"clusterName":"demo","controllerRoleArn":"`+arn+`"}`)
+	assert.False(t, r.has("karpenter-controller"), "no controller role")
+	assert.Empty(t, r.byType("aws:iam/policy:Policy"), "no controller policies")
+	for _, a := range r.byType("aws:iam/rolePolicyAttachment:RolePolicyAttachment") {
+		assert.True(t, strings.HasPrefix(a.Name, "karpenter-node-"), "only node attachments, got %s", a.Name)
+	}
+	values := r.get("karpenter-release").Inputs["values"].(map[string]any)
+	assert.Equal(t, arn, dig(values, "serviceAccount", "annotations", "eks.amazonaws.com/role-arn"))
+	assert.Equal(t, arn, r.Outputs["controllerRoleArn"])
+	assert.Equal(t, "KarpenterController", r.Outputs["controllerRoleName"])
+	assert.Equal(t, []any{}, r.Outputs["controllerPolicyArns"])
+}
+
+func TestBringYourOwnNodeRole(t *testing.T) {
+	arn := "arn:aws:iam::123456789012:role/KarpenterNodeRole-demo"
+	r := renderArgs(t, withDefaults(t, `{"nodeRoleArn":"`+arn+`"}`))
+	assert.False(t, r.has("karpenter-node"), "no node role")
+	assert.False(t, r.has("karpenter-node-profile"), "no instance profile")
+	assert.False(t, r.has("karpenter-node-access"), "no access entry for a role the component does not own")
+	assert.Equal(t, "KarpenterNodeRole-demo", dig(r.get("karpenter-nodeclass-default").Inputs, "spec", "role"))
+
+	var doc policyDocument
+	require.NoError(t, json.Unmarshal([]byte(r.get("karpenter-controller-iam-integration").Inputs["policy"].(string)), &doc))
+	assert.Equal(t, "AllowPassingInstanceRole", doc.Statement[0].Sid)
+	assert.Equal(t, list{arn}, doc.Statement[0].Resource, "the controller may pass exactly the given role")
+	assert.Equal(t, arn, r.Outputs["nodeRoleArn"])
+	assert.Equal(t, "", r.Outputs["instanceProfileName"])
+}
+
+func TestInterruptionHandlingOff(t *testing.T) {
+	r := renderArgs(t, withDefaults(t, `{"interruptionHandling":false}`))
+	assert.Empty(t, r.byType("aws:sqs/queue:Queue"))
+	assert.Empty(t, r.byType("aws:cloudwatch/eventRule:EventRule"))
+	assert.False(t, r.has("karpenter-controller-interruption"), "no policy for a queue that does not exist")
+	values := r.get("karpenter-release").Inputs["values"].(map[string]any)
+	assert.NotContains(t, values["settings"], "interruptionQueue")
+	assert.Equal(t, "", r.Outputs["interruptionQueueName"])
+	assert.Len(t, r.Outputs["controllerPolicyArns"], 5)
+}
+
+func TestClusterEndpointAndUserValues(t *testing.T) {
+	r := renderArgs(t, withDefaults(t, `{
+		"clusterEndpoint": "https://ABC.gr7.us-west-2.eks.amazonaws.com",
+		"values": {"replicas": 1, "dnsPolicy": "Default", "settings": {"isolatedVPC": true},
+		           "controller": {"resources": {"requests": {"cpu": "500m"}}},
+		           "serviceAccount": {"annotations": {"example.com/team": "platform"}}}
+	}`))
+	values := r.get("karpenter-release").Inputs["values"].(map[string]any)
+	assert.Equal(t, "https://ABC.gr7.us-west-2.eks.amazonaws.com", dig(values, "settings", "clusterEndpoint"))
+	assert.Equal(t, "demo", dig(values, "settings", "clusterName"), "user values merge, they do not replace settings")
+	assert.Equal(t, true, dig(values, "settings", "isolatedVPC"))
+	assert.Equal(t, float64(1), values["replicas"])
+	assert.Equal(t, "Default", values["dnsPolicy"])
+	assert.Equal(t, "500m", dig(values, "controller", "resources", "requests", "cpu"), "user value wins")
+	assert.Equal(t, "1Gi", dig(values, "controller", "resources", "requests", "memory"), "sibling keys kept")
+	assert.Equal(t, "platform", dig(values, "serviceAccount", "annotations", "example.com/team"))
+	assert.Equal(t, r.Outputs["controllerRoleArn"], dig(values, "serviceAccount", "annotations", "eks.amazonaws.com/role-arn"))
+}
+
+func TestUserValuesCanRemoveAKey(t *testing.T) {
+	r := renderArgs(t, withDefaults(t, `{"values": {"controller": {"resources": {"limits": null}}}}`))
+	values := r.get("karpenter-release").Inputs["values"].(map[string]any)
+	assert.Nil(t, dig(values, "controller", "resources", "limits"), "null removes a key, as in Helm")
+	assert.Equal(t, "1", dig(values, "controller", "resources", "requests", "cpu"))
+}
+
+func TestWithoutCrdRelease(t *testing.T) {
+	r := renderArgs(t, withDefaults(t, `{"installCrds":false}`))
+	assert.False(t, r.has("karpenter-crd-release"))
+	assert.True(t, r.has("karpenter-release"))
+	assert.Equal(t, true, r.get("karpenter-release").Inputs["skipCrds"])
+	assert.Contains(t, r.get("karpenter-nodepool-default").DependsOn, "karpenter-release")
+	assert.Equal(t, "", r.Outputs["crdReleaseName"])
+}
+
+func TestConfigMapClustersGetNoAccessEntry(t *testing.T) {
+	r := renderArgs(t, withDefaults(t, `{"clusterAuthenticationMode":"CONFIG_MAP"}`))
+	assert.False(t, r.has("karpenter-node-access"))
+	r = renderArgs(t, withDefaults(t, `{"clusterAuthenticationMode":"API"}`))
+	entry := r.get("karpenter-node-access").Inputs
+	assert.Equal(t, "EC2_LINUX", entry["type"])
+	assert.Equal(t, "demo", entry["clusterName"])
+	assert.Equal(t, r.Outputs["nodeRoleArn"], entry["principalArn"])
+}
+
+func TestChartRepositories(t *testing.T) {
+	for _, tc := range []struct {
+		repo, chart, repoOpt string
+		version              any
+	}{
+		{"oci://registry.example.com/mirror/karpenter", "oci://registry.example.com/mirror/karpenter/karpenter", "", "1.14.1"},
+		{"https://charts.example.com/karpenter/", "karpenter", "https://charts.example.com/karpenter", "1.14.1"},
+		{"/srv/charts", "/srv/charts/karpenter", "", nil},
+	} {
+		r := renderArgs(t, withDefaults(t, `{"chartRepository":"`+tc.repo+`"}`))
+		rel := r.get("karpenter-release").Inputs
+		assert.Equal(t, tc.chart, rel["chart"], tc.repo)
+		assert.Equal(t, tc.version, rel["version"], tc.repo)
+		if tc.repoOpt == "" {
+			assert.Nil(t, rel["repositoryOpts"], tc.repo)
+		} else {
+			assert.Equal(t, tc.repoOpt, dig(rel, "repositoryOpts", "repo"), tc.repo)
+		}
+	}
+}
+
+func TestExtraControllerPermissions(t *testing.T) {
+	r := renderArgs(t, withDefaults(t, `{
+		"controllerPolicyArns": {"audit": "arn:aws:iam::123456789012:policy/Audit"},
+		"controllerPolicyStatements": [{"actions": ["ec2:DescribeVolumes"], "resources": ["*"], "effect": "Allow"}]
+	}`))
+	extra := r.get("karpenter-controller-extra").Inputs["policy"].(string)
+	assertSamePolicy(t, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"ec2:DescribeVolumes","Resource":"*"}]}`, extra, "extra statements")
+	assert.Equal(t, "arn:aws:iam::123456789012:policy/Audit", r.get("karpenter-controller-policy-audit").Inputs["policyArn"])
+	assert.Contains(t, r.get("karpenter-release").DependsOn, "karpenter-controller-policy-audit", "the controller starts with its extra permissions")
+	assert.Len(t, r.Outputs["controllerPolicyArns"], 7)
+}
+
+func TestTagsReachEveryTaggableAWSResource(t *testing.T) {
+	r := renderArgs(t, withDefaults(t, `{"tags": {"team": "platform"}}`))
+	for _, res := range r.Resources {
+		switch res.Type {
+		case "aws:iam/role:Role", "aws:iam/policy:Policy", "aws:iam/instanceProfile:InstanceProfile",
+			"aws:sqs/queue:Queue", "aws:cloudwatch/eventRule:EventRule", "aws:eks/accessEntry:AccessEntry":
+			assert.Equal(t, map[string]any{"team": "platform"}, res.Inputs["tags"], res.Name)
+		}
+	}
+}
+
+func TestPoolsWithoutClassesGetTheDefaultClass(t *testing.T) {
+	r := renderArgs(t, withDefaults(t, `{"nodePools":[{"name":"spot","requirements":[{"key":"karpenter.sh/capacity-type","operator":"In","values":["spot"]}]}]}`))
+	assert.True(t, r.has("karpenter-nodeclass-default"))
+	assert.False(t, r.has("karpenter-nodepool-default"), "no default pool when pools are given")
+	tmpl := dig(r.get("karpenter-nodepool-spot").Inputs, "spec", "template", "spec").(map[string]any)
+	assert.Equal(t, "default", dig(tmpl, "nodeClassRef", "name"))
+	assert.Equal(t, []any{map[string]any{"key": "karpenter.sh/capacity-type", "operator": "In", "values": []any{"spot"}}}, tmpl["requirements"])
+	assert.Nil(t, dig(r.get("karpenter-nodepool-spot").Inputs, "spec", "limits"), "user pools get no implicit limits")
+}
+
+func TestNoDefaultNodePool(t *testing.T) {
+	r := renderArgs(t, withDefaults(t, `{"defaultNodePool":false}`))
+	assert.Empty(t, r.byType("kubernetes:karpenter.sh/v1:NodePool"))
+	assert.Empty(t, r.byType("kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"))
+	assert.Equal(t, []any{}, r.Outputs["nodePoolNames"])
+}

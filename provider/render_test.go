@@ -1,0 +1,320 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+const defaultArgs = `{"clusterName":"demo","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE"}`
+
+type rendered struct {
+	*Rendered
+	t *testing.T
+}
+
+func renderArgs(t *testing.T, args string) *rendered {
+	t.Helper()
+	parsed, err := ParseRenderArgs([]byte(args))
+	require.NoError(t, err)
+	out, err := Render(context.Background(), parsed)
+	require.NoError(t, err)
+	return &rendered{out, t}
+}
+
+func renderDefault(t *testing.T) *rendered { return renderArgs(t, defaultArgs) }
+
+// renderError renders args that must be rejected and returns the message.
+func renderError(t *testing.T, args string) string {
+	t.Helper()
+	parsed, err := ParseRenderArgs([]byte(args))
+	if err != nil {
+		return err.Error()
+	}
+	_, err = Render(context.Background(), parsed)
+	require.Error(t, err, "expected %s to be rejected", args)
+	return err.Error()
+}
+
+// withDefaults merges extra inputs into the default args.
+func withDefaults(t *testing.T, extra string) string {
+	t.Helper()
+	var base, more map[string]any
+	require.NoError(t, json.Unmarshal([]byte(defaultArgs), &base))
+	require.NoError(t, json.Unmarshal([]byte(extra), &more))
+	for k, v := range more {
+		base[k] = v
+	}
+	b, _ := json.Marshal(base)
+	return string(b)
+}
+
+func (r *rendered) get(name string) RenderedResource {
+	r.t.Helper()
+	for _, res := range r.Resources {
+		if res.Name == name {
+			return res
+		}
+	}
+	r.t.Fatalf("no resource named %s; have %v", name, r.names())
+	return RenderedResource{}
+}
+
+func (r *rendered) has(name string) bool {
+	for _, res := range r.Resources {
+		if res.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *rendered) byType(typ string) []RenderedResource {
+	var out []RenderedResource
+	for _, res := range r.Resources {
+		if res.Type == typ {
+			out = append(out, res)
+		}
+	}
+	return out
+}
+
+func (r *rendered) names() []string {
+	var out []string
+	for _, res := range r.Resources {
+		out = append(out, res.Name)
+	}
+	return out
+}
+
+func dig(m map[string]any, keys ...string) any {
+	var v any = m
+	for _, k := range keys {
+		mm, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = mm[k]
+	}
+	return v
+}
+
+func TestDefaultInstallGraph(t *testing.T) {
+	r := renderDefault(t)
+	assert.Equal(t, RenderedComponent{Type: "karpenter:index:Karpenter", Name: "karpenter"}, r.Component)
+
+	type child struct{ typ, name string }
+	var got []child
+	for _, res := range r.Resources {
+		got = append(got, child{res.Type, res.Name})
+		assert.Equal(t, "karpenter", res.Parent, "%s is parented to the component", res.Name)
+	}
+	policy := func(key string) []child {
+		return []child{
+			{"aws:iam/policy:Policy", "karpenter-controller-" + key},
+			{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "karpenter-controller-" + key + "-attach"},
+		}
+	}
+	rule := func(key string) []child {
+		return []child{
+			{"aws:cloudwatch/eventRule:EventRule", "karpenter-" + key},
+			{"aws:cloudwatch/eventTarget:EventTarget", "karpenter-" + key + "-target"},
+		}
+	}
+	want := []child{
+		{"aws:iam/role:Role", "karpenter-node"},
+		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "karpenter-node-worker"},
+		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "karpenter-node-cni"},
+		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "karpenter-node-ecr"},
+		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "karpenter-node-ssm"},
+		{"aws:iam/instanceProfile:InstanceProfile", "karpenter-node-profile"},
+		{"aws:eks/accessEntry:AccessEntry", "karpenter-node-access"},
+		{"aws:sqs/queue:Queue", "karpenter-interruption"},
+		{"aws:sqs/queuePolicy:QueuePolicy", "karpenter-interruption-policy"},
+	}
+	for _, key := range []string{"scheduled-change", "spot-interruption", "rebalance", "state-change", "capacity-reservation"} {
+		want = append(want, rule(key)...)
+	}
+	want = append(want, child{"aws:iam/role:Role", "karpenter-controller"})
+	for _, key := range []string{"node-lifecycle", "iam-integration", "eks-integration", "interruption", "resource-discovery", "zonal-shift"} {
+		want = append(want, policy(key)...)
+	}
+	want = append(want,
+		child{"kubernetes:helm.sh/v3:Release", "karpenter-crd-release"},
+		child{"kubernetes:helm.sh/v3:Release", "karpenter-release"},
+		child{"kubernetes:karpenter.k8s.aws/v1:EC2NodeClass", "karpenter-nodeclass-default"},
+		child{"kubernetes:karpenter.sh/v1:NodePool", "karpenter-nodepool-default"},
+	)
+	assert.Equal(t, want, got, "children in registration order")
+
+	// The controller waits for everything it uses; the custom resources wait for the
+	// controller, the CRDs and the node IAM (so a destroy removes them first).
+	release := r.get("karpenter-release")
+	for _, dep := range []string{
+		"karpenter-crd-release", "karpenter-controller", "karpenter-interruption", "karpenter-interruption-policy",
+		"karpenter-controller-node-lifecycle-attach", "karpenter-controller-iam-integration-attach",
+		"karpenter-controller-eks-integration-attach", "karpenter-controller-interruption-attach",
+		"karpenter-controller-resource-discovery-attach", "karpenter-controller-zonal-shift-attach",
+		"karpenter-spot-interruption", "karpenter-spot-interruption-target", "karpenter-capacity-reservation-target",
+	} {
+		assert.Contains(t, release.DependsOn, dep, "controller release waits for %s", dep)
+	}
+	assert.Empty(t, r.get("karpenter-crd-release").DependsOn, "CRDs install in parallel with IAM and the queue")
+	for _, cr := range []string{"karpenter-nodeclass-default", "karpenter-nodepool-default"} {
+		deps := r.get(cr).DependsOn
+		for _, dep := range []string{"karpenter-release", "karpenter-crd-release", "karpenter-node", "karpenter-node-access", "karpenter-node-profile", "karpenter-node-worker"} {
+			assert.Contains(t, deps, dep, "%s waits for %s", cr, dep)
+		}
+	}
+	// Policies name the node role and queue by ARN without waiting for them.
+	assert.Empty(t, r.get("karpenter-controller-iam-integration").DependsOn)
+	assert.Empty(t, r.get("karpenter-controller-interruption").DependsOn)
+}
+
+func TestDefaultReleases(t *testing.T) {
+	r := renderDefault(t)
+	crd := r.get("karpenter-crd-release").Inputs
+	assert.Equal(t, "karpenter-crd", crd["name"])
+	assert.Equal(t, "oci://public.ecr.aws/karpenter/karpenter-crd", crd["chart"])
+	assert.Equal(t, "1.14.1", crd["version"])
+	assert.Equal(t, "kube-system", crd["namespace"])
+	assert.Nil(t, crd["skipCrds"])
+
+	rel := r.get("karpenter-release").Inputs
+	assert.Equal(t, "karpenter", rel["name"])
+	assert.Equal(t, "oci://public.ecr.aws/karpenter/karpenter", rel["chart"])
+	assert.Equal(t, "1.14.1", rel["version"])
+	assert.Equal(t, "kube-system", rel["namespace"])
+	assert.Equal(t, true, rel["skipCrds"])
+	values := rel["values"].(map[string]any)
+	assert.Equal(t, "demo", dig(values, "settings", "clusterName"))
+	assert.Equal(t, r.Outputs["interruptionQueueName"], dig(values, "settings", "interruptionQueue"))
+	assert.Equal(t, r.get("karpenter-interruption").Inputs["name"], dig(values, "settings", "interruptionQueue"))
+	assert.Nil(t, dig(values, "settings", "clusterEndpoint"), "endpoint left to discovery when not given")
+	assert.Equal(t, "karpenter", dig(values, "serviceAccount", "name"))
+	assert.Equal(t, r.Outputs["controllerRoleArn"], dig(values, "serviceAccount", "annotations", "eks.amazonaws.com/role-arn"))
+	for _, kind := range []string{"requests", "limits"} {
+		assert.Equal(t, "1", dig(values, "controller", "resources", kind, "cpu"))
+		assert.Equal(t, "1Gi", dig(values, "controller", "resources", kind, "memory"))
+	}
+}
+
+func TestDefaultNodePoolAndClass(t *testing.T) {
+	r := renderDefault(t)
+	class := r.get("karpenter-nodeclass-default").Inputs
+	assert.Equal(t, "karpenter.k8s.aws/v1", class["apiVersion"])
+	assert.Equal(t, "EC2NodeClass", class["kind"])
+	assert.Equal(t, "default", dig(class, "metadata", "name"))
+	spec := class["spec"].(map[string]any)
+	assert.Equal(t, []any{map[string]any{"alias": "al2023@latest"}}, spec["amiSelectorTerms"])
+	discovery := []any{map[string]any{"tags": map[string]any{"karpenter.sh/discovery": "demo"}}}
+	assert.Equal(t, discovery, spec["subnetSelectorTerms"])
+	assert.Equal(t, discovery, spec["securityGroupSelectorTerms"])
+	assert.Equal(t, r.Outputs["nodeRoleName"], spec["role"])
+	assert.NotContains(t, spec, "instanceProfile")
+
+	pool := r.get("karpenter-nodepool-default").Inputs
+	assert.Equal(t, "karpenter.sh/v1", pool["apiVersion"])
+	assert.Equal(t, "NodePool", pool["kind"])
+	ps := pool["spec"].(map[string]any)
+	tmpl := dig(ps, "template", "spec").(map[string]any)
+	assert.Equal(t, map[string]any{"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": "default"}, tmpl["nodeClassRef"])
+	assert.Equal(t, "720h", tmpl["expireAfter"])
+	assert.ElementsMatch(t, []any{
+		map[string]any{"key": "kubernetes.io/os", "operator": "In", "values": []any{"linux"}},
+		map[string]any{"key": "kubernetes.io/arch", "operator": "In", "values": []any{"amd64"}},
+		map[string]any{"key": "karpenter.sh/capacity-type", "operator": "In", "values": []any{"on-demand"}},
+		map[string]any{"key": "karpenter.k8s.aws/instance-category", "operator": "In", "values": []any{"c", "m", "r"}},
+		map[string]any{"key": "karpenter.k8s.aws/instance-generation", "operator": "Gt", "values": []any{"2"}},
+	}, tmpl["requirements"])
+	assert.Equal(t, map[string]any{"cpu": "1000"}, ps["limits"])
+	assert.Equal(t, map[string]any{"consolidationPolicy": "WhenEmptyOrUnderutilized", "consolidateAfter": "1m"}, ps["disruption"])
+}
+
+func TestOutputsArePlainValues(t *testing.T) {
+	r := renderDefault(t)
+	hex7 := `-[0-9a-f]{7}$`
+	for key, pattern := range map[string]string{
+		"controllerRoleArn":     `^arn:aws:iam::123456789012:role/karpenter-controller` + hex7,
+		"controllerRoleName":    `^karpenter-controller` + hex7,
+		"nodeRoleArn":           `^arn:aws:iam::123456789012:role/karpenter-node` + hex7,
+		"nodeRoleName":          `^karpenter-node` + hex7,
+		"instanceProfileName":   `^karpenter-node-profile` + hex7,
+		"interruptionQueueName": `^karpenter-interruption` + hex7,
+		"interruptionQueueArn":  `^arn:aws:sqs:us-west-2:123456789012:karpenter-interruption` + hex7,
+		"interruptionQueueUrl":  `^https://sqs.us-west-2.amazonaws.com/123456789012/karpenter-interruption` + hex7,
+		"namespace":             `^kube-system$`,
+		"serviceAccountName":    `^karpenter$`,
+		"releaseName":           `^karpenter$`,
+		"crdReleaseName":        `^karpenter-crd$`,
+		"version":               `^1\.14\.1$`,
+	} {
+		v, ok := r.Outputs[key].(string)
+		require.True(t, ok, "%s is a string, got %#v", key, r.Outputs[key])
+		assert.Regexp(t, regexp.MustCompile(pattern), v, key)
+	}
+	assert.Len(t, r.Outputs["controllerPolicyArns"], 6)
+	assert.Equal(t, []any{"default"}, r.Outputs["nodePoolNames"])
+	assert.Equal(t, []any{"default"}, r.Outputs["nodeClassNames"])
+}
+
+func TestRenderIsDeterministic(t *testing.T) {
+	first, err := RenderJSON(context.Background(), []byte(richArgs(t)))
+	require.NoError(t, err)
+	for i := 0; i < 3; i++ {
+		again, err := RenderJSON(context.Background(), []byte(richArgs(t)))
+		require.NoError(t, err)
+		require.Equal(t, string(first), string(again), "render %d differs", i)
+	}
+}
+
+func TestPhysicalNamesDependOnStackAndComponent(t *testing.T) {
+	a := renderDefault(t)
+	b := renderArgs(t, withDefaults(t, `{"stack":"prod"}`))
+	c := renderArgs(t, withDefaults(t, `{"name":"other"}`))
+	assert.NotEqual(t, a.Outputs["nodeRoleName"], b.Outputs["nodeRoleName"], "two stacks in one account never collide")
+	assert.NotEqual(t, a.Outputs["interruptionQueueName"], b.Outputs["interruptionQueueName"])
+	assert.Regexp(t, `^other-node-[0-9a-f]{7}$`, c.Outputs["nodeRoleName"])
+	assert.True(t, c.has("other-release"))
+}
+
+func richArgs(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "args", "rich.yaml"))
+	require.NoError(t, err)
+	return string(b)
+}
+
+// The golden files pin the complete render: a change to any child's inputs shows up in
+// review as a diff of testdata/golden. Regenerate with `go test ./provider -run Golden -update`.
+func TestGoldenRenders(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "args", "*"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, file := range files {
+		name := filepath.Base(file)
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			require.NoError(t, err)
+			got, err := RenderJSON(context.Background(), data)
+			require.NoError(t, err)
+			golden := filepath.Join("testdata", "golden", name[:len(name)-len(filepath.Ext(name))]+".json")
+			if *update {
+				require.NoError(t, os.MkdirAll(filepath.Dir(golden), 0o755))
+				require.NoError(t, os.WriteFile(golden, got, 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err, "missing golden file; run with -update and review it")
+			assert.Equal(t, string(want), string(got))
+		})
+	}
+}
