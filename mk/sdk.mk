@@ -26,15 +26,20 @@ SDKGEN_DJ  := $(call sdkgen_bin,tools/sdkgen-dotnet-java)
 
 # pulumi-java's module is missing from the checksum database the proxy mirrors; go.sum pins it.
 $(SDKGEN_NPG) $(SDKGEN_DJ): export GONOSUMDB := github.com/pulumi/pulumi-java
+# Plain `go build` (no -trimpath) so that test-sdkgen reuses the compiled codegen packages.
 $(SDKGEN_NPG):
-	cd tools/sdkgen-nodejs-python-go && go build -trimpath -o $@ .
+	cd tools/sdkgen-nodejs-python-go && go build -o $@ .
 $(SDKGEN_DJ):
-	cd tools/sdkgen-dotnet-java && go build -trimpath -o $@ .
+	cd tools/sdkgen-dotnet-java && go build -o $@ .
 
-.PHONY: sdkgen sdks check-sdks sdk-deps test-sdks \
+.PHONY: sdkgen test-sdkgen sdks check-sdks sdk-deps test-sdks \
 	test-sdk-nodejs test-sdk-python test-sdk-go test-sdk-java
 
 sdkgen: $(SDKGEN_NPG) $(SDKGEN_DJ)
+
+# The generator's own tests (go.mod for the Go SDK, offline loader), on tools/sdkgen/testdata.
+test-sdkgen: $(SDKGEN_NPG)
+	cd tools/sdkgen-nodejs-python-go && go test -count=1 ./...
 
 # gen_sdks(out dir, extra flags): one shell command that writes all five SDKs under out dir.
 gen_sdks = $(SDKGEN_NPG) -schema $(SDK_SCHEMA) -out $(1) $(2) \
@@ -91,4 +96,4 @@ test-sdk-java:
 test-sdks: test-sdk-nodejs test-sdk-python test-sdk-go test-sdk-java
 
 DEPS_TARGETS += sdk-deps
-TEST_TARGETS += check-sdks test-sdks
+TEST_TARGETS += test-sdkgen check-sdks test-sdks

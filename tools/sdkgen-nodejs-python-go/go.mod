@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/pulumi-karpenter/pulumi-karpenter/tools/sdkgen v0.0.0
 	github.com/pulumi/pulumi/pkg/v3 v3.256.0
+	golang.org/x/mod v0.37.0
 )
 
 require (
@@ -107,7 +108,6 @@ require (
 	go.uber.org/atomic v1.11.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	golang.org/x/crypto v0.54.0 // indirect
-	golang.org/x/mod v0.37.0 // indirect
 	golang.org/x/net v0.57.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect

@@ -4,10 +4,13 @@
 package main
 
 import (
+	"path"
+
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	nodejsgen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	pythongen "github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+	"golang.org/x/mod/modfile"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/tools/sdkgen"
 )
@@ -27,10 +30,45 @@ func main() {
 			},
 			Readme: true,
 		},
-		"go": {
-			Generate: func(pkg *schema.Package, _ schema.ReferenceLoader) (map[string][]byte, error) {
-				return gogen.GeneratePackage("pulumi-language-go", pkg, nil)
-			},
-		},
+		"go": {Generate: generateGo},
 	})
+}
+
+func generateGo(pkg *schema.Package, _ schema.ReferenceLoader) (map[string][]byte, error) {
+	files, err := gogen.GeneratePackage("pulumi-language-go", pkg, nil)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := files["go.mod"]; !ok {
+		if files["go.mod"], err = goMod(pkg); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// goMod makes sdk/go its own module even when the schema does not opt into "supportPack"
+// (without it, codegen writes no go.mod and the SDK would belong to whatever module encloses
+// it: here the provider's, with all its dependencies). It writes what codegen itself writes
+// for a supportPack package, so opting in later changes nothing.
+func goMod(pkg *schema.Package) ([]byte, error) {
+	info, _ := pkg.Language["go"].(gogen.GoPackageInfo)
+	modulePath := info.ModulePath
+	if modulePath == "" && info.ImportBasePath != "" {
+		modulePath = path.Dir(info.ImportBasePath) // the module is one up from the package
+	}
+	if modulePath == "" {
+		modulePath = gogen.ExtractModulePath(pkg.Reference())
+	}
+	var f modfile.File
+	if err := f.AddModuleStmt(modulePath); err != nil {
+		return nil, err
+	}
+	if err := f.AddGoStmt("1.25"); err != nil {
+		return nil, err
+	}
+	if err := f.AddRequire("github.com/pulumi/pulumi/sdk/v3", "v3.30.0"); err != nil {
+		return nil, err
+	}
+	return f.Format()
 }

@@ -23,7 +23,9 @@ var state = resource.PropertyMap{
 	"nodePoolNames":     resource.NewArrayProperty([]resource.PropertyValue{resource.NewStringProperty("default")}),
 }
 
-type mocks struct{ inputs map[string]resource.PropertyMap }
+type mocks struct {
+	inputs map[string]resource.PropertyMap
+}
 
 func (m *mocks) NewResource(args pulumi.MockResourceArgs) (string, resource.PropertyMap, error) {
 	m.inputs[args.TypeToken] = args.Inputs
@@ -47,6 +49,19 @@ func TestKarpenterOutputs(t *testing.T) {
 			ClusterName:     pulumi.String("demo"),
 			OidcProviderArn: pulumi.String("arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/ABC"),
 			Tags:            pulumi.StringMap{"team": pulumi.String("platform")},
+			// Nested object types and enums from the schema.
+			NodePools: karpenter.NodePoolArray{karpenter.NodePoolArgs{
+				Name: pulumi.String("spot"),
+				Requirements: karpenter.RequirementArray{karpenter.RequirementArgs{
+					Key:      pulumi.String("karpenter.sh/capacity-type"),
+					Operator: karpenter.RequirementOperatorIn,
+					Values:   pulumi.StringArray{pulumi.String("spot")},
+				}},
+				Taints: karpenter.TaintArray{karpenter.TaintArgs{
+					Key:    pulumi.String("spot"),
+					Effect: karpenter.TaintEffectNoSchedule,
+				}},
+			}},
 		})
 		if err != nil {
 			return err
@@ -61,8 +76,15 @@ func TestKarpenterOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The typed arguments reached the engine under their schema names.
-	if got := m.inputs[componentType]["clusterName"]; got.StringValue() != "demo" {
-		t.Errorf("clusterName input = %v, want demo", got)
+	in := m.inputs[componentType].Mappable()
+	if in["clusterName"] != "demo" {
+		t.Errorf("clusterName input = %v, want demo", in["clusterName"])
+	}
+	pool := in["nodePools"].([]any)[0].(map[string]any)
+	taint := pool["taints"].([]any)[0].(map[string]any)
+	requirement := pool["requirements"].([]any)[0].(map[string]any)
+	if taint["effect"] != "NoSchedule" || requirement["operator"] != "In" {
+		t.Errorf("nodePools input = %v, want a NoSchedule taint and an In requirement", pool)
 	}
 }
 

@@ -14,12 +14,17 @@ const state = {
     nodePoolNames: ["default"],
 };
 
+const registered: Record<string, any> = {};
+
 pulumi.runtime.setMocks(
     {
-        newResource: (args: pulumi.runtime.MockResourceArgs) => ({
-            id: `${args.name}-id`,
-            state: args.type === "karpenter:index:Karpenter" ? { ...args.inputs, ...state } : args.inputs,
-        }),
+        newResource: (args: pulumi.runtime.MockResourceArgs) => {
+            registered[args.type] = args.inputs;
+            return {
+                id: `${args.name}-id`,
+                state: args.type === "karpenter:index:Karpenter" ? { ...args.inputs, ...state } : args.inputs,
+            };
+        },
         call: (args: pulumi.runtime.MockCallArgs) => args.inputs,
     },
     "project",
@@ -36,6 +41,16 @@ test("Karpenter registers through the SDK and exposes typed outputs", async () =
         clusterName: "demo",
         oidcProviderArn: "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/ABC",
         tags: { team: "platform" },
+        // Nested object types and enums from the schema.
+        nodePools: [{
+            name: "spot",
+            requirements: [{
+                key: "karpenter.sh/capacity-type",
+                operator: karpenter.RequirementOperator.In,
+                values: ["spot"],
+            }],
+            taints: [{ key: "spot", effect: karpenter.TaintEffect.NoSchedule }],
+        }],
     };
     const k = new karpenter.Karpenter("karpenter", args);
 
@@ -49,4 +64,9 @@ test("Karpenter registers through the SDK and exposes typed outputs", async () =
     assert.equal(version, state.version);
     assert.deepEqual(pools, state.nodePoolNames);
     assert.equal(karpenter.Karpenter.isInstance(k), true);
+    // The typed arguments reached the engine under their schema names.
+    const inputs = registered["karpenter:index:Karpenter"];
+    assert.equal(inputs.clusterName, "demo");
+    assert.deepEqual(inputs.nodePools[0].taints, [{ key: "spot", effect: "NoSchedule" }]);
+    assert.equal(inputs.nodePools[0].requirements[0].operator, "In");
 });

@@ -42,6 +42,20 @@ def test_karpenter_outputs():
         cluster_name="demo",
         oidc_provider_arn="arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/ABC",
         tags={"team": "platform"},
+        # Nested object types and enums from the schema.
+        node_pools=[
+            karpenter.NodePoolArgs(
+                name="spot",
+                requirements=[
+                    karpenter.RequirementArgs(
+                        key="karpenter.sh/capacity-type",
+                        operator=karpenter.RequirementOperator.IN_,
+                        values=["spot"],
+                    )
+                ],
+                taints=[karpenter.TaintArgs(key="spot", effect=karpenter.TaintEffect.NO_SCHEDULE)],
+            )
+        ],
     )
 
     def check(values):
@@ -54,5 +68,8 @@ def test_karpenter_outputs():
         inputs = mocks.registered["karpenter:index:Karpenter"]
         assert inputs["clusterName"] == "demo"
         assert inputs["tags"] == {"team": "platform"}
+        pool = inputs["nodePools"][0]
+        assert pool["taints"] == [{"key": "spot", "effect": "NoSchedule"}]
+        assert pool["requirements"][0]["operator"] == "In"
 
     return pulumi.Output.all(k.controller_role_arn, k.node_role_name, k.version, k.node_pool_names).apply(check)

@@ -7,6 +7,11 @@ import com.pulumi.test.Mocks;
 import com.pulumi.test.PulumiTest;
 import io.github.pulumikarpenter.karpenter.Karpenter;
 import io.github.pulumikarpenter.karpenter.KarpenterArgs;
+import io.github.pulumikarpenter.karpenter.enums.RequirementOperator;
+import io.github.pulumikarpenter.karpenter.enums.TaintEffect;
+import io.github.pulumikarpenter.karpenter.inputs.NodePoolArgs;
+import io.github.pulumikarpenter.karpenter.inputs.RequirementArgs;
+import io.github.pulumikarpenter.karpenter.inputs.TaintArgs;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +56,16 @@ class KarpenterTest {
                         .clusterName("demo")
                         .oidcProviderArn("arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/ABC")
                         .tags(Map.of("team", "platform"))
+                        // Nested object types and enums from the schema.
+                        .nodePools(NodePoolArgs.builder()
+                                .name("spot")
+                                .requirements(RequirementArgs.builder()
+                                        .key("karpenter.sh/capacity-type")
+                                        .operator(RequirementOperator.In)
+                                        .values("spot")
+                                        .build())
+                                .taints(TaintArgs.builder().key("spot").effect(TaintEffect.NoSchedule).build())
+                                .build())
                         .build()))).throwOnError();
 
         Karpenter k = component.get();
@@ -59,7 +74,11 @@ class KarpenterTest {
         assertEquals(STATE.get("version"), value(k.version()));
         assertEquals(STATE.get("nodePoolNames"), value(k.nodePoolNames()));
         // The typed arguments reached the engine under their schema names.
-        assertEquals("demo", inputs.get(COMPONENT).get("clusterName"));
+        var in = inputs.get(COMPONENT);
+        assertEquals("demo", in.get("clusterName"));
+        var pool = (Map<?, ?>) ((List<?>) in.get("nodePools")).get(0);
+        assertEquals(List.of(Map.of("key", "spot", "effect", "NoSchedule")), pool.get("taints"));
+        assertEquals("In", ((Map<?, ?>) ((List<?>) pool.get("requirements")).get(0)).get("operator"));
     }
 
     private static <T> T value(Output<T> output) {
