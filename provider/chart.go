@@ -25,7 +25,7 @@ type chartSource struct {
 
 func (p *installPlan) chartSource(chart string) chartSource {
 	repo := strings.TrimSuffix(p.chartRepository, "/")
-	version := p.version.String()
+	version := p.release.version.String()
 	switch {
 	case strings.HasPrefix(repo, "oci://"):
 		return chartSource{chart: repo + "/" + chart, version: &version}
@@ -69,30 +69,30 @@ func (b *builder) createCrdRelease() (*helmv3.Release, error) {
 // starts with every permission it needs, and is removed before them on destroy.
 func (b *builder) createControllerRelease(deps []pulumi.Resource, controller controllerIAM, queue *interruptionQueue) (*helmv3.Release, error) {
 	values := b.controllerValues(controller, queue)
-	return b.newRelease("-release", controllerChart, values, true, deps)
+	// Before v0.32 the chart itself installs the CRDs (there is no karpenter-crd chart).
+	return b.newRelease("-release", controllerChart, values, !b.plan.chartCrds, deps)
 }
 
-// controllerValues are the chart values the component owns, with the user's values
-// deep-merged over them.
+// controllerValues are the chart values the component owns, keyed for the release's
+// generation, with the user's values deep-merged over them.
 func (b *builder) controllerValues(controller controllerIAM, queue *interruptionQueue) pulumi.MapOutput {
-	settings := pulumi.Map{"clusterName": b.args.ClusterName}
+	keys := b.plan.release.values
+	base := pulumi.Map{}
+	setValue(base, keys.clusterName, b.args.ClusterName)
 	if b.args.ClusterEndpoint != nil {
-		settings["clusterEndpoint"] = b.args.ClusterEndpoint
+		setValue(base, keys.clusterEndpoint, b.args.ClusterEndpoint)
 	}
 	if queue != nil {
-		settings["interruptionQueue"] = queue.name
+		setValue(base, keys.interruptionQueue, queue.name)
 	}
+	if keys.defaultInstanceProfile != "" && b.plan.createInstanceProfile {
+		setValue(base, keys.defaultInstanceProfile, b.node.instanceProfileName)
+	}
+	setValue(base, "serviceAccount.name", pulumi.String(b.plan.serviceAccount))
+	setValue(base, "serviceAccount.annotations", pulumi.Map{roleArnAnnotation: controller.roleArn})
 	resources := pulumi.Map{"cpu": pulumi.String(controllerCPU), "memory": pulumi.String(controllerMemory)}
-	base := pulumi.Map{
-		"settings": settings,
-		"serviceAccount": pulumi.Map{
-			"name":        pulumi.String(b.plan.serviceAccount),
-			"annotations": pulumi.Map{roleArnAnnotation: controller.roleArn},
-		},
-		"controller": pulumi.Map{
-			"resources": pulumi.Map{"requests": resources, "limits": resources},
-		},
-	}
+	setValue(base, "controller.resources", pulumi.Map{"requests": resources, "limits": resources})
+
 	user := pulumi.MapInput(pulumi.Map{})
 	if b.args.Values != nil {
 		user = b.args.Values
@@ -100,6 +100,20 @@ func (b *builder) controllerValues(controller controllerIAM, queue *interruption
 	return pulumi.All(base, user).ApplyT(func(vals []any) map[string]any {
 		return deepMerge(vals[0].(map[string]any), vals[1].(map[string]any))
 	}).(pulumi.MapOutput)
+}
+
+// setValue sets a dotted values path (settings.aws.clusterName) in nested maps.
+func setValue(values pulumi.Map, path string, v pulumi.Input) {
+	keys := strings.Split(path, ".")
+	for _, k := range keys[:len(keys)-1] {
+		next, ok := values[k].(pulumi.Map)
+		if !ok {
+			next = pulumi.Map{}
+			values[k] = next
+		}
+		values = next
+	}
+	values[keys[len(keys)-1]] = v
 }
 
 // deepMerge overlays src on dst the way Helm merges values files: maps merge recursively,

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -11,319 +10,6 @@ import (
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
-
-// maxManagedPolicyLength is IAM's limit on a managed policy document (non-whitespace characters).
-const maxManagedPolicyLength = 6144
-
-// policyDocument is an IAM policy. Field order and sorted condition maps make the JSON
-// deterministic, so a second `pulumi up` never shows a diff.
-type policyDocument struct {
-	Version   string      `json:"Version"`
-	ID        string      `json:"Id,omitempty"`
-	Statement []statement `json:"Statement"`
-}
-
-type statement struct {
-	Sid         string                    `json:"Sid,omitempty"`
-	Effect      string                    `json:"Effect"`
-	Principal   any                       `json:"Principal,omitempty"`
-	Action      list                      `json:"Action,omitempty"`
-	NotAction   list                      `json:"NotAction,omitempty"`
-	Resource    list                      `json:"Resource,omitempty"`
-	NotResource list                      `json:"NotResource,omitempty"`
-	Condition   map[string]map[string]any `json:"Condition,omitempty"`
-}
-
-// list is an IAM "string or list of strings": one element marshals as a plain string.
-type list []string
-
-func (l list) MarshalJSON() ([]byte, error) {
-	if len(l) == 1 {
-		return json.Marshal(l[0])
-	}
-	return json.Marshal([]string(l))
-}
-
-func (l *list) UnmarshalJSON(b []byte) error {
-	var one string
-	if err := json.Unmarshal(b, &one); err == nil {
-		*l = list{one}
-		return nil
-	}
-	return json.Unmarshal(b, (*[]string)(l))
-}
-
-func (d policyDocument) json() string {
-	b, err := json.Marshal(d)
-	if err != nil {
-		panic(err) // only strings, lists and maps: cannot fail
-	}
-	return string(b)
-}
-
-// awsScope is what the controller policies are scoped to: resolved once per component from
-// the aws getPartition/getRegion/getCallerIdentity invokes.
-type awsScope struct {
-	Partition, DNSSuffix, Region, Account string
-}
-
-// policyScope adds the per-deployment values that are only known once children resolve.
-type policyScope struct {
-	awsScope
-	Cluster      string
-	NodeRoleArns []string
-	QueueArn     string // empty without interruption handling
-}
-
-func (s awsScope) roleArn(name string) string {
-	return fmt.Sprintf("arn:%s:iam::%s:role/%s", s.Partition, s.Account, name)
-}
-
-func (s awsScope) queueArn(name string) string {
-	return fmt.Sprintf("arn:%s:sqs:%s:%s:%s", s.Partition, s.Region, s.Account, name)
-}
-
-func (s policyScope) ec2(resource string) string {
-	return fmt.Sprintf("arn:%s:ec2:%s:*:%s", s.Partition, s.Region, resource)
-}
-
-func (s policyScope) clusterArn() string {
-	return fmt.Sprintf("arn:%s:eks:%s:%s:cluster/%s", s.Partition, s.Region, s.Account, s.Cluster)
-}
-
-func (s policyScope) instanceProfiles() string {
-	return fmt.Sprintf("arn:%s:iam::%s:instance-profile/*", s.Partition, s.Account)
-}
-
-func (s policyScope) clusterTag(prefix string) string {
-	return fmt.Sprintf("aws:%s/kubernetes.io/cluster/%s", prefix, s.Cluster)
-}
-
-// controllerPolicy is one of the controller's managed policies.
-type controllerPolicy struct {
-	key         string // child name suffix and what the policy covers
-	description string
-	statements  func(policyScope, release) []statement
-	// enabled says whether the policy exists for a plan; nil means always.
-	enabled func(*installPlan) bool
-}
-
-// controllerPolicies are the managed policies of the split layout (cfn-v1.14), in the
-// template's order. A policy with no statements for a release is not created.
-var controllerPolicies = []controllerPolicy{
-	{"node-lifecycle", "launch, tag and terminate the cluster's nodes", nodeLifecycleStatements, nil},
-	{"iam-integration", "pass the node role and manage the instance profiles of EC2NodeClasses", iamIntegrationStatements, nil},
-	{"eks-integration", "discover the cluster endpoint", eksIntegrationStatements, nil},
-	{"interruption", "read the interruption queue", interruptionStatements,
-		func(p *installPlan) bool { return p.interruption }},
-	{"resource-discovery", "read EC2, SSM, pricing and instance profile information", resourceDiscoveryStatements, nil},
-	{"zonal-shift", "read the cluster's zonal shift status", zonalShiftStatements,
-		func(p *installPlan) bool { return p.release.zonalShift }},
-}
-
-func nodeLifecycleStatements(s policyScope, r release) []statement {
-	launchable := []string{
-		fmt.Sprintf("arn:%s:ec2:%s::image/*", s.Partition, s.Region),
-		fmt.Sprintf("arn:%s:ec2:%s::snapshot/*", s.Partition, s.Region),
-		s.ec2("security-group/*"),
-		s.ec2("subnet/*"),
-	}
-	if r.capacityReservations {
-		launchable = append(launchable, s.ec2("capacity-reservation/*"))
-	}
-	if r.placementGroups {
-		launchable = append(launchable, s.ec2("placement-group/*"))
-	}
-	created := list{
-		s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"),
-		s.ec2("network-interface/*"), s.ec2("launch-template/*"), s.ec2("spot-instances-request/*"),
-	}
-	ownedNodePool := map[string]map[string]any{
-		"StringEquals": {s.clusterTag("ResourceTag"): "owned"},
-		"StringLike":   {"aws:ResourceTag/karpenter.sh/nodepool": "*"},
-	}
-	return []statement{
-		{
-			Sid: "AllowScopedEC2InstanceAccessActions", Effect: "Allow",
-			Resource: launchable,
-			Action:   list{"ec2:RunInstances", "ec2:CreateFleet"},
-		},
-		{
-			Sid: "AllowScopedEC2LaunchTemplateAccessActions", Effect: "Allow",
-			Resource:  list{s.ec2("launch-template/*")},
-			Action:    list{"ec2:RunInstances", "ec2:CreateFleet"},
-			Condition: ownedNodePool,
-		},
-		{
-			Sid: "AllowScopedEC2InstanceActionsWithTags", Effect: "Allow",
-			Resource: created,
-			Action:   list{"ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"},
-			Condition: map[string]map[string]any{
-				"StringEquals": {
-					s.clusterTag("RequestTag"):            "owned",
-					"aws:RequestTag/eks:eks-cluster-name": s.Cluster,
-				},
-				"StringLike": {"aws:RequestTag/karpenter.sh/nodepool": "*"},
-			},
-		},
-		{
-			Sid: "AllowScopedResourceCreationTagging", Effect: "Allow",
-			Resource: created,
-			Action:   list{"ec2:CreateTags"},
-			Condition: map[string]map[string]any{
-				"StringEquals": {
-					s.clusterTag("RequestTag"):            "owned",
-					"aws:RequestTag/eks:eks-cluster-name": s.Cluster,
-					"ec2:CreateAction":                    []string{"RunInstances", "CreateFleet", "CreateLaunchTemplate"},
-				},
-				"StringLike": {"aws:RequestTag/karpenter.sh/nodepool": "*"},
-			},
-		},
-		{
-			Sid: "AllowScopedResourceTagging", Effect: "Allow",
-			Resource: list{s.ec2("instance/*")},
-			Action:   list{"ec2:CreateTags"},
-			Condition: map[string]map[string]any{
-				"StringEquals":              {s.clusterTag("ResourceTag"): "owned"},
-				"StringLike":                {"aws:ResourceTag/karpenter.sh/nodepool": "*"},
-				"StringEqualsIfExists":      {"aws:RequestTag/eks:eks-cluster-name": s.Cluster},
-				"ForAllValues:StringEquals": {"aws:TagKeys": []string{"eks:eks-cluster-name", "karpenter.sh/nodeclaim", "Name"}},
-			},
-		},
-		{
-			Sid: "AllowScopedDeletion", Effect: "Allow",
-			Resource:  list{s.ec2("instance/*"), s.ec2("launch-template/*")},
-			Action:    list{"ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"},
-			Condition: ownedNodePool,
-		},
-	}
-}
-
-func iamIntegrationStatements(s policyScope, _ release) []statement {
-	nodeClassProfile := func(tag string) string { return fmt.Sprintf("aws:%s/karpenter.k8s.aws/ec2nodeclass", tag) }
-	return []statement{
-		{
-			Sid: "AllowPassingInstanceRole", Effect: "Allow",
-			Resource: list(s.NodeRoleArns),
-			Action:   list{"iam:PassRole"},
-			Condition: map[string]map[string]any{
-				"StringEquals": {"iam:PassedToService": []string{"ec2.amazonaws.com", "ec2.amazonaws.com.cn"}},
-			},
-		},
-		{
-			Sid: "AllowScopedInstanceProfileCreationActions", Effect: "Allow",
-			Resource: list{s.instanceProfiles()},
-			Action:   list{"iam:CreateInstanceProfile"},
-			Condition: map[string]map[string]any{
-				"StringEquals": {
-					s.clusterTag("RequestTag"):                     "owned",
-					"aws:RequestTag/eks:eks-cluster-name":          s.Cluster,
-					"aws:RequestTag/topology.kubernetes.io/region": s.Region,
-				},
-				"StringLike": {nodeClassProfile("RequestTag"): "*"},
-			},
-		},
-		{
-			Sid: "AllowScopedInstanceProfileTagActions", Effect: "Allow",
-			Resource: list{s.instanceProfiles()},
-			Action:   list{"iam:TagInstanceProfile"},
-			Condition: map[string]map[string]any{
-				"StringEquals": {
-					s.clusterTag("ResourceTag"):                     "owned",
-					"aws:ResourceTag/topology.kubernetes.io/region": s.Region,
-					s.clusterTag("RequestTag"):                      "owned",
-					"aws:RequestTag/eks:eks-cluster-name":           s.Cluster,
-					"aws:RequestTag/topology.kubernetes.io/region":  s.Region,
-				},
-				"StringLike": {nodeClassProfile("ResourceTag"): "*", nodeClassProfile("RequestTag"): "*"},
-			},
-		},
-		{
-			Sid: "AllowScopedInstanceProfileActions", Effect: "Allow",
-			Resource: list{s.instanceProfiles()},
-			Action:   list{"iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"},
-			Condition: map[string]map[string]any{
-				"StringEquals": {
-					s.clusterTag("ResourceTag"):                     "owned",
-					"aws:ResourceTag/topology.kubernetes.io/region": s.Region,
-				},
-				"StringLike": {nodeClassProfile("ResourceTag"): "*"},
-			},
-		},
-	}
-}
-
-func eksIntegrationStatements(s policyScope, _ release) []statement {
-	return []statement{{
-		Sid: "AllowAPIServerEndpointDiscovery", Effect: "Allow",
-		Resource: list{s.clusterArn()},
-		Action:   list{"eks:DescribeCluster"},
-	}}
-}
-
-func interruptionStatements(s policyScope, _ release) []statement {
-	return []statement{{
-		Sid: "AllowInterruptionQueueActions", Effect: "Allow",
-		Resource: list{s.QueueArn},
-		Action:   list{"sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"},
-	}}
-}
-
-func resourceDiscoveryStatements(s policyScope, r release) []statement {
-	describe := []string{}
-	if r.capacityReservations {
-		describe = append(describe, "ec2:DescribeCapacityReservations")
-	}
-	describe = append(describe, "ec2:DescribeImages", "ec2:DescribeInstances")
-	if r.instanceStatus {
-		describe = append(describe, "ec2:DescribeInstanceStatus")
-	}
-	describe = append(describe, "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates")
-	if r.placementGroups {
-		describe = append(describe, "ec2:DescribePlacementGroups")
-	}
-	describe = append(describe, "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets")
-
-	statements := []statement{
-		{
-			Sid: "AllowRegionalReadActions", Effect: "Allow",
-			Resource:  list{"*"},
-			Action:    describe,
-			Condition: map[string]map[string]any{"StringEquals": {"aws:RequestedRegion": s.Region}},
-		},
-		{
-			Sid: "AllowSSMReadActions", Effect: "Allow",
-			Resource: list{fmt.Sprintf("arn:%s:ssm:%s::parameter/aws/service/*", s.Partition, s.Region)},
-			Action:   list{"ssm:GetParameter"},
-		},
-		{
-			Sid: "AllowPricingReadActions", Effect: "Allow",
-			Resource: list{"*"},
-			Action:   list{"pricing:GetProducts"},
-		},
-	}
-	if r.listInstanceProfiles {
-		statements = append(statements, statement{
-			Sid: "AllowUnscopedInstanceProfileListAction", Effect: "Allow",
-			Resource: list{"*"},
-			Action:   list{"iam:ListInstanceProfiles"},
-		})
-	}
-	return append(statements, statement{
-		Sid: "AllowInstanceProfileReadActions", Effect: "Allow",
-		Resource: list{s.instanceProfiles()},
-		Action:   list{"iam:GetInstanceProfile"},
-	})
-}
-
-func zonalShiftStatements(s policyScope, _ release) []statement {
-	return []statement{{
-		Sid: "AllowZonalShiftStatusReadOnly", Effect: "Allow",
-		Resource:  list{"*"},
-		Action:    list{"arc-zonal-shift:GetManagedResource"},
-		Condition: map[string]map[string]any{"StringEquals": {"arc-zonal-shift:ResourceIdentifier": s.clusterArn()}},
-	}}
-}
 
 // PolicyStatement is an extra IAM statement for the controller, in the shape of
 // terraform's aws_iam_policy_document.
@@ -431,12 +117,13 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 	}
 	out := controllerIAM{roleArn: role.Arn, roleName: role.Name, resources: []pulumi.Resource{role}}
 
+	policies := b.controllerPolicyLayout(queueArn)
 	documents := pulumi.All(b.args.ClusterName, node.passRoleArns).ApplyT(
 		func(vals []any) (map[string]string, error) {
 			scope := policyScope{awsScope: b.aws, Cluster: vals[0].(string), NodeRoleArns: vals[1].([]string), QueueArn: queueArn}
 			docs := map[string]string{}
-			for _, p := range b.plan.controllerPolicies {
-				doc := policyDocument{Version: "2012-10-17", Statement: p.statements(scope, b.plan.release)}.json()
+			for _, p := range policies {
+				doc := p.document(scope, b.plan.release).json()
 				if len(doc) > maxManagedPolicyLength {
 					return nil, fmt.Errorf("clusterName: the controller policy %q would be %d characters, over IAM's %d-character limit; use a shorter cluster name",
 						p.key, len(doc), maxManagedPolicyLength)
@@ -447,7 +134,7 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 		}).(pulumi.StringMapOutput)
 
 	var policyArns pulumi.StringArray
-	for _, p := range b.plan.controllerPolicies {
+	for _, p := range policies {
 		policy, err := iam.NewPolicy(b.ctx, b.childName("-controller-"+p.key), &iam.PolicyArgs{
 			Name:        pulumi.String(b.physicalName("-controller-" + p.key)),
 			Description: pulumi.Sprintf("Karpenter controller on EKS cluster %s: %s", b.args.ClusterName, p.description),
@@ -465,8 +152,8 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 	}
 
 	if len(b.args.ControllerPolicyStatements) > 0 {
-		policy, err := iam.NewPolicy(b.ctx, b.childName("-controller-extra"), &iam.PolicyArgs{
-			Name:        pulumi.String(b.physicalName("-controller-extra")),
+		policy, err := iam.NewPolicy(b.ctx, b.childName("-controller-statements"), &iam.PolicyArgs{
+			Name:        pulumi.String(b.physicalName("-controller-statements")),
 			Description: pulumi.Sprintf("Karpenter controller on EKS cluster %s: extra statements", b.args.ClusterName),
 			Policy:      extraStatementsDocument(b.ctx, b.args.ControllerPolicyStatements),
 			Tags:        b.args.Tags,
@@ -474,14 +161,14 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 		if err != nil {
 			return controllerIAM{}, err
 		}
-		if err := b.attach(&out, role, "-controller-extra-attach", policy.Arn); err != nil {
+		if err := b.attach(&out, role, "-controller-statements-attach", policy.Arn); err != nil {
 			return controllerIAM{}, err
 		}
 		policyArns = append(policyArns, policy.Arn)
 		out.resources = append(out.resources, policy)
 	}
 	for _, key := range sortedKeys(b.args.ControllerPolicyArns) {
-		if err := b.attach(&out, role, "-controller-policy-"+key, b.args.ControllerPolicyArns[key]); err != nil {
+		if err := b.attach(&out, role, "-controller-attach-"+key, b.args.ControllerPolicyArns[key]); err != nil {
 			return controllerIAM{}, err
 		}
 	}
@@ -499,6 +186,22 @@ func (b *builder) attach(out *controllerIAM, role *iam.Role, suffix string, poli
 	}
 	out.resources = append(out.resources, att)
 	return nil
+}
+
+// controllerPolicyLayout decides the controller's managed policies before any value
+// resolves: it sizes the documents with the cluster name when it is already known, and with
+// the longest possible one otherwise, so the set of policies never depends on a value that
+// arrives later.
+func (b *builder) controllerPolicyLayout(queueArn string) []controllerPolicy {
+	cluster, ok := knownInput(b.ctx.Context(), "clusterName")
+	if !ok {
+		cluster = strings.Repeat("c", 100)
+	}
+	nodeRole, ok := knownInput(b.ctx.Context(), "nodeRoleArn")
+	if !ok {
+		nodeRole = b.aws.roleArn(b.physicalName(nodeRoleSuffix))
+	}
+	return layoutControllerPolicies(b.plan.release, policyScope{awsScope: b.aws, Cluster: cluster, NodeRoleArns: []string{nodeRole}, QueueArn: queueArn})
 }
 
 // controllerTrustPolicy lets the controller's service account assume the role through the
@@ -549,7 +252,7 @@ func (b *builder) nodePolicyAttachments() []policyAttachment {
 	attachments := []policyAttachment{
 		aws("-node-worker", "AmazonEKSWorkerNodePolicy"),
 		aws("-node-cni", "AmazonEKS_CNI_Policy"),
-		aws("-node-ecr", b.plan.release.ecrPolicy),
+		aws("-node-ecr", ecrPolicy(b.plan.release)),
 		aws("-node-ssm", "AmazonSSMManagedInstanceCore"),
 	}
 	for _, key := range sortedKeys(b.args.NodeRoleAdditionalPolicyArns) {
@@ -633,6 +336,15 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 		out.resources = append(out.resources, entry)
 	}
 	return out, nil
+}
+
+// ecrPolicy is the AWS managed policy that lets nodes pull images: PullOnly (least privilege)
+// from Karpenter 1.4, ReadOnly before, as each release's template has it.
+func ecrPolicy(r release) string {
+	if r.has(featurePullOnlyECR) {
+		return "AmazonEC2ContainerRegistryPullOnly"
+	}
+	return "AmazonEC2ContainerRegistryReadOnly"
 }
 
 // nameFromArn is the last path segment of an IAM ARN: the role name of a role ARN.

@@ -23,7 +23,7 @@ var interruptionRules = []interruptionRule{
 	{"-rebalance", "aws.ec2", "EC2 Instance Rebalance Recommendation", nil},
 	{"-state-change", "aws.ec2", "EC2 Instance State-change Notification", nil},
 	{"-capacity-reservation", "aws.ec2", "EC2 Capacity Reservation Instance Interruption Warning",
-		func(r release) bool { return r.capacityReservationRule }},
+		func(r release) bool { return r.has(featureCapacityReservationRule) }},
 }
 
 // interruptionQueueTargetID is the target id the official template uses on every rule.
@@ -87,24 +87,4 @@ func (b *builder) createInterruptionQueue() (interruptionQueue, error) {
 		out.resources = append(out.resources, rule, target)
 	}
 	return out, nil
-}
-
-// queuePolicy lets EventBridge (and SQS itself) deliver to the queue and refuses plain HTTP.
-func queuePolicy(queueArn string) string {
-	return policyDocument{Version: "2012-10-17", ID: "EC2InterruptionPolicy", Statement: []statement{
-		{
-			Effect:    "Allow",
-			Principal: map[string][]string{"Service": {"events.amazonaws.com", "sqs.amazonaws.com"}},
-			Action:    list{"sqs:SendMessage"},
-			Resource:  list{queueArn},
-		},
-		{
-			Sid:       "DenyHTTP",
-			Effect:    "Deny",
-			Principal: "*",
-			Action:    list{"sqs:*"},
-			Resource:  list{queueArn},
-			Condition: map[string]map[string]any{"Bool": {"aws:SecureTransport": "false"}},
-		},
-	}}.json()
 }

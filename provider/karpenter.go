@@ -22,6 +22,7 @@ type KarpenterArgs struct {
 	OidcProviderArn           pulumi.StringPtrInput `pulumi:"oidcProviderArn,optional"`
 	ClusterAuthenticationMode *AuthenticationMode   `pulumi:"clusterAuthenticationMode,optional"`
 	Version                   *string               `pulumi:"version,optional"`
+	KubernetesVersion         *string               `pulumi:"kubernetesVersion,optional"`
 	Tags                      pulumi.StringMapInput `pulumi:"tags,optional"`
 
 	// Controller.
@@ -57,9 +58,9 @@ func (a *KarpenterArgs) Annotate(an infer.Annotator) {
 	an.Describe(&a.OidcProviderArn, "ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.")
 	an.Describe(&a.ClusterAuthenticationMode, "The cluster's authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.")
 	an.Describe(&a.Version, fmt.Sprintf("Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: %s. Supported: %s.", defaultVersion, supportedRangeText()))
+	an.Describe(&a.KubernetesVersion, "The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).")
 	an.Describe(&a.Tags, "Tags applied to every AWS resource the component creates.")
-	an.Describe(&a.Namespace, "Namespace of the Karpenter releases. Default: `kube-system`.")
-	an.SetDefault(&a.Namespace, defaultNamespace)
+	an.Describe(&a.Namespace, "Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).")
 	an.Describe(&a.ServiceAccountName, "Name of the controller's Kubernetes service account. Default: `karpenter`.")
 	an.SetDefault(&a.ServiceAccountName, defaultServiceAccount)
 	an.Describe(&a.ControllerRoleArn, "ARN of an existing IAM role for the controller. When set, the component creates no controller IAM (no role, no policies) and annotates the service account with this role.")
@@ -279,7 +280,7 @@ func (b *builder) setOutputs() {
 	if b.plan.installCrds {
 		c.CrdReleaseName = pulumi.String(crdChart).ToStringOutput()
 	}
-	c.Version = pulumi.String(b.plan.version.String()).ToStringOutput()
+	c.Version = pulumi.String(b.plan.release.version.String()).ToStringOutput()
 	var pools, classes pulumi.StringArray
 	for _, p := range b.plan.pools {
 		pools = append(pools, pulumi.String(p.Name))

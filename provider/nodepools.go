@@ -2,7 +2,6 @@ package provider
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
@@ -344,250 +343,42 @@ func (b *builder) createCustomResources() error {
 	if b.crdRelease != nil {
 		deps = append(deps, b.crdRelease)
 	}
-	api := b.plan.release.api
+	r := b.plan.release
+	classes := map[string]NodeClass{}
 	for _, c := range b.plan.classes {
-		if _, err := b.newCustomResource("-nodeclass-"+c.Name, api.nodeClass, c.Name, b.nodeClassSpec(c), deps); err != nil {
+		classes[c.Name] = c
+		if _, err := b.newCustomResource("-nodeclass-"+c.Name, r.nodeClass, c.Name, b.nodeClassSpec(c), deps); err != nil {
 			return err
 		}
 	}
 	for _, p := range b.plan.pools {
-		if _, err := b.newCustomResource("-nodepool-"+p.Name, api.nodePool, p.Name, b.nodePoolSpec(p), deps); err != nil {
+		spec := b.nodePoolSpec(p, classes[deref(p.NodeClassRef, "")])
+		if _, err := b.newCustomResource("-nodepool-"+p.Name, r.nodePool, p.Name, spec, deps); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// newCustomResource registers a NodePool, EC2NodeClass, Provisioner or AWSNodeTemplate. The
+// v1 kinds alias their v1beta1 types: the API server serves one object under both versions,
+// so an upgrade across the boundary must update it in place — replacing it would delete the
+// live object (and drain its nodes) after creating its successor.
 func (b *builder) newCustomResource(suffix string, kind apiKind, name string, spec map[string]any, deps []pulumi.Resource) (*apiextensions.CustomResource, error) {
+	opts := b.opts(pulumi.DependsOn(deps))
+	for _, older := range previousAPIVersions[kind] {
+		opts = append(opts, pulumi.Aliases([]pulumi.Alias{{Type: pulumi.String("kubernetes:" + older.apiVersion + ":" + older.kind)}}))
+	}
 	return apiextensions.NewCustomResource(b.ctx, b.childName(suffix), &apiextensions.CustomResourceArgs{
 		ApiVersion:  pulumi.String(kind.apiVersion),
 		Kind:        pulumi.String(kind.kind),
 		Metadata:    &metav1.ObjectMetaArgs{Name: pulumi.String(name)},
 		OtherFields: kubernetes.UntypedArgs{"spec": spec},
-	}, b.opts(pulumi.DependsOn(deps))...)
+	}, opts...)
 }
 
-// nodePoolSpec renders a NodePool's spec in the karpenter.sh/v1 shape. Values are plain, so
-// the spec is the same on every run.
-func (b *builder) nodePoolSpec(p NodePool) map[string]any {
-	requirements := p.Requirements
-	if len(requirements) == 0 {
-		requirements = defaultRequirements()
-	}
-	group, _, _ := strings.Cut(b.plan.release.api.nodeClass.apiVersion, "/")
-	template := map[string]any{
-		"nodeClassRef": map[string]any{"group": group, "kind": b.plan.release.api.nodeClass.kind, "name": deref(p.NodeClassRef, "")},
-		"requirements": renderRequirements(requirements),
-		"expireAfter":  deref(p.ExpireAfter, defaultExpireAfter),
-	}
-	putTaints(template, "taints", p.Taints)
-	putTaints(template, "startupTaints", p.StartupTaints)
-	putString(template, "terminationGracePeriod", p.TerminationGracePeriod)
-
-	spec := map[string]any{"template": map[string]any{"spec": template}}
-	metadata := map[string]any{}
-	putStringMap(metadata, "labels", p.Labels)
-	putStringMap(metadata, "annotations", p.Annotations)
-	if len(metadata) > 0 {
-		spec["template"].(map[string]any)["metadata"] = metadata
-	}
-
-	putStringMap(spec, "limits", p.Limits)
-	if p.Weight != nil {
-		spec["weight"] = *p.Weight
-	}
-
-	d := deref(p.Disruption, Disruption{})
-	disruption := map[string]any{
-		"consolidationPolicy": string(deref(d.ConsolidationPolicy, defaultConsolidation)),
-		"consolidateAfter":    deref(d.ConsolidateAfter, defaultConsolidateAfter),
-	}
-	if len(d.Budgets) > 0 {
-		budgets := make([]any, 0, len(d.Budgets))
-		for _, bu := range d.Budgets {
-			budget := map[string]any{"nodes": deref(bu.Nodes, "10%")}
-			putString(budget, "schedule", bu.Schedule)
-			putString(budget, "duration", bu.Duration)
-			if len(bu.Reasons) > 0 {
-				budget["reasons"] = slices.Clone(bu.Reasons)
-			}
-			budgets = append(budgets, budget)
-		}
-		disruption["budgets"] = budgets
-	}
-	spec["disruption"] = disruption
-	return spec
-}
-
-func renderRequirements(reqs []Requirement) []any {
-	out := make([]any, 0, len(reqs))
-	for _, r := range reqs {
-		req := map[string]any{"key": r.Key, "operator": string(r.Operator)}
-		if len(r.Values) > 0 {
-			req["values"] = slices.Clone(r.Values)
-		}
-		if r.MinValues != nil {
-			req["minValues"] = *r.MinValues
-		}
-		out = append(out, req)
-	}
-	return out
-}
-
-// nodeClassSpec renders an EC2NodeClass's spec in the karpenter.k8s.aws/v1 shape. Inputs
-// (role, ids, the cluster name in discovery tags) stay Inputs inside the map; the
-// kubernetes provider receives them resolved.
-func (b *builder) nodeClassSpec(c NodeClass) map[string]any {
-	spec := map[string]any{}
-	switch {
-	case c.InstanceProfile != nil:
-		spec["instanceProfile"] = c.InstanceProfile
-	case c.Role != nil:
-		spec["role"] = c.Role
-	default:
-		spec["role"] = b.node.roleName
-	}
-
-	amiTerms := []any{}
-	for _, t := range c.AmiSelectorTerms {
-		term := map[string]any{}
-		putString(term, "alias", t.Alias)
-		putString(term, "id", t.Id)
-		putString(term, "name", t.Name)
-		putString(term, "owner", t.Owner)
-		putString(term, "ssmParameter", t.SsmParameter)
-		putStringMap(term, "tags", t.Tags)
-		amiTerms = append(amiTerms, term)
-	}
-	if len(amiTerms) == 0 {
-		amiTerms = []any{map[string]any{"alias": deref(c.AmiAlias, defaultAmiAlias)}}
-	}
-	spec["amiSelectorTerms"] = amiTerms
-	putString(spec, "amiFamily", c.AmiFamily)
-
-	discovery := []any{map[string]any{"tags": map[string]any{discoveryTag: b.args.ClusterName}}}
-	subnets := slices.Clone(discovery)
-	if len(c.SubnetSelectorTerms) > 0 {
-		subnets = nil
-		for _, t := range c.SubnetSelectorTerms {
-			subnets = append(subnets, selectorTerm(t.Id, nil, t.Tags))
-		}
-	}
-	spec["subnetSelectorTerms"] = subnets
-	groups := discovery
-	if len(c.SecurityGroupSelectorTerms) > 0 {
-		groups = nil
-		for _, t := range c.SecurityGroupSelectorTerms {
-			groups = append(groups, selectorTerm(t.Id, t.Name, t.Tags))
-		}
-	}
-	spec["securityGroupSelectorTerms"] = groups
-
-	putStringMap(spec, "tags", c.Tags)
-	if len(c.BlockDeviceMappings) > 0 {
-		mappings := []any{}
-		for _, m := range c.BlockDeviceMappings {
-			mapping := map[string]any{}
-			putString(mapping, "deviceName", m.DeviceName)
-			putBool(mapping, "rootVolume", m.RootVolume)
-			if e := m.Ebs; e != nil {
-				ebs := map[string]any{}
-				putString(ebs, "volumeSize", e.VolumeSize)
-				putString(ebs, "volumeType", e.VolumeType)
-				putInt(ebs, "iops", e.Iops)
-				putInt(ebs, "throughput", e.Throughput)
-				putBool(ebs, "encrypted", e.Encrypted)
-				putString(ebs, "kmsKeyID", e.KmsKeyId)
-				putBool(ebs, "deleteOnTermination", e.DeleteOnTermination)
-				putString(ebs, "snapshotID", e.SnapshotId)
-				mapping["ebs"] = ebs
-			}
-			mappings = append(mappings, mapping)
-		}
-		spec["blockDeviceMappings"] = mappings
-	}
-	if m := c.MetadataOptions; m != nil {
-		opts := map[string]any{}
-		putString(opts, "httpEndpoint", m.HttpEndpoint)
-		putString(opts, "httpProtocolIPv6", m.HttpProtocolIPv6)
-		putInt(opts, "httpPutResponseHopLimit", m.HttpPutResponseHopLimit)
-		putString(opts, "httpTokens", m.HttpTokens)
-		spec["metadataOptions"] = opts
-	}
-	if k := c.Kubelet; k != nil {
-		kubelet := map[string]any{}
-		putInt(kubelet, "maxPods", k.MaxPods)
-		putInt(kubelet, "podsPerCore", k.PodsPerCore)
-		putStringMap(kubelet, "systemReserved", k.SystemReserved)
-		putStringMap(kubelet, "kubeReserved", k.KubeReserved)
-		putStringMap(kubelet, "evictionHard", k.EvictionHard)
-		putStringMap(kubelet, "evictionSoft", k.EvictionSoft)
-		putStringMap(kubelet, "evictionSoftGracePeriod", k.EvictionSoftGracePeriod)
-		putInt(kubelet, "evictionMaxPodGracePeriod", k.EvictionMaxPodGracePeriod)
-		putInt(kubelet, "imageGCHighThresholdPercent", k.ImageGCHighThresholdPercent)
-		putInt(kubelet, "imageGCLowThresholdPercent", k.ImageGCLowThresholdPercent)
-		putBool(kubelet, "cpuCFSQuota", k.CpuCFSQuota)
-		if len(k.ClusterDNS) > 0 {
-			kubelet["clusterDNS"] = slices.Clone(k.ClusterDNS)
-		}
-		spec["kubelet"] = kubelet
-	}
-	putString(spec, "userData", c.UserData)
-	putBool(spec, "detailedMonitoring", c.DetailedMonitoring)
-	putBool(spec, "associatePublicIPAddress", c.AssociatePublicIPAddress)
-	putString(spec, "instanceStorePolicy", c.InstanceStorePolicy)
-	return spec
-}
-
-// selectorTerm renders a subnet or security group selector term; an id may be an Input
-// (e.g. a subnet created in the same program).
-func selectorTerm(id pulumi.StringPtrInput, name *string, tags map[string]string) map[string]any {
-	term := map[string]any{}
-	if id != nil {
-		term["id"] = id
-	}
-	putString(term, "name", name)
-	putStringMap(term, "tags", tags)
-	return term
-}
-
-func putString(m map[string]any, key string, v *string) {
-	if v != nil {
-		m[key] = *v
-	}
-}
-
-func putInt(m map[string]any, key string, v *int) {
-	if v != nil {
-		m[key] = *v
-	}
-}
-
-func putBool(m map[string]any, key string, v *bool) {
-	if v != nil {
-		m[key] = *v
-	}
-}
-
-func putStringMap(m map[string]any, key string, v map[string]string) {
-	if len(v) > 0 {
-		out := make(map[string]any, len(v))
-		for k, val := range v {
-			out[k] = val
-		}
-		m[key] = out
-	}
-}
-
-func putTaints(m map[string]any, key string, taints []Taint) {
-	if len(taints) == 0 {
-		return
-	}
-	out := make([]any, 0, len(taints))
-	for _, t := range taints {
-		taint := map[string]any{"key": t.Key, "effect": string(t.Effect)}
-		putString(taint, "value", t.Value)
-		out = append(out, taint)
-	}
-	m[key] = out
+// previousAPIVersions are the earlier versions of the same kinds (same objects on the server).
+var previousAPIVersions = map[apiKind][]apiKind{
+	{"karpenter.sh/v1", "NodePool"}:          {{"karpenter.sh/v1beta1", "NodePool"}},
+	{"karpenter.k8s.aws/v1", "EC2NodeClass"}: {{"karpenter.k8s.aws/v1beta1", "EC2NodeClass"}},
 }

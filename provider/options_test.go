@@ -122,10 +122,10 @@ func TestExtraControllerPermissions(t *testing.T) {
 		"controllerPolicyArns": {"audit": "arn:aws:iam::123456789012:policy/Audit"},
 		"controllerPolicyStatements": [{"actions": ["ec2:DescribeVolumes"], "resources": ["*"], "effect": "Allow"}]
 	}`))
-	extra := r.get("karpenter-controller-extra").Inputs["policy"].(string)
+	extra := r.get("karpenter-controller-statements").Inputs["policy"].(string)
 	assertSamePolicy(t, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"ec2:DescribeVolumes","Resource":"*"}]}`, extra, "extra statements")
-	assert.Equal(t, "arn:aws:iam::123456789012:policy/Audit", r.get("karpenter-controller-policy-audit").Inputs["policyArn"])
-	assert.Contains(t, r.get("karpenter-release").DependsOn, "karpenter-controller-policy-audit", "the controller starts with its extra permissions")
+	assert.Equal(t, "arn:aws:iam::123456789012:policy/Audit", r.get("karpenter-controller-attach-audit").Inputs["policyArn"])
+	assert.Contains(t, r.get("karpenter-release").DependsOn, "karpenter-controller-attach-audit", "the controller starts with its extra permissions")
 	assert.Len(t, r.Outputs["controllerPolicyArns"], 7)
 }
 

@@ -8,6 +8,7 @@ import (
 	p "github.com/pulumi/pulumi-go-provider"
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
 
 const (
@@ -21,7 +22,7 @@ var Version = "0.0.0-dev"
 
 // Provider serves the component.
 func Provider() (p.Provider, error) {
-	return infer.NewProviderBuilder().
+	prov, err := infer.NewProviderBuilder().
 		WithDisplayName("Karpenter").
 		WithDescription("Installs Karpenter, the Kubernetes node autoscaler, on an Amazon EKS cluster: IAM, interruption handling, Helm releases and NodePools, correct for each Karpenter version.").
 		WithKeywords("kubernetes", "karpenter", "aws", "eks", "autoscaling", "category/cloud", "kind/component").
@@ -34,6 +35,36 @@ func Provider() (p.Provider, error) {
 		WithModuleMap(map[tokens.ModuleName]tokens.ModuleName{"provider": "index"}).
 		WithComponents(infer.ComponentF(NewKarpenter)).
 		Build()
+	if err != nil {
+		return p.Provider{}, err
+	}
+	return withKnownInputs(prov), nil
+}
+
+// withKnownInputs hands the component the raw construct inputs. Typed Inputs arrive as
+// Outputs, which cannot say whether they are known; the few decisions that shape the set of
+// children (the controller policy layout) read known values here instead.
+func withKnownInputs(prov p.Provider) p.Provider {
+	construct := prov.Construct
+	prov.Construct = func(ctx context.Context, req p.ConstructRequest) (p.ConstructResponse, error) {
+		return construct(context.WithValue(ctx, knownInputsKey{}, req.Inputs), req)
+	}
+	return prov
+}
+
+type knownInputsKey struct{}
+
+// knownInput is the value of a top-level string input when the engine sent it known.
+func knownInput(ctx context.Context, name string) (string, bool) {
+	inputs, ok := ctx.Value(knownInputsKey{}).(property.Map)
+	if !ok {
+		return "", false
+	}
+	v, ok := inputs.GetOk(name)
+	if !ok || !v.IsString() {
+		return "", false
+	}
+	return v.AsString(), true
 }
 
 // languageMap names the package in every language's registry.

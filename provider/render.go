@@ -45,6 +45,9 @@ type RenderedResource struct {
 	Parent    string         `json:"parent"`
 	DependsOn []string       `json:"dependsOn"`
 	Inputs    map[string]any `json:"inputs"`
+	// Aliases are earlier type tokens of the same resource: an upgrade that changes the type
+	// updates it in place instead of replacing it.
+	Aliases []string `json:"aliases,omitempty"`
 }
 
 // RenderArgs parses a render args file (JSON or YAML): the component's inputs by their
@@ -127,12 +130,19 @@ func render(ctx context.Context, args RenderArgs, mocks *renderMocks) (*Rendered
 		for _, u := range reg.RegisterRPC.GetDependencies() {
 			deps[presource.URN(u).Name()] = true
 		}
+		var aliases []string
+		for _, a := range reg.RegisterRPC.GetAliases() {
+			if t := a.GetSpec().GetType(); t != "" {
+				aliases = append(aliases, t)
+			}
+		}
 		out.Resources = append(out.Resources, RenderedResource{
 			Type:      string(reg.TypeToken),
 			Name:      reg.Name,
 			Parent:    presource.URN(reg.RegisterRPC.GetParent()).Name(),
 			DependsOn: sortedKeys(deps),
 			Inputs:    plainMap(reg.Inputs),
+			Aliases:   aliases,
 		})
 	}
 	return out, nil

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -17,7 +18,26 @@ func TestCommittedSchemaIsCurrent(t *testing.T) {
 	require.NoError(t, err)
 	got, err := os.ReadFile("../schema.json")
 	require.NoError(t, err)
-	assert.Equal(t, string(want), string(got), "schema.json is stale: run `make schema` (and `make sdks`)")
+	if string(want) != string(got) {
+		t.Fatalf("schema.json is stale: run `make schema` (and `make sdks`); first difference:\n%s", firstDifference(string(got), string(want)))
+	}
+}
+
+// firstDifference shows the first differing line of two texts with a little context.
+func firstDifference(committed, generated string) string {
+	a, b := strings.Split(committed, "\n"), strings.Split(generated, "\n")
+	for i := 0; i < len(a) || i < len(b); i++ {
+		if i >= len(a) || i >= len(b) || a[i] != b[i] {
+			line := func(lines []string) string {
+				if i < len(lines) {
+					return lines[i]
+				}
+				return "<end of file>"
+			}
+			return fmt.Sprintf("line %d\n  committed: %s\n  generated: %s", i+1, line(a), line(b))
+		}
+	}
+	return ""
 }
 
 // The schema must not reference other packages' schemas, so SDK generation works offline and

@@ -9,12 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
 const (
-	defaultNamespace        = "kube-system"
 	defaultServiceAccount   = "karpenter"
 	defaultChartRepository  = "oci://public.ecr.aws/karpenter"
 	defaultNodeClassName    = "default"
@@ -51,15 +49,17 @@ var physicalNameLimits = []struct {
 // up, provisioning lists completed. Building it validates every plain input.
 type installPlan struct {
 	name    string
-	version semver.Version
 	release release
 
 	namespace, serviceAccount string
 	chartRepository           string
+	defaultAmiAlias           string
 
-	installCrds, interruption, createInstanceProfile bool
+	// installCrds: a karpenter-crd release; chartCrds: the controller chart installs the CRDs
+	// from its crds/ directory (the Provisioner era, which has no CRD chart).
+	installCrds, chartCrds                           bool
+	interruption, createInstanceProfile              bool
 	createControllerIAM, createNodeRole, accessEntry bool
-	controllerPolicies                               []controllerPolicy
 
 	pools   []NodePool
 	classes []NodeClass
@@ -68,23 +68,30 @@ type installPlan struct {
 // newInstallPlan validates the plain inputs and resolves defaults. All problems are
 // reported together, each naming its field.
 func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
+	rel, err := lookupRelease(deref(args.Version, defaultVersion))
+	if err != nil {
+		return nil, err // everything else depends on the version
+	}
 	var errs []error
+	crds := deref(args.InstallCrds, true)
 	p := &installPlan{
 		name:                name,
-		namespace:           deref(args.Namespace, defaultNamespace),
+		release:             rel,
+		namespace:           deref(args.Namespace, rel.defaultNamespace),
 		serviceAccount:      deref(args.ServiceAccountName, defaultServiceAccount),
 		chartRepository:     deref(args.ChartRepository, defaultChartRepository),
-		installCrds:         deref(args.InstallCrds, true),
+		defaultAmiAlias:     "al2023@latest",
+		installCrds:         crds && rel.crdChart,
+		chartCrds:           crds && !rel.crdChart,
 		interruption:        deref(args.InterruptionHandling, true),
 		createControllerIAM: args.ControllerRoleArn == nil,
 		createNodeRole:      args.NodeRoleArn == nil,
 	}
+	if !slices.Contains(rel.amiFamilies, "AL2023") {
+		p.defaultAmiAlias = "al2@latest"
+	}
 	p.createInstanceProfile = p.createNodeRole && deref(args.CreateInstanceProfile, true)
 	p.accessEntry = p.createNodeRole && deref(args.ClusterAuthenticationMode, AuthenticationModeApiAndConfigMap) != AuthenticationModeConfigMap
-
-	v, rel, err := lookupRelease(deref(args.Version, defaultVersion))
-	errs = append(errs, err)
-	p.version, p.release = v, rel
 
 	errs = append(errs, validateComponentName(name))
 	errs = append(errs, checkDNSLabel("namespace", p.namespace))
@@ -92,6 +99,9 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 	errs = append(errs, validateChartRepository(p.chartRepository))
 	if args.ClusterAuthenticationMode != nil {
 		errs = append(errs, checkEnum("clusterAuthenticationMode", string(*args.ClusterAuthenticationMode), enumValues[AuthenticationMode]()))
+	}
+	if args.KubernetesVersion != nil {
+		errs = append(errs, checkKubernetesVersion(*args.KubernetesVersion, rel))
 	}
 
 	if p.createControllerIAM && args.OidcProviderArn == nil {
@@ -108,6 +118,10 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 	if !p.createNodeRole && len(args.NodeRoleAdditionalPolicyArns) > 0 {
 		errs = append(errs, errors.New("nodeRoleAdditionalPolicyArns: cannot be used with nodeRoleArn (the component creates no node role to attach them to)"))
 	}
+	if !rel.has(featureNodeClassRole) && p.createNodeRole && !p.createInstanceProfile {
+		errs = append(errs, fmt.Errorf("createInstanceProfile: Karpenter %s launches nodes with the instance profile in settings.aws.defaultInstanceProfile, so the component must create it (Karpenter manages instance profiles itself from %s)",
+			rel.version, featureSince[featureNodeClassRole]))
+	}
 	for i, st := range args.ControllerPolicyStatements {
 		errs = append(errs, validatePolicyStatement(fmt.Sprintf("controllerPolicyStatements[%d]", i), st))
 	}
@@ -116,12 +130,6 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 	}
 	for _, key := range sortedKeys(args.NodeRoleAdditionalPolicyArns) {
 		errs = append(errs, checkKey("nodeRoleAdditionalPolicyArns", key))
-	}
-
-	for _, cp := range controllerPolicies {
-		if cp.enabled == nil || cp.enabled(p) {
-			p.controllerPolicies = append(p.controllerPolicies, cp)
-		}
 	}
 
 	p.pools, p.classes = resolveProvisioning(args)
@@ -379,7 +387,10 @@ func validateNodePool(field string, pool NodePool, rel release) []error {
 	var errs []error
 	errs = append(errs, checkDNSLabel(field+".name", pool.Name))
 	for i, r := range pool.Requirements {
-		errs = append(errs, validateRequirement(fmt.Sprintf("%s.requirements[%d]", field, i), r)...)
+		f := fmt.Sprintf("%s.requirements[%d]", field, i)
+		errs = append(errs, validateRequirement(f, r)...)
+		errs = append(errs, rel.require(f+".operator", slices.Contains([]RequirementOperator{"Gte", "Lte"}, r.Operator), featureGteLte))
+		errs = append(errs, rel.require(f+".minValues", r.MinValues != nil, featureMinValues))
 	}
 	if len(pool.Requirements) > 100 {
 		errs = append(errs, fmt.Errorf("%s.requirements: at most 100 requirements", field))
@@ -411,6 +422,7 @@ func validateNodePool(field string, pool NodePool, rel release) []error {
 	if pool.TerminationGracePeriod != nil && !durationPattern.MatchString(*pool.TerminationGracePeriod) {
 		errs = append(errs, fmt.Errorf("%s.terminationGracePeriod: %q is not a duration like 48h or 30m", field, *pool.TerminationGracePeriod))
 	}
+	errs = append(errs, rel.require(field+".terminationGracePeriod", pool.TerminationGracePeriod != nil, featureV1))
 	for _, k := range sortedKeys(pool.Limits) {
 		if !quantityPattern.MatchString(pool.Limits[k]) {
 			errs = append(errs, fmt.Errorf("%s.limits[%q]: %q is not a Kubernetes quantity (e.g. 1000, 500m, 1000Gi)", field, k, pool.Limits[k]))
@@ -421,7 +433,14 @@ func validateNodePool(field string, pool NodePool, rel release) []error {
 	}
 	if d := pool.Disruption; d != nil {
 		if d.ConsolidationPolicy != nil {
-			errs = append(errs, checkEnum(field+".disruption.consolidationPolicy", string(*d.ConsolidationPolicy), rel.consolidationPolicies))
+			errs = append(errs, checkConsolidationPolicy(field+".disruption.consolidationPolicy", *d.ConsolidationPolicy, rel))
+			// Before v1 only emptiness waits: consolidation of underused nodes has no delay.
+			consolidates := *d.ConsolidationPolicy != "WhenEmpty"
+			errs = append(errs, rel.require(field+".disruption.consolidateAfter", consolidates && d.ConsolidateAfter != nil, featureV1))
+		}
+		errs = append(errs, rel.require(field+".disruption.budgets", len(d.Budgets) > 0, featureBudgets))
+		for i, b := range d.Budgets {
+			errs = append(errs, rel.require(fmt.Sprintf("%s.disruption.budgets[%d].reasons", field, i), len(b.Reasons) > 0, featureV1))
 		}
 		if d.ConsolidateAfter != nil && *d.ConsolidateAfter != "Never" && !durationPattern.MatchString(*d.ConsolidateAfter) {
 			errs = append(errs, fmt.Errorf("%s.disruption.consolidateAfter: %q is not a duration like 1m or 30s, or Never", field, *d.ConsolidateAfter))
@@ -434,6 +453,22 @@ func validateNodePool(field string, pool NodePool, rel release) []error {
 		}
 	}
 	return errs
+}
+
+// checkConsolidationPolicy accepts the policies of the release's generation; v1beta1's
+// WhenUnderutilized and v1's WhenEmptyOrUnderutilized are the same policy under two names.
+func checkConsolidationPolicy(field string, policy ConsolidationPolicy, rel release) error {
+	if policy == "WhenUnderutilized" && rel.has(featureV1) {
+		return fmt.Errorf("%s: WhenUnderutilized was renamed WhenEmptyOrUnderutilized in Karpenter 1.0", field)
+	}
+	if policy == "Balanced" {
+		return rel.require(field, true, featureBalanced)
+	}
+	allowed := make([]string, 0, len(rel.consolidationPolicies))
+	for _, c := range rel.consolidationPolicies {
+		allowed = append(allowed, string(c))
+	}
+	return checkEnum(field, string(policy), allowed)
 }
 
 func validateRequirement(field string, r Requirement) []error {
@@ -567,7 +602,6 @@ var (
 	amiAliasPattern  = regexp.MustCompile(`^[a-zA-Z0-9]+@.+$`)
 	amiIDPattern     = regexp.MustCompile(`^ami-[0-9a-z]+$`)
 	volumeSizeRegexp = regexp.MustCompile(`^((?:[1-9][0-9]{0,3}|[1-4][0-9]{4}|[5][0-8][0-9]{3}|59000)Gi|(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|[6][0-3][0-9]{3}|64000)G|([1-9]||[1-5][0-7]|58)Ti|([1-9]||[1-5][0-9]|6[0-3]|64)T)$`)
-	amiFamilies      = []string{"AL2", "AL2023", "Bottlerocket", "Custom", "Windows2019", "Windows2022", "Windows2025"}
 	reservedTagKeys  = []string{"eks:eks-cluster-name", "karpenter.sh/nodepool", "karpenter.sh/nodeclaim", "karpenter.k8s.aws/ec2nodeclass"}
 	kubeletEviction  = []string{"memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"}
 	kubeletReserved  = []string{"cpu", "memory", "ephemeral-storage", "pid"}
@@ -578,6 +612,12 @@ func validateNodeClass(field string, c NodeClass, rel release) []error {
 	errs = append(errs, checkDNSLabel(field+".name", c.Name))
 	if c.Role != nil && c.InstanceProfile != nil {
 		errs = append(errs, fmt.Errorf("%s: role and instanceProfile are mutually exclusive (Karpenter either manages an instance profile for the role, or uses yours)", field))
+	}
+	errs = append(errs, rel.require(field+".role", c.Role != nil, featureNodeClassRole))
+	errs = append(errs, rel.require(field+".associatePublicIPAddress", c.AssociatePublicIPAddress != nil, featureAssociatePublicIP))
+	errs = append(errs, rel.require(field+".instanceStorePolicy", c.InstanceStorePolicy != nil, featureInstanceStorePolicy))
+	if !rel.has(featureNodeClassRole) {
+		errs = append(errs, alphaSelectorErrors(field, c)...)
 	}
 	if c.AmiAlias != nil && len(c.AmiSelectorTerms) > 0 {
 		errs = append(errs, fmt.Errorf("%s: amiAlias and amiSelectorTerms are mutually exclusive (an alias must be the only AMI selector term)", field))
@@ -595,6 +635,7 @@ func validateNodeClass(field string, c NodeClass, rel release) []error {
 			if t.Id != nil || t.Name != nil || t.Owner != nil || t.Tags != nil || t.SsmParameter != nil {
 				errs = append(errs, fmt.Errorf("%s: alias must be the only field of its term", f))
 			}
+			errs = append(errs, rel.require(f+".alias", true, featureV1))
 			errs = append(errs, checkAmiAlias(f+".alias", *t.Alias, rel)...)
 		case t.Id != nil:
 			if t.Name != nil || t.Owner != nil || t.Tags != nil {
@@ -606,6 +647,7 @@ func validateNodeClass(field string, c NodeClass, rel release) []error {
 		case t.Name == nil && t.Tags == nil && t.SsmParameter == nil:
 			errs = append(errs, fmt.Errorf("%s: set one of alias, id, name, tags or ssmParameter", f))
 		}
+		errs = append(errs, rel.require(f+".ssmParameter", t.SsmParameter != nil, featureSSMParameter))
 		errs = append(errs, checkSelectorTags(f+".tags", t.Tags)...)
 	}
 	if len(c.AmiSelectorTerms) > 1 && aliases > 0 {
@@ -615,7 +657,8 @@ func validateNodeClass(field string, c NodeClass, rel release) []error {
 		errs = append(errs, fmt.Errorf("%s.amiSelectorTerms: at most 30 terms", field))
 	}
 	if c.AmiFamily != nil {
-		errs = append(errs, checkEnum(field+".amiFamily", *c.AmiFamily, amiFamilies))
+		errs = append(errs, checkEnum(field+".amiFamily", *c.AmiFamily, rel.amiFamilies))
+		errs = append(errs, rel.require(field+".amiFamily", *c.AmiFamily == "Windows2025", featureWindows2025))
 	} else if len(c.AmiSelectorTerms) > 0 && aliases == 0 {
 		errs = append(errs, fmt.Errorf("%s.amiFamily: required when AMIs are selected without an alias (it tells Karpenter how to bootstrap them)", field))
 	}
@@ -691,18 +734,81 @@ func validateNodeClass(field string, c NodeClass, rel release) []error {
 	return errs
 }
 
+// checkAmiAlias checks `<family>@<version>`. Before v1 there are no aliases: an alias for a
+// family's latest AMI becomes that amiFamily, which selects its latest EKS-optimized AMI.
 func checkAmiAlias(field, alias string, rel release) []error {
 	if !amiAliasPattern.MatchString(alias) {
 		return []error{fmt.Errorf("%s: %q is not an AMI alias <family>@<version> (e.g. al2023@latest)", field, alias)}
 	}
 	family, version, _ := strings.Cut(alias, "@")
-	if !slices.Contains(rel.amiAliasFamilies, family) {
-		return []error{fmt.Errorf("%s: unknown AMI alias family %q; Karpenter %s knows %s", field, family, rel.from, strings.Join(rel.amiAliasFamilies, ", "))}
+	name, known := aliasFamilies[family]
+	if !known || !slices.Contains(rel.amiFamilies, name) {
+		var families []string
+		for _, f := range sortedKeys(aliasFamilies) {
+			if slices.Contains(rel.amiFamilies, aliasFamilies[f]) {
+				families = append(families, f)
+			}
+		}
+		return []error{fmt.Errorf("%s: unknown AMI alias family %q; Karpenter %s knows %s", field, family, rel.version, strings.Join(families, ", "))}
+	}
+	if err := rel.require(field, name == "Windows2025", featureWindows2025); err != nil {
+		return []error{err}
 	}
 	if strings.HasPrefix(family, "windows") && version != "latest" {
 		return []error{fmt.Errorf("%s: Windows aliases only support @latest", field)}
 	}
+	if !rel.has(featureV1) && version != "latest" {
+		return []error{rel.require(field+" (a pinned AMI version)", true, featureV1)}
+	}
 	return nil
+}
+
+// alphaSelectorErrors reports selector terms v1alpha1 cannot express: its selectors are one
+// map of tags, or a list of ids.
+func alphaSelectorErrors(field string, c NodeClass) []error {
+	var errs []error
+	check := func(name string, ids, tagTerms, nameTerms int) {
+		if nameTerms > 0 {
+			errs = append(errs, fmt.Errorf("%s.%s: selecting by name needs Karpenter %s (the Provisioner era selects by tags or ids)", field, name, featureSince[featureNodeClassRole]))
+		}
+		if tagTerms > 1 || (tagTerms == 1 && ids > 0) {
+			errs = append(errs, fmt.Errorf("%s.%s: several terms (alternatives) need Karpenter %s; the Provisioner era takes one tag map or only ids", field, name, featureSince[featureNodeClassRole]))
+		}
+	}
+	count := func(id bool, tags map[string]string) (int, int) {
+		if id {
+			return 1, 0
+		}
+		if tags != nil {
+			return 0, 1
+		}
+		return 0, 0
+	}
+	var ids, tags int
+	for _, t := range c.SubnetSelectorTerms {
+		i, tg := count(t.Id != nil, t.Tags)
+		ids, tags = ids+i, tags+tg
+	}
+	check("subnetSelectorTerms", ids, tags, 0)
+	ids, tags = 0, 0
+	names := 0
+	for _, t := range c.SecurityGroupSelectorTerms {
+		i, tg := count(t.Id != nil, t.Tags)
+		ids, tags = ids+i, tags+tg
+		if t.Name != nil {
+			names++
+		}
+	}
+	check("securityGroupSelectorTerms", ids, tags, names)
+	if len(c.AmiSelectorTerms) > 1 {
+		for _, t := range c.AmiSelectorTerms {
+			if t.Id == nil {
+				errs = append(errs, fmt.Errorf("%s.amiSelectorTerms: several terms need Karpenter %s; the Provisioner era takes one term or only ids", field, featureSince[featureNodeClassRole]))
+				break
+			}
+		}
+	}
+	return errs
 }
 
 func checkSelectorTags(field string, tags map[string]string) []error {

@@ -11,89 +11,230 @@ import (
 // template, charts, CRDs) the project verifies.
 const defaultVersion = "1.14.1"
 
-// release is one row of the version catalog: everything that differs between Karpenter
-// versions is a field here, so supporting a new version means adding a row, not new branches.
-type release struct {
-	// from is inclusive, until exclusive.
-	from, until semver.Version
+// generation is one shape of a Karpenter install: the custom resource API, the chart's
+// values keys, the controller policy family. Everything else that changed between releases
+// is a feature with the version that introduced it (featureSince).
+type generation struct {
+	name        string
+	from, until semver.Version // from inclusive, until exclusive
 
-	// api is the custom resource generation the version serves.
-	api apiGeneration
-
-	// Controller IAM. splitPolicy: one managed policy per concern (v1.9+) instead of one policy.
-	splitPolicy bool
-	// Permissions that appeared over time (see the facts sheet §4.8).
-	capacityReservations bool // capacity-reservation ARNs + ec2:DescribeCapacityReservations (v1.3)
-	listInstanceProfiles bool // iam:ListInstanceProfiles (v1.7)
-	placementGroups      bool // placement-group ARNs + ec2:DescribePlacementGroups (v1.11)
-	instanceStatus       bool // ec2:DescribeInstanceStatus (v1.12)
-	zonalShift           bool // arc-zonal-shift:GetManagedResource policy (v1.12)
-
-	// Node IAM: AmazonEC2ContainerRegistryPullOnly replaced ReadOnly in v1.4.
-	ecrPolicy string
-
-	// Interruption: the capacity-reservation interruption rule (v1.10).
-	capacityReservationRule bool
+	nodePool, nodeClass apiKind
+	policy              policyFamily
+	values              valuesLayout
+	// crdChart: the CRDs come from the karpenter-crd chart (v0.32+); before, the controller
+	// chart installs them from its crds/ directory.
+	crdChart         bool
+	defaultNamespace string
 
 	// Validation data for the custom resources.
-	consolidationPolicies []string
-	amiAliasFamilies      []string
+	amiFamilies           []string // EC2NodeClass amiFamily / AWSNodeTemplate amiFamily
+	consolidationPolicies []ConsolidationPolicy
 }
 
-// apiGeneration names the custom resource API a version serves.
-type apiGeneration struct {
-	nodePool, nodeClass apiKind
-}
-
+// apiKind is the apiVersion and kind of a custom resource.
 type apiKind struct {
 	apiVersion, kind string
 }
 
-var v1API = apiGeneration{
-	nodePool:  apiKind{"karpenter.sh/v1", "NodePool"},
-	nodeClass: apiKind{"karpenter.k8s.aws/v1", "EC2NodeClass"},
+func (k apiKind) group() string {
+	group, _, _ := strings.Cut(k.apiVersion, "/")
+	return group
 }
 
-// catalog lists the supported Karpenter versions, oldest first. Row contents follow the
-// official getting-started CloudFormation template of that generation.
-var catalog = []release{
+// valuesLayout names the chart values a generation reads.
+type valuesLayout struct {
+	clusterName, clusterEndpoint, interruptionQueue string
+	// defaultInstanceProfile is the pre-v0.32 setting naming the nodes' instance profile.
+	defaultInstanceProfile string
+}
+
+var (
+	alphaValues = valuesLayout{
+		clusterName:            "settings.aws.clusterName",
+		clusterEndpoint:        "settings.aws.clusterEndpoint",
+		interruptionQueue:      "settings.aws.interruptionQueueName",
+		defaultInstanceProfile: "settings.aws.defaultInstanceProfile",
+	}
+	settingsValues = valuesLayout{
+		clusterName:       "settings.clusterName",
+		clusterEndpoint:   "settings.clusterEndpoint",
+		interruptionQueue: "settings.interruptionQueue",
+	}
+)
+
+// generations lists the supported Karpenter generations, oldest first. Each follows the
+// official getting-started template of its era (reference: cfn-v0.31, cfn-v0.37, cfn-v1.0,
+// cfn-v1.8, cfn-v1.14).
+var generations = []*generation{
 	{
-		// v1.12 - v1.14: the split controller policy of cfn-v1.14 (six managed policies).
-		from: semver.MustParse("1.12.0"), until: semver.MustParse("1.15.0"),
-		api:                     v1API,
-		splitPolicy:             true,
-		capacityReservations:    true,
-		listInstanceProfiles:    true,
-		placementGroups:         true,
-		instanceStatus:          true,
-		zonalShift:              true,
-		ecrPolicy:               "AmazonEC2ContainerRegistryPullOnly",
-		capacityReservationRule: true,
-		consolidationPolicies:   []string{"WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced"},
-		amiAliasFamilies:        []string{"al2", "al2023", "bottlerocket", "windows2019", "windows2022", "windows2025"},
+		// The Provisioner era: Provisioner and AWSNodeTemplate, global settings under
+		// settings.aws, CRDs shipped in the chart, an instance profile per cluster.
+		name: "v1alpha5", from: semver.MustParse("0.19.0"), until: semver.MustParse("0.32.0"),
+		nodePool:              apiKind{"karpenter.sh/v1alpha5", "Provisioner"},
+		nodeClass:             apiKind{"karpenter.k8s.aws/v1alpha1", "AWSNodeTemplate"},
+		policy:                alphaPolicy,
+		values:                alphaValues,
+		crdChart:              false,
+		defaultNamespace:      "karpenter",
+		amiFamilies:           []string{"AL2", "Bottlerocket", "Ubuntu", "Windows2019", "Windows2022", "Custom"},
+		consolidationPolicies: []ConsolidationPolicy{"WhenEmpty", "WhenEmptyOrUnderutilized"},
+	},
+	{
+		// The beta APIs: NodePool and EC2NodeClass v1beta1.
+		name: "v1beta1", from: semver.MustParse("0.32.0"), until: semver.MustParse("1.0.0"),
+		nodePool:              apiKind{"karpenter.sh/v1beta1", "NodePool"},
+		nodeClass:             apiKind{"karpenter.k8s.aws/v1beta1", "EC2NodeClass"},
+		policy:                betaPolicy,
+		values:                settingsValues,
+		crdChart:              true,
+		defaultNamespace:      "kube-system",
+		amiFamilies:           []string{"AL2", "AL2023", "Bottlerocket", "Ubuntu", "Windows2019", "Windows2022", "Custom"},
+		consolidationPolicies: []ConsolidationPolicy{"WhenEmpty", "WhenUnderutilized", "WhenEmptyOrUnderutilized"},
+	},
+	{
+		name: "v1", from: semver.MustParse("1.0.0"), until: semver.MustParse("1.15.0"),
+		nodePool:              apiKind{"karpenter.sh/v1", "NodePool"},
+		nodeClass:             apiKind{"karpenter.k8s.aws/v1", "EC2NodeClass"},
+		policy:                v1Policy,
+		values:                settingsValues,
+		crdChart:              true,
+		defaultNamespace:      "kube-system",
+		amiFamilies:           []string{"AL2", "AL2023", "Bottlerocket", "Custom", "Windows2019", "Windows2022", "Windows2025"},
+		consolidationPolicies: []ConsolidationPolicy{"WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced"},
 	},
 }
 
+// feature is something a Karpenter release added (or, for removals, still has).
+type feature string
+
+const (
+	featureBudgets                 feature = "disruption budgets"
+	featureMinValues               feature = "requirement minValues"
+	featureV1                      feature = "the v1 APIs"
+	featureCapacityReservations    feature = "capacity reservation permissions"
+	featurePullOnlyECR             feature = "the AmazonEC2ContainerRegistryPullOnly node policy"
+	featureGteLte                  feature = "the Gte and Lte requirement operators"
+	featureListInstanceProfiles    feature = "iam:ListInstanceProfiles"
+	featureSplitPolicy             feature = "the split controller policy"
+	featureCapacityReservationRule feature = "the capacity reservation interruption rule"
+	featurePlacementGroups         feature = "placement group permissions"
+	featureInstanceStatus          feature = "ec2:DescribeInstanceStatus"
+	featureZonalShift              feature = "the zonal shift policy"
+	featureBalanced                feature = "the Balanced consolidation policy"
+	featureWindows2025             feature = "the windows2025 AMI family"
+	featureNodeClassRole           feature = "node classes with a role (Karpenter-managed instance profiles)"
+	featureSSMParameter            feature = "AMI selection by SSM parameter"
+	featureAssociatePublicIP       feature = "associatePublicIPAddress"
+	featureInstanceStorePolicy     feature = "instanceStorePolicy"
+)
+
+// featureSince is when each feature appeared (the first release whose official template,
+// chart or CRDs have it).
+var featureSince = map[feature]semver.Version{
+	featureBudgets:                 semver.MustParse("0.34.0"),
+	featureMinValues:               semver.MustParse("0.35.0"),
+	featureV1:                      semver.MustParse("1.0.0"),
+	featureCapacityReservations:    semver.MustParse("1.3.0"),
+	featurePullOnlyECR:             semver.MustParse("1.4.0"),
+	featureGteLte:                  semver.MustParse("1.5.0"),
+	featureListInstanceProfiles:    semver.MustParse("1.7.0"),
+	featureSplitPolicy:             semver.MustParse("1.9.0"),
+	featureCapacityReservationRule: semver.MustParse("1.10.0"),
+	featurePlacementGroups:         semver.MustParse("1.11.0"),
+	featureInstanceStatus:          semver.MustParse("1.12.0"),
+	featureZonalShift:              semver.MustParse("1.12.0"),
+	featureBalanced:                semver.MustParse("1.13.0"),
+	featureWindows2025:             semver.MustParse("1.6.0"),
+	featureNodeClassRole:           semver.MustParse("0.32.0"),
+	featureSSMParameter:            semver.MustParse("1.2.0"),
+	featureAssociatePublicIP:       semver.MustParse("0.34.0"),
+	featureInstanceStorePolicy:     semver.MustParse("0.34.0"),
+}
+
+// release is a resolved version: its generation and the features it has.
+type release struct {
+	version semver.Version
+	*generation
+}
+
+func (r release) has(f feature) bool {
+	since, ok := featureSince[f]
+	if !ok {
+		panic("unknown feature " + string(f))
+	}
+	return r.version.GTE(since)
+}
+
+// require reports a field the release cannot express, naming the first version that can.
+func (r release) require(field string, set bool, f feature) error {
+	if !set || r.has(f) {
+		return nil
+	}
+	return fmt.Errorf("%s: needs %s, which Karpenter %s does not have (first in %s; version is %s)",
+		field, f, r.version, featureSince[f], r.version)
+}
+
 // lookupRelease resolves a user-supplied version (with or without a leading "v").
-func lookupRelease(version string) (semver.Version, release, error) {
+func lookupRelease(version string) (release, error) {
 	v, err := semver.Parse(strings.TrimPrefix(version, "v"))
 	if err != nil {
-		return semver.Version{}, release{}, fmt.Errorf("version: %q is not a semantic version (e.g. %s); supported: %s",
+		return release{}, fmt.Errorf("version: %q is not a semantic version (e.g. %s); supported: %s",
 			version, defaultVersion, supportedRangeText())
 	}
-	for _, r := range catalog {
-		if v.GTE(r.from) && v.LT(r.until) {
-			return v, r, nil
+	for _, g := range generations {
+		if v.GTE(g.from) && v.LT(g.until) {
+			return release{version: v, generation: g}, nil
 		}
 	}
-	return semver.Version{}, release{}, fmt.Errorf("version: Karpenter %s is not supported; supported: %s", version, supportedRangeText())
+	return release{}, fmt.Errorf("version: Karpenter %s is not supported; supported: %s", version, supportedRangeText())
 }
 
 // supportedRangeText describes the catalog for error messages and docs.
 func supportedRangeText() string {
-	parts := make([]string, 0, len(catalog))
-	for _, r := range catalog {
-		parts = append(parts, fmt.Sprintf(">=%s <%s", r.from, r.until))
+	first, last := generations[0], generations[len(generations)-1]
+	return fmt.Sprintf(">=%s <%s", first.from, last.until)
+}
+
+// kubernetesMinimum is the compatibility matrix of the Karpenter docs: the first Karpenter
+// release that supports each Kubernetes minor version.
+var kubernetesMinimum = []struct {
+	kubernetes string
+	karpenter  semver.Version
+}{
+	{"1.23", semver.MustParse("0.21.0")},
+	{"1.24", semver.MustParse("0.21.0")},
+	{"1.25", semver.MustParse("0.25.0")},
+	{"1.26", semver.MustParse("0.28.0")},
+	{"1.27", semver.MustParse("0.28.0")},
+	{"1.28", semver.MustParse("0.31.0")},
+	{"1.29", semver.MustParse("0.34.0")},
+	{"1.30", semver.MustParse("0.37.0")},
+	{"1.31", semver.MustParse("1.0.5")},
+	{"1.32", semver.MustParse("1.2.0")},
+	{"1.33", semver.MustParse("1.5.0")},
+	{"1.34", semver.MustParse("1.6.0")},
+	{"1.35", semver.MustParse("1.9.0")},
+	{"1.36", semver.MustParse("1.13.0")},
+}
+
+// checkKubernetesVersion fails when the Karpenter release does not support the cluster's
+// Kubernetes version.
+func checkKubernetesVersion(k8s string, r release) error {
+	minor := strings.TrimPrefix(k8s, "v")
+	if parts := strings.Split(minor, "."); len(parts) >= 2 {
+		minor = parts[0] + "." + parts[1]
 	}
-	return strings.Join(parts, ", ")
+	for _, row := range kubernetesMinimum {
+		if row.kubernetes == minor {
+			if r.version.LT(row.karpenter) {
+				return fmt.Errorf("kubernetesVersion: Kubernetes %s needs Karpenter %s or later; version is %s", minor, row.karpenter, r.version)
+			}
+			return nil
+		}
+	}
+	known := make([]string, 0, len(kubernetesMinimum))
+	for _, row := range kubernetesMinimum {
+		known = append(known, row.kubernetes)
+	}
+	return fmt.Errorf("kubernetesVersion: %q is not a Kubernetes version the compatibility matrix covers (%s)", k8s, strings.Join(known, ", "))
 }

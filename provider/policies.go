@@ -1,0 +1,438 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// maxManagedPolicyLength is IAM's limit on a managed policy document (non-whitespace characters).
+const maxManagedPolicyLength = 6144
+
+// policyDocument is an IAM policy. Field order and sorted condition maps make the JSON
+// deterministic, so a second `pulumi up` never shows a diff.
+type policyDocument struct {
+	Version   string      `json:"Version"`
+	ID        string      `json:"Id,omitempty"`
+	Statement []statement `json:"Statement"`
+}
+
+type statement struct {
+	Sid         string                    `json:"Sid,omitempty"`
+	Effect      string                    `json:"Effect"`
+	Principal   any                       `json:"Principal,omitempty"`
+	Action      list                      `json:"Action,omitempty"`
+	NotAction   list                      `json:"NotAction,omitempty"`
+	Resource    list                      `json:"Resource,omitempty"`
+	NotResource list                      `json:"NotResource,omitempty"`
+	Condition   map[string]map[string]any `json:"Condition,omitempty"`
+}
+
+// list is an IAM "string or list of strings": one element marshals as a plain string.
+type list []string
+
+func (l list) MarshalJSON() ([]byte, error) {
+	if len(l) == 1 {
+		return json.Marshal(l[0])
+	}
+	return json.Marshal([]string(l))
+}
+
+func (l *list) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*l = list{one}
+		return nil
+	}
+	return json.Unmarshal(b, (*[]string)(l))
+}
+
+func (d policyDocument) json() string {
+	b, err := json.Marshal(d)
+	if err != nil {
+		panic(err) // only strings, lists and maps: cannot fail
+	}
+	return string(b)
+}
+
+func allow(sid string, resources, actions list, condition map[string]map[string]any) statement {
+	return statement{Sid: sid, Effect: "Allow", Resource: resources, Action: actions, Condition: condition}
+}
+
+// awsScope is where the component runs, from the aws getPartition/getRegion/getCallerIdentity
+// invokes.
+type awsScope struct {
+	Partition, DNSSuffix, Region, Account string
+}
+
+func (s awsScope) roleArn(name string) string {
+	return fmt.Sprintf("arn:%s:iam::%s:role/%s", s.Partition, s.Account, name)
+}
+
+func (s awsScope) queueArn(name string) string {
+	return fmt.Sprintf("arn:%s:sqs:%s:%s:%s", s.Partition, s.Region, s.Account, name)
+}
+
+// policyScope adds what the controller policies name: the cluster, the roles the controller
+// may pass to EC2, and the interruption queue (empty without interruption handling).
+type policyScope struct {
+	awsScope
+	Cluster      string
+	NodeRoleArns []string
+	QueueArn     string
+}
+
+func (s policyScope) ec2(resource string) string {
+	return fmt.Sprintf("arn:%s:ec2:%s:*:%s", s.Partition, s.Region, resource)
+}
+
+func (s policyScope) ec2Public(resource string) string {
+	return fmt.Sprintf("arn:%s:ec2:%s::%s", s.Partition, s.Region, resource)
+}
+
+func (s policyScope) clusterArn() string {
+	return fmt.Sprintf("arn:%s:eks:%s:%s:cluster/%s", s.Partition, s.Region, s.Account, s.Cluster)
+}
+
+func (s policyScope) instanceProfiles() string {
+	return fmt.Sprintf("arn:%s:iam::%s:instance-profile/*", s.Partition, s.Account)
+}
+
+func (s policyScope) clusterTag(prefix string) string {
+	return fmt.Sprintf("aws:%s/kubernetes.io/cluster/%s", prefix, s.Cluster)
+}
+
+type conditions = map[string]map[string]any
+
+// policyFamily produces a generation's controller statements in its template's order.
+type policyFamily func(s policyScope, r release) []statement
+
+// policyGroups are the managed policies of the split layout, in the v1.14 template's order,
+// and which statements (by Sid) each holds. Releases before the split use one policy, or this
+// layout when one policy would exceed IAM's size limit.
+var policyGroups = []struct {
+	key, description string
+	sids             []string
+}{
+	{"node-lifecycle", "launch, tag and terminate the cluster's nodes", []string{
+		"AllowScopedEC2InstanceAccessActions", "AllowScopedEC2InstanceActions", "AllowScopedEC2LaunchTemplateAccessActions",
+		"AllowScopedEC2InstanceActionsWithTags", "AllowScopedResourceCreationTagging", "AllowScopedResourceTagging",
+		"AllowMachineMigrationTagging", "AllowScopedDeletion"}},
+	{"iam-integration", "pass the node role and manage the instance profiles of node classes", []string{
+		"AllowPassingInstanceRole", "AllowScopedInstanceProfileCreationActions", "AllowScopedInstanceProfileTagActions",
+		"AllowScopedInstanceProfileActions"}},
+	{"eks-integration", "discover the cluster endpoint", []string{"AllowAPIServerEndpointDiscovery"}},
+	{"interruption", "read the interruption queue", []string{"AllowInterruptionQueueActions"}},
+	{"resource-discovery", "read EC2, SSM, pricing and instance profile information", []string{
+		"AllowRegionalReadActions", "AllowSSMReadActions", "AllowPricingReadActions",
+		"AllowUnscopedInstanceProfileListAction", "AllowInstanceProfileReadActions"}},
+	{"zonal-shift", "read the cluster's zonal shift status", []string{"AllowZonalShiftStatusReadOnly"}},
+}
+
+// singlePolicyKey names the one controller policy of releases before the split.
+const singlePolicyKey = "policy"
+
+// controllerPolicy is one managed policy the component creates for the controller.
+type controllerPolicy struct {
+	key, description string
+	sids             []string // the statements it holds
+}
+
+// layoutControllerPolicies decides the controller's managed policies: one, as the release's
+// template has it, unless the release splits them or one would not fit IAM's size limit.
+func layoutControllerPolicies(r release, worstCase policyScope) []controllerPolicy {
+	statements := r.policy(worstCase, r)
+	var all []string
+	for _, st := range statements {
+		all = append(all, st.Sid)
+	}
+	single := policyDocument{Version: "2012-10-17", Statement: statements}.json()
+	if !r.has(featureSplitPolicy) && len(single) <= maxManagedPolicyLength {
+		return []controllerPolicy{{singlePolicyKey, "launch and terminate nodes, read the interruption queue and discover resources", all}}
+	}
+	var out []controllerPolicy
+	for _, g := range policyGroups {
+		var sids []string
+		for _, sid := range all {
+			for _, member := range g.sids {
+				if sid == member {
+					sids = append(sids, sid)
+				}
+			}
+		}
+		if len(sids) > 0 {
+			out = append(out, controllerPolicy{g.key, g.description, sids})
+		}
+	}
+	return out
+}
+
+// document renders the policy's statements for a scope, in family order.
+func (p controllerPolicy) document(s policyScope, r release) policyDocument {
+	doc := policyDocument{Version: "2012-10-17"}
+	for _, st := range r.policy(s, r) {
+		for _, sid := range p.sids {
+			if st.Sid == sid {
+				doc.Statement = append(doc.Statement, st)
+			}
+		}
+	}
+	return doc
+}
+
+// v1Policy is the controller policy of Karpenter v1 (cfn-v1.0, cfn-v1.8, cfn-v1.14), with
+// each permission from the release that introduced it.
+func v1Policy(s policyScope, r release) []statement {
+	split := r.has(featureSplitPolicy)
+	launchable := list{s.ec2Public("image/*"), s.ec2Public("snapshot/*"), s.ec2("security-group/*"), s.ec2("subnet/*")}
+	if r.has(featureCapacityReservations) {
+		launchable = append(launchable, s.ec2("capacity-reservation/*"))
+	}
+	if r.has(featurePlacementGroups) {
+		launchable = append(launchable, s.ec2("placement-group/*"))
+	}
+	created := list{s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"), s.ec2("network-interface/*"),
+		s.ec2("launch-template/*"), s.ec2("spot-instances-request/*")}
+	createdWithTags := created
+	if r.has(featureCapacityReservations) && !split {
+		// v1.3 - v1.8 also listed capacity reservations here; the split templates dropped it.
+		createdWithTags = append(append(list{}, created...), s.ec2("capacity-reservation/*"))
+	}
+	ownedNodePool := conditions{
+		"StringEquals": {s.clusterTag("ResourceTag"): "owned"},
+		"StringLike":   {"aws:ResourceTag/karpenter.sh/nodepool": "*"},
+	}
+	requestTags := map[string]any{s.clusterTag("RequestTag"): "owned", "aws:RequestTag/eks:eks-cluster-name": s.Cluster}
+	nodeClassTag := func(tag string) string { return fmt.Sprintf("aws:%s/karpenter.k8s.aws/ec2nodeclass", tag) }
+
+	describe := list{}
+	if r.has(featureCapacityReservations) {
+		describe = append(describe, "ec2:DescribeCapacityReservations")
+	}
+	describe = append(describe, "ec2:DescribeImages", "ec2:DescribeInstances")
+	if r.has(featureInstanceStatus) {
+		describe = append(describe, "ec2:DescribeInstanceStatus")
+	}
+	describe = append(describe, "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates")
+	if r.has(featurePlacementGroups) {
+		describe = append(describe, "ec2:DescribePlacementGroups")
+	}
+	describe = append(describe, "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets")
+
+	lifecycle := []statement{
+		allow("AllowScopedEC2InstanceAccessActions", launchable, list{"ec2:RunInstances", "ec2:CreateFleet"}, nil),
+		allow("AllowScopedEC2LaunchTemplateAccessActions", list{s.ec2("launch-template/*")}, list{"ec2:RunInstances", "ec2:CreateFleet"}, ownedNodePool),
+		allow("AllowScopedEC2InstanceActionsWithTags", createdWithTags, list{"ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"}, conditions{
+			"StringEquals": requestTags,
+			"StringLike":   {"aws:RequestTag/karpenter.sh/nodepool": "*"},
+		}),
+		allow("AllowScopedResourceCreationTagging", created, list{"ec2:CreateTags"}, conditions{
+			"StringEquals": merge(requestTags, map[string]any{"ec2:CreateAction": []string{"RunInstances", "CreateFleet", "CreateLaunchTemplate"}}),
+			"StringLike":   {"aws:RequestTag/karpenter.sh/nodepool": "*"},
+		}),
+		allow("AllowScopedResourceTagging", list{s.ec2("instance/*")}, list{"ec2:CreateTags"}, conditions{
+			"StringEquals":              {s.clusterTag("ResourceTag"): "owned"},
+			"StringLike":                {"aws:ResourceTag/karpenter.sh/nodepool": "*"},
+			"StringEqualsIfExists":      {"aws:RequestTag/eks:eks-cluster-name": s.Cluster},
+			"ForAllValues:StringEquals": {"aws:TagKeys": []string{"eks:eks-cluster-name", "karpenter.sh/nodeclaim", "Name"}},
+		}),
+		allow("AllowScopedDeletion", list{s.ec2("instance/*"), s.ec2("launch-template/*")}, list{"ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"}, ownedNodePool),
+	}
+	discovery := []statement{
+		allow("AllowRegionalReadActions", list{"*"}, describe, conditions{"StringEquals": {"aws:RequestedRegion": s.Region}}),
+		allow("AllowSSMReadActions", list{fmt.Sprintf("arn:%s:ssm:%s::parameter/aws/service/*", s.Partition, s.Region)}, list{"ssm:GetParameter"}, nil),
+		allow("AllowPricingReadActions", list{"*"}, list{"pricing:GetProducts"}, nil),
+	}
+	passRole := allow("AllowPassingInstanceRole", list(s.NodeRoleArns), list{"iam:PassRole"}, conditions{
+		"StringEquals": {"iam:PassedToService": []string{"ec2.amazonaws.com", "ec2.amazonaws.com.cn"}},
+	})
+	profiles := []statement{
+		allow("AllowScopedInstanceProfileCreationActions", list{s.instanceProfiles()}, list{"iam:CreateInstanceProfile"}, conditions{
+			"StringEquals": merge(requestTags, map[string]any{"aws:RequestTag/topology.kubernetes.io/region": s.Region}),
+			"StringLike":   {nodeClassTag("RequestTag"): "*"},
+		}),
+		allow("AllowScopedInstanceProfileTagActions", list{s.instanceProfiles()}, list{"iam:TagInstanceProfile"}, conditions{
+			"StringEquals": merge(requestTags, map[string]any{
+				s.clusterTag("ResourceTag"):                     "owned",
+				"aws:ResourceTag/topology.kubernetes.io/region": s.Region,
+				"aws:RequestTag/topology.kubernetes.io/region":  s.Region,
+			}),
+			"StringLike": {nodeClassTag("ResourceTag"): "*", nodeClassTag("RequestTag"): "*"},
+		}),
+		allow("AllowScopedInstanceProfileActions", list{s.instanceProfiles()},
+			list{"iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"}, conditions{
+				"StringEquals": {s.clusterTag("ResourceTag"): "owned", "aws:ResourceTag/topology.kubernetes.io/region": s.Region},
+				"StringLike":   {nodeClassTag("ResourceTag"): "*"},
+			}),
+	}
+	readProfiles := allow("AllowInstanceProfileReadActions", list{s.instanceProfiles()}, list{"iam:GetInstanceProfile"}, nil)
+	listProfiles := allow("AllowUnscopedInstanceProfileListAction", list{"*"}, list{"iam:ListInstanceProfiles"}, nil)
+	endpoint := allow("AllowAPIServerEndpointDiscovery", list{s.clusterArn()}, list{"eks:DescribeCluster"}, nil)
+
+	out := append([]statement{}, lifecycle...)
+	if split {
+		// cfn-v1.14 order: lifecycle, IAM integration, EKS integration, interruption,
+		// resource discovery (listing before reading profiles), zonal shift.
+		out = append(out, passRole)
+		out = append(out, profiles...)
+		out = append(out, endpoint)
+		out = append(out, interruptionStatements(s)...)
+		out = append(out, discovery...)
+		if r.has(featureListInstanceProfiles) {
+			out = append(out, listProfiles)
+		}
+		out = append(out, readProfiles)
+		if r.has(featureZonalShift) {
+			out = append(out, allow("AllowZonalShiftStatusReadOnly", list{"*"}, list{"arc-zonal-shift:GetManagedResource"},
+				conditions{"StringEquals": {"arc-zonal-shift:ResourceIdentifier": s.clusterArn()}}))
+		}
+		return out
+	}
+	// cfn-v1.0 / cfn-v1.8 order.
+	out = append(out, discovery...)
+	out = append(out, interruptionStatements(s)...)
+	out = append(out, passRole)
+	out = append(out, profiles...)
+	out = append(out, readProfiles)
+	if r.has(featureListInstanceProfiles) {
+		out = append(out, listProfiles)
+	}
+	return append(out, endpoint)
+}
+
+func interruptionStatements(s policyScope) []statement {
+	if s.QueueArn == "" {
+		return nil
+	}
+	return []statement{allow("AllowInterruptionQueueActions", list{s.QueueArn}, list{"sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"}, nil)}
+}
+
+// betaPolicy is the controller policy of the v1beta1 era (cfn-v0.37): no eks-cluster-name
+// scoping, DescribeAvailabilityZones, PassRole to ec2.amazonaws.com only.
+func betaPolicy(s policyScope, _ release) []statement {
+	created := list{s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"), s.ec2("network-interface/*"),
+		s.ec2("launch-template/*"), s.ec2("spot-instances-request/*")}
+	ownedNodePool := conditions{
+		"StringEquals": {s.clusterTag("ResourceTag"): "owned"},
+		"StringLike":   {"aws:ResourceTag/karpenter.sh/nodepool": "*"},
+	}
+	owned := map[string]any{s.clusterTag("ResourceTag"): "owned", "aws:ResourceTag/topology.kubernetes.io/region": s.Region}
+	requested := map[string]any{s.clusterTag("RequestTag"): "owned", "aws:RequestTag/topology.kubernetes.io/region": s.Region}
+	nodeClassTag := func(tag string) string { return fmt.Sprintf("aws:%s/karpenter.k8s.aws/ec2nodeclass", tag) }
+	out := []statement{
+		allow("AllowScopedEC2InstanceAccessActions", list{s.ec2Public("image/*"), s.ec2Public("snapshot/*"), s.ec2("security-group/*"), s.ec2("subnet/*")},
+			list{"ec2:RunInstances", "ec2:CreateFleet"}, nil),
+		allow("AllowScopedEC2LaunchTemplateAccessActions", list{s.ec2("launch-template/*")}, list{"ec2:RunInstances", "ec2:CreateFleet"}, ownedNodePool),
+		allow("AllowScopedEC2InstanceActionsWithTags", created, list{"ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"}, conditions{
+			"StringEquals": {s.clusterTag("RequestTag"): "owned"},
+			"StringLike":   {"aws:RequestTag/karpenter.sh/nodepool": "*"},
+		}),
+		allow("AllowScopedResourceCreationTagging", created, list{"ec2:CreateTags"}, conditions{
+			"StringEquals": {s.clusterTag("RequestTag"): "owned", "ec2:CreateAction": []string{"RunInstances", "CreateFleet", "CreateLaunchTemplate"}},
+			"StringLike":   {"aws:RequestTag/karpenter.sh/nodepool": "*"},
+		}),
+		allow("AllowScopedResourceTagging", list{s.ec2("instance/*")}, list{"ec2:CreateTags"}, conditions{
+			"StringEquals":              {s.clusterTag("ResourceTag"): "owned"},
+			"StringLike":                {"aws:ResourceTag/karpenter.sh/nodepool": "*"},
+			"ForAllValues:StringEquals": {"aws:TagKeys": []string{"karpenter.sh/nodeclaim", "Name"}},
+		}),
+		allow("AllowScopedDeletion", list{s.ec2("instance/*"), s.ec2("launch-template/*")}, list{"ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"}, ownedNodePool),
+		allow("AllowRegionalReadActions", list{"*"}, list{"ec2:DescribeAvailabilityZones", "ec2:DescribeImages", "ec2:DescribeInstances",
+			"ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates", "ec2:DescribeSecurityGroups",
+			"ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"}, conditions{"StringEquals": {"aws:RequestedRegion": s.Region}}),
+		allow("AllowSSMReadActions", list{fmt.Sprintf("arn:%s:ssm:%s::parameter/aws/service/*", s.Partition, s.Region)}, list{"ssm:GetParameter"}, nil),
+		allow("AllowPricingReadActions", list{"*"}, list{"pricing:GetProducts"}, nil),
+	}
+	out = append(out, interruptionStatements(s)...)
+	return append(out,
+		allow("AllowPassingInstanceRole", list(s.NodeRoleArns), list{"iam:PassRole"}, conditions{"StringEquals": {"iam:PassedToService": "ec2.amazonaws.com"}}),
+		allow("AllowScopedInstanceProfileCreationActions", list{s.instanceProfiles()}, list{"iam:CreateInstanceProfile"}, conditions{
+			"StringEquals": requested,
+			"StringLike":   {nodeClassTag("RequestTag"): "*"},
+		}),
+		allow("AllowScopedInstanceProfileTagActions", list{s.instanceProfiles()}, list{"iam:TagInstanceProfile"}, conditions{
+			"StringEquals": merge(owned, requested),
+			"StringLike":   {nodeClassTag("ResourceTag"): "*", nodeClassTag("RequestTag"): "*"},
+		}),
+		allow("AllowScopedInstanceProfileActions", list{s.instanceProfiles()},
+			list{"iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"}, conditions{
+				"StringEquals": owned,
+				"StringLike":   {nodeClassTag("ResourceTag"): "*"},
+			}),
+		allow("AllowInstanceProfileReadActions", list{s.instanceProfiles()}, list{"iam:GetInstanceProfile"}, nil),
+		allow("AllowAPIServerEndpointDiscovery", list{s.clusterArn()}, list{"eks:DescribeCluster"}, nil),
+	)
+}
+
+// alphaPolicy is the controller policy of the Provisioner era (cfn-v0.31): scoped by the
+// karpenter.sh/provisioner-name tag; no instance profile management (the component creates
+// the one instance profile the nodes use).
+func alphaPolicy(s policyScope, _ release) []statement {
+	created := list{s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"), s.ec2("network-interface/*"), s.ec2("launch-template/*")}
+	out := []statement{
+		allow("AllowScopedEC2InstanceActions", list{s.ec2Public("image/*"), s.ec2Public("snapshot/*"), s.ec2("spot-instances-request/*"),
+			s.ec2("security-group/*"), s.ec2("subnet/*"), s.ec2("launch-template/*")}, list{"ec2:RunInstances", "ec2:CreateFleet"}, nil),
+		allow("AllowScopedEC2InstanceActionsWithTags", created, list{"ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"}, conditions{
+			"StringEquals": {s.clusterTag("RequestTag"): "owned"},
+			"StringLike":   {"aws:RequestTag/karpenter.sh/provisioner-name": "*"},
+		}),
+		allow("AllowScopedResourceCreationTagging", created, list{"ec2:CreateTags"}, conditions{
+			"StringEquals": {s.clusterTag("RequestTag"): "owned", "ec2:CreateAction": []string{"RunInstances", "CreateFleet", "CreateLaunchTemplate"}},
+			"StringLike":   {"aws:RequestTag/karpenter.sh/provisioner-name": "*"},
+		}),
+		allow("AllowMachineMigrationTagging", list{s.ec2("instance/*")}, list{"ec2:CreateTags"}, conditions{
+			"StringEquals":              {s.clusterTag("ResourceTag"): "owned", "aws:RequestTag/karpenter.sh/managed-by": s.Cluster},
+			"StringLike":                {"aws:RequestTag/karpenter.sh/provisioner-name": "*"},
+			"ForAllValues:StringEquals": {"aws:TagKeys": []string{"karpenter.sh/provisioner-name", "karpenter.sh/managed-by"}},
+		}),
+		allow("AllowScopedDeletion", list{s.ec2("instance/*"), s.ec2("launch-template/*")}, list{"ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"}, conditions{
+			"StringEquals": {s.clusterTag("ResourceTag"): "owned"},
+			"StringLike":   {"aws:ResourceTag/karpenter.sh/provisioner-name": "*"},
+		}),
+		allow("AllowRegionalReadActions", list{"*"}, list{"ec2:DescribeAvailabilityZones", "ec2:DescribeImages", "ec2:DescribeInstances",
+			"ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates", "ec2:DescribeSecurityGroups",
+			"ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"}, conditions{"StringEquals": {"aws:RequestedRegion": s.Region}}),
+		allow("AllowSSMReadActions", list{fmt.Sprintf("arn:%s:ssm:%s::parameter/aws/service/*", s.Partition, s.Region)}, list{"ssm:GetParameter"}, nil),
+		allow("AllowPricingReadActions", list{"*"}, list{"pricing:GetProducts"}, nil),
+	}
+	if s.QueueArn != "" {
+		// The Provisioner-era controller also reads the queue's attributes.
+		out = append(out, allow("AllowInterruptionQueueActions", list{s.QueueArn},
+			list{"sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage"}, nil))
+	}
+	return append(out,
+		allow("AllowPassingInstanceRole", list(s.NodeRoleArns), list{"iam:PassRole"}, conditions{"StringEquals": {"iam:PassedToService": "ec2.amazonaws.com"}}),
+		allow("AllowAPIServerEndpointDiscovery", list{s.clusterArn()}, list{"eks:DescribeCluster"}, nil),
+	)
+}
+
+// queuePolicy lets EventBridge (and SQS itself) deliver to the queue and refuses plain HTTP.
+func queuePolicy(queueArn string) string {
+	return policyDocument{Version: "2012-10-17", ID: "EC2InterruptionPolicy", Statement: []statement{
+		{
+			Effect:    "Allow",
+			Principal: map[string][]string{"Service": {"events.amazonaws.com", "sqs.amazonaws.com"}},
+			Action:    list{"sqs:SendMessage"},
+			Resource:  list{queueArn},
+		},
+		{
+			Sid:       "DenyHTTP",
+			Effect:    "Deny",
+			Principal: "*",
+			Action:    list{"sqs:*"},
+			Resource:  list{queueArn},
+			Condition: conditions{"Bool": {"aws:SecureTransport": "false"}},
+		},
+	}}.json()
+}
+
+// merge returns the union of two condition maps (b wins).
+func merge(a, b map[string]any) map[string]any {
+	out := make(map[string]any, len(a)+len(b))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
