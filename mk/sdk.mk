@@ -11,8 +11,10 @@
 
 SDK_SCHEMA    ?= schema.json
 SDK_README    ?= README.md
-# Empty keeps the schema's version, as gen-sdk does without --version; a release stamps the
-# real one with `make sdks SDK_VERSION=1.2.3` (check-sdks always uses the schema's).
+SDK_OUT       ?= sdk
+# Empty keeps the schema's version, as gen-sdk does without --version. A release stamps the
+# real one into a copy: `make sdks SDK_VERSION=1.2.3 SDK_OUT=dist/sdk` (check-sdks compares
+# the committed sdk/, which never carries a release version).
 SDK_VERSION   ?=
 SDKGEN_CACHE  := $(CACHE_DIR)/sdkgen
 
@@ -47,7 +49,7 @@ gen_sdks = $(SDKGEN_NPG) -schema $(SDK_SCHEMA) -out $(1) $(2) \
 	$(SDKGEN_DJ) -schema $(SDK_SCHEMA) -out $(1) $(2) dotnet java
 
 sdks: sdkgen
-	$(call gen_sdks,sdk,$(if $(SDK_VERSION),-version $(SDK_VERSION)))
+	$(call gen_sdks,$(SDK_OUT),$(if $(SDK_VERSION),-version $(SDK_VERSION)))
 
 # Artifacts the SDK tests or a local build may leave in sdk/ (all git-ignored) are not drift.
 SDK_DIFF_IGNORE := -x node_modules -x bin -x __pycache__ -x '*.egg-info' -x build -x dist -x target -x obj
