@@ -220,7 +220,13 @@ namespace PulumiKarpenter.Karpenter
         public bool? InterruptionHandling { get; set; }
 
         /// <summary>
-        /// Namespace of the Karpenter releases. Default: `kube-system`.
+        /// The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+        /// </summary>
+        [Input("kubernetesVersion")]
+        public string? KubernetesVersion { get; set; }
+
+        /// <summary>
+        /// Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
         /// </summary>
         [Input("namespace")]
         public string? Namespace { get; set; }
@@ -304,7 +310,7 @@ namespace PulumiKarpenter.Karpenter
         }
 
         /// <summary>
-        /// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: &gt;=1.12.0 &lt;1.15.0.
+        /// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: &gt;=0.19.0 &lt;1.15.0.
         /// </summary>
         [Input("version")]
         public string? Version { get; set; }
@@ -316,7 +322,6 @@ namespace PulumiKarpenter.Karpenter
             DefaultNodePool = true;
             InstallCrds = true;
             InterruptionHandling = true;
-            Namespace = "kube-system";
             ServiceAccountName = "karpenter";
         }
         public static new KarpenterArgs Empty => new KarpenterArgs();

@@ -115,7 +115,8 @@ export class Karpenter extends pulumi.ComponentResource {
             resourceInputs["defaultNodePool"] = (args?.defaultNodePool) ?? true;
             resourceInputs["installCrds"] = (args?.installCrds) ?? true;
             resourceInputs["interruptionHandling"] = (args?.interruptionHandling) ?? true;
-            resourceInputs["namespace"] = (args?.namespace) ?? "kube-system";
+            resourceInputs["kubernetesVersion"] = args?.kubernetesVersion;
+            resourceInputs["namespace"] = args?.namespace;
             resourceInputs["nodeClasses"] = args?.nodeClasses;
             resourceInputs["nodePools"] = args?.nodePools;
             resourceInputs["nodeRoleAdditionalPolicyArns"] = args?.nodeRoleAdditionalPolicyArns;
@@ -207,7 +208,11 @@ export interface KarpenterArgs {
      */
     interruptionHandling?: boolean;
     /**
-     * Namespace of the Karpenter releases. Default: `kube-system`.
+     * The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+     */
+    kubernetesVersion?: string;
+    /**
+     * Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
      */
     namespace?: string;
     /**
@@ -243,7 +248,7 @@ export interface KarpenterArgs {
      */
     values?: pulumi.Input<{[key: string]: any} | undefined>;
     /**
-     * Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=1.12.0 <1.15.0.
+     * Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=0.19.0 <1.15.0.
      */
     version?: string;
 }

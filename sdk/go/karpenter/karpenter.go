@@ -80,10 +80,6 @@ func NewKarpenter(ctx *pulumi.Context,
 		interruptionHandling_ := true
 		args.InterruptionHandling = &interruptionHandling_
 	}
-	if args.Namespace == nil {
-		namespace_ := "kube-system"
-		args.Namespace = &namespace_
-	}
 	if args.ServiceAccountName == nil {
 		serviceAccountName_ := "karpenter"
 		args.ServiceAccountName = &serviceAccountName_
@@ -120,7 +116,9 @@ type karpenterArgs struct {
 	InstallCrds *bool `pulumi:"installCrds"`
 	// Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
 	InterruptionHandling *bool `pulumi:"interruptionHandling"`
-	// Namespace of the Karpenter releases. Default: `kube-system`.
+	// The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+	KubernetesVersion *string `pulumi:"kubernetesVersion"`
+	// Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
 	Namespace *string `pulumi:"namespace"`
 	// EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
 	NodeClasses []NodeClass `pulumi:"nodeClasses"`
@@ -138,7 +136,7 @@ type karpenterArgs struct {
 	Tags map[string]string `pulumi:"tags"`
 	// Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
 	Values map[string]interface{} `pulumi:"values"`
-	// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=1.12.0 <1.15.0.
+	// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=0.19.0 <1.15.0.
 	Version *string `pulumi:"version"`
 }
 
@@ -166,7 +164,9 @@ type KarpenterArgs struct {
 	InstallCrds *bool
 	// Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
 	InterruptionHandling *bool
-	// Namespace of the Karpenter releases. Default: `kube-system`.
+	// The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+	KubernetesVersion *string
+	// Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
 	Namespace *string
 	// EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
 	NodeClasses NodeClassArrayInput
@@ -184,7 +184,7 @@ type KarpenterArgs struct {
 	Tags pulumi.StringMapInput
 	// Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
 	Values pulumi.MapInput
-	// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=1.12.0 <1.15.0.
+	// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=0.19.0 <1.15.0.
 	Version *string
 }
 

@@ -32,6 +32,7 @@ class KarpenterArgs:
                  default_node_pool: Optional[_builtins.bool] = None,
                  install_crds: Optional[_builtins.bool] = None,
                  interruption_handling: Optional[_builtins.bool] = None,
+                 kubernetes_version: Optional[_builtins.str] = None,
                  namespace: Optional[_builtins.str] = None,
                  node_classes: pulumi.Input[Optional[Sequence[pulumi.Input['NodeClassArgs']]]] = None,
                  node_pools: pulumi.Input[Optional[Sequence[pulumi.Input['NodePoolArgs']]]] = None,
@@ -56,7 +57,8 @@ class KarpenterArgs:
         :param _builtins.bool default_node_pool: Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
         :param _builtins.bool install_crds: Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
         :param _builtins.bool interruption_handling: Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
-        :param _builtins.str namespace: Namespace of the Karpenter releases. Default: `kube-system`.
+        :param _builtins.str kubernetes_version: The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+        :param _builtins.str namespace: Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
         :param pulumi.Input[Sequence[pulumi.Input['NodeClassArgs']]] node_classes: EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
         :param pulumi.Input[Sequence[pulumi.Input['NodePoolArgs']]] node_pools: NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_role_additional_policy_arns: Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
@@ -65,7 +67,7 @@ class KarpenterArgs:
         :param _builtins.str service_account_name: Name of the controller's Kubernetes service account. Default: `karpenter`.
         :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags applied to every AWS resource the component creates.
         :param pulumi.Input[Mapping[str, Any]] values: Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
-        :param _builtins.str version: Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=1.12.0 <1.15.0.
+        :param _builtins.str version: Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=0.19.0 <1.15.0.
         """
         pulumi.set(__self__, "cluster_name", cluster_name)
         if chart_repository is None:
@@ -98,8 +100,8 @@ class KarpenterArgs:
             interruption_handling = True
         if interruption_handling is not None:
             pulumi.set(__self__, "interruption_handling", interruption_handling)
-        if namespace is None:
-            namespace = 'kube-system'
+        if kubernetes_version is not None:
+            pulumi.set(__self__, "kubernetes_version", kubernetes_version)
         if namespace is not None:
             pulumi.set(__self__, "namespace", namespace)
         if node_classes is not None:
@@ -256,10 +258,22 @@ class KarpenterArgs:
         pulumi.set(self, "interruption_handling", value)
 
     @_builtins.property
+    @pulumi.getter(name="kubernetesVersion")
+    def kubernetes_version(self) -> Optional[_builtins.str]:
+        """
+        The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+        """
+        return pulumi.get(self, "kubernetes_version")
+
+    @kubernetes_version.setter
+    def kubernetes_version(self, value: Optional[_builtins.str]):
+        pulumi.set(self, "kubernetes_version", value)
+
+    @_builtins.property
     @pulumi.getter
     def namespace(self) -> Optional[_builtins.str]:
         """
-        Namespace of the Karpenter releases. Default: `kube-system`.
+        Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
         """
         return pulumi.get(self, "namespace")
 
@@ -367,7 +381,7 @@ class KarpenterArgs:
     @pulumi.getter
     def version(self) -> Optional[_builtins.str]:
         """
-        Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=1.12.0 <1.15.0.
+        Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=0.19.0 <1.15.0.
         """
         return pulumi.get(self, "version")
 
@@ -393,6 +407,7 @@ class Karpenter(pulumi.ComponentResource):
                  default_node_pool: Optional[_builtins.bool] = None,
                  install_crds: Optional[_builtins.bool] = None,
                  interruption_handling: Optional[_builtins.bool] = None,
+                 kubernetes_version: Optional[_builtins.str] = None,
                  namespace: Optional[_builtins.str] = None,
                  node_classes: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodeClassArgs', 'NodeClassArgsDict']]]]] = None,
                  node_pools: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodePoolArgs', 'NodePoolArgsDict']]]]] = None,
@@ -420,7 +435,8 @@ class Karpenter(pulumi.ComponentResource):
         :param _builtins.bool default_node_pool: Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
         :param _builtins.bool install_crds: Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
         :param _builtins.bool interruption_handling: Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
-        :param _builtins.str namespace: Namespace of the Karpenter releases. Default: `kube-system`.
+        :param _builtins.str kubernetes_version: The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+        :param _builtins.str namespace: Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
         :param pulumi.Input[Sequence[pulumi.Input[Union['NodeClassArgs', 'NodeClassArgsDict']]]] node_classes: EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
         :param pulumi.Input[Sequence[pulumi.Input[Union['NodePoolArgs', 'NodePoolArgsDict']]]] node_pools: NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_role_additional_policy_arns: Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
@@ -429,7 +445,7 @@ class Karpenter(pulumi.ComponentResource):
         :param _builtins.str service_account_name: Name of the controller's Kubernetes service account. Default: `karpenter`.
         :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags applied to every AWS resource the component creates.
         :param pulumi.Input[Mapping[str, Any]] values: Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
-        :param _builtins.str version: Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=1.12.0 <1.15.0.
+        :param _builtins.str version: Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=0.19.0 <1.15.0.
         """
         ...
     @overload
@@ -466,6 +482,7 @@ class Karpenter(pulumi.ComponentResource):
                  default_node_pool: Optional[_builtins.bool] = None,
                  install_crds: Optional[_builtins.bool] = None,
                  interruption_handling: Optional[_builtins.bool] = None,
+                 kubernetes_version: Optional[_builtins.str] = None,
                  namespace: Optional[_builtins.str] = None,
                  node_classes: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodeClassArgs', 'NodeClassArgsDict']]]]] = None,
                  node_pools: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodePoolArgs', 'NodePoolArgsDict']]]]] = None,
@@ -510,8 +527,7 @@ class Karpenter(pulumi.ComponentResource):
             if interruption_handling is None:
                 interruption_handling = True
             __props__.__dict__["interruption_handling"] = interruption_handling
-            if namespace is None:
-                namespace = 'kube-system'
+            __props__.__dict__["kubernetes_version"] = kubernetes_version
             __props__.__dict__["namespace"] = namespace
             __props__.__dict__["node_classes"] = node_classes
             __props__.__dict__["node_pools"] = node_pools

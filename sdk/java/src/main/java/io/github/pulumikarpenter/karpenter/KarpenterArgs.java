@@ -191,14 +191,29 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Namespace of the Karpenter releases. Default: `kube-system`.
+     * The cluster&#39;s Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter&#39;s compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+     * 
+     */
+    @Import(name="kubernetesVersion")
+    private @Nullable String kubernetesVersion;
+
+    /**
+     * @return The cluster&#39;s Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter&#39;s compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+     * 
+     */
+    public Optional<String> kubernetesVersion() {
+        return Optional.ofNullable(this.kubernetesVersion);
+    }
+
+    /**
+     * Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
      * 
      */
     @Import(name="namespace")
     private @Nullable String namespace;
 
     /**
-     * @return Namespace of the Karpenter releases. Default: `kube-system`.
+     * @return Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
      * 
      */
     public Optional<String> namespace() {
@@ -326,14 +341,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: &gt;=1.12.0 &lt;1.15.0.
+     * Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: &gt;=0.19.0 &lt;1.15.0.
      * 
      */
     @Import(name="version")
     private @Nullable String version;
 
     /**
-     * @return Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: &gt;=1.12.0 &lt;1.15.0.
+     * @return Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: &gt;=0.19.0 &lt;1.15.0.
      * 
      */
     public Optional<String> version() {
@@ -354,6 +369,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         this.defaultNodePool = $.defaultNodePool;
         this.installCrds = $.installCrds;
         this.interruptionHandling = $.interruptionHandling;
+        this.kubernetesVersion = $.kubernetesVersion;
         this.namespace = $.namespace;
         this.nodeClasses = $.nodeClasses;
         this.nodePools = $.nodePools;
@@ -576,7 +592,18 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param namespace Namespace of the Karpenter releases. Default: `kube-system`.
+         * @param kubernetesVersion The cluster&#39;s Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter&#39;s compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder kubernetesVersion(@Nullable String kubernetesVersion) {
+            $.kubernetesVersion = kubernetesVersion;
+            return this;
+        }
+
+        /**
+         * @param namespace Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
          * 
          * @return builder
          * 
@@ -765,7 +792,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param version Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: &gt;=1.12.0 &lt;1.15.0.
+         * @param version Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: &gt;=0.19.0 &lt;1.15.0.
          * 
          * @return builder
          * 
@@ -784,7 +811,6 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
             $.defaultNodePool = Codegen.booleanProp("defaultNodePool").arg($.defaultNodePool).def(true).getNullable();
             $.installCrds = Codegen.booleanProp("installCrds").arg($.installCrds).def(true).getNullable();
             $.interruptionHandling = Codegen.booleanProp("interruptionHandling").arg($.interruptionHandling).def(true).getNullable();
-            $.namespace = Codegen.stringProp("namespace").arg($.namespace).def("kube-system").getNullable();
             $.serviceAccountName = Codegen.stringProp("serviceAccountName").arg($.serviceAccountName).def("karpenter").getNullable();
             return $;
         }
