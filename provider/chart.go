@@ -46,6 +46,16 @@ func (b *builder) newRelease(suffix, chart string, values pulumi.MapInput, skipC
 		CreateNamespace: pulumi.Bool(true),
 		Values:          values,
 	}
+	if b.args.RepositoryUsername != nil || b.args.RepositoryPassword != nil {
+		// Private mirrors only: public ECR needs (and gets) no credentials.
+		if src.repo == nil {
+			src.repo = &helmv3.RepositoryOptsArgs{}
+		}
+		src.repo.Username = b.args.RepositoryUsername
+		if b.args.RepositoryPassword != nil {
+			src.repo.Password = pulumi.ToSecret(b.args.RepositoryPassword.ToStringPtrOutput()).(pulumi.StringPtrOutput)
+		}
+	}
 	if src.repo != nil {
 		args.RepositoryOpts = src.repo
 	}
@@ -62,7 +72,18 @@ func (b *builder) createCrdRelease() (*helmv3.Release, error) {
 	if !b.plan.installCrds {
 		return nil, nil
 	}
-	return b.newRelease("-crd-release", crdChart, pulumi.Map{}, false, nil)
+	values := pulumi.Map{}
+	if b.plan.release.has(featureV1) && !b.plan.release.has(featureWebhookValuesRemoved) {
+		// The 1.0 CRDs route conversions to the controller's webhook service; 1.0.0 defaults
+		// its namespace to kube-system, so name it.
+		setValue(values, "webhook", pulumi.Map{
+			"enabled":          pulumi.Bool(true),
+			"serviceName":      pulumi.String(controllerChart),
+			"serviceNamespace": pulumi.String(b.plan.namespace),
+			"port":             pulumi.Int(8443),
+		})
+	}
+	return b.newRelease("-crd-release", crdChart, values, false, nil)
 }
 
 // createControllerRelease installs the controller once its CRDs, IAM and queue exist, so it
@@ -89,7 +110,18 @@ func (b *builder) controllerValues(controller controllerIAM, queue *interruption
 		setValue(base, keys.defaultInstanceProfile, b.node.instanceProfileName)
 	}
 	setValue(base, "serviceAccount.name", pulumi.String(b.plan.serviceAccount))
-	setValue(base, "serviceAccount.annotations", pulumi.Map{roleArnAnnotation: controller.roleArn})
+	if b.plan.trustIRSA || !b.plan.podIdentity {
+		// IRSA: the pod identity webhook injects the role from this annotation. With Pod
+		// Identity alone the association does that, and the annotation would take precedence.
+		setValue(base, "serviceAccount.annotations", pulumi.Map{roleArnAnnotation: controller.roleArn})
+	}
+	if b.args.ControllerImageRepository != nil {
+		setValue(base, "controller.image.repository", pulumi.String(*b.args.ControllerImageRepository))
+	}
+	if b.plan.release.has(featureV1) && !b.plan.release.has(featureWebhookValuesRemoved) {
+		// 1.0 serves v1beta1 and v1 through a conversion webhook in the controller.
+		setValue(base, "webhook.enabled", pulumi.Bool(true))
+	}
 	resources := pulumi.Map{"cpu": pulumi.String(controllerCPU), "memory": pulumi.String(controllerMemory)}
 	setValue(base, "controller.resources", pulumi.Map{"requests": resources, "limits": resources})
 

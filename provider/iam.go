@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -43,6 +42,8 @@ type PolicyCondition struct {
 }
 
 func (c *PolicyCondition) Annotate(a infer.Annotator) {
+	a.Describe(&c, "An IAM condition.")
+
 	a.Describe(&c.Test, "Condition operator, e.g. `StringEquals`, `ArnLike`, `Bool`.")
 	a.Describe(&c.Variable, "Condition key, e.g. `aws:ResourceTag/team`.")
 	a.Describe(&c.Values, "Values to compare with.")
@@ -204,22 +205,38 @@ func (b *builder) controllerPolicyLayout(queueArn string) []controllerPolicy {
 	return layoutControllerPolicies(b.plan.release, policyScope{awsScope: b.aws, Cluster: cluster, NodeRoleArns: []string{nodeRole}, QueueArn: queueArn})
 }
 
-// controllerTrustPolicy lets the controller's service account assume the role through the
-// cluster's OIDC provider (IRSA). Both the audience and the subject are pinned: a trust on
-// `sub` alone would accept tokens minted for other audiences.
+// controllerTrustPolicy lets the controller's service account assume the role: through the
+// cluster's OIDC provider (IRSA; both the audience and the subject are pinned — a trust on
+// `sub` alone would accept tokens minted for other audiences), through EKS Pod Identity, or
+// both while migrating.
 func (b *builder) controllerTrustPolicy() pulumi.StringOutput {
 	subject := fmt.Sprintf("system:serviceaccount:%s:%s", b.plan.namespace, b.plan.serviceAccount)
-	return b.args.OidcProviderArn.ToStringPtrOutput().Elem().ApplyT(func(arn string) string {
-		issuer := oidcIssuer(arn)
-		return policyDocument{Version: "2012-10-17", Statement: []statement{{
-			Effect:    "Allow",
-			Principal: map[string]string{"Federated": arn},
-			Action:    list{"sts:AssumeRoleWithWebIdentity"},
-			Condition: map[string]map[string]any{"StringEquals": {
-				issuer + ":aud": "sts.amazonaws.com",
-				issuer + ":sub": subject,
-			}},
-		}}}.json()
+	oidc := pulumi.String("").ToStringOutput()
+	if b.plan.trustIRSA {
+		oidc = b.args.OidcProviderArn.ToStringPtrOutput().Elem()
+	}
+	return oidc.ApplyT(func(arn string) string {
+		var statements []statement
+		if b.plan.trustIRSA {
+			issuer := oidcIssuer(arn)
+			statements = append(statements, statement{
+				Effect:    "Allow",
+				Principal: map[string]string{"Federated": arn},
+				Action:    list{"sts:AssumeRoleWithWebIdentity"},
+				Condition: conditions{"StringEquals": {
+					issuer + ":aud": "sts.amazonaws.com",
+					issuer + ":sub": subject,
+				}},
+			})
+		}
+		if b.plan.podIdentity {
+			statements = append(statements, statement{
+				Effect:    "Allow",
+				Principal: map[string]string{"Service": "pods.eks.amazonaws.com"},
+				Action:    list{"sts:AssumeRole", "sts:TagSession"},
+			})
+		}
+		return policyDocument{Version: "2012-10-17", Statement: statements}.json()
 	}).(pulumi.StringOutput)
 }
 
@@ -269,7 +286,7 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 		return nodeIAM{
 			roleArn:             arn,
 			roleName:            arn.ApplyT(nameFromArn).(pulumi.StringOutput),
-			passRoleArns:        pulumi.StringArray{arn}.ToStringArrayOutput(),
+			passRoleArns:        b.passRoleArns(arn),
 			instanceProfileName: pulumi.String("").ToStringOutput(),
 		}, nil
 	}
@@ -294,7 +311,7 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 		roleName: role.Name,
 		// The ARN is known from the name, so the controller's PassRole statement does not
 		// wait for the role to exist.
-		passRoleArns:        pulumi.ToStringArray([]string{b.aws.roleArn(name)}).ToStringArrayOutput(),
+		passRoleArns:        b.passRoleArns(pulumi.String(b.aws.roleArn(name))),
 		instanceProfileName: pulumi.String("").ToStringOutput(),
 		resources:           []pulumi.Resource{role},
 	}
@@ -322,19 +339,6 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 		out.resources = append(out.resources, profile)
 	}
 
-	if b.plan.accessEntry {
-		// Without an access entry (or an aws-auth mapping) nodes launch but never join.
-		entry, err := eks.NewAccessEntry(b.ctx, b.childName("-node-access"), &eks.AccessEntryArgs{
-			ClusterName:  b.args.ClusterName,
-			PrincipalArn: role.Arn,
-			Type:         pulumi.String("EC2_LINUX"),
-			Tags:         b.args.Tags,
-		}, b.opts()...)
-		if err != nil {
-			return nodeIAM{}, err
-		}
-		out.resources = append(out.resources, entry)
-	}
 	return out, nil
 }
 

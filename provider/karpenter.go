@@ -28,6 +28,8 @@ type KarpenterArgs struct {
 	// Controller.
 	Namespace                  *string                       `pulumi:"namespace,optional"`
 	ServiceAccountName         *string                       `pulumi:"serviceAccountName,optional"`
+	ControllerIdentity         *ControllerIdentity           `pulumi:"controllerIdentity,optional"`
+	CreatePodIdentityAgent     *bool                         `pulumi:"createPodIdentityAgent,optional"`
 	ControllerRoleArn          pulumi.StringPtrInput         `pulumi:"controllerRoleArn,optional"`
 	ControllerPolicyStatements []PolicyStatement             `pulumi:"controllerPolicyStatements,optional"`
 	ControllerPolicyArns       map[string]pulumi.StringInput `pulumi:"controllerPolicyArns,optional"`
@@ -36,14 +38,20 @@ type KarpenterArgs struct {
 	NodeRoleArn                  pulumi.StringPtrInput         `pulumi:"nodeRoleArn,optional"`
 	NodeRoleAdditionalPolicyArns map[string]pulumi.StringInput `pulumi:"nodeRoleAdditionalPolicyArns,optional"`
 	CreateInstanceProfile        *bool                         `pulumi:"createInstanceProfile,optional"`
+	NodeAccess                   *NodeAccess                   `pulumi:"nodeAccess,optional"`
+	CreateSpotServiceLinkedRole  *bool                         `pulumi:"createSpotServiceLinkedRole,optional"`
+	Discovery                    *Discovery                    `pulumi:"discovery,optional"`
 
 	// Interruption handling.
 	InterruptionHandling *bool `pulumi:"interruptionHandling,optional"`
 
 	// Chart.
-	ChartRepository *string         `pulumi:"chartRepository,optional"`
-	InstallCrds     *bool           `pulumi:"installCrds,optional"`
-	Values          pulumi.MapInput `pulumi:"values,optional"`
+	ChartRepository           *string               `pulumi:"chartRepository,optional"`
+	RepositoryUsername        pulumi.StringPtrInput `pulumi:"repositoryUsername,optional"`
+	RepositoryPassword        pulumi.StringPtrInput `pulumi:"repositoryPassword,optional" provider:"secret"`
+	ControllerImageRepository *string               `pulumi:"controllerImageRepository,optional"`
+	InstallCrds               *bool                 `pulumi:"installCrds,optional"`
+	Values                    pulumi.MapInput       `pulumi:"values,optional"`
 
 	// Provisioning.
 	DefaultNodePool *bool       `pulumi:"defaultNodePool,optional"`
@@ -63,15 +71,23 @@ func (a *KarpenterArgs) Annotate(an infer.Annotator) {
 	an.Describe(&a.Namespace, "Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).")
 	an.Describe(&a.ServiceAccountName, "Name of the controller's Kubernetes service account. Default: `karpenter`.")
 	an.SetDefault(&a.ServiceAccountName, defaultServiceAccount)
+	an.Describe(&a.ControllerIdentity, "How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster's OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.")
+	an.Describe(&a.CreatePodIdentityAgent, "With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.")
 	an.Describe(&a.ControllerRoleArn, "ARN of an existing IAM role for the controller. When set, the component creates no controller IAM (no role, no policies) and annotates the service account with this role.")
 	an.Describe(&a.ControllerPolicyStatements, "Extra IAM statements for the controller, added as one more managed policy attached to the controller role.")
 	an.Describe(&a.ControllerPolicyArns, "Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).")
 	an.Describe(&a.NodeRoleArn, "ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.")
 	an.Describe(&a.NodeRoleAdditionalPolicyArns, "Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{\"ebs\": \"arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy\"}`).")
+	an.Describe(&a.NodeAccess, "How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.")
+	an.Describe(&a.CreateSpotServiceLinkedRole, "Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.")
+	an.Describe(&a.Discovery, "Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.")
 	an.Describe(&a.CreateInstanceProfile, "Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.")
 	an.SetDefault(&a.CreateInstanceProfile, true)
 	an.Describe(&a.InterruptionHandling, "Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.")
 	an.SetDefault(&a.InterruptionHandling, true)
+	an.Describe(&a.RepositoryUsername, "Username for a private chart repository or registry mirror. Not needed for public ECR.")
+	an.Describe(&a.RepositoryPassword, "Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.")
+	an.Describe(&a.ControllerImageRepository, "Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).")
 	an.Describe(&a.ChartRepository, "Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.")
 	an.SetDefault(&a.ChartRepository, defaultChartRepository)
 	an.Describe(&a.InstallCrds, "Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.")
@@ -166,6 +182,7 @@ type builder struct {
 	gate pulumi.ResourceArrayOutput
 
 	node       nodeIAM
+	nodeDeps   []pulumi.Resource // what node classes need while nodes exist
 	controller controllerIAM
 	queue      *interruptionQueue
 	crdRelease pulumi.Resource
@@ -174,12 +191,12 @@ type builder struct {
 
 func newBuilder(ctx *pulumi.Context, comp *Karpenter, plan *installPlan, args KarpenterArgs) (*builder, error) {
 	b := &builder{ctx: ctx, comp: comp, plan: plan, args: args}
-	b.gate = validateInputs(args, plan)
 	aws, err := resolveAWSScope(ctx, comp)
 	if err != nil {
 		return nil, err
 	}
 	b.aws = aws
+	b.gate = b.validateInputs()
 	return b, nil
 }
 
@@ -188,6 +205,18 @@ func (b *builder) build() error {
 	if b.node, err = b.createNodeIAM(); err != nil {
 		return err
 	}
+	access, err := b.createNodeAccess(b.node.roleArn)
+	if err != nil {
+		return err
+	}
+	discovery, err := b.createDiscoveryTags()
+	if err != nil {
+		return err
+	}
+	// Node classes need the nodes' IAM, their access to the cluster and the discovery tags
+	// for as long as nodes exist.
+	b.nodeDeps = append(append(append([]pulumi.Resource{}, b.node.resources...), access...), discovery...)
+
 	queueArn := ""
 	if b.plan.interruption {
 		queue, err := b.createInterruptionQueue()
@@ -199,14 +228,22 @@ func (b *builder) build() error {
 	if b.controller, err = b.createControllerIAM(b.node, queueArn); err != nil {
 		return err
 	}
+	podIdentity, err := b.createPodIdentity(b.controller.roleArn)
+	if err != nil {
+		return err
+	}
+	spotRole, err := b.createSpotServiceLinkedRole()
+	if err != nil {
+		return err
+	}
 	crd, err := b.createCrdRelease()
 	if err != nil {
 		return err
 	}
 
-	// The controller starts only once its permissions, queue and CRDs exist; on destroy it
-	// is removed before any of them, while the custom resources go before it.
-	releaseDeps := append([]pulumi.Resource{}, b.controller.resources...)
+	// The controller starts only once its permissions, credentials, queue and CRDs exist; on
+	// destroy it is removed before any of them, and the custom resources go before it.
+	releaseDeps := append(append(append([]pulumi.Resource{}, b.controller.resources...), podIdentity...), spotRole...)
 	if b.queue != nil {
 		releaseDeps = append(releaseDeps, b.queue.resources...)
 	}
@@ -290,6 +327,41 @@ func (b *builder) setOutputs() {
 	}
 	c.NodePoolNames = pools.ToStringArrayOutput()
 	c.NodeClassNames = classes.ToStringArrayOutput()
+}
+
+// ControllerIdentity is how the controller authenticates to AWS.
+type ControllerIdentity string
+
+func (ControllerIdentity) Values() []infer.EnumValue[ControllerIdentity] {
+	return []infer.EnumValue[ControllerIdentity]{
+		{Name: "Irsa", Value: "irsa", Description: "IAM roles for service accounts (the cluster's OIDC provider)."},
+		{Name: "PodIdentity", Value: "podIdentity", Description: "EKS Pod Identity."},
+		{Name: "Both", Value: "both", Description: "Trust both, to migrate from IRSA to Pod Identity."},
+	}
+}
+
+// NodeAccess is how the nodes' role is allowed into the cluster.
+type NodeAccess string
+
+func (NodeAccess) Values() []infer.EnumValue[NodeAccess] {
+	return []infer.EnumValue[NodeAccess]{
+		{Name: "AccessEntry", Value: "accessEntry", Description: "An EKS access entry (clusters in API or API_AND_CONFIG_MAP mode)."},
+		{Name: "AwsAuth", Value: "awsAuth", Description: "A mapRoles entry in kube-system/aws-auth (clusters in CONFIG_MAP mode)."},
+		{Name: "None", Value: "none", Description: "Nothing: the role already has access."},
+	}
+}
+
+// Discovery lists resources to tag for Karpenter's discovery.
+type Discovery struct {
+	SubnetIds        []pulumi.StringInput `pulumi:"subnetIds,optional"`
+	SecurityGroupIds []pulumi.StringInput `pulumi:"securityGroupIds,optional"`
+}
+
+func (d *Discovery) Annotate(a infer.Annotator) {
+	a.Describe(&d, "Resources the component tags `karpenter.sh/discovery: <clusterName>`.")
+
+	a.Describe(&d.SubnetIds, "Subnets for the nodes (usually the cluster's private subnets). Tags are named by position: keep the order stable.")
+	a.Describe(&d.SecurityGroupIds, "Security groups for the nodes (usually the cluster's node security group). Tags are named by position: keep the order stable.")
 }
 
 // AuthenticationMode is an EKS cluster's authentication mode.

@@ -51,6 +51,8 @@ type Requirement struct {
 }
 
 func (r *Requirement) Annotate(a infer.Annotator) {
+	a.Describe(&r, "A node selector requirement: which values of a node label Karpenter may choose.")
+
 	a.Describe(&r.Key, "Node label key, e.g. `karpenter.sh/capacity-type` or `node.kubernetes.io/instance-type`.")
 	a.Describe(&r.Operator, "How the label is matched.")
 	a.Describe(&r.Values, "Values for `In`/`NotIn` (at least one for `In`); a single non-negative integer for `Gt`/`Lt`/`Gte`/`Lte`; none for `Exists`/`DoesNotExist`.")
@@ -68,8 +70,8 @@ func (RequirementOperator) Values() []infer.EnumValue[RequirementOperator] {
 		{Name: "DoesNotExist", Value: "DoesNotExist", Description: "The label is absent."},
 		{Name: "Gt", Value: "Gt", Description: "The label value is an integer greater than the single value."},
 		{Name: "Lt", Value: "Lt", Description: "The label value is an integer less than the single value."},
-		{Name: "Gte", Value: "Gte", Description: "The label value is an integer greater than or equal to the single value (Karpenter v1.5+)."},
-		{Name: "Lte", Value: "Lte", Description: "The label value is an integer less than or equal to the single value (Karpenter v1.5+)."},
+		{Name: "Gte", Value: "Gte", Description: "The label value is an integer greater than or equal to the single value (Karpenter v1.9+)."},
+		{Name: "Lte", Value: "Lte", Description: "The label value is an integer less than or equal to the single value (Karpenter v1.9+)."},
 	}
 }
 
@@ -81,6 +83,8 @@ type Taint struct {
 }
 
 func (t *Taint) Annotate(a infer.Annotator) {
+	a.Describe(&t, "A Kubernetes taint on the pool's nodes.")
+
 	a.Describe(&t.Key, "Taint key.")
 	a.Describe(&t.Value, "Taint value.")
 	a.Describe(&t.Effect, "Taint effect.")
@@ -105,6 +109,8 @@ type Disruption struct {
 }
 
 func (d *Disruption) Annotate(a infer.Annotator) {
+	a.Describe(&d, "How Karpenter consolidates a pool's nodes, and how many it may disrupt at once.")
+
 	a.Describe(&d.ConsolidationPolicy, "Which nodes Karpenter may consolidate. Default: `WhenEmptyOrUnderutilized`.")
 	a.Describe(&d.ConsolidateAfter, "How long a node must be empty or underutilized before Karpenter consolidates it (e.g. `1m`), or `Never`. Default: `1m`.")
 	a.Describe(&d.Budgets, "Limits on how many nodes may be disrupted at once, optionally during a cron schedule.")
@@ -117,7 +123,7 @@ func (ConsolidationPolicy) Values() []infer.EnumValue[ConsolidationPolicy] {
 	return []infer.EnumValue[ConsolidationPolicy]{
 		{Name: "WhenEmpty", Value: "WhenEmpty", Description: "Only nodes without workload pods."},
 		{Name: "WhenEmptyOrUnderutilized", Value: "WhenEmptyOrUnderutilized", Description: "Empty nodes and nodes whose pods fit elsewhere more cheaply."},
-		{Name: "Balanced", Value: "Balanced", Description: "Consolidate only when the savings outweigh the disruption (Karpenter v1.13+)."},
+		{Name: "Balanced", Value: "Balanced", Description: "Consolidate only when the savings outweigh the disruption (Karpenter v1.14+)."},
 	}
 }
 
@@ -130,6 +136,8 @@ type Budget struct {
 }
 
 func (b *Budget) Annotate(a infer.Annotator) {
+	a.Describe(&b, "A disruption budget: at most `nodes` disrupted at once, always or during a schedule.")
+
 	a.Describe(&b.Nodes, "Maximum nodes disrupted at once: a count (`5`) or a percentage (`10%`). Default: `10%`.")
 	a.Describe(&b.Schedule, "Cron schedule (5 fields, UTC, or a macro like `@daily`) when the budget starts being active. Requires `duration`.")
 	a.Describe(&b.Duration, "How long the budget stays active after each `schedule` start (e.g. `8h`, `30m`). Requires `schedule`.")
@@ -187,6 +195,8 @@ type AmiSelectorTerm struct {
 }
 
 func (t *AmiSelectorTerm) Annotate(a infer.Annotator) {
+	a.Describe(&t, "Selects AMIs. Terms are alternatives; the fields of one term must all match.")
+
 	a.Describe(&t.Alias, "AMI alias `<family>@<version>`; must be the only term.")
 	a.Describe(&t.Id, "AMI id (`ami-...`).")
 	a.Describe(&t.Name, "AMI name (wildcards allowed).")
@@ -202,6 +212,8 @@ type SubnetSelectorTerm struct {
 }
 
 func (t *SubnetSelectorTerm) Annotate(a infer.Annotator) {
+	a.Describe(&t, "Selects subnets by id or by tags. Terms are alternatives.")
+
 	a.Describe(&t.Id, "Subnet id (`subnet-...`). Mutually exclusive with `tags` in the same term.")
 	a.Describe(&t.Tags, "Subnet tags (`*` matches any value).")
 }
@@ -214,6 +226,8 @@ type SecurityGroupSelectorTerm struct {
 }
 
 func (t *SecurityGroupSelectorTerm) Annotate(a infer.Annotator) {
+	a.Describe(&t, "Selects security groups by id, name or tags. Terms are alternatives.")
+
 	a.Describe(&t.Id, "Security group id (`sg-...`). Stands alone in its term.")
 	a.Describe(&t.Name, "Security group name. Stands alone in its term.")
 	a.Describe(&t.Tags, "Security group tags (`*` matches any value).")
@@ -227,6 +241,8 @@ type BlockDeviceMapping struct {
 }
 
 func (m *BlockDeviceMapping) Annotate(a infer.Annotator) {
+	a.Describe(&m, "An EBS volume attached to the nodes.")
+
 	a.Describe(&m.DeviceName, "Device name, e.g. `/dev/xvda`.")
 	a.Describe(&m.RootVolume, "Whether this is the root volume (at most one mapping).")
 	a.Describe(&m.Ebs, "The EBS volume.")
@@ -245,6 +261,8 @@ type BlockDevice struct {
 }
 
 func (d *BlockDevice) Annotate(a infer.Annotator) {
+	a.Describe(&d, "EBS volume settings.")
+
 	a.Describe(&d.VolumeSize, "Volume size as a quantity, e.g. `100Gi`. Required unless `snapshotId` is set.")
 	a.Describe(&d.VolumeType, "Volume type: `gp3`, `gp2`, `io1`, `io2`, `sc1`, `st1` or `standard`.")
 	a.Describe(&d.Iops, "Provisioned IOPS (io1, io2, gp3).")
@@ -264,6 +282,8 @@ type MetadataOptions struct {
 }
 
 func (m *MetadataOptions) Annotate(a infer.Annotator) {
+	a.Describe(&m, "Instance metadata service (IMDS) settings for the nodes.")
+
 	a.Describe(&m.HttpEndpoint, "`enabled` or `disabled`.")
 	a.Describe(&m.HttpProtocolIPv6, "`enabled` or `disabled`.")
 	a.Describe(&m.HttpPutResponseHopLimit, "Hop limit for PUT responses (1-64).")
@@ -287,6 +307,8 @@ type KubeletConfiguration struct {
 }
 
 func (k *KubeletConfiguration) Annotate(a infer.Annotator) {
+	a.Describe(&k, "Kubelet settings for the nodes (on the EC2NodeClass from Karpenter 1.0; on the NodePool or Provisioner before).")
+
 	a.Describe(&k.MaxPods, "Maximum pods per node.")
 	a.Describe(&k.PodsPerCore, "Maximum pods per CPU core.")
 	a.Describe(&k.SystemReserved, "Resources reserved for the OS (`cpu`, `memory`, `ephemeral-storage`, `pid`).")
@@ -339,7 +361,7 @@ func defaultRequirements() []Requirement {
 // join), so a destroy deletes them first, while Karpenter still runs with its permissions
 // and can drain and terminate the nodes they own.
 func (b *builder) createCustomResources() error {
-	deps := append([]pulumi.Resource{b.release}, b.node.resources...)
+	deps := append([]pulumi.Resource{b.release}, b.nodeDeps...)
 	if b.crdRelease != nil {
 		deps = append(deps, b.crdRelease)
 	}

@@ -5,14 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
-	"github.com/blang/semver"
-	p "github.com/pulumi/pulumi-go-provider"
-	"github.com/pulumi/pulumi-go-provider/integration"
 	presource "github.com/pulumi/pulumi/sdk/v3/go/common/resource"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"gopkg.in/yaml.v3"
@@ -48,6 +43,8 @@ type RenderedResource struct {
 	// Aliases are earlier type tokens of the same resource: an upgrade that changes the type
 	// updates it in place instead of replacing it.
 	Aliases []string `json:"aliases,omitempty"`
+	// ReadID is set for an existing object the component reads (and does not create).
+	ReadID string `json:"readId,omitempty"`
 }
 
 // RenderArgs parses a render args file (JSON or YAML): the component's inputs by their
@@ -90,71 +87,41 @@ func ParseRenderArgs(data []byte) (RenderArgs, error) {
 // Render constructs the component in-process against mocks that answer the way AWS and
 // the kubernetes provider would, and describes what it registered.
 func Render(ctx context.Context, args RenderArgs) (*Rendered, error) {
-	mocks := &renderMocks{registered: map[string]integration.MockResourceArgs{}}
-	return render(ctx, args, mocks)
+	return render(ctx, args, &renderMocks{})
 }
 
 func render(ctx context.Context, args RenderArgs, mocks *renderMocks) (*Rendered, error) {
-	prov, err := Provider()
-	if err != nil {
-		return nil, err
-	}
 	rec := &registrationRecorder{}
-	ctx, cancel := context.WithCancel(withRegistrationRecorder(ctx, rec))
-	defer cancel()
-	server, err := integration.NewServer(ctx, Name, semver.MustParse("0.0.0"),
-		integration.WithProvider(prov),
-		integration.WithMocks(&integration.MockResourceMonitor{CallF: mocks.call, NewResourceF: mocks.newResource}))
+	outputs, registered, err := construct(withRegistrationRecorder(ctx, rec), args, mocks)
+	mocks.registered = registered
 	if err != nil {
 		return nil, err
 	}
-	resp, err := server.Construct(p.ConstructRequest{
-		Urn:    presource.NewURN(tokens.QName(args.Stack), tokens.PackageName(args.Project), "", tokens.Type(componentToken), args.Name),
-		Inputs: args.Inputs,
-	})
-	if err != nil {
-		return nil, cleanConstructError(err)
-	}
-
 	out := &Rendered{
 		Component: RenderedComponent{Type: componentToken, Name: args.Name},
 		Resources: []RenderedResource{},
-		Outputs:   plainMap(resp.State),
+		Outputs:   plainMap(presource.FromResourcePropertyMap(outputs)),
 	}
 	for _, key := range rec.order() {
-		reg, ok := mocks.registered[key]
-		if !ok || !reg.Custom {
+		reg, ok := registered[key]
+		if !ok || !reg.custom {
 			continue // the component itself
 		}
 		deps := map[string]bool{}
-		for _, u := range reg.RegisterRPC.GetDependencies() {
+		for _, u := range reg.deps {
 			deps[presource.URN(u).Name()] = true
 		}
-		var aliases []string
-		for _, a := range reg.RegisterRPC.GetAliases() {
-			if t := a.GetSpec().GetType(); t != "" {
-				aliases = append(aliases, t)
-			}
-		}
 		out.Resources = append(out.Resources, RenderedResource{
-			Type:      string(reg.TypeToken),
-			Name:      reg.Name,
-			Parent:    presource.URN(reg.RegisterRPC.GetParent()).Name(),
+			Type:      reg.typ,
+			Name:      reg.name,
+			Parent:    presource.URN(reg.parent).Name(),
 			DependsOn: sortedKeys(deps),
-			Inputs:    plainMap(reg.Inputs),
-			Aliases:   aliases,
+			Inputs:    plainMap(presource.FromResourcePropertyMap(reg.inputs)),
+			Aliases:   reg.aliases,
+			ReadID:    reg.readID,
 		})
 	}
 	return out, nil
-}
-
-// cleanConstructError keeps the message that names the field and drops the gRPC wrapping.
-func cleanConstructError(err error) error {
-	msg := err.Error()
-	if i := strings.LastIndex(msg, "desc = "); i >= 0 {
-		msg = msg[i+len("desc = "):]
-	}
-	return errors.New(msg)
 }
 
 // registrationRecorder notes the order in which the component registers its children; the
@@ -188,71 +155,111 @@ func (r *registrationRecorder) order() []string {
 	return append([]string(nil), r.keys...)
 }
 
-// renderMocks answers invokes and registrations the way AWS would name and identify things.
+// renderMocks answers invokes, registrations and reads the way AWS and the kubernetes
+// provider would name and identify things.
 type renderMocks struct {
-	mu         sync.Mutex
-	registered map[string]integration.MockResourceArgs
+	// missingAddons are EKS add-ons the mock cluster does not have.
+	missingAddons map[string]bool
+	// registered is filled by a render: what the component registered, by "type::name".
+	registered map[string]*registration
 }
 
-func (m *renderMocks) call(args integration.MockCallArgs) (property.Map, error) {
-	switch args.Token {
+func (m *renderMocks) call(token string, args presource.PropertyMap) (presource.PropertyMap, error) {
+	arg := func(k string) string { return args[presource.PropertyKey(k)].StringValue() }
+	switch token {
 	case "aws:index/getPartition:getPartition":
 		return mockMap(map[string]any{"id": renderPartition, "partition": renderPartition, "dnsSuffix": renderDNSSuffix, "reverseDnsPrefix": "com.amazonaws"}), nil
 	case "aws:index/getRegion:getRegion":
 		return mockMap(map[string]any{"id": renderRegion, "name": renderRegion, "description": "US West (Oregon)", "endpoint": "ec2." + renderRegion + ".amazonaws.com"}), nil
 	case "aws:index/getCallerIdentity:getCallerIdentity":
 		return mockMap(map[string]any{"id": renderAccount, "accountId": renderAccount, "arn": "arn:aws:iam::" + renderAccount + ":user/render", "userId": "AIDARENDER"}), nil
+	case "aws:eks/getAddon:getAddon":
+		addon := arg("addonName")
+		if m.missingAddons[addon] {
+			return nil, fmt.Errorf("reading EKS Add-On (%s:%s): couldn't find resource", arg("clusterName"), addon)
+		}
+		return mockMap(map[string]any{"id": arg("clusterName") + ":" + addon, "addonName": addon, "addonVersion": "v1.3.8-eksbuild.2"}), nil
+	case "aws:iam/getInstanceProfile:getInstanceProfile":
+		// Instance profiles made by hand usually hold a role of the same name.
+		name := arg("name")
+		return mockMap(map[string]any{"id": name, "name": name, "path": "/",
+			"arn":     fmt.Sprintf("arn:%s:iam::%s:instance-profile/%s", renderPartition, renderAccount, name),
+			"roleArn": fmt.Sprintf("arn:%s:iam::%s:role/%s", renderPartition, renderAccount, name), "roleName": name}), nil
 	}
-	return property.Map{}, fmt.Errorf("render: no mock for invoke %s", args.Token)
+	return nil, fmt.Errorf("render: no mock for invoke %s", token)
 }
 
-func (m *renderMocks) newResource(args integration.MockResourceArgs) (string, property.Map, error) {
-	m.mu.Lock()
-	m.registered[string(args.TypeToken)+"::"+args.Name] = args
-	m.mu.Unlock()
+// read answers reads of existing objects. The only one is kube-system/aws-auth, which on an
+// EKS cluster in CONFIG_MAP mode already maps the managed node group's role.
+func (m *renderMocks) read(reg *registration) (presource.PropertyMap, error) {
+	if reg.typ != "kubernetes:core/v1:ConfigMap" || reg.readID != "kube-system/aws-auth" {
+		return nil, fmt.Errorf("render: no mock for reading %s %s", reg.typ, reg.readID)
+	}
+	return mockMap(map[string]any{
+		"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "aws-auth", "namespace": "kube-system"},
+		"data": map[string]any{"mapRoles": "- groups:\n  - system:bootstrappers\n  - system:nodes\n  rolearn: arn:aws:iam::" + renderAccount +
+			":role/managed-node-group\n  username: system:node:{{EC2PrivateDNSName}}\n"},
+	}), nil
+}
 
-	state := args.Inputs.AsMap()
-	set := func(k string, v string) { state[k] = property.New(v) }
-	name := args.Inputs.Get("name")
-	physical := args.Name
-	if name.IsString() {
-		physical = name.AsString()
+func (m *renderMocks) newResource(reg *registration) (string, presource.PropertyMap, error) {
+	in := reg.inputs
+	state := in.Copy()
+	str := func(k string) string {
+		if v, ok := in[presource.PropertyKey(k)]; ok && v.IsString() {
+			return v.StringValue()
+		}
+		return ""
+	}
+	set := func(k, v string) { state[presource.PropertyKey(k)] = presource.NewStringProperty(v) }
+	physical := str("name")
+	if physical == "" {
+		physical = reg.name
 	}
 	id := physical
-	switch args.TypeToken {
+	switch reg.typ {
 	case "aws:iam/role:Role":
 		set("arn", fmt.Sprintf("arn:%s:iam::%s:role/%s", renderPartition, renderAccount, physical))
-		set("uniqueId", "AROARENDER"+strings.ToUpper(physical[len(physical)-7:]))
 	case "aws:iam/policy:Policy":
 		id = fmt.Sprintf("arn:%s:iam::%s:policy/%s", renderPartition, renderAccount, physical)
 		set("arn", id)
 	case "aws:iam/instanceProfile:InstanceProfile":
 		set("arn", fmt.Sprintf("arn:%s:iam::%s:instance-profile/%s", renderPartition, renderAccount, physical))
 	case "aws:iam/rolePolicyAttachment:RolePolicyAttachment":
-		id = args.Inputs.Get("role").AsString() + "/" + nameFromArn(args.Inputs.Get("policyArn").AsString())
+		id = str("role") + "/" + nameFromArn(str("policyArn"))
+	case "aws:iam/serviceLinkedRole:ServiceLinkedRole":
+		set("name", "AWSServiceRoleForEC2Spot")
+		id = fmt.Sprintf("arn:%s:iam::%s:role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot", renderPartition, renderAccount)
+		set("arn", id)
 	case "aws:sqs/queue:Queue":
 		id = fmt.Sprintf("https://sqs.%s.%s/%s/%s", renderRegion, renderDNSSuffix, renderAccount, physical)
 		set("arn", fmt.Sprintf("arn:%s:sqs:%s:%s:%s", renderPartition, renderRegion, renderAccount, physical))
 		set("url", id)
 	case "aws:sqs/queuePolicy:QueuePolicy":
-		id = args.Inputs.Get("queueUrl").AsString()
+		id = str("queueUrl")
 	case "aws:cloudwatch/eventRule:EventRule":
 		set("arn", fmt.Sprintf("arn:%s:events:%s:%s:rule/%s", renderPartition, renderRegion, renderAccount, physical))
 	case "aws:cloudwatch/eventTarget:EventTarget":
-		id = args.Inputs.Get("rule").AsString() + "-" + args.Inputs.Get("targetId").AsString()
+		id = str("rule") + "-" + str("targetId")
 	case "aws:eks/accessEntry:AccessEntry":
-		cluster := args.Inputs.Get("clusterName").AsString()
-		id = cluster + ":" + args.Inputs.Get("principalArn").AsString()
-		set("accessEntryArn", fmt.Sprintf("arn:%s:eks:%s:%s:access-entry/%s/role/%s/%s", renderPartition, renderRegion, renderAccount, cluster, renderAccount, physical))
+		id = str("clusterName") + ":" + str("principalArn")
+	case "aws:eks/podIdentityAssociation:PodIdentityAssociation":
+		id = "a-render-" + reg.name
+		set("associationId", id)
+	case "aws:eks/addon:Addon":
+		id = str("clusterName") + ":" + str("addonName")
+	case "aws:ec2/tag:Tag":
+		id = str("resourceId") + "," + str("key")
 	case "kubernetes:helm.sh/v3:Release":
-		id = args.Inputs.Get("namespace").AsString() + "/" + physical
+		id = str("namespace") + "/" + physical
 		set("status", "deployed")
 	}
-	return id, property.NewMap(state), nil
+	return id, state, nil
 }
 
-func mockMap(m map[string]any) property.Map {
-	return presource.FromResourcePropertyMap(presource.NewPropertyMapFromMap(m))
+func mockMap(m map[string]any) presource.PropertyMap {
+	return presource.NewPropertyMapFromMap(m)
 }
 
 // plainMap turns property values into JSON values. Secrets are masked: render output is

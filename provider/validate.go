@@ -57,9 +57,18 @@ type installPlan struct {
 
 	// installCrds: a karpenter-crd release; chartCrds: the controller chart installs the CRDs
 	// from its crds/ directory (the Provisioner era, which has no CRD chart).
-	installCrds, chartCrds                           bool
-	interruption, createInstanceProfile              bool
-	createControllerIAM, createNodeRole, accessEntry bool
+	installCrds, chartCrds              bool
+	interruption, createInstanceProfile bool
+	createControllerIAM, createNodeRole bool
+	spotServiceLinkedRole               bool
+
+	// Controller identity: trust the OIDC provider (IRSA) and/or EKS Pod Identity.
+	trustIRSA, podIdentity, createPodIdentityAgent bool
+
+	// nodeAccess is how the node role joins the cluster; windowsNodes: a node class uses a
+	// Windows AMI with the component's node role.
+	nodeAccess   NodeAccess
+	windowsNodes bool
 
 	pools   []NodePool
 	classes []NodeClass
@@ -87,11 +96,13 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 		createControllerIAM: args.ControllerRoleArn == nil,
 		createNodeRole:      args.NodeRoleArn == nil,
 	}
-	if !slices.Contains(rel.amiFamilies, "AL2023") {
+	if !slices.Contains(rel.amiFamilies, "AL2023") || !rel.has(featureAL2023) {
 		p.defaultAmiAlias = "al2@latest"
 	}
 	p.createInstanceProfile = p.createNodeRole && deref(args.CreateInstanceProfile, true)
-	p.accessEntry = p.createNodeRole && deref(args.ClusterAuthenticationMode, AuthenticationModeApiAndConfigMap) != AuthenticationModeConfigMap
+	p.spotServiceLinkedRole = deref(args.CreateSpotServiceLinkedRole, false)
+	errs = append(errs, p.resolveIdentity(args)...)
+	errs = append(errs, p.resolveNodeAccess(args)...)
 
 	errs = append(errs, validateComponentName(name))
 	errs = append(errs, checkDNSLabel("namespace", p.namespace))
@@ -104,9 +115,6 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 		errs = append(errs, checkKubernetesVersion(*args.KubernetesVersion, rel))
 	}
 
-	if p.createControllerIAM && args.OidcProviderArn == nil {
-		errs = append(errs, errors.New("oidcProviderArn: required to create the controller role (IRSA trusts the cluster's OIDC provider); or set controllerRoleArn to bring your own role"))
-	}
 	if !p.createControllerIAM {
 		if len(args.ControllerPolicyStatements) > 0 {
 			errs = append(errs, errors.New("controllerPolicyStatements: cannot be used with controllerRoleArn (the component creates no controller role to attach them to)"))
@@ -133,6 +141,7 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 	}
 
 	p.pools, p.classes = resolveProvisioning(args)
+	p.windowsNodes = slices.ContainsFunc(p.classes, usesWindowsWithNodeRole)
 	errs = append(errs, validateProvisioning(p)...)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -140,9 +149,81 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 	return p, nil
 }
 
+// resolveIdentity decides how the controller authenticates.
+func (p *installPlan) resolveIdentity(args KarpenterArgs) []error {
+	identity := deref(args.ControllerIdentity, "irsa")
+	if err := checkEnum("controllerIdentity", string(identity), enumValues[ControllerIdentity]()); err != nil {
+		return []error{err}
+	}
+	p.trustIRSA = identity == "irsa" || identity == "both"
+	p.podIdentity = identity == "podIdentity" || identity == "both"
+	p.createPodIdentityAgent = deref(args.CreatePodIdentityAgent, false)
+	var errs []error
+	if p.createControllerIAM && p.trustIRSA && args.OidcProviderArn == nil {
+		errs = append(errs, fmt.Errorf("oidcProviderArn: required to create the controller role with controllerIdentity %s (IRSA trusts the cluster's OIDC provider); or set controllerRoleArn, or use controllerIdentity podIdentity", identity))
+	}
+	if p.createPodIdentityAgent && !p.podIdentity {
+		errs = append(errs, errors.New("createPodIdentityAgent: only used with controllerIdentity podIdentity or both"))
+	}
+	return errs
+}
+
+// resolveNodeAccess decides how the node role joins the cluster: by default an access entry,
+// an aws-auth mapping on CONFIG_MAP clusters, and nothing for a role the component does not
+// own (it usually has access already).
+func (p *installPlan) resolveNodeAccess(args KarpenterArgs) []error {
+	mode := deref(args.ClusterAuthenticationMode, AuthenticationModeApiAndConfigMap)
+	switch {
+	case args.NodeAccess != nil:
+		p.nodeAccess = *args.NodeAccess
+	case !p.createNodeRole:
+		p.nodeAccess = "none"
+	case mode == AuthenticationModeConfigMap:
+		p.nodeAccess = "awsAuth"
+	default:
+		p.nodeAccess = "accessEntry"
+	}
+	if err := checkEnum("nodeAccess", string(p.nodeAccess), enumValues[NodeAccess]()); err != nil {
+		return []error{err}
+	}
+	switch {
+	case p.nodeAccess == "accessEntry" && mode == AuthenticationModeConfigMap:
+		return []error{errors.New("nodeAccess: accessEntry needs a cluster in API or API_AND_CONFIG_MAP mode; clusterAuthenticationMode is CONFIG_MAP (use awsAuth)")}
+	case p.nodeAccess == "awsAuth" && mode == AuthenticationModeApi:
+		return []error{errors.New("nodeAccess: awsAuth needs a cluster that reads aws-auth (CONFIG_MAP or API_AND_CONFIG_MAP); clusterAuthenticationMode is API (use accessEntry)")}
+	}
+	return nil
+}
+
+// usesWindowsWithNodeRole says whether a class launches Windows nodes with the component's
+// node role (which then needs Windows node access).
+func usesWindowsWithNodeRole(c NodeClass) bool {
+	if c.Role != nil || c.InstanceProfile != nil {
+		return false
+	}
+	if c.AmiFamily != nil {
+		return strings.HasPrefix(*c.AmiFamily, "Windows")
+	}
+	for _, alias := range append([]*string{c.AmiAlias}, aliasesOf(c.AmiSelectorTerms)...) {
+		if alias != nil && strings.HasPrefix(*alias, "windows") {
+			return true
+		}
+	}
+	return false
+}
+
+func aliasesOf(terms []AmiSelectorTerm) []*string {
+	var out []*string
+	for _, t := range terms {
+		out = append(out, t.Alias)
+	}
+	return out
+}
+
 // validateInputs checks the Input-typed values once they resolve. Its result gates every
 // child: when a value is invalid, no child registers.
-func validateInputs(args KarpenterArgs, plan *installPlan) pulumi.ResourceArrayOutput {
+func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
+	args := b.args
 	type check struct {
 		field string
 		value pulumi.StringPtrInput
@@ -161,6 +242,22 @@ func validateInputs(args KarpenterArgs, plan *installPlan) pulumi.ResourceArrayO
 	for _, key := range sortedKeys(args.NodeRoleAdditionalPolicyArns) {
 		checks = append(checks, check{"nodeRoleAdditionalPolicyArns." + key, args.NodeRoleAdditionalPolicyArns[key].ToStringOutput().ToStringPtrOutput(), checkArn("policy/")})
 	}
+	if d := args.Discovery; d != nil {
+		for i, id := range d.SubnetIds {
+			checks = append(checks, check{fmt.Sprintf("discovery.subnetIds[%d]", i), id.ToStringOutput().ToStringPtrOutput(), checkID("subnet-")})
+		}
+		for i, id := range d.SecurityGroupIds {
+			checks = append(checks, check{fmt.Sprintf("discovery.securityGroupIds[%d]", i), id.ToStringOutput().ToStringPtrOutput(), checkID("sg-")})
+		}
+	}
+	for i, c := range b.plan.classes {
+		for j, t := range c.SubnetSelectorTerms {
+			checks = append(checks, check{fmt.Sprintf("nodeClasses[%d].subnetSelectorTerms[%d].id", i, j), t.Id, checkID("subnet-")})
+		}
+		for j, t := range c.SecurityGroupSelectorTerms {
+			checks = append(checks, check{fmt.Sprintf("nodeClasses[%d].securityGroupSelectorTerms[%d].id", i, j), t.Id, checkID("sg-")})
+		}
+	}
 
 	var values []any
 	var active []check
@@ -177,7 +274,11 @@ func validateInputs(args KarpenterArgs, plan *installPlan) pulumi.ResourceArrayO
 				errs = append(errs, c.fn(c.field, *v))
 			}
 		}
-		return []pulumi.Resource{}, errors.Join(errs...)
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
+		}
+		// With valid inputs, the cluster-side check that needs them.
+		return []pulumi.Resource{}, b.checkPodIdentityAgent(*vals[0].(*string))
 	}).(pulumi.ResourceArrayOutput)
 }
 
@@ -189,6 +290,18 @@ func checkClusterName(field, v string) error {
 		return fmt.Errorf("%s: %q is not a valid EKS cluster name (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit)", field, v)
 	}
 	return nil
+}
+
+var idPattern = regexp.MustCompile(`^[a-z]+-[0-9a-z]+$`)
+
+// checkID checks an EC2 id (subnet-..., sg-...).
+func checkID(prefix string) func(field, v string) error {
+	return func(field, v string) error {
+		if !strings.HasPrefix(v, prefix) || !idPattern.MatchString(v) {
+			return fmt.Errorf("%s: %q is not an id of the form %s<hex>", field, v, prefix)
+		}
+		return nil
+	}
 }
 
 func checkEndpoint(field, v string) error {
@@ -392,8 +505,11 @@ func validateNodePool(field string, pool NodePool, rel release) []error {
 		errs = append(errs, rel.require(f+".operator", slices.Contains([]RequirementOperator{"Gte", "Lte"}, r.Operator), featureGteLte))
 		errs = append(errs, rel.require(f+".minValues", r.MinValues != nil, featureMinValues))
 	}
-	if len(pool.Requirements) > 100 {
-		errs = append(errs, fmt.Errorf("%s.requirements: at most 100 requirements", field))
+	if limit := 100; len(pool.Requirements) > limit || (!rel.has(featureV1) && len(pool.Requirements) > 30) {
+		if !rel.has(featureV1) {
+			limit = 30
+		}
+		errs = append(errs, fmt.Errorf("%s.requirements: at most %d requirements for Karpenter %s", field, limit, rel.version))
 	}
 	for _, k := range sortedKeys(pool.Labels) {
 		errs = append(errs, checkLabelKey(fmt.Sprintf("%s.labels[%q]", field, k), k))
@@ -614,6 +730,7 @@ func validateNodeClass(field string, c NodeClass, rel release) []error {
 		errs = append(errs, fmt.Errorf("%s: role and instanceProfile are mutually exclusive (Karpenter either manages an instance profile for the role, or uses yours)", field))
 	}
 	errs = append(errs, rel.require(field+".role", c.Role != nil, featureNodeClassRole))
+	errs = append(errs, rel.require(field+".instanceProfile", c.InstanceProfile != nil && rel.has(featureNodeClassRole), featureNodeClassProfile))
 	errs = append(errs, rel.require(field+".associatePublicIPAddress", c.AssociatePublicIPAddress != nil, featureAssociatePublicIP))
 	errs = append(errs, rel.require(field+".instanceStorePolicy", c.InstanceStorePolicy != nil, featureInstanceStorePolicy))
 	if !rel.has(featureNodeClassRole) {
@@ -659,6 +776,7 @@ func validateNodeClass(field string, c NodeClass, rel release) []error {
 	if c.AmiFamily != nil {
 		errs = append(errs, checkEnum(field+".amiFamily", *c.AmiFamily, rel.amiFamilies))
 		errs = append(errs, rel.require(field+".amiFamily", *c.AmiFamily == "Windows2025", featureWindows2025))
+		errs = append(errs, rel.require(field+".amiFamily", *c.AmiFamily == "AL2023", featureAL2023))
 	} else if len(c.AmiSelectorTerms) > 0 && aliases == 0 {
 		errs = append(errs, fmt.Errorf("%s.amiFamily: required when AMIs are selected without an alias (it tells Karpenter how to bootstrap them)", field))
 	}
@@ -751,7 +869,7 @@ func checkAmiAlias(field, alias string, rel release) []error {
 		}
 		return []error{fmt.Errorf("%s: unknown AMI alias family %q; Karpenter %s knows %s", field, family, rel.version, strings.Join(families, ", "))}
 	}
-	if err := rel.require(field, name == "Windows2025", featureWindows2025); err != nil {
+	if err := errors.Join(rel.require(field, name == "Windows2025", featureWindows2025), rel.require(field, name == "AL2023", featureAL2023)); err != nil {
 		return []error{err}
 	}
 	if strings.HasPrefix(family, "windows") && version != "latest" {

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pulumi/pulumi-go-provider/integration"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -96,11 +95,11 @@ func TestBadInputCreatesNothing(t *testing.T) {
 	} {
 		parsed, err := ParseRenderArgs([]byte(args))
 		assert.NoError(t, err)
-		mocks := &renderMocks{registered: map[string]integration.MockResourceArgs{}}
+		mocks := &renderMocks{}
 		_, err = render(t.Context(), parsed, mocks)
 		assert.Error(t, err)
 		for key, reg := range mocks.registered {
-			assert.False(t, reg.Custom, "%s was registered despite bad input", key)
+			assert.False(t, reg.custom, "%s was registered despite bad input", key)
 		}
 	}
 }

@@ -126,29 +126,37 @@ const (
 	featureSSMParameter            feature = "AMI selection by SSM parameter"
 	featureAssociatePublicIP       feature = "associatePublicIPAddress"
 	featureInstanceStorePolicy     feature = "instanceStorePolicy"
+	featureNodeClassProfile        feature = "EC2NodeClass instanceProfile"
+	featureAL2023                  feature = "the AL2023 AMI family"
+	// The 1.0 charts configure the v1beta1<->v1 conversion webhook; 1.1 removed those values.
+	featureWebhookValuesRemoved feature = "charts without webhook values"
 )
 
-// featureSince is when each feature appeared (the first release whose official template,
-// chart or CRDs have it).
+// featureSince is when each feature appeared: the first release whose official template, chart
+// or CRDs have it (read from the karpenter-provider-aws, karpenter and karpenter-core module
+// zips; where a release could not be downloaded, the next one that could).
 var featureSince = map[feature]semver.Version{
 	featureBudgets:                 semver.MustParse("0.34.0"),
 	featureMinValues:               semver.MustParse("0.35.0"),
 	featureV1:                      semver.MustParse("1.0.0"),
 	featureCapacityReservations:    semver.MustParse("1.3.0"),
 	featurePullOnlyECR:             semver.MustParse("1.4.0"),
-	featureGteLte:                  semver.MustParse("1.5.0"),
+	featureGteLte:                  semver.MustParse("1.9.0"),
 	featureListInstanceProfiles:    semver.MustParse("1.7.0"),
 	featureSplitPolicy:             semver.MustParse("1.9.0"),
 	featureCapacityReservationRule: semver.MustParse("1.10.0"),
 	featurePlacementGroups:         semver.MustParse("1.11.0"),
 	featureInstanceStatus:          semver.MustParse("1.12.0"),
 	featureZonalShift:              semver.MustParse("1.12.0"),
-	featureBalanced:                semver.MustParse("1.13.0"),
-	featureWindows2025:             semver.MustParse("1.6.0"),
+	featureBalanced:                semver.MustParse("1.14.0"),
+	featureWindows2025:             semver.MustParse("1.9.0"),
 	featureNodeClassRole:           semver.MustParse("0.32.0"),
-	featureSSMParameter:            semver.MustParse("1.2.0"),
-	featureAssociatePublicIP:       semver.MustParse("0.34.0"),
+	featureNodeClassProfile:        semver.MustParse("0.32.2"),
+	featureAL2023:                  semver.MustParse("0.35.0"),
+	featureSSMParameter:            semver.MustParse("1.4.0"),
+	featureAssociatePublicIP:       semver.MustParse("0.35.0"),
 	featureInstanceStorePolicy:     semver.MustParse("0.34.0"),
+	featureWebhookValuesRemoved:    semver.MustParse("1.1.0"),
 }
 
 // release is a resolved version: its generation and the features it has.

@@ -199,7 +199,7 @@ func TestFieldsNewerThanTheVersionFail(t *testing.T) {
 		{"0.37.7", `{"nodePools":[{"name":"p","terminationGracePeriod":"1h"}]}`, "nodePools[0].terminationGracePeriod: needs the v1 APIs, which Karpenter 0.37.7 does not have (first in 1.0.0"},
 		{"0.33.0", `{"nodePools":[{"name":"p","disruption":{"budgets":[{"nodes":"1"}]}}]}`, "nodePools[0].disruption.budgets: needs disruption budgets, which Karpenter 0.33.0 does not have (first in 0.34.0"},
 		{"0.37.7", `{"nodePools":[{"name":"p","disruption":{"budgets":[{"nodes":"1","reasons":["Empty"]}]}}]}`, "budgets[0].reasons: needs the v1 APIs"},
-		{"1.4.0", `{"nodePools":[{"name":"p","requirements":[{"key":"karpenter.k8s.aws/instance-cpu","operator":"Gte","values":["4"]}]}]}`, "nodePools[0].requirements[0].operator: needs the Gte and Lte requirement operators, which Karpenter 1.4.0 does not have (first in 1.5.0"},
+		{"1.4.0", `{"nodePools":[{"name":"p","requirements":[{"key":"karpenter.k8s.aws/instance-cpu","operator":"Gte","values":["4"]}]}]}`, "nodePools[0].requirements[0].operator: needs the Gte and Lte requirement operators, which Karpenter 1.4.0 does not have (first in 1.9.0"},
 		{"1.12.0", `{"nodePools":[{"name":"p","disruption":{"consolidationPolicy":"Balanced"}}]}`, "disruption.consolidationPolicy: needs the Balanced consolidation policy"},
 		{"1.0.8", `{"nodePools":[{"name":"p","disruption":{"consolidationPolicy":"WhenUnderutilized"}}]}`, "WhenUnderutilized was renamed WhenEmptyOrUnderutilized in Karpenter 1.0"},
 		{"0.37.7", `{"nodePools":[{"name":"p","disruption":{"consolidationPolicy":"WhenEmptyOrUnderutilized","consolidateAfter":"5m"}}]}`, "disruption.consolidateAfter: needs the v1 APIs"},

@@ -1,0 +1,221 @@
+package provider
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/ec2"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
+	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
+	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"gopkg.in/yaml.v3"
+)
+
+// How the component plugs into the cluster and the account: the nodes' access to the API
+// server, the controller's Pod Identity association, the discovery tags and the Spot
+// service-linked role.
+
+const podIdentityAgentAddon = "eks-pod-identity-agent"
+
+// createNodeAccess lets the node role's instances join the cluster, with an access entry or an
+// aws-auth mapping. Node classes wait for it, so nodes never launch before they can join, and
+// it goes only after they are gone.
+func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
+	switch b.plan.nodeAccess {
+	case "accessEntry":
+		entryType := "EC2_LINUX"
+		if b.plan.windowsNodes {
+			entryType = "EC2_WINDOWS"
+		}
+		entry, err := eks.NewAccessEntry(b.ctx, b.childName("-node-access"), &eks.AccessEntryArgs{
+			ClusterName:  b.args.ClusterName,
+			PrincipalArn: roleArn,
+			Type:         pulumi.String(entryType),
+			Tags:         b.args.Tags,
+		}, b.opts()...)
+		if err != nil {
+			return nil, err
+		}
+		return []pulumi.Resource{entry}, nil
+	case "awsAuth":
+		return b.createAwsAuthMapping(roleArn)
+	}
+	return nil, nil
+}
+
+// createAwsAuthMapping merges the node role into kube-system/aws-auth's mapRoles. mapRoles is
+// one string another tool owns, so the component reads it, adds its entry (keeping every other
+// entry as it is) and applies the result. The patch is kept on destroy: removing it would
+// remove the whole mapRoles field it had to take over, locking every other node out.
+func (b *builder) createAwsAuthMapping(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
+	current, err := corev1.GetConfigMap(b.ctx, b.childName("-aws-auth-current"), pulumi.ID("kube-system/aws-auth"), nil, b.opts()...)
+	if err != nil {
+		return nil, err
+	}
+	groups := []string{"system:bootstrappers", "system:nodes"}
+	if b.plan.windowsNodes {
+		groups = append(groups, "eks:kube-proxy-windows")
+	}
+	mapRoles := pulumi.All(current.Data, roleArn).ApplyT(func(vals []any) (string, error) {
+		existing := vals[0].(map[string]string)["mapRoles"]
+		return mergeMapRoles(existing, vals[1].(string), groups)
+	}).(pulumi.StringOutput)
+	patch, err := corev1.NewConfigMapPatch(b.ctx, b.childName("-aws-auth"), &corev1.ConfigMapPatchArgs{
+		Metadata: &metav1.ObjectMetaPatchArgs{
+			Name:        pulumi.String("aws-auth"),
+			Namespace:   pulumi.String("kube-system"),
+			Annotations: pulumi.StringMap{"pulumi.com/patchForce": pulumi.String("true")},
+		},
+		Data: pulumi.StringMap{"mapRoles": mapRoles},
+	}, b.opts(pulumi.RetainOnDelete(true))...)
+	if err != nil {
+		return nil, err
+	}
+	return []pulumi.Resource{patch}, nil
+}
+
+// mergeMapRoles adds (or replaces) the node role's entry in an aws-auth mapRoles document and
+// keeps the other entries in their order.
+func mergeMapRoles(existing, roleArn string, groups []string) (string, error) {
+	var entries []map[string]any
+	if strings.TrimSpace(existing) != "" {
+		if err := yaml.Unmarshal([]byte(existing), &entries); err != nil {
+			return "", fmt.Errorf("nodeAccess: kube-system/aws-auth mapRoles is not a YAML list: %w", err)
+		}
+	}
+	entries = slices.DeleteFunc(entries, func(e map[string]any) bool { return e["rolearn"] == roleArn })
+	groupList := make([]any, len(groups))
+	for i, g := range groups {
+		groupList[i] = g
+	}
+	entries = append(entries, map[string]any{
+		"rolearn":  roleArn,
+		"username": "system:node:{{EC2PrivateDNSName}}",
+		"groups":   groupList,
+	})
+	out, err := yaml.Marshal(entries)
+	return string(out), err
+}
+
+// createPodIdentity associates the controller's service account with its role, and installs
+// the Pod Identity agent when asked to.
+func (b *builder) createPodIdentity(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
+	if !b.plan.podIdentity {
+		return nil, nil
+	}
+	var out []pulumi.Resource
+	if b.plan.createPodIdentityAgent {
+		addon, err := eks.NewAddon(b.ctx, b.childName("-pod-identity-agent"), &eks.AddonArgs{
+			ClusterName: b.args.ClusterName,
+			AddonName:   pulumi.String(podIdentityAgentAddon),
+			Tags:        b.args.Tags,
+		}, b.opts()...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, addon)
+	}
+	association, err := eks.NewPodIdentityAssociation(b.ctx, b.childName("-pod-identity"), &eks.PodIdentityAssociationArgs{
+		ClusterName:    b.args.ClusterName,
+		Namespace:      pulumi.String(b.plan.namespace),
+		ServiceAccount: pulumi.String(b.plan.serviceAccount),
+		RoleArn:        roleArn,
+		Tags:           b.args.Tags,
+	}, b.opts()...)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, association), nil
+}
+
+// checkPodIdentityAgent fails when Pod Identity is asked for on a cluster without the agent:
+// the controller would start without credentials.
+func (b *builder) checkPodIdentityAgent(cluster string) error {
+	if !b.plan.podIdentity || b.plan.createPodIdentityAgent {
+		return nil
+	}
+	if _, err := eks.LookupAddon(b.ctx, &eks.LookupAddonArgs{ClusterName: cluster, AddonName: podIdentityAgentAddon}, pulumi.Parent(b.comp)); err != nil {
+		return fmt.Errorf("controllerIdentity: podIdentity needs the %s add-on on cluster %s, which was not found; install it or set createPodIdentityAgent: true",
+			podIdentityAgentAddon, cluster)
+	}
+	return nil
+}
+
+// createDiscoveryTags tags the given subnets and security groups for Karpenter's discovery.
+func (b *builder) createDiscoveryTags() ([]pulumi.Resource, error) {
+	d := b.args.Discovery
+	if d == nil {
+		return nil, nil
+	}
+	var out []pulumi.Resource
+	tag := func(kind string, i int, id pulumi.StringInput) error {
+		t, err := ec2.NewTag(b.ctx, b.childName(fmt.Sprintf("-discovery-%s-%d", kind, i)), &ec2.TagArgs{
+			ResourceId: id,
+			Key:        pulumi.String(discoveryTag),
+			Value:      b.args.ClusterName,
+		}, b.opts()...)
+		out = append(out, t)
+		return err
+	}
+	for i, id := range d.SubnetIds {
+		if err := tag("subnet", i, id); err != nil {
+			return nil, err
+		}
+	}
+	for i, id := range d.SecurityGroupIds {
+		if err := tag("security-group", i, id); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// createSpotServiceLinkedRole creates AWSServiceRoleForEC2Spot, which EC2 requires before an
+// account's first Spot launch. It is account-wide and may serve other workloads, so it is
+// kept on destroy.
+func (b *builder) createSpotServiceLinkedRole() ([]pulumi.Resource, error) {
+	if !b.plan.spotServiceLinkedRole {
+		return nil, nil
+	}
+	role, err := iam.NewServiceLinkedRole(b.ctx, b.childName("-spot-service-linked-role"), &iam.ServiceLinkedRoleArgs{
+		AwsServiceName: pulumi.String("spot.amazonaws.com"),
+		Tags:           b.args.Tags,
+	}, b.opts(pulumi.RetainOnDelete(true))...)
+	if err != nil {
+		return nil, err
+	}
+	return []pulumi.Resource{role}, nil
+}
+
+// passRoleArns are the roles the controller may pass to EC2: the node role, the roles of node
+// classes with their own role, and the roles inside node classes' instance profiles (looked up,
+// so a pre-created profile works).
+func (b *builder) passRoleArns(nodeRoleArn pulumi.StringInput) pulumi.StringArrayOutput {
+	arns := []any{nodeRoleArn}
+	for _, c := range b.plan.classes {
+		switch {
+		case c.Role != nil:
+			arns = append(arns, c.Role.ToStringPtrOutput().Elem().ApplyT(func(role string) string {
+				if strings.HasPrefix(role, "arn:") {
+					return role
+				}
+				return b.aws.roleArn(role)
+			}).(pulumi.StringOutput))
+		case c.InstanceProfile != nil:
+			profile := iam.LookupInstanceProfileOutput(b.ctx, iam.LookupInstanceProfileOutputArgs{Name: c.InstanceProfile.ToStringPtrOutput().Elem()}, pulumi.Parent(b.comp))
+			arns = append(arns, profile.RoleArn())
+		}
+	}
+	return pulumi.All(arns...).ApplyT(func(vals []any) []string {
+		var out []string
+		for _, v := range vals {
+			if s, ok := v.(string); ok && !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}).(pulumi.StringArrayOutput)
+}
