@@ -64,7 +64,7 @@ namespace PulumiKarpenter.Karpenter
         /// </summary>
         public static ConsolidationPolicy WhenEmptyOrUnderutilized { get; } = new ConsolidationPolicy("WhenEmptyOrUnderutilized");
         /// <summary>
-        /// Consolidate only when the savings outweigh the disruption (Karpenter v1.13+).
+        /// Consolidate only when the savings outweigh the disruption (Karpenter v1.14+).
         /// </summary>
         public static ConsolidationPolicy Balanced { get; } = new ConsolidationPolicy("Balanced");
 
@@ -76,6 +76,82 @@ namespace PulumiKarpenter.Karpenter
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is ConsolidationPolicy other && Equals(other);
         public bool Equals(ConsolidationPolicy other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
+    public readonly struct ControllerIdentity : IEquatable<ControllerIdentity>
+    {
+        private readonly string _value;
+
+        private ControllerIdentity(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// IAM roles for service accounts (the cluster's OIDC provider).
+        /// </summary>
+        public static ControllerIdentity Irsa { get; } = new ControllerIdentity("irsa");
+        /// <summary>
+        /// EKS Pod Identity.
+        /// </summary>
+        public static ControllerIdentity PodIdentity { get; } = new ControllerIdentity("podIdentity");
+        /// <summary>
+        /// Trust both, to migrate from IRSA to Pod Identity.
+        /// </summary>
+        public static ControllerIdentity Both { get; } = new ControllerIdentity("both");
+
+        public static bool operator ==(ControllerIdentity left, ControllerIdentity right) => left.Equals(right);
+        public static bool operator !=(ControllerIdentity left, ControllerIdentity right) => !left.Equals(right);
+
+        public static explicit operator string(ControllerIdentity value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is ControllerIdentity other && Equals(other);
+        public bool Equals(ControllerIdentity other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
+    public readonly struct NodeAccess : IEquatable<NodeAccess>
+    {
+        private readonly string _value;
+
+        private NodeAccess(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// An EKS access entry (clusters in API or API_AND_CONFIG_MAP mode).
+        /// </summary>
+        public static NodeAccess AccessEntry { get; } = new NodeAccess("accessEntry");
+        /// <summary>
+        /// A mapRoles entry in kube-system/aws-auth (clusters in CONFIG_MAP mode).
+        /// </summary>
+        public static NodeAccess AwsAuth { get; } = new NodeAccess("awsAuth");
+        /// <summary>
+        /// Nothing: the role already has access.
+        /// </summary>
+        public static NodeAccess None { get; } = new NodeAccess("none");
+
+        public static bool operator ==(NodeAccess left, NodeAccess right) => left.Equals(right);
+        public static bool operator !=(NodeAccess left, NodeAccess right) => !left.Equals(right);
+
+        public static explicit operator string(NodeAccess value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is NodeAccess other && Equals(other);
+        public bool Equals(NodeAccess other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -118,11 +194,11 @@ namespace PulumiKarpenter.Karpenter
         /// </summary>
         public static RequirementOperator Lt { get; } = new RequirementOperator("Lt");
         /// <summary>
-        /// The label value is an integer greater than or equal to the single value (Karpenter v1.5+).
+        /// The label value is an integer greater than or equal to the single value (Karpenter v1.9+).
         /// </summary>
         public static RequirementOperator Gte { get; } = new RequirementOperator("Gte");
         /// <summary>
-        /// The label value is an integer less than or equal to the single value (Karpenter v1.5+).
+        /// The label value is an integer less than or equal to the single value (Karpenter v1.9+).
         /// </summary>
         public static RequirementOperator Lte { get; } = new RequirementOperator("Lte");
 

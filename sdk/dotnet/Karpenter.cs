@@ -165,6 +165,18 @@ namespace PulumiKarpenter.Karpenter
         [Input("clusterName", required: true)]
         public Input<string> ClusterName { get; set; } = null!;
 
+        /// <summary>
+        /// How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster's OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
+        /// </summary>
+        [Input("controllerIdentity")]
+        public Input<PulumiKarpenter.Karpenter.ControllerIdentity>? ControllerIdentity { get; set; }
+
+        /// <summary>
+        /// Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).
+        /// </summary>
+        [Input("controllerImageRepository")]
+        public string? ControllerImageRepository { get; set; }
+
         [Input("controllerPolicyArns")]
         private InputMap<string>? _controllerPolicyArns;
 
@@ -202,10 +214,28 @@ namespace PulumiKarpenter.Karpenter
         public bool? CreateInstanceProfile { get; set; }
 
         /// <summary>
+        /// With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+        /// </summary>
+        [Input("createPodIdentityAgent")]
+        public bool? CreatePodIdentityAgent { get; set; }
+
+        /// <summary>
+        /// Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
+        /// </summary>
+        [Input("createSpotServiceLinkedRole")]
+        public bool? CreateSpotServiceLinkedRole { get; set; }
+
+        /// <summary>
         /// Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
         /// </summary>
         [Input("defaultNodePool")]
         public bool? DefaultNodePool { get; set; }
+
+        /// <summary>
+        /// Subnets and security groups to tag `karpenter.sh/discovery: &lt;clusterName&gt;`, so node classes that select by the discovery tag (the default class does) find them.
+        /// </summary>
+        [Input("discovery")]
+        public Input<Inputs.DiscoveryArgs>? Discovery { get; set; }
 
         /// <summary>
         /// Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
@@ -230,6 +260,12 @@ namespace PulumiKarpenter.Karpenter
         /// </summary>
         [Input("namespace")]
         public string? Namespace { get; set; }
+
+        /// <summary>
+        /// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+        /// </summary>
+        [Input("nodeAccess")]
+        public Input<PulumiKarpenter.Karpenter.NodeAccess>? NodeAccess { get; set; }
 
         [Input("nodeClasses")]
         private InputList<Inputs.NodeClassArgs>? _nodeClasses;
@@ -278,6 +314,28 @@ namespace PulumiKarpenter.Karpenter
         /// </summary>
         [Input("oidcProviderArn")]
         public Input<string>? OidcProviderArn { get; set; }
+
+        [Input("repositoryPassword")]
+        private Input<string>? _repositoryPassword;
+
+        /// <summary>
+        /// Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+        /// </summary>
+        public Input<string>? RepositoryPassword
+        {
+            get => _repositoryPassword;
+            set
+            {
+                var emptySecret = Output.CreateSecret(0);
+                _repositoryPassword = Output.Tuple<Input<string>?, int>(value, emptySecret).Apply(t => t.Item1);
+            }
+        }
+
+        /// <summary>
+        /// Username for a private chart repository or registry mirror. Not needed for public ECR.
+        /// </summary>
+        [Input("repositoryUsername")]
+        public Input<string>? RepositoryUsername { get; set; }
 
         /// <summary>
         /// Name of the controller's Kubernetes service account. Default: `karpenter`.

@@ -108,20 +108,28 @@ export class Karpenter extends pulumi.ComponentResource {
             resourceInputs["clusterAuthenticationMode"] = args?.clusterAuthenticationMode;
             resourceInputs["clusterEndpoint"] = args?.clusterEndpoint;
             resourceInputs["clusterName"] = args?.clusterName;
+            resourceInputs["controllerIdentity"] = args?.controllerIdentity;
+            resourceInputs["controllerImageRepository"] = args?.controllerImageRepository;
             resourceInputs["controllerPolicyArns"] = args?.controllerPolicyArns;
             resourceInputs["controllerPolicyStatements"] = args?.controllerPolicyStatements;
             resourceInputs["controllerRoleArn"] = args?.controllerRoleArn;
             resourceInputs["createInstanceProfile"] = (args?.createInstanceProfile) ?? true;
+            resourceInputs["createPodIdentityAgent"] = args?.createPodIdentityAgent;
+            resourceInputs["createSpotServiceLinkedRole"] = args?.createSpotServiceLinkedRole;
             resourceInputs["defaultNodePool"] = (args?.defaultNodePool) ?? true;
+            resourceInputs["discovery"] = args?.discovery;
             resourceInputs["installCrds"] = (args?.installCrds) ?? true;
             resourceInputs["interruptionHandling"] = (args?.interruptionHandling) ?? true;
             resourceInputs["kubernetesVersion"] = args?.kubernetesVersion;
             resourceInputs["namespace"] = args?.namespace;
+            resourceInputs["nodeAccess"] = args?.nodeAccess;
             resourceInputs["nodeClasses"] = args?.nodeClasses;
             resourceInputs["nodePools"] = args?.nodePools;
             resourceInputs["nodeRoleAdditionalPolicyArns"] = args?.nodeRoleAdditionalPolicyArns;
             resourceInputs["nodeRoleArn"] = args?.nodeRoleArn;
             resourceInputs["oidcProviderArn"] = args?.oidcProviderArn;
+            resourceInputs["repositoryPassword"] = args?.repositoryPassword ? pulumi.secret(args.repositoryPassword) : undefined;
+            resourceInputs["repositoryUsername"] = args?.repositoryUsername;
             resourceInputs["serviceAccountName"] = (args?.serviceAccountName) ?? "karpenter";
             resourceInputs["tags"] = args?.tags;
             resourceInputs["values"] = args?.values;
@@ -180,6 +188,14 @@ export interface KarpenterArgs {
      */
     clusterName: pulumi.Input<string>;
     /**
+     * How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster's OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
+     */
+    controllerIdentity?: pulumi.Input<enums.ControllerIdentity | undefined>;
+    /**
+     * Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).
+     */
+    controllerImageRepository?: string;
+    /**
      * Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).
      */
     controllerPolicyArns?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
@@ -196,9 +212,21 @@ export interface KarpenterArgs {
      */
     createInstanceProfile?: boolean;
     /**
+     * With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+     */
+    createPodIdentityAgent?: boolean;
+    /**
+     * Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
+     */
+    createSpotServiceLinkedRole?: boolean;
+    /**
      * Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
      */
     defaultNodePool?: boolean;
+    /**
+     * Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
+     */
+    discovery?: pulumi.Input<inputs.DiscoveryArgs | undefined>;
     /**
      * Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
      */
@@ -215,6 +243,10 @@ export interface KarpenterArgs {
      * Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
      */
     namespace?: string;
+    /**
+     * How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+     */
+    nodeAccess?: pulumi.Input<enums.NodeAccess | undefined>;
     /**
      * EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
      */
@@ -235,6 +267,14 @@ export interface KarpenterArgs {
      * ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
      */
     oidcProviderArn?: pulumi.Input<string | undefined>;
+    /**
+     * Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+     */
+    repositoryPassword?: pulumi.Input<string | undefined>;
+    /**
+     * Username for a private chart repository or registry mirror. Not needed for public ECR.
+     */
+    repositoryUsername?: pulumi.Input<string | undefined>;
     /**
      * Name of the controller's Kubernetes service account. Default: `karpenter`.
      */

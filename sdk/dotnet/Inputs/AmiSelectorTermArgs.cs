@@ -11,6 +11,9 @@ using Pulumi;
 namespace PulumiKarpenter.Karpenter.Inputs
 {
 
+    /// <summary>
+    /// Selects AMIs. Terms are alternatives; the fields of one term must all match.
+    /// </summary>
     public sealed class AmiSelectorTermArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>

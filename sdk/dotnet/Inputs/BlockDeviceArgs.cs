@@ -11,6 +11,9 @@ using Pulumi;
 namespace PulumiKarpenter.Karpenter.Inputs
 {
 
+    /// <summary>
+    /// EBS volume settings.
+    /// </summary>
     public sealed class BlockDeviceArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>

@@ -11,6 +11,9 @@ using Pulumi;
 namespace PulumiKarpenter.Karpenter.Inputs
 {
 
+    /// <summary>
+    /// An EBS volume attached to the nodes.
+    /// </summary>
     public sealed class BlockDeviceMappingArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>

@@ -11,6 +11,9 @@ using Pulumi;
 namespace PulumiKarpenter.Karpenter.Inputs
 {
 
+    /// <summary>
+    /// A disruption budget: at most `nodes` disrupted at once, always or during a schedule.
+    /// </summary>
     public sealed class BudgetArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>

@@ -11,6 +11,9 @@ using Pulumi;
 namespace PulumiKarpenter.Karpenter.Inputs
 {
 
+    /// <summary>
+    /// How Karpenter consolidates a pool's nodes, and how many it may disrupt at once.
+    /// </summary>
     public sealed class DisruptionArgs : global::Pulumi.ResourceArgs
     {
         [Input("budgets")]

@@ -11,6 +11,9 @@ using Pulumi;
 namespace PulumiKarpenter.Karpenter.Inputs
 {
 
+    /// <summary>
+    /// Kubelet settings for the nodes (on the EC2NodeClass from Karpenter 1.0; on the NodePool or Provisioner before).
+    /// </summary>
     public sealed class KubeletConfigurationArgs : global::Pulumi.ResourceArgs
     {
         [Input("clusterDNS")]

@@ -11,6 +11,9 @@ using Pulumi;
 namespace PulumiKarpenter.Karpenter.Inputs
 {
 
+    /// <summary>
+    /// Instance metadata service (IMDS) settings for the nodes.
+    /// </summary>
     public sealed class MetadataOptionsArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>

@@ -11,6 +11,9 @@ using Pulumi;
 namespace PulumiKarpenter.Karpenter.Inputs
 {
 
+    /// <summary>
+    /// An IAM condition.
+    /// </summary>
     public sealed class PolicyConditionArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>

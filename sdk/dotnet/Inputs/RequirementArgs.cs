@@ -11,6 +11,9 @@ using Pulumi;
 namespace PulumiKarpenter.Karpenter.Inputs
 {
 
+    /// <summary>
+    /// A node selector requirement: which values of a node label Karpenter may choose.
+    /// </summary>
     public sealed class RequirementArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>

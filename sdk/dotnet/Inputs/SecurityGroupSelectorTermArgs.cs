@@ -11,6 +11,9 @@ using Pulumi;
 namespace PulumiKarpenter.Karpenter.Inputs
 {
 
+    /// <summary>
+    /// Selects security groups by id, name or tags. Terms are alternatives.
+    /// </summary>
     public sealed class SecurityGroupSelectorTermArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>

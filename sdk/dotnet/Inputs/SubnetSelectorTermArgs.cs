@@ -11,6 +11,9 @@ using Pulumi;
 namespace PulumiKarpenter.Karpenter.Inputs
 {
 
+    /// <summary>
+    /// Selects subnets by id or by tags. Terms are alternatives.
+    /// </summary>
     public sealed class SubnetSelectorTermArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>

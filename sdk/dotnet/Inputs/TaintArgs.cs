@@ -11,6 +11,9 @@ using Pulumi;
 namespace PulumiKarpenter.Karpenter.Inputs
 {
 
+    /// <summary>
+    /// A Kubernetes taint on the pool's nodes.
+    /// </summary>
     public sealed class TaintArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>

@@ -84,6 +84,9 @@ func NewKarpenter(ctx *pulumi.Context,
 		serviceAccountName_ := "karpenter"
 		args.ServiceAccountName = &serviceAccountName_
 	}
+	if args.RepositoryPassword != nil {
+		args.RepositoryPassword = pulumi.ToSecret(args.RepositoryPassword).(pulumi.StringPtrInput)
+	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Karpenter
 	err := ctx.RegisterRemoteComponentResource("karpenter:index:Karpenter", name, args, &resource, opts...)
@@ -102,6 +105,10 @@ type karpenterArgs struct {
 	ClusterEndpoint *string `pulumi:"clusterEndpoint"`
 	// Name of the EKS cluster Karpenter manages nodes for (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit). Scopes the IAM policies, names the chart's `settings.clusterName` and the default subnet/security-group discovery tag.
 	ClusterName string `pulumi:"clusterName"`
+	// How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster's OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
+	ControllerIdentity *ControllerIdentity `pulumi:"controllerIdentity"`
+	// Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).
+	ControllerImageRepository *string `pulumi:"controllerImageRepository"`
 	// Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).
 	ControllerPolicyArns map[string]string `pulumi:"controllerPolicyArns"`
 	// Extra IAM statements for the controller, added as one more managed policy attached to the controller role.
@@ -110,8 +117,14 @@ type karpenterArgs struct {
 	ControllerRoleArn *string `pulumi:"controllerRoleArn"`
 	// Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.
 	CreateInstanceProfile *bool `pulumi:"createInstanceProfile"`
+	// With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+	CreatePodIdentityAgent *bool `pulumi:"createPodIdentityAgent"`
+	// Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
+	CreateSpotServiceLinkedRole *bool `pulumi:"createSpotServiceLinkedRole"`
 	// Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
 	DefaultNodePool *bool `pulumi:"defaultNodePool"`
+	// Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
+	Discovery *Discovery `pulumi:"discovery"`
 	// Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
 	InstallCrds *bool `pulumi:"installCrds"`
 	// Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
@@ -120,6 +133,8 @@ type karpenterArgs struct {
 	KubernetesVersion *string `pulumi:"kubernetesVersion"`
 	// Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
 	Namespace *string `pulumi:"namespace"`
+	// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+	NodeAccess *NodeAccess `pulumi:"nodeAccess"`
 	// EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
 	NodeClasses []NodeClass `pulumi:"nodeClasses"`
 	// NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
@@ -130,6 +145,10 @@ type karpenterArgs struct {
 	NodeRoleArn *string `pulumi:"nodeRoleArn"`
 	// ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
 	OidcProviderArn *string `pulumi:"oidcProviderArn"`
+	// Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+	RepositoryPassword *string `pulumi:"repositoryPassword"`
+	// Username for a private chart repository or registry mirror. Not needed for public ECR.
+	RepositoryUsername *string `pulumi:"repositoryUsername"`
 	// Name of the controller's Kubernetes service account. Default: `karpenter`.
 	ServiceAccountName *string `pulumi:"serviceAccountName"`
 	// Tags applied to every AWS resource the component creates.
@@ -150,6 +169,10 @@ type KarpenterArgs struct {
 	ClusterEndpoint pulumi.StringPtrInput
 	// Name of the EKS cluster Karpenter manages nodes for (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit). Scopes the IAM policies, names the chart's `settings.clusterName` and the default subnet/security-group discovery tag.
 	ClusterName pulumi.StringInput
+	// How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster's OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
+	ControllerIdentity ControllerIdentityPtrInput
+	// Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).
+	ControllerImageRepository *string
 	// Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).
 	ControllerPolicyArns pulumi.StringMapInput
 	// Extra IAM statements for the controller, added as one more managed policy attached to the controller role.
@@ -158,8 +181,14 @@ type KarpenterArgs struct {
 	ControllerRoleArn pulumi.StringPtrInput
 	// Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.
 	CreateInstanceProfile *bool
+	// With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+	CreatePodIdentityAgent *bool
+	// Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
+	CreateSpotServiceLinkedRole *bool
 	// Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
 	DefaultNodePool *bool
+	// Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
+	Discovery DiscoveryPtrInput
 	// Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
 	InstallCrds *bool
 	// Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
@@ -168,6 +197,8 @@ type KarpenterArgs struct {
 	KubernetesVersion *string
 	// Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
 	Namespace *string
+	// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+	NodeAccess NodeAccessPtrInput
 	// EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
 	NodeClasses NodeClassArrayInput
 	// NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
@@ -178,6 +209,10 @@ type KarpenterArgs struct {
 	NodeRoleArn pulumi.StringPtrInput
 	// ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
 	OidcProviderArn pulumi.StringPtrInput
+	// Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+	RepositoryPassword pulumi.StringPtrInput
+	// Username for a private chart repository or registry mirror. Not needed for public ECR.
+	RepositoryUsername pulumi.StringPtrInput
 	// Name of the controller's Kubernetes service account. Default: `karpenter`.
 	ServiceAccountName *string
 	// Tags applied to every AWS resource the component creates.

@@ -187,7 +187,7 @@ const (
 	ConsolidationPolicyWhenEmpty = ConsolidationPolicy("WhenEmpty")
 	// Empty nodes and nodes whose pods fit elsewhere more cheaply.
 	ConsolidationPolicyWhenEmptyOrUnderutilized = ConsolidationPolicy("WhenEmptyOrUnderutilized")
-	// Consolidate only when the savings outweigh the disruption (Karpenter v1.13+).
+	// Consolidate only when the savings outweigh the disruption (Karpenter v1.14+).
 	ConsolidationPolicyBalanced = ConsolidationPolicy("Balanced")
 )
 
@@ -350,6 +350,346 @@ func (in *consolidationPolicyPtr) ToConsolidationPolicyPtrOutputWithContext(ctx 
 	return pulumi.ToOutputWithContext(ctx, in).(ConsolidationPolicyPtrOutput)
 }
 
+type ControllerIdentity string
+
+const (
+	// IAM roles for service accounts (the cluster's OIDC provider).
+	ControllerIdentityIrsa = ControllerIdentity("irsa")
+	// EKS Pod Identity.
+	ControllerIdentityPodIdentity = ControllerIdentity("podIdentity")
+	// Trust both, to migrate from IRSA to Pod Identity.
+	ControllerIdentityBoth = ControllerIdentity("both")
+)
+
+func (ControllerIdentity) ElementType() reflect.Type {
+	return reflect.TypeOf((*ControllerIdentity)(nil)).Elem()
+}
+
+func (e ControllerIdentity) ToControllerIdentityOutput() ControllerIdentityOutput {
+	return pulumi.ToOutput(e).(ControllerIdentityOutput)
+}
+
+func (e ControllerIdentity) ToControllerIdentityOutputWithContext(ctx context.Context) ControllerIdentityOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ControllerIdentityOutput)
+}
+
+func (e ControllerIdentity) ToControllerIdentityPtrOutput() ControllerIdentityPtrOutput {
+	return e.ToControllerIdentityPtrOutputWithContext(context.Background())
+}
+
+func (e ControllerIdentity) ToControllerIdentityPtrOutputWithContext(ctx context.Context) ControllerIdentityPtrOutput {
+	return ControllerIdentity(e).ToControllerIdentityOutputWithContext(ctx).ToControllerIdentityPtrOutputWithContext(ctx)
+}
+
+func (e ControllerIdentity) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ControllerIdentity) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ControllerIdentity) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ControllerIdentity) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ControllerIdentityOutput struct{ *pulumi.OutputState }
+
+func (ControllerIdentityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ControllerIdentity)(nil)).Elem()
+}
+
+func (o ControllerIdentityOutput) ToControllerIdentityOutput() ControllerIdentityOutput {
+	return o
+}
+
+func (o ControllerIdentityOutput) ToControllerIdentityOutputWithContext(ctx context.Context) ControllerIdentityOutput {
+	return o
+}
+
+func (o ControllerIdentityOutput) ToControllerIdentityPtrOutput() ControllerIdentityPtrOutput {
+	return o.ToControllerIdentityPtrOutputWithContext(context.Background())
+}
+
+func (o ControllerIdentityOutput) ToControllerIdentityPtrOutputWithContext(ctx context.Context) ControllerIdentityPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ControllerIdentity) *ControllerIdentity {
+		return &v
+	}).(ControllerIdentityPtrOutput)
+}
+
+func (o ControllerIdentityOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ControllerIdentityOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ControllerIdentity) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ControllerIdentityOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ControllerIdentityOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ControllerIdentity) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ControllerIdentityPtrOutput struct{ *pulumi.OutputState }
+
+func (ControllerIdentityPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ControllerIdentity)(nil)).Elem()
+}
+
+func (o ControllerIdentityPtrOutput) ToControllerIdentityPtrOutput() ControllerIdentityPtrOutput {
+	return o
+}
+
+func (o ControllerIdentityPtrOutput) ToControllerIdentityPtrOutputWithContext(ctx context.Context) ControllerIdentityPtrOutput {
+	return o
+}
+
+func (o ControllerIdentityPtrOutput) Elem() ControllerIdentityOutput {
+	return o.ApplyT(func(v *ControllerIdentity) ControllerIdentity {
+		if v != nil {
+			return *v
+		}
+		var ret ControllerIdentity
+		return ret
+	}).(ControllerIdentityOutput)
+}
+
+func (o ControllerIdentityPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ControllerIdentityPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ControllerIdentity) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ControllerIdentityInput is an input type that accepts values of the ControllerIdentity enum
+// A concrete instance of `ControllerIdentityInput` can be one of the following:
+//
+//	ControllerIdentityIrsa
+//	ControllerIdentityPodIdentity
+//	ControllerIdentityBoth
+type ControllerIdentityInput interface {
+	pulumi.Input
+
+	ToControllerIdentityOutput() ControllerIdentityOutput
+	ToControllerIdentityOutputWithContext(context.Context) ControllerIdentityOutput
+}
+
+var controllerIdentityPtrType = reflect.TypeOf((**ControllerIdentity)(nil)).Elem()
+
+type ControllerIdentityPtrInput interface {
+	pulumi.Input
+
+	ToControllerIdentityPtrOutput() ControllerIdentityPtrOutput
+	ToControllerIdentityPtrOutputWithContext(context.Context) ControllerIdentityPtrOutput
+}
+
+type controllerIdentityPtr string
+
+func ControllerIdentityPtr(v string) ControllerIdentityPtrInput {
+	return (*controllerIdentityPtr)(&v)
+}
+
+func (*controllerIdentityPtr) ElementType() reflect.Type {
+	return controllerIdentityPtrType
+}
+
+func (in *controllerIdentityPtr) ToControllerIdentityPtrOutput() ControllerIdentityPtrOutput {
+	return pulumi.ToOutput(in).(ControllerIdentityPtrOutput)
+}
+
+func (in *controllerIdentityPtr) ToControllerIdentityPtrOutputWithContext(ctx context.Context) ControllerIdentityPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ControllerIdentityPtrOutput)
+}
+
+type NodeAccess string
+
+const (
+	// An EKS access entry (clusters in API or API_AND_CONFIG_MAP mode).
+	NodeAccessAccessEntry = NodeAccess("accessEntry")
+	// A mapRoles entry in kube-system/aws-auth (clusters in CONFIG_MAP mode).
+	NodeAccessAwsAuth = NodeAccess("awsAuth")
+	// Nothing: the role already has access.
+	NodeAccessNone = NodeAccess("none")
+)
+
+func (NodeAccess) ElementType() reflect.Type {
+	return reflect.TypeOf((*NodeAccess)(nil)).Elem()
+}
+
+func (e NodeAccess) ToNodeAccessOutput() NodeAccessOutput {
+	return pulumi.ToOutput(e).(NodeAccessOutput)
+}
+
+func (e NodeAccess) ToNodeAccessOutputWithContext(ctx context.Context) NodeAccessOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(NodeAccessOutput)
+}
+
+func (e NodeAccess) ToNodeAccessPtrOutput() NodeAccessPtrOutput {
+	return e.ToNodeAccessPtrOutputWithContext(context.Background())
+}
+
+func (e NodeAccess) ToNodeAccessPtrOutputWithContext(ctx context.Context) NodeAccessPtrOutput {
+	return NodeAccess(e).ToNodeAccessOutputWithContext(ctx).ToNodeAccessPtrOutputWithContext(ctx)
+}
+
+func (e NodeAccess) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e NodeAccess) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e NodeAccess) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e NodeAccess) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type NodeAccessOutput struct{ *pulumi.OutputState }
+
+func (NodeAccessOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NodeAccess)(nil)).Elem()
+}
+
+func (o NodeAccessOutput) ToNodeAccessOutput() NodeAccessOutput {
+	return o
+}
+
+func (o NodeAccessOutput) ToNodeAccessOutputWithContext(ctx context.Context) NodeAccessOutput {
+	return o
+}
+
+func (o NodeAccessOutput) ToNodeAccessPtrOutput() NodeAccessPtrOutput {
+	return o.ToNodeAccessPtrOutputWithContext(context.Background())
+}
+
+func (o NodeAccessOutput) ToNodeAccessPtrOutputWithContext(ctx context.Context) NodeAccessPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v NodeAccess) *NodeAccess {
+		return &v
+	}).(NodeAccessPtrOutput)
+}
+
+func (o NodeAccessOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o NodeAccessOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NodeAccess) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o NodeAccessOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o NodeAccessOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NodeAccess) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type NodeAccessPtrOutput struct{ *pulumi.OutputState }
+
+func (NodeAccessPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**NodeAccess)(nil)).Elem()
+}
+
+func (o NodeAccessPtrOutput) ToNodeAccessPtrOutput() NodeAccessPtrOutput {
+	return o
+}
+
+func (o NodeAccessPtrOutput) ToNodeAccessPtrOutputWithContext(ctx context.Context) NodeAccessPtrOutput {
+	return o
+}
+
+func (o NodeAccessPtrOutput) Elem() NodeAccessOutput {
+	return o.ApplyT(func(v *NodeAccess) NodeAccess {
+		if v != nil {
+			return *v
+		}
+		var ret NodeAccess
+		return ret
+	}).(NodeAccessOutput)
+}
+
+func (o NodeAccessPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o NodeAccessPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *NodeAccess) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// NodeAccessInput is an input type that accepts values of the NodeAccess enum
+// A concrete instance of `NodeAccessInput` can be one of the following:
+//
+//	NodeAccessAccessEntry
+//	NodeAccessAwsAuth
+//	NodeAccessNone
+type NodeAccessInput interface {
+	pulumi.Input
+
+	ToNodeAccessOutput() NodeAccessOutput
+	ToNodeAccessOutputWithContext(context.Context) NodeAccessOutput
+}
+
+var nodeAccessPtrType = reflect.TypeOf((**NodeAccess)(nil)).Elem()
+
+type NodeAccessPtrInput interface {
+	pulumi.Input
+
+	ToNodeAccessPtrOutput() NodeAccessPtrOutput
+	ToNodeAccessPtrOutputWithContext(context.Context) NodeAccessPtrOutput
+}
+
+type nodeAccessPtr string
+
+func NodeAccessPtr(v string) NodeAccessPtrInput {
+	return (*nodeAccessPtr)(&v)
+}
+
+func (*nodeAccessPtr) ElementType() reflect.Type {
+	return nodeAccessPtrType
+}
+
+func (in *nodeAccessPtr) ToNodeAccessPtrOutput() NodeAccessPtrOutput {
+	return pulumi.ToOutput(in).(NodeAccessPtrOutput)
+}
+
+func (in *nodeAccessPtr) ToNodeAccessPtrOutputWithContext(ctx context.Context) NodeAccessPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(NodeAccessPtrOutput)
+}
+
 type RequirementOperator string
 
 const (
@@ -365,9 +705,9 @@ const (
 	RequirementOperatorGt = RequirementOperator("Gt")
 	// The label value is an integer less than the single value.
 	RequirementOperatorLt = RequirementOperator("Lt")
-	// The label value is an integer greater than or equal to the single value (Karpenter v1.5+).
+	// The label value is an integer greater than or equal to the single value (Karpenter v1.9+).
 	RequirementOperatorGte = RequirementOperator("Gte")
-	// The label value is an integer less than or equal to the single value (Karpenter v1.5+).
+	// The label value is an integer less than or equal to the single value (Karpenter v1.9+).
 	RequirementOperatorLte = RequirementOperator("Lte")
 )
 
@@ -710,6 +1050,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AuthenticationModePtrInput)(nil)).Elem(), AuthenticationMode("API"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ConsolidationPolicyInput)(nil)).Elem(), ConsolidationPolicy("WhenEmpty"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ConsolidationPolicyPtrInput)(nil)).Elem(), ConsolidationPolicy("WhenEmpty"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ControllerIdentityInput)(nil)).Elem(), ControllerIdentity("irsa"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ControllerIdentityPtrInput)(nil)).Elem(), ControllerIdentity("irsa"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NodeAccessInput)(nil)).Elem(), NodeAccess("accessEntry"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NodeAccessPtrInput)(nil)).Elem(), NodeAccess("accessEntry"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RequirementOperatorInput)(nil)).Elem(), RequirementOperator("In"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RequirementOperatorPtrInput)(nil)).Elem(), RequirementOperator("In"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintEffectInput)(nil)).Elem(), TaintEffect("NoSchedule"))
@@ -718,6 +1062,10 @@ func init() {
 	pulumi.RegisterOutputType(AuthenticationModePtrOutput{})
 	pulumi.RegisterOutputType(ConsolidationPolicyOutput{})
 	pulumi.RegisterOutputType(ConsolidationPolicyPtrOutput{})
+	pulumi.RegisterOutputType(ControllerIdentityOutput{})
+	pulumi.RegisterOutputType(ControllerIdentityPtrOutput{})
+	pulumi.RegisterOutputType(NodeAccessOutput{})
+	pulumi.RegisterOutputType(NodeAccessPtrOutput{})
 	pulumi.RegisterOutputType(RequirementOperatorOutput{})
 	pulumi.RegisterOutputType(RequirementOperatorPtrOutput{})
 	pulumi.RegisterOutputType(TaintEffectOutput{})

@@ -13,6 +13,7 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// Selects AMIs. Terms are alternatives; the fields of one term must all match.
 type AmiSelectorTerm struct {
 	// AMI alias `<family>@<version>`; must be the only term.
 	Alias *string `pulumi:"alias"`
@@ -39,6 +40,7 @@ type AmiSelectorTermInput interface {
 	ToAmiSelectorTermOutputWithContext(context.Context) AmiSelectorTermOutput
 }
 
+// Selects AMIs. Terms are alternatives; the fields of one term must all match.
 type AmiSelectorTermArgs struct {
 	// AMI alias `<family>@<version>`; must be the only term.
 	Alias pulumi.StringPtrInput `pulumi:"alias"`
@@ -91,6 +93,7 @@ func (i AmiSelectorTermArray) ToAmiSelectorTermArrayOutputWithContext(ctx contex
 	return pulumi.ToOutputWithContext(ctx, i).(AmiSelectorTermArrayOutput)
 }
 
+// Selects AMIs. Terms are alternatives; the fields of one term must all match.
 type AmiSelectorTermOutput struct{ *pulumi.OutputState }
 
 func (AmiSelectorTermOutput) ElementType() reflect.Type {
@@ -155,6 +158,7 @@ func (o AmiSelectorTermArrayOutput) Index(i pulumi.IntInput) AmiSelectorTermOutp
 	}).(AmiSelectorTermOutput)
 }
 
+// EBS volume settings.
 type BlockDevice struct {
 	// Delete the volume when the instance terminates.
 	DeleteOnTermination *bool `pulumi:"deleteOnTermination"`
@@ -185,6 +189,7 @@ type BlockDeviceInput interface {
 	ToBlockDeviceOutputWithContext(context.Context) BlockDeviceOutput
 }
 
+// EBS volume settings.
 type BlockDeviceArgs struct {
 	// Delete the volume when the instance terminates.
 	DeleteOnTermination pulumi.BoolPtrInput `pulumi:"deleteOnTermination"`
@@ -257,6 +262,7 @@ func (i *blockDevicePtrType) ToBlockDevicePtrOutputWithContext(ctx context.Conte
 	return pulumi.ToOutputWithContext(ctx, i).(BlockDevicePtrOutput)
 }
 
+// EBS volume settings.
 type BlockDeviceOutput struct{ *pulumi.OutputState }
 
 func (BlockDeviceOutput) ElementType() reflect.Type {
@@ -425,6 +431,7 @@ func (o BlockDevicePtrOutput) VolumeType() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// An EBS volume attached to the nodes.
 type BlockDeviceMapping struct {
 	// Device name, e.g. `/dev/xvda`.
 	DeviceName *string `pulumi:"deviceName"`
@@ -445,6 +452,7 @@ type BlockDeviceMappingInput interface {
 	ToBlockDeviceMappingOutputWithContext(context.Context) BlockDeviceMappingOutput
 }
 
+// An EBS volume attached to the nodes.
 type BlockDeviceMappingArgs struct {
 	// Device name, e.g. `/dev/xvda`.
 	DeviceName pulumi.StringPtrInput `pulumi:"deviceName"`
@@ -491,6 +499,7 @@ func (i BlockDeviceMappingArray) ToBlockDeviceMappingArrayOutputWithContext(ctx 
 	return pulumi.ToOutputWithContext(ctx, i).(BlockDeviceMappingArrayOutput)
 }
 
+// An EBS volume attached to the nodes.
 type BlockDeviceMappingOutput struct{ *pulumi.OutputState }
 
 func (BlockDeviceMappingOutput) ElementType() reflect.Type {
@@ -540,6 +549,7 @@ func (o BlockDeviceMappingArrayOutput) Index(i pulumi.IntInput) BlockDeviceMappi
 	}).(BlockDeviceMappingOutput)
 }
 
+// A disruption budget: at most `nodes` disrupted at once, always or during a schedule.
 type Budget struct {
 	// How long the budget stays active after each `schedule` start (e.g. `8h`, `30m`). Requires `schedule`.
 	Duration *string `pulumi:"duration"`
@@ -562,6 +572,7 @@ type BudgetInput interface {
 	ToBudgetOutputWithContext(context.Context) BudgetOutput
 }
 
+// A disruption budget: at most `nodes` disrupted at once, always or during a schedule.
 type BudgetArgs struct {
 	// How long the budget stays active after each `schedule` start (e.g. `8h`, `30m`). Requires `schedule`.
 	Duration pulumi.StringPtrInput `pulumi:"duration"`
@@ -610,6 +621,7 @@ func (i BudgetArray) ToBudgetArrayOutputWithContext(ctx context.Context) BudgetA
 	return pulumi.ToOutputWithContext(ctx, i).(BudgetArrayOutput)
 }
 
+// A disruption budget: at most `nodes` disrupted at once, always or during a schedule.
 type BudgetOutput struct{ *pulumi.OutputState }
 
 func (BudgetOutput) ElementType() reflect.Type {
@@ -664,6 +676,166 @@ func (o BudgetArrayOutput) Index(i pulumi.IntInput) BudgetOutput {
 	}).(BudgetOutput)
 }
 
+// Resources the component tags `karpenter.sh/discovery: <clusterName>`.
+type Discovery struct {
+	// Security groups for the nodes (usually the cluster's node security group). Tags are named by position: keep the order stable.
+	SecurityGroupIds []string `pulumi:"securityGroupIds"`
+	// Subnets for the nodes (usually the cluster's private subnets). Tags are named by position: keep the order stable.
+	SubnetIds []string `pulumi:"subnetIds"`
+}
+
+// DiscoveryInput is an input type that accepts DiscoveryArgs and DiscoveryOutput values.
+// You can construct a concrete instance of `DiscoveryInput` via:
+//
+//	DiscoveryArgs{...}
+type DiscoveryInput interface {
+	pulumi.Input
+
+	ToDiscoveryOutput() DiscoveryOutput
+	ToDiscoveryOutputWithContext(context.Context) DiscoveryOutput
+}
+
+// Resources the component tags `karpenter.sh/discovery: <clusterName>`.
+type DiscoveryArgs struct {
+	// Security groups for the nodes (usually the cluster's node security group). Tags are named by position: keep the order stable.
+	SecurityGroupIds pulumi.StringArrayInput `pulumi:"securityGroupIds"`
+	// Subnets for the nodes (usually the cluster's private subnets). Tags are named by position: keep the order stable.
+	SubnetIds pulumi.StringArrayInput `pulumi:"subnetIds"`
+}
+
+func (DiscoveryArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Discovery)(nil)).Elem()
+}
+
+func (i DiscoveryArgs) ToDiscoveryOutput() DiscoveryOutput {
+	return i.ToDiscoveryOutputWithContext(context.Background())
+}
+
+func (i DiscoveryArgs) ToDiscoveryOutputWithContext(ctx context.Context) DiscoveryOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DiscoveryOutput)
+}
+
+func (i DiscoveryArgs) ToDiscoveryPtrOutput() DiscoveryPtrOutput {
+	return i.ToDiscoveryPtrOutputWithContext(context.Background())
+}
+
+func (i DiscoveryArgs) ToDiscoveryPtrOutputWithContext(ctx context.Context) DiscoveryPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DiscoveryOutput).ToDiscoveryPtrOutputWithContext(ctx)
+}
+
+// DiscoveryPtrInput is an input type that accepts DiscoveryArgs, DiscoveryPtr and DiscoveryPtrOutput values.
+// You can construct a concrete instance of `DiscoveryPtrInput` via:
+//
+//	        DiscoveryArgs{...}
+//
+//	or:
+//
+//	        nil
+type DiscoveryPtrInput interface {
+	pulumi.Input
+
+	ToDiscoveryPtrOutput() DiscoveryPtrOutput
+	ToDiscoveryPtrOutputWithContext(context.Context) DiscoveryPtrOutput
+}
+
+type discoveryPtrType DiscoveryArgs
+
+func DiscoveryPtr(v *DiscoveryArgs) DiscoveryPtrInput {
+	return (*discoveryPtrType)(v)
+}
+
+func (*discoveryPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Discovery)(nil)).Elem()
+}
+
+func (i *discoveryPtrType) ToDiscoveryPtrOutput() DiscoveryPtrOutput {
+	return i.ToDiscoveryPtrOutputWithContext(context.Background())
+}
+
+func (i *discoveryPtrType) ToDiscoveryPtrOutputWithContext(ctx context.Context) DiscoveryPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DiscoveryPtrOutput)
+}
+
+// Resources the component tags `karpenter.sh/discovery: <clusterName>`.
+type DiscoveryOutput struct{ *pulumi.OutputState }
+
+func (DiscoveryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Discovery)(nil)).Elem()
+}
+
+func (o DiscoveryOutput) ToDiscoveryOutput() DiscoveryOutput {
+	return o
+}
+
+func (o DiscoveryOutput) ToDiscoveryOutputWithContext(ctx context.Context) DiscoveryOutput {
+	return o
+}
+
+func (o DiscoveryOutput) ToDiscoveryPtrOutput() DiscoveryPtrOutput {
+	return o.ToDiscoveryPtrOutputWithContext(context.Background())
+}
+
+func (o DiscoveryOutput) ToDiscoveryPtrOutputWithContext(ctx context.Context) DiscoveryPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Discovery) *Discovery {
+		return &v
+	}).(DiscoveryPtrOutput)
+}
+
+// Security groups for the nodes (usually the cluster's node security group). Tags are named by position: keep the order stable.
+func (o DiscoveryOutput) SecurityGroupIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Discovery) []string { return v.SecurityGroupIds }).(pulumi.StringArrayOutput)
+}
+
+// Subnets for the nodes (usually the cluster's private subnets). Tags are named by position: keep the order stable.
+func (o DiscoveryOutput) SubnetIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Discovery) []string { return v.SubnetIds }).(pulumi.StringArrayOutput)
+}
+
+type DiscoveryPtrOutput struct{ *pulumi.OutputState }
+
+func (DiscoveryPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Discovery)(nil)).Elem()
+}
+
+func (o DiscoveryPtrOutput) ToDiscoveryPtrOutput() DiscoveryPtrOutput {
+	return o
+}
+
+func (o DiscoveryPtrOutput) ToDiscoveryPtrOutputWithContext(ctx context.Context) DiscoveryPtrOutput {
+	return o
+}
+
+func (o DiscoveryPtrOutput) Elem() DiscoveryOutput {
+	return o.ApplyT(func(v *Discovery) Discovery {
+		if v != nil {
+			return *v
+		}
+		var ret Discovery
+		return ret
+	}).(DiscoveryOutput)
+}
+
+// Security groups for the nodes (usually the cluster's node security group). Tags are named by position: keep the order stable.
+func (o DiscoveryPtrOutput) SecurityGroupIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Discovery) []string {
+		if v == nil {
+			return nil
+		}
+		return v.SecurityGroupIds
+	}).(pulumi.StringArrayOutput)
+}
+
+// Subnets for the nodes (usually the cluster's private subnets). Tags are named by position: keep the order stable.
+func (o DiscoveryPtrOutput) SubnetIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Discovery) []string {
+		if v == nil {
+			return nil
+		}
+		return v.SubnetIds
+	}).(pulumi.StringArrayOutput)
+}
+
+// How Karpenter consolidates a pool's nodes, and how many it may disrupt at once.
 type Disruption struct {
 	// Limits on how many nodes may be disrupted at once, optionally during a cron schedule.
 	Budgets []Budget `pulumi:"budgets"`
@@ -684,6 +856,7 @@ type DisruptionInput interface {
 	ToDisruptionOutputWithContext(context.Context) DisruptionOutput
 }
 
+// How Karpenter consolidates a pool's nodes, and how many it may disrupt at once.
 type DisruptionArgs struct {
 	// Limits on how many nodes may be disrupted at once, optionally during a cron schedule.
 	Budgets BudgetArrayInput `pulumi:"budgets"`
@@ -746,6 +919,7 @@ func (i *disruptionPtrType) ToDisruptionPtrOutputWithContext(ctx context.Context
 	return pulumi.ToOutputWithContext(ctx, i).(DisruptionPtrOutput)
 }
 
+// How Karpenter consolidates a pool's nodes, and how many it may disrupt at once.
 type DisruptionOutput struct{ *pulumi.OutputState }
 
 func (DisruptionOutput) ElementType() reflect.Type {
@@ -839,6 +1013,7 @@ func (o DisruptionPtrOutput) ConsolidationPolicy() ConsolidationPolicyPtrOutput 
 	}).(ConsolidationPolicyPtrOutput)
 }
 
+// Kubelet settings for the nodes (on the EC2NodeClass from Karpenter 1.0; on the NodePool or Provisioner before).
 type KubeletConfiguration struct {
 	// Cluster DNS server IPs.
 	ClusterDNS []string `pulumi:"clusterDNS"`
@@ -877,6 +1052,7 @@ type KubeletConfigurationInput interface {
 	ToKubeletConfigurationOutputWithContext(context.Context) KubeletConfigurationOutput
 }
 
+// Kubelet settings for the nodes (on the EC2NodeClass from Karpenter 1.0; on the NodePool or Provisioner before).
 type KubeletConfigurationArgs struct {
 	// Cluster DNS server IPs.
 	ClusterDNS pulumi.StringArrayInput `pulumi:"clusterDNS"`
@@ -957,6 +1133,7 @@ func (i *kubeletConfigurationPtrType) ToKubeletConfigurationPtrOutputWithContext
 	return pulumi.ToOutputWithContext(ctx, i).(KubeletConfigurationPtrOutput)
 }
 
+// Kubelet settings for the nodes (on the EC2NodeClass from Karpenter 1.0; on the NodePool or Provisioner before).
 type KubeletConfigurationOutput struct{ *pulumi.OutputState }
 
 func (KubeletConfigurationOutput) ElementType() reflect.Type {
@@ -1185,6 +1362,7 @@ func (o KubeletConfigurationPtrOutput) SystemReserved() pulumi.StringMapOutput {
 	}).(pulumi.StringMapOutput)
 }
 
+// Instance metadata service (IMDS) settings for the nodes.
 type MetadataOptions struct {
 	// `enabled` or `disabled`.
 	HttpEndpoint *string `pulumi:"httpEndpoint"`
@@ -1207,6 +1385,7 @@ type MetadataOptionsInput interface {
 	ToMetadataOptionsOutputWithContext(context.Context) MetadataOptionsOutput
 }
 
+// Instance metadata service (IMDS) settings for the nodes.
 type MetadataOptionsArgs struct {
 	// `enabled` or `disabled`.
 	HttpEndpoint pulumi.StringPtrInput `pulumi:"httpEndpoint"`
@@ -1271,6 +1450,7 @@ func (i *metadataOptionsPtrType) ToMetadataOptionsPtrOutputWithContext(ctx conte
 	return pulumi.ToOutputWithContext(ctx, i).(MetadataOptionsPtrOutput)
 }
 
+// Instance metadata service (IMDS) settings for the nodes.
 type MetadataOptionsOutput struct{ *pulumi.OutputState }
 
 func (MetadataOptionsOutput) ElementType() reflect.Type {
@@ -1813,6 +1993,7 @@ func (o NodePoolArrayOutput) Index(i pulumi.IntInput) NodePoolOutput {
 	}).(NodePoolOutput)
 }
 
+// An IAM condition.
 type PolicyCondition struct {
 	// Condition operator, e.g. `StringEquals`, `ArnLike`, `Bool`.
 	Test string `pulumi:"test"`
@@ -1833,6 +2014,7 @@ type PolicyConditionInput interface {
 	ToPolicyConditionOutputWithContext(context.Context) PolicyConditionOutput
 }
 
+// An IAM condition.
 type PolicyConditionArgs struct {
 	// Condition operator, e.g. `StringEquals`, `ArnLike`, `Bool`.
 	Test pulumi.StringInput `pulumi:"test"`
@@ -1879,6 +2061,7 @@ func (i PolicyConditionArray) ToPolicyConditionArrayOutputWithContext(ctx contex
 	return pulumi.ToOutputWithContext(ctx, i).(PolicyConditionArrayOutput)
 }
 
+// An IAM condition.
 type PolicyConditionOutput struct{ *pulumi.OutputState }
 
 func (PolicyConditionOutput) ElementType() reflect.Type {
@@ -2106,6 +2289,7 @@ func (o PolicyStatementArrayOutput) Index(i pulumi.IntInput) PolicyStatementOutp
 	}).(PolicyStatementOutput)
 }
 
+// A node selector requirement: which values of a node label Karpenter may choose.
 type Requirement struct {
 	// Node label key, e.g. `karpenter.sh/capacity-type` or `node.kubernetes.io/instance-type`.
 	Key string `pulumi:"key"`
@@ -2128,6 +2312,7 @@ type RequirementInput interface {
 	ToRequirementOutputWithContext(context.Context) RequirementOutput
 }
 
+// A node selector requirement: which values of a node label Karpenter may choose.
 type RequirementArgs struct {
 	// Node label key, e.g. `karpenter.sh/capacity-type` or `node.kubernetes.io/instance-type`.
 	Key pulumi.StringInput `pulumi:"key"`
@@ -2176,6 +2361,7 @@ func (i RequirementArray) ToRequirementArrayOutputWithContext(ctx context.Contex
 	return pulumi.ToOutputWithContext(ctx, i).(RequirementArrayOutput)
 }
 
+// A node selector requirement: which values of a node label Karpenter may choose.
 type RequirementOutput struct{ *pulumi.OutputState }
 
 func (RequirementOutput) ElementType() reflect.Type {
@@ -2230,6 +2416,7 @@ func (o RequirementArrayOutput) Index(i pulumi.IntInput) RequirementOutput {
 	}).(RequirementOutput)
 }
 
+// Selects security groups by id, name or tags. Terms are alternatives.
 type SecurityGroupSelectorTerm struct {
 	// Security group id (`sg-...`). Stands alone in its term.
 	Id *string `pulumi:"id"`
@@ -2250,6 +2437,7 @@ type SecurityGroupSelectorTermInput interface {
 	ToSecurityGroupSelectorTermOutputWithContext(context.Context) SecurityGroupSelectorTermOutput
 }
 
+// Selects security groups by id, name or tags. Terms are alternatives.
 type SecurityGroupSelectorTermArgs struct {
 	// Security group id (`sg-...`). Stands alone in its term.
 	Id pulumi.StringPtrInput `pulumi:"id"`
@@ -2296,6 +2484,7 @@ func (i SecurityGroupSelectorTermArray) ToSecurityGroupSelectorTermArrayOutputWi
 	return pulumi.ToOutputWithContext(ctx, i).(SecurityGroupSelectorTermArrayOutput)
 }
 
+// Selects security groups by id, name or tags. Terms are alternatives.
 type SecurityGroupSelectorTermOutput struct{ *pulumi.OutputState }
 
 func (SecurityGroupSelectorTermOutput) ElementType() reflect.Type {
@@ -2345,6 +2534,7 @@ func (o SecurityGroupSelectorTermArrayOutput) Index(i pulumi.IntInput) SecurityG
 	}).(SecurityGroupSelectorTermOutput)
 }
 
+// Selects subnets by id or by tags. Terms are alternatives.
 type SubnetSelectorTerm struct {
 	// Subnet id (`subnet-...`). Mutually exclusive with `tags` in the same term.
 	Id *string `pulumi:"id"`
@@ -2363,6 +2553,7 @@ type SubnetSelectorTermInput interface {
 	ToSubnetSelectorTermOutputWithContext(context.Context) SubnetSelectorTermOutput
 }
 
+// Selects subnets by id or by tags. Terms are alternatives.
 type SubnetSelectorTermArgs struct {
 	// Subnet id (`subnet-...`). Mutually exclusive with `tags` in the same term.
 	Id pulumi.StringPtrInput `pulumi:"id"`
@@ -2407,6 +2598,7 @@ func (i SubnetSelectorTermArray) ToSubnetSelectorTermArrayOutputWithContext(ctx 
 	return pulumi.ToOutputWithContext(ctx, i).(SubnetSelectorTermArrayOutput)
 }
 
+// Selects subnets by id or by tags. Terms are alternatives.
 type SubnetSelectorTermOutput struct{ *pulumi.OutputState }
 
 func (SubnetSelectorTermOutput) ElementType() reflect.Type {
@@ -2451,6 +2643,7 @@ func (o SubnetSelectorTermArrayOutput) Index(i pulumi.IntInput) SubnetSelectorTe
 	}).(SubnetSelectorTermOutput)
 }
 
+// A Kubernetes taint on the pool's nodes.
 type Taint struct {
 	// Taint effect.
 	Effect TaintEffect `pulumi:"effect"`
@@ -2471,6 +2664,7 @@ type TaintInput interface {
 	ToTaintOutputWithContext(context.Context) TaintOutput
 }
 
+// A Kubernetes taint on the pool's nodes.
 type TaintArgs struct {
 	// Taint effect.
 	Effect TaintEffectInput `pulumi:"effect"`
@@ -2517,6 +2711,7 @@ func (i TaintArray) ToTaintArrayOutputWithContext(ctx context.Context) TaintArra
 	return pulumi.ToOutputWithContext(ctx, i).(TaintArrayOutput)
 }
 
+// A Kubernetes taint on the pool's nodes.
 type TaintOutput struct{ *pulumi.OutputState }
 
 func (TaintOutput) ElementType() reflect.Type {
@@ -2575,6 +2770,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*BlockDeviceMappingArrayInput)(nil)).Elem(), BlockDeviceMappingArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BudgetInput)(nil)).Elem(), BudgetArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BudgetArrayInput)(nil)).Elem(), BudgetArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DiscoveryInput)(nil)).Elem(), DiscoveryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DiscoveryPtrInput)(nil)).Elem(), DiscoveryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DisruptionInput)(nil)).Elem(), DisruptionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DisruptionPtrInput)(nil)).Elem(), DisruptionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*KubeletConfigurationInput)(nil)).Elem(), KubeletConfigurationArgs{})
@@ -2605,6 +2802,8 @@ func init() {
 	pulumi.RegisterOutputType(BlockDeviceMappingArrayOutput{})
 	pulumi.RegisterOutputType(BudgetOutput{})
 	pulumi.RegisterOutputType(BudgetArrayOutput{})
+	pulumi.RegisterOutputType(DiscoveryOutput{})
+	pulumi.RegisterOutputType(DiscoveryPtrOutput{})
 	pulumi.RegisterOutputType(DisruptionOutput{})
 	pulumi.RegisterOutputType(DisruptionPtrOutput{})
 	pulumi.RegisterOutputType(KubeletConfigurationOutput{})

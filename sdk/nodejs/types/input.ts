@@ -8,6 +8,9 @@ import * as enums from "../types/enums";
 
 import * as utilities from "../utilities";
 
+/**
+ * Selects AMIs. Terms are alternatives; the fields of one term must all match.
+ */
 export interface AmiSelectorTermArgs {
     /**
      * AMI alias `<family>@<version>`; must be the only term.
@@ -35,6 +38,9 @@ export interface AmiSelectorTermArgs {
     tags?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
 }
 
+/**
+ * EBS volume settings.
+ */
 export interface BlockDeviceArgs {
     /**
      * Delete the volume when the instance terminates.
@@ -70,6 +76,9 @@ export interface BlockDeviceArgs {
     volumeType?: pulumi.Input<string | undefined>;
 }
 
+/**
+ * An EBS volume attached to the nodes.
+ */
 export interface BlockDeviceMappingArgs {
     /**
      * Device name, e.g. `/dev/xvda`.
@@ -85,6 +94,9 @@ export interface BlockDeviceMappingArgs {
     rootVolume?: pulumi.Input<boolean | undefined>;
 }
 
+/**
+ * A disruption budget: at most `nodes` disrupted at once, always or during a schedule.
+ */
 export interface BudgetArgs {
     /**
      * How long the budget stays active after each `schedule` start (e.g. `8h`, `30m`). Requires `schedule`.
@@ -104,6 +116,23 @@ export interface BudgetArgs {
     schedule?: pulumi.Input<string | undefined>;
 }
 
+/**
+ * Resources the component tags `karpenter.sh/discovery: <clusterName>`.
+ */
+export interface DiscoveryArgs {
+    /**
+     * Security groups for the nodes (usually the cluster's node security group). Tags are named by position: keep the order stable.
+     */
+    securityGroupIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Subnets for the nodes (usually the cluster's private subnets). Tags are named by position: keep the order stable.
+     */
+    subnetIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+}
+
+/**
+ * How Karpenter consolidates a pool's nodes, and how many it may disrupt at once.
+ */
 export interface DisruptionArgs {
     /**
      * Limits on how many nodes may be disrupted at once, optionally during a cron schedule.
@@ -119,6 +148,9 @@ export interface DisruptionArgs {
     consolidationPolicy?: pulumi.Input<enums.ConsolidationPolicy | undefined>;
 }
 
+/**
+ * Kubelet settings for the nodes (on the EC2NodeClass from Karpenter 1.0; on the NodePool or Provisioner before).
+ */
 export interface KubeletConfigurationArgs {
     /**
      * Cluster DNS server IPs.
@@ -170,6 +202,9 @@ export interface KubeletConfigurationArgs {
     systemReserved?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
 }
 
+/**
+ * Instance metadata service (IMDS) settings for the nodes.
+ */
 export interface MetadataOptionsArgs {
     /**
      * `enabled` or `disabled`.
@@ -313,6 +348,9 @@ export interface NodePoolArgs {
     weight?: pulumi.Input<number | undefined>;
 }
 
+/**
+ * An IAM condition.
+ */
 export interface PolicyConditionArgs {
     /**
      * Condition operator, e.g. `StringEquals`, `ArnLike`, `Bool`.
@@ -371,6 +409,9 @@ export function policyStatementArgsProvideDefaults(val: PolicyStatementArgs): Po
     };
 }
 
+/**
+ * A node selector requirement: which values of a node label Karpenter may choose.
+ */
 export interface RequirementArgs {
     /**
      * Node label key, e.g. `karpenter.sh/capacity-type` or `node.kubernetes.io/instance-type`.
@@ -390,6 +431,9 @@ export interface RequirementArgs {
     values?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }
 
+/**
+ * Selects security groups by id, name or tags. Terms are alternatives.
+ */
 export interface SecurityGroupSelectorTermArgs {
     /**
      * Security group id (`sg-...`). Stands alone in its term.
@@ -405,6 +449,9 @@ export interface SecurityGroupSelectorTermArgs {
     tags?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
 }
 
+/**
+ * Selects subnets by id or by tags. Terms are alternatives.
+ */
 export interface SubnetSelectorTermArgs {
     /**
      * Subnet id (`subnet-...`). Mutually exclusive with `tags` in the same term.
@@ -416,6 +463,9 @@ export interface SubnetSelectorTermArgs {
     tags?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
 }
 
+/**
+ * A Kubernetes taint on the pool's nodes.
+ */
 export interface TaintArgs {
     /**
      * Taint effect.

@@ -9,6 +9,8 @@ from enum import Enum
 __all__ = [
     'AuthenticationMode',
     'ConsolidationPolicy',
+    'ControllerIdentity',
+    'NodeAccess',
     'RequirementOperator',
     'TaintEffect',
 ]
@@ -42,7 +44,39 @@ class ConsolidationPolicy(_builtins.str, Enum):
     """
     BALANCED = "Balanced"
     """
-    Consolidate only when the savings outweigh the disruption (Karpenter v1.13+).
+    Consolidate only when the savings outweigh the disruption (Karpenter v1.14+).
+    """
+
+
+@pulumi.type_token("karpenter:index:ControllerIdentity")
+class ControllerIdentity(_builtins.str, Enum):
+    IRSA = "irsa"
+    """
+    IAM roles for service accounts (the cluster's OIDC provider).
+    """
+    POD_IDENTITY = "podIdentity"
+    """
+    EKS Pod Identity.
+    """
+    BOTH = "both"
+    """
+    Trust both, to migrate from IRSA to Pod Identity.
+    """
+
+
+@pulumi.type_token("karpenter:index:NodeAccess")
+class NodeAccess(_builtins.str, Enum):
+    ACCESS_ENTRY = "accessEntry"
+    """
+    An EKS access entry (clusters in API or API_AND_CONFIG_MAP mode).
+    """
+    AWS_AUTH = "awsAuth"
+    """
+    A mapRoles entry in kube-system/aws-auth (clusters in CONFIG_MAP mode).
+    """
+    NONE = "none"
+    """
+    Nothing: the role already has access.
     """
 
 
@@ -74,11 +108,11 @@ class RequirementOperator(_builtins.str, Enum):
     """
     GTE = "Gte"
     """
-    The label value is an integer greater than or equal to the single value (Karpenter v1.5+).
+    The label value is an integer greater than or equal to the single value (Karpenter v1.9+).
     """
     LTE = "Lte"
     """
-    The label value is an integer less than or equal to the single value (Karpenter v1.5+).
+    The label value is an integer less than or equal to the single value (Karpenter v1.9+).
     """
 
 

@@ -24,6 +24,8 @@ __all__ = [
     'BlockDeviceMappingArgsDict',
     'BudgetArgs',
     'BudgetArgsDict',
+    'DiscoveryArgs',
+    'DiscoveryArgsDict',
     'DisruptionArgs',
     'DisruptionArgsDict',
     'KubeletConfigurationArgs',
@@ -49,6 +51,9 @@ __all__ = [
 ]
 
 class AmiSelectorTermArgsDict(TypedDict):
+    """
+    Selects AMIs. Terms are alternatives; the fields of one term must all match.
+    """
     alias: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     AMI alias `<family>@<version>`; must be the only term.
@@ -84,6 +89,8 @@ class AmiSelectorTermArgs:
                  ssm_parameter: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
         """
+        Selects AMIs. Terms are alternatives; the fields of one term must all match.
+
         :param pulumi.Input[_builtins.str] alias: AMI alias `<family>@<version>`; must be the only term.
         :param pulumi.Input[_builtins.str] id: AMI id (`ami-...`).
         :param pulumi.Input[_builtins.str] name: AMI name (wildcards allowed).
@@ -178,6 +185,9 @@ class AmiSelectorTermArgs:
 
 
 class BlockDeviceArgsDict(TypedDict):
+    """
+    EBS volume settings.
+    """
     delete_on_termination: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
     Delete the volume when the instance terminates.
@@ -223,6 +233,8 @@ class BlockDeviceArgs:
                  volume_size: pulumi.Input[Optional[_builtins.str]] = None,
                  volume_type: pulumi.Input[Optional[_builtins.str]] = None):
         """
+        EBS volume settings.
+
         :param pulumi.Input[_builtins.bool] delete_on_termination: Delete the volume when the instance terminates.
         :param pulumi.Input[_builtins.bool] encrypted: Encrypt the volume.
         :param pulumi.Input[_builtins.int] iops: Provisioned IOPS (io1, io2, gp3).
@@ -347,6 +359,9 @@ class BlockDeviceArgs:
 
 
 class BlockDeviceMappingArgsDict(TypedDict):
+    """
+    An EBS volume attached to the nodes.
+    """
     device_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Device name, e.g. `/dev/xvda`.
@@ -367,6 +382,8 @@ class BlockDeviceMappingArgs:
                  ebs: pulumi.Input[Optional['BlockDeviceArgs']] = None,
                  root_volume: pulumi.Input[Optional[_builtins.bool]] = None):
         """
+        An EBS volume attached to the nodes.
+
         :param pulumi.Input[_builtins.str] device_name: Device name, e.g. `/dev/xvda`.
         :param pulumi.Input['BlockDeviceArgs'] ebs: The EBS volume.
         :param pulumi.Input[_builtins.bool] root_volume: Whether this is the root volume (at most one mapping).
@@ -416,6 +433,9 @@ class BlockDeviceMappingArgs:
 
 
 class BudgetArgsDict(TypedDict):
+    """
+    A disruption budget: at most `nodes` disrupted at once, always or during a schedule.
+    """
     duration: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     How long the budget stays active after each `schedule` start (e.g. `8h`, `30m`). Requires `schedule`.
@@ -441,6 +461,8 @@ class BudgetArgs:
                  reasons: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  schedule: pulumi.Input[Optional[_builtins.str]] = None):
         """
+        A disruption budget: at most `nodes` disrupted at once, always or during a schedule.
+
         :param pulumi.Input[_builtins.str] duration: How long the budget stays active after each `schedule` start (e.g. `8h`, `30m`). Requires `schedule`.
         :param pulumi.Input[_builtins.str] nodes: Maximum nodes disrupted at once: a count (`5`) or a percentage (`10%`). Default: `10%`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] reasons: Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`. Default: all.
@@ -504,7 +526,64 @@ class BudgetArgs:
         pulumi.set(self, "schedule", value)
 
 
+class DiscoveryArgsDict(TypedDict):
+    """
+    Resources the component tags `karpenter.sh/discovery: <clusterName>`.
+    """
+    security_group_ids: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Security groups for the nodes (usually the cluster's node security group). Tags are named by position: keep the order stable.
+    """
+    subnet_ids: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Subnets for the nodes (usually the cluster's private subnets). Tags are named by position: keep the order stable.
+    """
+
+@pulumi.input_type
+class DiscoveryArgs:
+    def __init__(__self__, *,
+                 security_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 subnet_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        Resources the component tags `karpenter.sh/discovery: <clusterName>`.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] security_group_ids: Security groups for the nodes (usually the cluster's node security group). Tags are named by position: keep the order stable.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] subnet_ids: Subnets for the nodes (usually the cluster's private subnets). Tags are named by position: keep the order stable.
+        """
+        if security_group_ids is not None:
+            pulumi.set(__self__, "security_group_ids", security_group_ids)
+        if subnet_ids is not None:
+            pulumi.set(__self__, "subnet_ids", subnet_ids)
+
+    @_builtins.property
+    @pulumi.getter(name="securityGroupIds")
+    def security_group_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Security groups for the nodes (usually the cluster's node security group). Tags are named by position: keep the order stable.
+        """
+        return pulumi.get(self, "security_group_ids")
+
+    @security_group_ids.setter
+    def security_group_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "security_group_ids", value)
+
+    @_builtins.property
+    @pulumi.getter(name="subnetIds")
+    def subnet_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Subnets for the nodes (usually the cluster's private subnets). Tags are named by position: keep the order stable.
+        """
+        return pulumi.get(self, "subnet_ids")
+
+    @subnet_ids.setter
+    def subnet_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "subnet_ids", value)
+
+
 class DisruptionArgsDict(TypedDict):
+    """
+    How Karpenter consolidates a pool's nodes, and how many it may disrupt at once.
+    """
     budgets: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['BudgetArgsDict']]]]]
     """
     Limits on how many nodes may be disrupted at once, optionally during a cron schedule.
@@ -525,6 +604,8 @@ class DisruptionArgs:
                  consolidate_after: pulumi.Input[Optional[_builtins.str]] = None,
                  consolidation_policy: pulumi.Input[Optional['ConsolidationPolicy']] = None):
         """
+        How Karpenter consolidates a pool's nodes, and how many it may disrupt at once.
+
         :param pulumi.Input[Sequence[pulumi.Input['BudgetArgs']]] budgets: Limits on how many nodes may be disrupted at once, optionally during a cron schedule.
         :param pulumi.Input[_builtins.str] consolidate_after: How long a node must be empty or underutilized before Karpenter consolidates it (e.g. `1m`), or `Never`. Default: `1m`.
         :param pulumi.Input['ConsolidationPolicy'] consolidation_policy: Which nodes Karpenter may consolidate. Default: `WhenEmptyOrUnderutilized`.
@@ -574,6 +655,9 @@ class DisruptionArgs:
 
 
 class KubeletConfigurationArgsDict(TypedDict):
+    """
+    Kubelet settings for the nodes (on the EC2NodeClass from Karpenter 1.0; on the NodePool or Provisioner before).
+    """
     cluster_dns: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
     Cluster DNS server IPs.
@@ -639,6 +723,8 @@ class KubeletConfigurationArgs:
                  pods_per_core: pulumi.Input[Optional[_builtins.int]] = None,
                  system_reserved: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
         """
+        Kubelet settings for the nodes (on the EC2NodeClass from Karpenter 1.0; on the NodePool or Provisioner before).
+
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cluster_dns: Cluster DNS server IPs.
         :param pulumi.Input[_builtins.bool] cpu_cfs_quota: Enforce CPU limits with CFS quota.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] eviction_hard: Hard eviction thresholds, e.g. `{"memory.available": "5%"}`.
@@ -823,6 +909,9 @@ class KubeletConfigurationArgs:
 
 
 class MetadataOptionsArgsDict(TypedDict):
+    """
+    Instance metadata service (IMDS) settings for the nodes.
+    """
     http_endpoint: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     `enabled` or `disabled`.
@@ -848,6 +937,8 @@ class MetadataOptionsArgs:
                  http_put_response_hop_limit: pulumi.Input[Optional[_builtins.int]] = None,
                  http_tokens: pulumi.Input[Optional[_builtins.str]] = None):
         """
+        Instance metadata service (IMDS) settings for the nodes.
+
         :param pulumi.Input[_builtins.str] http_endpoint: `enabled` or `disabled`.
         :param pulumi.Input[_builtins.str] http_protocol_i_pv6: `enabled` or `disabled`.
         :param pulumi.Input[_builtins.int] http_put_response_hop_limit: Hop limit for PUT responses (1-64).
@@ -1498,6 +1589,9 @@ class NodePoolArgs:
 
 
 class PolicyConditionArgsDict(TypedDict):
+    """
+    An IAM condition.
+    """
     test: pulumi.Input[_builtins.str]
     """
     Condition operator, e.g. `StringEquals`, `ArnLike`, `Bool`.
@@ -1518,6 +1612,8 @@ class PolicyConditionArgs:
                  values: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
                  variable: pulumi.Input[_builtins.str]):
         """
+        An IAM condition.
+
         :param pulumi.Input[_builtins.str] test: Condition operator, e.g. `StringEquals`, `ArnLike`, `Bool`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] values: Values to compare with.
         :param pulumi.Input[_builtins.str] variable: Condition key, e.g. `aws:ResourceTag/team`.
@@ -1720,6 +1816,9 @@ class PolicyStatementArgs:
 
 
 class RequirementArgsDict(TypedDict):
+    """
+    A node selector requirement: which values of a node label Karpenter may choose.
+    """
     key: pulumi.Input[_builtins.str]
     """
     Node label key, e.g. `karpenter.sh/capacity-type` or `node.kubernetes.io/instance-type`.
@@ -1745,6 +1844,8 @@ class RequirementArgs:
                  min_values: pulumi.Input[Optional[_builtins.int]] = None,
                  values: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
         """
+        A node selector requirement: which values of a node label Karpenter may choose.
+
         :param pulumi.Input[_builtins.str] key: Node label key, e.g. `karpenter.sh/capacity-type` or `node.kubernetes.io/instance-type`.
         :param pulumi.Input['RequirementOperator'] operator: How the label is matched.
         :param pulumi.Input[_builtins.int] min_values: Minimum number of distinct values Karpenter must be able to choose from (1-50, at most the number of values).
@@ -1807,6 +1908,9 @@ class RequirementArgs:
 
 
 class SecurityGroupSelectorTermArgsDict(TypedDict):
+    """
+    Selects security groups by id, name or tags. Terms are alternatives.
+    """
     id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Security group id (`sg-...`). Stands alone in its term.
@@ -1827,6 +1931,8 @@ class SecurityGroupSelectorTermArgs:
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
         """
+        Selects security groups by id, name or tags. Terms are alternatives.
+
         :param pulumi.Input[_builtins.str] id: Security group id (`sg-...`). Stands alone in its term.
         :param pulumi.Input[_builtins.str] name: Security group name. Stands alone in its term.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Security group tags (`*` matches any value).
@@ -1876,6 +1982,9 @@ class SecurityGroupSelectorTermArgs:
 
 
 class SubnetSelectorTermArgsDict(TypedDict):
+    """
+    Selects subnets by id or by tags. Terms are alternatives.
+    """
     id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Subnet id (`subnet-...`). Mutually exclusive with `tags` in the same term.
@@ -1891,6 +2000,8 @@ class SubnetSelectorTermArgs:
                  id: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
         """
+        Selects subnets by id or by tags. Terms are alternatives.
+
         :param pulumi.Input[_builtins.str] id: Subnet id (`subnet-...`). Mutually exclusive with `tags` in the same term.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Subnet tags (`*` matches any value).
         """
@@ -1925,6 +2036,9 @@ class SubnetSelectorTermArgs:
 
 
 class TaintArgsDict(TypedDict):
+    """
+    A Kubernetes taint on the pool's nodes.
+    """
     effect: pulumi.Input['TaintEffect']
     """
     Taint effect.
@@ -1945,6 +2059,8 @@ class TaintArgs:
                  key: pulumi.Input[_builtins.str],
                  value: pulumi.Input[Optional[_builtins.str]] = None):
         """
+        A Kubernetes taint on the pool's nodes.
+
         :param pulumi.Input['TaintEffect'] effect: Taint effect.
         :param pulumi.Input[_builtins.str] key: Taint key.
         :param pulumi.Input[_builtins.str] value: Taint value.

@@ -25,20 +25,28 @@ class KarpenterArgs:
                  chart_repository: Optional[_builtins.str] = None,
                  cluster_authentication_mode: pulumi.Input[Optional['AuthenticationMode']] = None,
                  cluster_endpoint: pulumi.Input[Optional[_builtins.str]] = None,
+                 controller_identity: pulumi.Input[Optional['ControllerIdentity']] = None,
+                 controller_image_repository: Optional[_builtins.str] = None,
                  controller_policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  controller_policy_statements: pulumi.Input[Optional[Sequence[pulumi.Input['PolicyStatementArgs']]]] = None,
                  controller_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  create_instance_profile: Optional[_builtins.bool] = None,
+                 create_pod_identity_agent: Optional[_builtins.bool] = None,
+                 create_spot_service_linked_role: Optional[_builtins.bool] = None,
                  default_node_pool: Optional[_builtins.bool] = None,
+                 discovery: pulumi.Input[Optional['DiscoveryArgs']] = None,
                  install_crds: Optional[_builtins.bool] = None,
                  interruption_handling: Optional[_builtins.bool] = None,
                  kubernetes_version: Optional[_builtins.str] = None,
                  namespace: Optional[_builtins.str] = None,
+                 node_access: pulumi.Input[Optional['NodeAccess']] = None,
                  node_classes: pulumi.Input[Optional[Sequence[pulumi.Input['NodeClassArgs']]]] = None,
                  node_pools: pulumi.Input[Optional[Sequence[pulumi.Input['NodePoolArgs']]]] = None,
                  node_role_additional_policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  node_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 repository_password: pulumi.Input[Optional[_builtins.str]] = None,
+                 repository_username: pulumi.Input[Optional[_builtins.str]] = None,
                  service_account_name: Optional[_builtins.str] = None,
                  tags: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  values: pulumi.Input[Optional[Mapping[str, Any]]] = None,
@@ -50,20 +58,28 @@ class KarpenterArgs:
         :param _builtins.str chart_repository: Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
         :param pulumi.Input['AuthenticationMode'] cluster_authentication_mode: The cluster's authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.
         :param pulumi.Input[_builtins.str] cluster_endpoint: The cluster's API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.
+        :param pulumi.Input['ControllerIdentity'] controller_identity: How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster's OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
+        :param _builtins.str controller_image_repository: Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] controller_policy_arns: Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).
         :param pulumi.Input[Sequence[pulumi.Input['PolicyStatementArgs']]] controller_policy_statements: Extra IAM statements for the controller, added as one more managed policy attached to the controller role.
         :param pulumi.Input[_builtins.str] controller_role_arn: ARN of an existing IAM role for the controller. When set, the component creates no controller IAM (no role, no policies) and annotates the service account with this role.
         :param _builtins.bool create_instance_profile: Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.
+        :param _builtins.bool create_pod_identity_agent: With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+        :param _builtins.bool create_spot_service_linked_role: Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
         :param _builtins.bool default_node_pool: Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
+        :param pulumi.Input['DiscoveryArgs'] discovery: Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
         :param _builtins.bool install_crds: Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
         :param _builtins.bool interruption_handling: Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
         :param _builtins.str kubernetes_version: The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
         :param _builtins.str namespace: Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
+        :param pulumi.Input['NodeAccess'] node_access: How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
         :param pulumi.Input[Sequence[pulumi.Input['NodeClassArgs']]] node_classes: EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
         :param pulumi.Input[Sequence[pulumi.Input['NodePoolArgs']]] node_pools: NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_role_additional_policy_arns: Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
         :param pulumi.Input[_builtins.str] node_role_arn: ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.
         :param pulumi.Input[_builtins.str] oidc_provider_arn: ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
+        :param pulumi.Input[_builtins.str] repository_password: Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+        :param pulumi.Input[_builtins.str] repository_username: Username for a private chart repository or registry mirror. Not needed for public ECR.
         :param _builtins.str service_account_name: Name of the controller's Kubernetes service account. Default: `karpenter`.
         :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags applied to every AWS resource the component creates.
         :param pulumi.Input[Mapping[str, Any]] values: Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
@@ -78,6 +94,10 @@ class KarpenterArgs:
             pulumi.set(__self__, "cluster_authentication_mode", cluster_authentication_mode)
         if cluster_endpoint is not None:
             pulumi.set(__self__, "cluster_endpoint", cluster_endpoint)
+        if controller_identity is not None:
+            pulumi.set(__self__, "controller_identity", controller_identity)
+        if controller_image_repository is not None:
+            pulumi.set(__self__, "controller_image_repository", controller_image_repository)
         if controller_policy_arns is not None:
             pulumi.set(__self__, "controller_policy_arns", controller_policy_arns)
         if controller_policy_statements is not None:
@@ -88,10 +108,16 @@ class KarpenterArgs:
             create_instance_profile = True
         if create_instance_profile is not None:
             pulumi.set(__self__, "create_instance_profile", create_instance_profile)
+        if create_pod_identity_agent is not None:
+            pulumi.set(__self__, "create_pod_identity_agent", create_pod_identity_agent)
+        if create_spot_service_linked_role is not None:
+            pulumi.set(__self__, "create_spot_service_linked_role", create_spot_service_linked_role)
         if default_node_pool is None:
             default_node_pool = True
         if default_node_pool is not None:
             pulumi.set(__self__, "default_node_pool", default_node_pool)
+        if discovery is not None:
+            pulumi.set(__self__, "discovery", discovery)
         if install_crds is None:
             install_crds = True
         if install_crds is not None:
@@ -104,6 +130,8 @@ class KarpenterArgs:
             pulumi.set(__self__, "kubernetes_version", kubernetes_version)
         if namespace is not None:
             pulumi.set(__self__, "namespace", namespace)
+        if node_access is not None:
+            pulumi.set(__self__, "node_access", node_access)
         if node_classes is not None:
             pulumi.set(__self__, "node_classes", node_classes)
         if node_pools is not None:
@@ -114,6 +142,10 @@ class KarpenterArgs:
             pulumi.set(__self__, "node_role_arn", node_role_arn)
         if oidc_provider_arn is not None:
             pulumi.set(__self__, "oidc_provider_arn", oidc_provider_arn)
+        if repository_password is not None:
+            pulumi.set(__self__, "repository_password", repository_password)
+        if repository_username is not None:
+            pulumi.set(__self__, "repository_username", repository_username)
         if service_account_name is None:
             service_account_name = 'karpenter'
         if service_account_name is not None:
@@ -174,6 +206,30 @@ class KarpenterArgs:
         pulumi.set(self, "cluster_endpoint", value)
 
     @_builtins.property
+    @pulumi.getter(name="controllerIdentity")
+    def controller_identity(self) -> pulumi.Input[Optional['ControllerIdentity']]:
+        """
+        How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster's OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
+        """
+        return pulumi.get(self, "controller_identity")
+
+    @controller_identity.setter
+    def controller_identity(self, value: pulumi.Input[Optional['ControllerIdentity']]):
+        pulumi.set(self, "controller_identity", value)
+
+    @_builtins.property
+    @pulumi.getter(name="controllerImageRepository")
+    def controller_image_repository(self) -> Optional[_builtins.str]:
+        """
+        Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).
+        """
+        return pulumi.get(self, "controller_image_repository")
+
+    @controller_image_repository.setter
+    def controller_image_repository(self, value: Optional[_builtins.str]):
+        pulumi.set(self, "controller_image_repository", value)
+
+    @_builtins.property
     @pulumi.getter(name="controllerPolicyArns")
     def controller_policy_arns(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
         """
@@ -222,6 +278,30 @@ class KarpenterArgs:
         pulumi.set(self, "create_instance_profile", value)
 
     @_builtins.property
+    @pulumi.getter(name="createPodIdentityAgent")
+    def create_pod_identity_agent(self) -> Optional[_builtins.bool]:
+        """
+        With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+        """
+        return pulumi.get(self, "create_pod_identity_agent")
+
+    @create_pod_identity_agent.setter
+    def create_pod_identity_agent(self, value: Optional[_builtins.bool]):
+        pulumi.set(self, "create_pod_identity_agent", value)
+
+    @_builtins.property
+    @pulumi.getter(name="createSpotServiceLinkedRole")
+    def create_spot_service_linked_role(self) -> Optional[_builtins.bool]:
+        """
+        Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
+        """
+        return pulumi.get(self, "create_spot_service_linked_role")
+
+    @create_spot_service_linked_role.setter
+    def create_spot_service_linked_role(self, value: Optional[_builtins.bool]):
+        pulumi.set(self, "create_spot_service_linked_role", value)
+
+    @_builtins.property
     @pulumi.getter(name="defaultNodePool")
     def default_node_pool(self) -> Optional[_builtins.bool]:
         """
@@ -232,6 +312,18 @@ class KarpenterArgs:
     @default_node_pool.setter
     def default_node_pool(self, value: Optional[_builtins.bool]):
         pulumi.set(self, "default_node_pool", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def discovery(self) -> pulumi.Input[Optional['DiscoveryArgs']]:
+        """
+        Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
+        """
+        return pulumi.get(self, "discovery")
+
+    @discovery.setter
+    def discovery(self, value: pulumi.Input[Optional['DiscoveryArgs']]):
+        pulumi.set(self, "discovery", value)
 
     @_builtins.property
     @pulumi.getter(name="installCrds")
@@ -280,6 +372,18 @@ class KarpenterArgs:
     @namespace.setter
     def namespace(self, value: Optional[_builtins.str]):
         pulumi.set(self, "namespace", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeAccess")
+    def node_access(self) -> pulumi.Input[Optional['NodeAccess']]:
+        """
+        How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+        """
+        return pulumi.get(self, "node_access")
+
+    @node_access.setter
+    def node_access(self, value: pulumi.Input[Optional['NodeAccess']]):
+        pulumi.set(self, "node_access", value)
 
     @_builtins.property
     @pulumi.getter(name="nodeClasses")
@@ -342,6 +446,30 @@ class KarpenterArgs:
         pulumi.set(self, "oidc_provider_arn", value)
 
     @_builtins.property
+    @pulumi.getter(name="repositoryPassword")
+    def repository_password(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+        """
+        return pulumi.get(self, "repository_password")
+
+    @repository_password.setter
+    def repository_password(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "repository_password", value)
+
+    @_builtins.property
+    @pulumi.getter(name="repositoryUsername")
+    def repository_username(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Username for a private chart repository or registry mirror. Not needed for public ECR.
+        """
+        return pulumi.get(self, "repository_username")
+
+    @repository_username.setter
+    def repository_username(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "repository_username", value)
+
+    @_builtins.property
     @pulumi.getter(name="serviceAccountName")
     def service_account_name(self) -> Optional[_builtins.str]:
         """
@@ -400,20 +528,28 @@ class Karpenter(pulumi.ComponentResource):
                  cluster_authentication_mode: pulumi.Input[Optional['AuthenticationMode']] = None,
                  cluster_endpoint: pulumi.Input[Optional[_builtins.str]] = None,
                  cluster_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 controller_identity: pulumi.Input[Optional['ControllerIdentity']] = None,
+                 controller_image_repository: Optional[_builtins.str] = None,
                  controller_policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  controller_policy_statements: pulumi.Input[Optional[Sequence[pulumi.Input[Union['PolicyStatementArgs', 'PolicyStatementArgsDict']]]]] = None,
                  controller_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  create_instance_profile: Optional[_builtins.bool] = None,
+                 create_pod_identity_agent: Optional[_builtins.bool] = None,
+                 create_spot_service_linked_role: Optional[_builtins.bool] = None,
                  default_node_pool: Optional[_builtins.bool] = None,
+                 discovery: pulumi.Input[Optional[Union['DiscoveryArgs', 'DiscoveryArgsDict']]] = None,
                  install_crds: Optional[_builtins.bool] = None,
                  interruption_handling: Optional[_builtins.bool] = None,
                  kubernetes_version: Optional[_builtins.str] = None,
                  namespace: Optional[_builtins.str] = None,
+                 node_access: pulumi.Input[Optional['NodeAccess']] = None,
                  node_classes: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodeClassArgs', 'NodeClassArgsDict']]]]] = None,
                  node_pools: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodePoolArgs', 'NodePoolArgsDict']]]]] = None,
                  node_role_additional_policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  node_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 repository_password: pulumi.Input[Optional[_builtins.str]] = None,
+                 repository_username: pulumi.Input[Optional[_builtins.str]] = None,
                  service_account_name: Optional[_builtins.str] = None,
                  tags: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  values: pulumi.Input[Optional[Mapping[str, Any]]] = None,
@@ -428,20 +564,28 @@ class Karpenter(pulumi.ComponentResource):
         :param pulumi.Input['AuthenticationMode'] cluster_authentication_mode: The cluster's authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.
         :param pulumi.Input[_builtins.str] cluster_endpoint: The cluster's API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.
         :param pulumi.Input[_builtins.str] cluster_name: Name of the EKS cluster Karpenter manages nodes for (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit). Scopes the IAM policies, names the chart's `settings.clusterName` and the default subnet/security-group discovery tag.
+        :param pulumi.Input['ControllerIdentity'] controller_identity: How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster's OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
+        :param _builtins.str controller_image_repository: Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] controller_policy_arns: Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).
         :param pulumi.Input[Sequence[pulumi.Input[Union['PolicyStatementArgs', 'PolicyStatementArgsDict']]]] controller_policy_statements: Extra IAM statements for the controller, added as one more managed policy attached to the controller role.
         :param pulumi.Input[_builtins.str] controller_role_arn: ARN of an existing IAM role for the controller. When set, the component creates no controller IAM (no role, no policies) and annotates the service account with this role.
         :param _builtins.bool create_instance_profile: Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.
+        :param _builtins.bool create_pod_identity_agent: With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+        :param _builtins.bool create_spot_service_linked_role: Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
         :param _builtins.bool default_node_pool: Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
+        :param pulumi.Input[Union['DiscoveryArgs', 'DiscoveryArgsDict']] discovery: Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
         :param _builtins.bool install_crds: Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
         :param _builtins.bool interruption_handling: Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
         :param _builtins.str kubernetes_version: The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
         :param _builtins.str namespace: Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
+        :param pulumi.Input['NodeAccess'] node_access: How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
         :param pulumi.Input[Sequence[pulumi.Input[Union['NodeClassArgs', 'NodeClassArgsDict']]]] node_classes: EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
         :param pulumi.Input[Sequence[pulumi.Input[Union['NodePoolArgs', 'NodePoolArgsDict']]]] node_pools: NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_role_additional_policy_arns: Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
         :param pulumi.Input[_builtins.str] node_role_arn: ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.
         :param pulumi.Input[_builtins.str] oidc_provider_arn: ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
+        :param pulumi.Input[_builtins.str] repository_password: Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+        :param pulumi.Input[_builtins.str] repository_username: Username for a private chart repository or registry mirror. Not needed for public ECR.
         :param _builtins.str service_account_name: Name of the controller's Kubernetes service account. Default: `karpenter`.
         :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags applied to every AWS resource the component creates.
         :param pulumi.Input[Mapping[str, Any]] values: Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
@@ -475,20 +619,28 @@ class Karpenter(pulumi.ComponentResource):
                  cluster_authentication_mode: pulumi.Input[Optional['AuthenticationMode']] = None,
                  cluster_endpoint: pulumi.Input[Optional[_builtins.str]] = None,
                  cluster_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 controller_identity: pulumi.Input[Optional['ControllerIdentity']] = None,
+                 controller_image_repository: Optional[_builtins.str] = None,
                  controller_policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  controller_policy_statements: pulumi.Input[Optional[Sequence[pulumi.Input[Union['PolicyStatementArgs', 'PolicyStatementArgsDict']]]]] = None,
                  controller_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  create_instance_profile: Optional[_builtins.bool] = None,
+                 create_pod_identity_agent: Optional[_builtins.bool] = None,
+                 create_spot_service_linked_role: Optional[_builtins.bool] = None,
                  default_node_pool: Optional[_builtins.bool] = None,
+                 discovery: pulumi.Input[Optional[Union['DiscoveryArgs', 'DiscoveryArgsDict']]] = None,
                  install_crds: Optional[_builtins.bool] = None,
                  interruption_handling: Optional[_builtins.bool] = None,
                  kubernetes_version: Optional[_builtins.str] = None,
                  namespace: Optional[_builtins.str] = None,
+                 node_access: pulumi.Input[Optional['NodeAccess']] = None,
                  node_classes: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodeClassArgs', 'NodeClassArgsDict']]]]] = None,
                  node_pools: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodePoolArgs', 'NodePoolArgsDict']]]]] = None,
                  node_role_additional_policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  node_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 repository_password: pulumi.Input[Optional[_builtins.str]] = None,
+                 repository_username: pulumi.Input[Optional[_builtins.str]] = None,
                  service_account_name: Optional[_builtins.str] = None,
                  tags: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  values: pulumi.Input[Optional[Mapping[str, Any]]] = None,
@@ -512,15 +664,20 @@ class Karpenter(pulumi.ComponentResource):
             if cluster_name is None and not opts.urn:
                 raise TypeError("Missing required property 'cluster_name'")
             __props__.__dict__["cluster_name"] = cluster_name
+            __props__.__dict__["controller_identity"] = controller_identity
+            __props__.__dict__["controller_image_repository"] = controller_image_repository
             __props__.__dict__["controller_policy_arns"] = controller_policy_arns
             __props__.__dict__["controller_policy_statements"] = controller_policy_statements
             __props__.__dict__["controller_role_arn"] = controller_role_arn
             if create_instance_profile is None:
                 create_instance_profile = True
             __props__.__dict__["create_instance_profile"] = create_instance_profile
+            __props__.__dict__["create_pod_identity_agent"] = create_pod_identity_agent
+            __props__.__dict__["create_spot_service_linked_role"] = create_spot_service_linked_role
             if default_node_pool is None:
                 default_node_pool = True
             __props__.__dict__["default_node_pool"] = default_node_pool
+            __props__.__dict__["discovery"] = discovery
             if install_crds is None:
                 install_crds = True
             __props__.__dict__["install_crds"] = install_crds
@@ -529,11 +686,14 @@ class Karpenter(pulumi.ComponentResource):
             __props__.__dict__["interruption_handling"] = interruption_handling
             __props__.__dict__["kubernetes_version"] = kubernetes_version
             __props__.__dict__["namespace"] = namespace
+            __props__.__dict__["node_access"] = node_access
             __props__.__dict__["node_classes"] = node_classes
             __props__.__dict__["node_pools"] = node_pools
             __props__.__dict__["node_role_additional_policy_arns"] = node_role_additional_policy_arns
             __props__.__dict__["node_role_arn"] = node_role_arn
             __props__.__dict__["oidc_provider_arn"] = oidc_provider_arn
+            __props__.__dict__["repository_password"] = None if repository_password is None else pulumi.Output.secret(repository_password)
+            __props__.__dict__["repository_username"] = repository_username
             if service_account_name is None:
                 service_account_name = 'karpenter'
             __props__.__dict__["service_account_name"] = service_account_name

@@ -29,12 +29,46 @@ export const ConsolidationPolicy = {
      */
     WhenEmptyOrUnderutilized: "WhenEmptyOrUnderutilized",
     /**
-     * Consolidate only when the savings outweigh the disruption (Karpenter v1.13+).
+     * Consolidate only when the savings outweigh the disruption (Karpenter v1.14+).
      */
     Balanced: "Balanced",
 } as const;
 
 export type ConsolidationPolicy = (typeof ConsolidationPolicy)[keyof typeof ConsolidationPolicy];
+
+export const ControllerIdentity = {
+    /**
+     * IAM roles for service accounts (the cluster's OIDC provider).
+     */
+    Irsa: "irsa",
+    /**
+     * EKS Pod Identity.
+     */
+    PodIdentity: "podIdentity",
+    /**
+     * Trust both, to migrate from IRSA to Pod Identity.
+     */
+    Both: "both",
+} as const;
+
+export type ControllerIdentity = (typeof ControllerIdentity)[keyof typeof ControllerIdentity];
+
+export const NodeAccess = {
+    /**
+     * An EKS access entry (clusters in API or API_AND_CONFIG_MAP mode).
+     */
+    AccessEntry: "accessEntry",
+    /**
+     * A mapRoles entry in kube-system/aws-auth (clusters in CONFIG_MAP mode).
+     */
+    AwsAuth: "awsAuth",
+    /**
+     * Nothing: the role already has access.
+     */
+    None: "none",
+} as const;
+
+export type NodeAccess = (typeof NodeAccess)[keyof typeof NodeAccess];
 
 export const RequirementOperator = {
     /**
@@ -62,11 +96,11 @@ export const RequirementOperator = {
      */
     Lt: "Lt",
     /**
-     * The label value is an integer greater than or equal to the single value (Karpenter v1.5+).
+     * The label value is an integer greater than or equal to the single value (Karpenter v1.9+).
      */
     Gte: "Gte",
     /**
-     * The label value is an integer less than or equal to the single value (Karpenter v1.5+).
+     * The label value is an integer less than or equal to the single value (Karpenter v1.9+).
      */
     Lte: "Lte",
 } as const;

@@ -8,6 +8,9 @@ import com.pulumi.core.annotations.Import;
 import com.pulumi.core.internal.Codegen;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import io.github.pulumikarpenter.karpenter.enums.AuthenticationMode;
+import io.github.pulumikarpenter.karpenter.enums.ControllerIdentity;
+import io.github.pulumikarpenter.karpenter.enums.NodeAccess;
+import io.github.pulumikarpenter.karpenter.inputs.DiscoveryArgs;
 import io.github.pulumikarpenter.karpenter.inputs.NodeClassArgs;
 import io.github.pulumikarpenter.karpenter.inputs.NodePoolArgs;
 import io.github.pulumikarpenter.karpenter.inputs.PolicyStatementArgs;
@@ -86,6 +89,36 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster&#39;s OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
+     * 
+     */
+    @Import(name="controllerIdentity")
+    private @Nullable Output<ControllerIdentity> controllerIdentity;
+
+    /**
+     * @return How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster&#39;s OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
+     * 
+     */
+    public Optional<Output<ControllerIdentity>> controllerIdentity() {
+        return Optional.ofNullable(this.controllerIdentity);
+    }
+
+    /**
+     * Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart&#39;s digest still pins the image).
+     * 
+     */
+    @Import(name="controllerImageRepository")
+    private @Nullable String controllerImageRepository;
+
+    /**
+     * @return Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart&#39;s digest still pins the image).
+     * 
+     */
+    public Optional<String> controllerImageRepository() {
+        return Optional.ofNullable(this.controllerImageRepository);
+    }
+
+    /**
      * Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).
      * 
      */
@@ -146,6 +179,36 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+     * 
+     */
+    @Import(name="createPodIdentityAgent")
+    private @Nullable Boolean createPodIdentityAgent;
+
+    /**
+     * @return With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+     * 
+     */
+    public Optional<Boolean> createPodIdentityAgent() {
+        return Optional.ofNullable(this.createPodIdentityAgent);
+    }
+
+    /**
+     * Create the account&#39;s `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
+     * 
+     */
+    @Import(name="createSpotServiceLinkedRole")
+    private @Nullable Boolean createSpotServiceLinkedRole;
+
+    /**
+     * @return Create the account&#39;s `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
+     * 
+     */
+    public Optional<Boolean> createSpotServiceLinkedRole() {
+        return Optional.ofNullable(this.createSpotServiceLinkedRole);
+    }
+
+    /**
      * Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
      * 
      */
@@ -158,6 +221,21 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Boolean> defaultNodePool() {
         return Optional.ofNullable(this.defaultNodePool);
+    }
+
+    /**
+     * Subnets and security groups to tag `karpenter.sh/discovery: &lt;clusterName&gt;`, so node classes that select by the discovery tag (the default class does) find them.
+     * 
+     */
+    @Import(name="discovery")
+    private @Nullable Output<DiscoveryArgs> discovery;
+
+    /**
+     * @return Subnets and security groups to tag `karpenter.sh/discovery: &lt;clusterName&gt;`, so node classes that select by the discovery tag (the default class does) find them.
+     * 
+     */
+    public Optional<Output<DiscoveryArgs>> discovery() {
+        return Optional.ofNullable(this.discovery);
     }
 
     /**
@@ -218,6 +296,21 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<String> namespace() {
         return Optional.ofNullable(this.namespace);
+    }
+
+    /**
+     * How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+     * 
+     */
+    @Import(name="nodeAccess")
+    private @Nullable Output<NodeAccess> nodeAccess;
+
+    /**
+     * @return How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+     * 
+     */
+    public Optional<Output<NodeAccess>> nodeAccess() {
+        return Optional.ofNullable(this.nodeAccess);
     }
 
     /**
@@ -296,6 +389,36 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+     * 
+     */
+    @Import(name="repositoryPassword")
+    private @Nullable Output<String> repositoryPassword;
+
+    /**
+     * @return Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+     * 
+     */
+    public Optional<Output<String>> repositoryPassword() {
+        return Optional.ofNullable(this.repositoryPassword);
+    }
+
+    /**
+     * Username for a private chart repository or registry mirror. Not needed for public ECR.
+     * 
+     */
+    @Import(name="repositoryUsername")
+    private @Nullable Output<String> repositoryUsername;
+
+    /**
+     * @return Username for a private chart repository or registry mirror. Not needed for public ECR.
+     * 
+     */
+    public Optional<Output<String>> repositoryUsername() {
+        return Optional.ofNullable(this.repositoryUsername);
+    }
+
+    /**
      * Name of the controller&#39;s Kubernetes service account. Default: `karpenter`.
      * 
      */
@@ -362,20 +485,28 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         this.clusterAuthenticationMode = $.clusterAuthenticationMode;
         this.clusterEndpoint = $.clusterEndpoint;
         this.clusterName = $.clusterName;
+        this.controllerIdentity = $.controllerIdentity;
+        this.controllerImageRepository = $.controllerImageRepository;
         this.controllerPolicyArns = $.controllerPolicyArns;
         this.controllerPolicyStatements = $.controllerPolicyStatements;
         this.controllerRoleArn = $.controllerRoleArn;
         this.createInstanceProfile = $.createInstanceProfile;
+        this.createPodIdentityAgent = $.createPodIdentityAgent;
+        this.createSpotServiceLinkedRole = $.createSpotServiceLinkedRole;
         this.defaultNodePool = $.defaultNodePool;
+        this.discovery = $.discovery;
         this.installCrds = $.installCrds;
         this.interruptionHandling = $.interruptionHandling;
         this.kubernetesVersion = $.kubernetesVersion;
         this.namespace = $.namespace;
+        this.nodeAccess = $.nodeAccess;
         this.nodeClasses = $.nodeClasses;
         this.nodePools = $.nodePools;
         this.nodeRoleAdditionalPolicyArns = $.nodeRoleAdditionalPolicyArns;
         this.nodeRoleArn = $.nodeRoleArn;
         this.oidcProviderArn = $.oidcProviderArn;
+        this.repositoryPassword = $.repositoryPassword;
+        this.repositoryUsername = $.repositoryUsername;
         this.serviceAccountName = $.serviceAccountName;
         this.tags = $.tags;
         this.values = $.values;
@@ -475,6 +606,38 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
+         * @param controllerIdentity How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster&#39;s OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder controllerIdentity(@Nullable Output<ControllerIdentity> controllerIdentity) {
+            $.controllerIdentity = controllerIdentity;
+            return this;
+        }
+
+        /**
+         * @param controllerIdentity How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster&#39;s OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder controllerIdentity(ControllerIdentity controllerIdentity) {
+            return controllerIdentity(Output.of(controllerIdentity));
+        }
+
+        /**
+         * @param controllerImageRepository Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart&#39;s digest still pins the image).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder controllerImageRepository(@Nullable String controllerImageRepository) {
+            $.controllerImageRepository = controllerImageRepository;
+            return this;
+        }
+
+        /**
          * @param controllerPolicyArns Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).
          * 
          * @return builder
@@ -559,6 +722,28 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
+         * @param createPodIdentityAgent With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder createPodIdentityAgent(@Nullable Boolean createPodIdentityAgent) {
+            $.createPodIdentityAgent = createPodIdentityAgent;
+            return this;
+        }
+
+        /**
+         * @param createSpotServiceLinkedRole Create the account&#39;s `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder createSpotServiceLinkedRole(@Nullable Boolean createSpotServiceLinkedRole) {
+            $.createSpotServiceLinkedRole = createSpotServiceLinkedRole;
+            return this;
+        }
+
+        /**
          * @param defaultNodePool Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
          * 
          * @return builder
@@ -567,6 +752,27 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         public Builder defaultNodePool(@Nullable Boolean defaultNodePool) {
             $.defaultNodePool = defaultNodePool;
             return this;
+        }
+
+        /**
+         * @param discovery Subnets and security groups to tag `karpenter.sh/discovery: &lt;clusterName&gt;`, so node classes that select by the discovery tag (the default class does) find them.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder discovery(@Nullable Output<DiscoveryArgs> discovery) {
+            $.discovery = discovery;
+            return this;
+        }
+
+        /**
+         * @param discovery Subnets and security groups to tag `karpenter.sh/discovery: &lt;clusterName&gt;`, so node classes that select by the discovery tag (the default class does) find them.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder discovery(DiscoveryArgs discovery) {
+            return discovery(Output.of(discovery));
         }
 
         /**
@@ -611,6 +817,27 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         public Builder namespace(@Nullable String namespace) {
             $.namespace = namespace;
             return this;
+        }
+
+        /**
+         * @param nodeAccess How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder nodeAccess(@Nullable Output<NodeAccess> nodeAccess) {
+            $.nodeAccess = nodeAccess;
+            return this;
+        }
+
+        /**
+         * @param nodeAccess How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder nodeAccess(NodeAccess nodeAccess) {
+            return nodeAccess(Output.of(nodeAccess));
         }
 
         /**
@@ -736,6 +963,48 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder oidcProviderArn(String oidcProviderArn) {
             return oidcProviderArn(Output.of(oidcProviderArn));
+        }
+
+        /**
+         * @param repositoryPassword Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder repositoryPassword(@Nullable Output<String> repositoryPassword) {
+            $.repositoryPassword = repositoryPassword;
+            return this;
+        }
+
+        /**
+         * @param repositoryPassword Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder repositoryPassword(String repositoryPassword) {
+            return repositoryPassword(Output.of(repositoryPassword));
+        }
+
+        /**
+         * @param repositoryUsername Username for a private chart repository or registry mirror. Not needed for public ECR.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder repositoryUsername(@Nullable Output<String> repositoryUsername) {
+            $.repositoryUsername = repositoryUsername;
+            return this;
+        }
+
+        /**
+         * @param repositoryUsername Username for a private chart repository or registry mirror. Not needed for public ECR.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder repositoryUsername(String repositoryUsername) {
+            return repositoryUsername(Output.of(repositoryUsername));
         }
 
         /**

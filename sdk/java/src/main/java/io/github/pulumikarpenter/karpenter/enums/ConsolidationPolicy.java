@@ -21,7 +21,7 @@ import java.util.StringJoiner;
          */
         WhenEmptyOrUnderutilized("WhenEmptyOrUnderutilized"),
         /**
-         * Consolidate only when the savings outweigh the disruption (Karpenter v1.13+).
+         * Consolidate only when the savings outweigh the disruption (Karpenter v1.14+).
          * 
          */
         Balanced("Balanced");

@@ -41,12 +41,12 @@ import java.util.StringJoiner;
          */
         Lt("Lt"),
         /**
-         * The label value is an integer greater than or equal to the single value (Karpenter v1.5+).
+         * The label value is an integer greater than or equal to the single value (Karpenter v1.9+).
          * 
          */
         Gte("Gte"),
         /**
-         * The label value is an integer less than or equal to the single value (Karpenter v1.5+).
+         * The label value is an integer less than or equal to the single value (Karpenter v1.9+).
          * 
          */
         Lte("Lte");

@@ -12,6 +12,10 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 
+/**
+ * Selects AMIs. Terms are alternatives; the fields of one term must all match.
+ * 
+ */
 public final class AmiSelectorTermArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final AmiSelectorTermArgs Empty = new AmiSelectorTermArgs();

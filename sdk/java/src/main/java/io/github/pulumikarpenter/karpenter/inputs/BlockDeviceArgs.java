@@ -13,6 +13,10 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 
+/**
+ * EBS volume settings.
+ * 
+ */
 public final class BlockDeviceArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final BlockDeviceArgs Empty = new BlockDeviceArgs();

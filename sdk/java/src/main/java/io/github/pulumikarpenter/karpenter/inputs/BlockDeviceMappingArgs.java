@@ -13,6 +13,10 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 
+/**
+ * An EBS volume attached to the nodes.
+ * 
+ */
 public final class BlockDeviceMappingArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final BlockDeviceMappingArgs Empty = new BlockDeviceMappingArgs();

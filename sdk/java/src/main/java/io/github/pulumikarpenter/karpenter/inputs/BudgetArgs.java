@@ -12,6 +12,10 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 
+/**
+ * A disruption budget: at most `nodes` disrupted at once, always or during a schedule.
+ * 
+ */
 public final class BudgetArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final BudgetArgs Empty = new BudgetArgs();

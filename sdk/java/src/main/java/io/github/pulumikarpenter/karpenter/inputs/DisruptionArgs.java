@@ -14,6 +14,10 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 
+/**
+ * How Karpenter consolidates a pool&#39;s nodes, and how many it may disrupt at once.
+ * 
+ */
 public final class DisruptionArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final DisruptionArgs Empty = new DisruptionArgs();

@@ -15,6 +15,10 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 
+/**
+ * Kubelet settings for the nodes (on the EC2NodeClass from Karpenter 1.0; on the NodePool or Provisioner before).
+ * 
+ */
 public final class KubeletConfigurationArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final KubeletConfigurationArgs Empty = new KubeletConfigurationArgs();

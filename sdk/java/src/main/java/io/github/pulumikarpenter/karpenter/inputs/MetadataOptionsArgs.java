@@ -12,6 +12,10 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 
+/**
+ * Instance metadata service (IMDS) settings for the nodes.
+ * 
+ */
 public final class MetadataOptionsArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final MetadataOptionsArgs Empty = new MetadataOptionsArgs();

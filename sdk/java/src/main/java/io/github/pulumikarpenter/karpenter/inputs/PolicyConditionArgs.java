@@ -11,6 +11,10 @@ import java.util.List;
 import java.util.Objects;
 
 
+/**
+ * An IAM condition.
+ * 
+ */
 public final class PolicyConditionArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final PolicyConditionArgs Empty = new PolicyConditionArgs();

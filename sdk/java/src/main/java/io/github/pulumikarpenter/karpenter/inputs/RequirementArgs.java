@@ -15,6 +15,10 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 
+/**
+ * A node selector requirement: which values of a node label Karpenter may choose.
+ * 
+ */
 public final class RequirementArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final RequirementArgs Empty = new RequirementArgs();

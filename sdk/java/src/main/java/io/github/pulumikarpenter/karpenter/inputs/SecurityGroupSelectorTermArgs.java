@@ -12,6 +12,10 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 
+/**
+ * Selects security groups by id, name or tags. Terms are alternatives.
+ * 
+ */
 public final class SecurityGroupSelectorTermArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final SecurityGroupSelectorTermArgs Empty = new SecurityGroupSelectorTermArgs();

@@ -12,6 +12,10 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 
+/**
+ * Selects subnets by id or by tags. Terms are alternatives.
+ * 
+ */
 public final class SubnetSelectorTermArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final SubnetSelectorTermArgs Empty = new SubnetSelectorTermArgs();

@@ -13,6 +13,10 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 
+/**
+ * A Kubernetes taint on the pool&#39;s nodes.
+ * 
+ */
 public final class TaintArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final TaintArgs Empty = new TaintArgs();
