@@ -3,8 +3,6 @@ package harness
 import (
 	"context"
 	"fmt"
-	"io"
-	"log"
 	"os"
 	"strings"
 	"time"
@@ -33,8 +31,6 @@ type Cluster struct {
 	CP      *ControlPlane
 	Dynamic dynamic.Interface
 	mapper  *restmapper.DeferredDiscoveryRESTMapper
-	// Debug receives Helm's debug log; nil discards it.
-	Debug io.Writer
 }
 
 // NewCluster builds clients for a control plane.
@@ -56,11 +52,7 @@ func NewCluster(cp *ControlPlane) (*Cluster, error) {
 
 func (c *Cluster) helm(namespace string) (*action.Configuration, error) {
 	cfg := new(action.Configuration)
-	logf := func(string, ...any) {}
-	if c.Debug != nil {
-		l := log.New(c.Debug, "helm: ", 0)
-		logf = l.Printf
-	}
+	logf := func(string, ...any) {} // Helm's debug log; errors are returned anyway
 	insecure := true
 	flags := genericclioptions.NewConfigFlags(false)
 	flags.APIServer = &c.CP.URL
@@ -83,6 +75,12 @@ func (c *Cluster) helm(namespace string) (*action.Configuration, error) {
 func (c *Cluster) InstallRelease(ctx context.Context, res Resource) (*release.Release, error) {
 	if !res.IsRelease() {
 		return nil, fmt.Errorf("%s is a %s, not a Helm release", res.Name, res.Type)
+	}
+	for k := range res.Inputs {
+		if !releaseInputs[k] {
+			// Installing "exactly what the render says" means not dropping a setting silently.
+			return nil, fmt.Errorf("release %s: input %q is not implemented by the harness", res.Name, k)
+		}
 	}
 	version := res.String("version")
 	ref := res.String("chart")
@@ -126,6 +124,7 @@ func (c *Cluster) InstallRelease(ctx context.Context, res Resource) (*release.Re
 	install.Version = version
 	install.CreateNamespace, _ = Lookup(res.Inputs, "createNamespace").(bool)
 	install.SkipCRDs, _ = Lookup(res.Inputs, "skipCrds").(bool)
+	install.Description = res.String("description")
 	install.Timeout = 2 * time.Minute
 	values, _ := Lookup(res.Inputs, "values").(map[string]any)
 	if values == nil {
@@ -148,6 +147,14 @@ func (c *Cluster) InstallRelease(ctx context.Context, res Resource) (*release.Re
 		}
 	}
 	return rel, nil
+}
+
+// releaseInputs are the Release inputs the harness applies. "compat" is pulumi-kubernetes'
+// internal marker. skipAwait and timeout only change waiting, which the harness never does.
+var releaseInputs = map[string]bool{
+	"name": true, "chart": true, "version": true, "namespace": true, "createNamespace": true,
+	"skipCrds": true, "values": true, "repositoryOpts": true, "compat": true,
+	"skipAwait": true, "timeout": true, "description": true,
 }
 
 // UninstallRelease removes a release the way `pulumi destroy` of the Release would.

@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -89,6 +90,23 @@ func (p *proc) exited() bool {
 // Start launches etcd and kube-apiserver on free loopback ports with data under dir and waits
 // until the API server is ready. Call Stop (always, also on failure) to tear both down.
 func Start(ctx context.Context, dir string) (*ControlPlane, error) {
+	// Free ports are picked, released, then bound by the child: another process may take one
+	// in between, so a start that lost that race is retried on new ports.
+	var err error
+	for attempt := 1; attempt <= 3; attempt++ {
+		var cp *ControlPlane
+		cp, err = start(ctx, filepath.Join(dir, fmt.Sprintf("attempt-%d", attempt)))
+		if err == nil || !strings.Contains(err.Error(), "address already in use") {
+			return cp, err
+		}
+	}
+	return nil, err
+}
+
+func start(ctx context.Context, dir string) (*ControlPlane, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
 	cp := &ControlPlane{Dir: dir}
 	for _, bin := range []string{EtcdPath(), KubeAPIServerPath()} {
 		if _, err := os.Stat(bin); err != nil {
