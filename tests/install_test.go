@@ -1,6 +1,9 @@
 package tests
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -17,6 +20,44 @@ import (
 // the default NodePool and EC2NodeClass against the real CRDs.
 func TestDefaultInstall(t *testing.T) {
 	r := render(t, args("default.json"))
+	checkDefaultInstall(t, r, "demo")
+}
+
+// TestDefaultInstallVersions repeats the default install with each Karpenter version the
+// harness has charts for, selected through the component's version input.
+func TestDefaultInstallVersions(t *testing.T) {
+	for _, v := range harness.KarpenterVersions {
+		t.Run(v, func(t *testing.T) {
+			b, err := os.ReadFile(args("default.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var in map[string]any
+			if err := json.Unmarshal(b, &in); err != nil {
+				t.Fatal(err)
+			}
+			in["version"] = v
+			file := filepath.Join(t.TempDir(), "args.json")
+			if b, err = json.Marshal(in); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := render(t, file)
+			for _, rel := range r.OfType(harness.ReleaseType) {
+				if got := rel.String("version"); got != v {
+					t.Errorf("release %s version %q, want %q", rel.Name, got, v)
+				}
+			}
+			checkDefaultInstall(t, r, "demo")
+		})
+	}
+}
+
+// checkDefaultInstall installs a default render and checks what a user would look at.
+func checkDefaultInstall(t *testing.T, r *harness.Render, clusterName string) {
+	t.Helper()
 
 	crd, ok := r.Release("karpenter-crd")
 	if !ok {
@@ -90,8 +131,8 @@ func TestDefaultInstall(t *testing.T) {
 			env[e.Name] = e.Value
 		}
 	}
-	if env["CLUSTER_NAME"] != "demo" {
-		t.Errorf("controller env CLUSTER_NAME = %q, want %q", env["CLUSTER_NAME"], "demo")
+	if env["CLUSTER_NAME"] != clusterName {
+		t.Errorf("controller env CLUSTER_NAME = %q, want %q", env["CLUSTER_NAME"], clusterName)
 	}
 	if env["INTERRUPTION_QUEUE"] != queue {
 		t.Errorf("controller env INTERRUPTION_QUEUE = %q, want the rendered queue %q", env["INTERRUPTION_QUEUE"], queue)

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Compiles examples/java (javac -Werror) with Maven against the generated sdk/java and
+# com.pulumi:pulumi, com.pulumi:aws and com.pulumi:kubernetes from Maven Central.
+#
+# Usage: java.sh [deps]   (deps: only download what the check needs)
+#
+# The SDK is built from sdk/java and installed, as io.github.pulumikarpenter:karpenter at the
+# version the example's pom.xml names, into a Maven repository of the check's own in
+# $CACHE_DIR: the example's pom.xml is compiled unchanged, and no locally built SDK ever lands
+# in ~/.m2 under a release's version.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+example=$root/examples/java
+sdk=$root/sdk/java
+repo=${CACHE_DIR:?}/examples/m2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+version=$(sed -n 's:.*<karpenter.version>\(.*\)</karpenter.version>.*:\1:p' "$example/pom.xml")
+plugin=$(sed -n 's/^ *name "\(.*\)"$/\1/p' "$sdk/build.gradle" | head -n1)
+project=$(sed -n 's/^rootProject\.name = "\(.*\)"$/\1/p' "$sdk/settings.gradle")
+: "${version:?no karpenter.version in examples/java/pom.xml}" "${plugin:?}" "${project:?}"
+mvn=(mvn -B -ntp -q -Dstyle.color=never -Dmaven.repo.local="$repo")
+
+# What the generated build.gradle's genPulumiResources task puts into the jar.
+res="$work/resources/${project//.//}"
+mkdir -p "$res"
+printf '%s' "$version" >"$res/version.txt"
+printf '{\n  "resource": true,\n  "name": "%s",\n  "version": "%s"\n}\n' "$plugin" "$version" >"$res/plugin.json"
+"${mvn[@]}" -f "$here/java/sdk-pom.xml" -Dkarpenter.version="$version" -Dsdk.build="$work/sdk" \
+	-Dsdk.resources="$work/resources" -Dmaven.test.skip install
+
+cp -R "$example/pom.xml" "$example/src" "$work/"
+if [[ ${1:-} == deps ]]; then
+	"${mvn[@]}" -f "$work/pom.xml" dependency:go-offline
+	exit
+fi
+"${mvn[@]}" -f "$work/pom.xml" compile
+echo "examples/java: mvn compile (javac -Werror) passed"
