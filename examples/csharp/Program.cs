@@ -1,0 +1,77 @@
+// A VPC and an EKS cluster (pulumi-eks), with Karpenter installed by the karpenter component:
+// a default on-demand NodePool and a tainted spot NodePool.
+using Pulumi;
+using Pulumi.Awsx.Ec2;
+using Awsx = Pulumi.Awsx.Ec2.Inputs;
+using Eks = Pulumi.Eks;
+using K8s = Pulumi.Kubernetes;
+using PulumiKarpenter.Karpenter;
+using KarpenterInputs = PulumiKarpenter.Karpenter.Inputs;
+
+return await Deployment.RunAsync(() =>
+{
+    // Named up front: Karpenter discovers subnets and security groups by this tag value.
+    var clusterName = $"karpenter-{Deployment.Instance.StackName}";
+    var discovery = new InputMap<string> { { "karpenter.sh/discovery", clusterName } };
+
+    var vpc = new Vpc("vpc", new VpcArgs
+    {
+        SubnetSpecs =
+        {
+            new Awsx.SubnetSpecArgs { Type = SubnetType.Public },
+            new Awsx.SubnetSpecArgs { Type = SubnetType.Private, Tags = discovery }, // where Karpenter launches nodes
+        },
+        NatGateways = new Awsx.NatGatewayConfigurationArgs { Strategy = NatGatewayStrategy.Single },
+    });
+
+    var cluster = new Eks.Cluster("cluster", new Eks.ClusterArgs
+    {
+        Name = clusterName,
+        VpcId = vpc.VpcId,
+        PublicSubnetIds = vpc.PublicSubnetIds,
+        PrivateSubnetIds = vpc.PrivateSubnetIds,
+        AuthenticationMode = Eks.AuthenticationMode.Api,
+        CreateOidcProvider = true, // the controller's role is assumed through IRSA
+        NodeSecurityGroupTags = discovery,
+        InstanceType = "t3.medium",
+        DesiredCapacity = 2, // runs the Karpenter controller itself
+        MinSize = 2,
+        MaxSize = 2,
+    });
+
+    // pulumi-eks v3 exposes the kubeconfig rather than a provider resource.
+    var provider = new K8s.Provider("cluster", new K8s.ProviderArgs { KubeConfig = cluster.KubeconfigJson },
+        new CustomResourceOptions { Parent = cluster });
+
+    KarpenterInputs.RequirementArgs CapacityType(string type) => new()
+    {
+        Key = "karpenter.sh/capacity-type",
+        Operator = RequirementOperator.In,
+        Values = { type },
+    };
+
+    var karpenter = new Karpenter("karpenter", new KarpenterArgs
+    {
+        ClusterName = cluster.EksCluster.Apply(c => c.Name),
+        OidcProviderArn = cluster.OidcProviderArn,
+        ClusterAuthenticationMode = AuthenticationMode.Api,
+        NodePools =
+        {
+            new KarpenterInputs.NodePoolArgs { Name = "default", Requirements = { CapacityType("on-demand") } },
+            // Only pods that tolerate spot=true:NoSchedule land on spot capacity.
+            new KarpenterInputs.NodePoolArgs
+            {
+                Name = "spot",
+                Requirements = { CapacityType("spot") },
+                Taints = { new KarpenterInputs.TaintArgs { Key = "spot", Value = "true", Effect = TaintEffect.NoSchedule } },
+            },
+        },
+    }, new ComponentResourceOptions { Parent = cluster, Providers = { provider } });
+
+    return new Dictionary<string, object?>
+    {
+        ["controllerRoleArn"] = karpenter.ControllerRoleArn,
+        ["nodeRoleArn"] = karpenter.NodeRoleArn,
+        ["interruptionQueueName"] = karpenter.InterruptionQueueName,
+    };
+});

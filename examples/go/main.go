@@ -1,0 +1,96 @@
+// A VPC and an EKS cluster (pulumi-eks), with Karpenter installed by the karpenter component:
+// a default on-demand NodePool and a tainted spot NodePool.
+package main
+
+import (
+	"fmt"
+
+	"github.com/pulumi/pulumi-awsx/sdk/v2/go/awsx/ec2"
+	"github.com/pulumi/pulumi-eks/sdk/v3/go/eks"
+	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/sdk/go/karpenter"
+)
+
+func main() {
+	pulumi.Run(func(ctx *pulumi.Context) error {
+		// Named up front: Karpenter discovers subnets and security groups by this tag value.
+		clusterName := fmt.Sprintf("karpenter-%s", ctx.Stack())
+		discovery := pulumi.StringMap{"karpenter.sh/discovery": pulumi.String(clusterName)}
+
+		vpc, err := ec2.NewVpc(ctx, "vpc", &ec2.VpcArgs{
+			SubnetSpecs: []ec2.SubnetSpecArgs{
+				{Type: ec2.SubnetTypePublic},
+				{Type: ec2.SubnetTypePrivate, Tags: discovery}, // where Karpenter launches nodes
+			},
+			NatGateways: &ec2.NatGatewayConfigurationArgs{Strategy: ec2.NatGatewayStrategySingle},
+		})
+		if err != nil {
+			return err
+		}
+
+		apiMode := eks.AuthenticationModeApi // access entries, no aws-auth ConfigMap
+		cluster, err := eks.NewCluster(ctx, "cluster", &eks.ClusterArgs{
+			Name:                  pulumi.String(clusterName),
+			VpcId:                 vpc.VpcId,
+			PublicSubnetIds:       vpc.PublicSubnetIds,
+			PrivateSubnetIds:      vpc.PrivateSubnetIds,
+			AuthenticationMode:    &apiMode,
+			CreateOidcProvider:    pulumi.Bool(true), // the controller's role is assumed through IRSA
+			NodeSecurityGroupTags: discovery,
+			InstanceType:          pulumi.String("t3.medium"),
+			DesiredCapacity:       pulumi.Int(2), // runs the Karpenter controller itself
+			MinSize:               pulumi.Int(2),
+			MaxSize:               pulumi.Int(2),
+		})
+		if err != nil {
+			return err
+		}
+
+		// pulumi-eks v3's Go SDK exposes the kubeconfig rather than a provider resource.
+		k8s, err := kubernetes.NewProvider(ctx, "cluster", &kubernetes.ProviderArgs{
+			Kubeconfig: cluster.KubeconfigJson,
+		}, pulumi.Parent(cluster))
+		if err != nil {
+			return err
+		}
+
+		capacityType := func(t string) karpenter.RequirementArray {
+			return karpenter.RequirementArray{karpenter.RequirementArgs{
+				Key:      pulumi.String("karpenter.sh/capacity-type"),
+				Operator: karpenter.RequirementOperatorIn,
+				Values:   pulumi.StringArray{pulumi.String(t)},
+			}}
+		}
+		k, err := karpenter.NewKarpenter(ctx, "karpenter", &karpenter.KarpenterArgs{
+			ClusterName:               cluster.EksCluster.Name(),
+			OidcProviderArn:           cluster.OidcProviderArn,
+			ClusterAuthenticationMode: karpenter.AuthenticationModeApi,
+			NodePools: karpenter.NodePoolArray{
+				karpenter.NodePoolArgs{
+					Name:         pulumi.String("default"),
+					Requirements: capacityType("on-demand"),
+				},
+				// Only pods that tolerate spot=true:NoSchedule land on spot capacity.
+				karpenter.NodePoolArgs{
+					Name:         pulumi.String("spot"),
+					Requirements: capacityType("spot"),
+					Taints: karpenter.TaintArray{karpenter.TaintArgs{
+						Key:    pulumi.String("spot"),
+						Value:  pulumi.String("true"),
+						Effect: karpenter.TaintEffectNoSchedule,
+					}},
+				},
+			},
+		}, pulumi.Parent(cluster), pulumi.ProviderMap(map[string]pulumi.ProviderResource{"kubernetes": k8s}))
+		if err != nil {
+			return err
+		}
+
+		ctx.Export("controllerRoleArn", k.ControllerRoleArn)
+		ctx.Export("nodeRoleArn", k.NodeRoleArn)
+		ctx.Export("interruptionQueueName", k.InterruptionQueueName)
+		return nil
+	})
+}

@@ -1,0 +1,43 @@
+# Examples (examples/<language>): each program is type-checked or compiled against the generated
+# SDK in sdk/<language> and the pinned packages of its own manifest. Installs are cached in
+# $(CACHE_DIR)/examples, keyed by the lockfiles; nothing is written into the repository.
+#
+#   make examples-deps   install what the checks need (npm, PyPI, Go proxy, Maven Central)
+#   make test-examples   run every check (C# excepted: no .NET toolchain on the project's machines)
+
+EXAMPLES_TESTS := tests/examples
+EXAMPLES_GO    := GOWORK=off
+
+.PHONY: examples-deps test-examples test-example-typescript test-example-python \
+	test-example-go test-example-java test-example-yaml
+
+examples-deps:
+	$(EXAMPLES_TESTS)/typescript.sh deps
+	$(EXAMPLES_TESTS)/python.sh deps
+	$(EXAMPLES_TESTS)/java.sh deps
+	cd examples/go && $(EXAMPLES_GO) go mod download
+	cd $(EXAMPLES_TESTS)/yamlcheck && $(EXAMPLES_GO) go mod download
+
+test-example-typescript:
+	$(EXAMPLES_TESTS)/typescript.sh
+
+test-example-python:
+	$(EXAMPLES_TESTS)/python.sh
+
+# go.mod replaces the SDK module with ../../sdk/go; vet type-checks, build links the program.
+test-example-go:
+	cd examples/go && $(EXAMPLES_GO) go vet ./... && $(EXAMPLES_GO) go build -o /dev/null ./...
+	@echo "examples/go: go vet and go build passed"
+
+test-example-java:
+	$(EXAMPLES_TESTS)/java.sh
+
+# The validator's own tests (including that it rejects a misspelt property), then the example.
+test-example-yaml:
+	cd $(EXAMPLES_TESTS)/yamlcheck && $(EXAMPLES_GO) go vet ./... && $(EXAMPLES_GO) go test -count=1 ./... && \
+		$(EXAMPLES_GO) go run . $(CURDIR)/schema.json $(CURDIR)/examples/yaml/Pulumi.yaml
+
+test-examples: test-example-typescript test-example-python test-example-go test-example-java test-example-yaml
+
+DEPS_TARGETS += examples-deps
+TEST_TARGETS += test-examples
