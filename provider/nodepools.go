@@ -336,8 +336,14 @@ func resolveProvisioning(args KarpenterArgs) ([]NodePool, []NodeClass) {
 		classes = []NodeClass{{Name: defaultNodeClassName}}
 	}
 	for i := range pools {
-		if pools[i].NodeClassRef == nil && len(classes) == 1 {
+		if pools[i].NodeClassRef != nil {
+			continue
+		}
+		if len(classes) == 1 {
 			pools[i].NodeClassRef = &classes[0].Name
+		} else if len(args.NodePools) == 0 && slices.ContainsFunc(classes, func(c NodeClass) bool { return c.Name == defaultNodeClassName }) {
+			// The default pool uses the class named default when there are several.
+			pools[i].NodeClassRef = ptr(defaultNodeClassName)
 		}
 	}
 	return pools, classes
@@ -404,3 +410,5 @@ var previousAPIVersions = map[apiKind][]apiKind{
 	{"karpenter.sh/v1", "NodePool"}:          {{"karpenter.sh/v1beta1", "NodePool"}},
 	{"karpenter.k8s.aws/v1", "EC2NodeClass"}: {{"karpenter.k8s.aws/v1beta1", "EC2NodeClass"}},
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -4,6 +4,8 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"strings"
 
 	p "github.com/pulumi/pulumi-go-provider"
 	"github.com/pulumi/pulumi-go-provider/infer"
@@ -47,9 +49,24 @@ func Provider() (p.Provider, error) {
 func withKnownInputs(prov p.Provider) p.Provider {
 	construct := prov.Construct
 	prov.Construct = func(ctx context.Context, req p.ConstructRequest) (p.ConstructResponse, error) {
-		return construct(context.WithValue(ctx, knownInputsKey{}, req.Inputs), req)
+		resp, err := construct(context.WithValue(ctx, knownInputsKey{}, req.Inputs), req)
+		return resp, unwrapGateError(err)
 	}
 	return prov
+}
+
+// unwrapGateError shows a validation failure of a resolved input as the component wrote it.
+// The SDK reports it from the first output that awaited the validation gate, wrapped as
+// `... awaiting input property "x": resolving options: <message>`.
+func unwrapGateError(err error) error {
+	const marker = "resolving options: "
+	if err == nil {
+		return nil
+	}
+	if i := strings.LastIndex(err.Error(), marker); i >= 0 {
+		return errors.New(err.Error()[i+len(marker):])
+	}
+	return err
 }
 
 type knownInputsKey struct{}

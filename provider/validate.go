@@ -72,6 +72,8 @@ type installPlan struct {
 
 	pools   []NodePool
 	classes []NodeClass
+	// userPools are the pools the user gave (pools may add the default one).
+	userPools []NodePool
 }
 
 // newInstallPlan validates the plain inputs and resolves defaults. All problems are
@@ -141,6 +143,7 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 	}
 
 	p.pools, p.classes = resolveProvisioning(args)
+	p.userPools = args.NodePools
 	p.windowsNodes = slices.ContainsFunc(p.classes, usesWindowsWithNodeRole)
 	errs = append(errs, validateProvisioning(p)...)
 	if err := errors.Join(errs...); err != nil {
@@ -436,7 +439,10 @@ func validateProvisioning(p *installPlan) []error {
 		}
 		poolNames[pool.Name] = true
 		errs = append(errs, validateNodePool(field, pool, p.release)...)
-		if pool.NodeClassRef == nil {
+		if pool.NodeClassRef == nil && len(p.userPools) == 0 {
+			errs = append(errs, fmt.Errorf("defaultNodePool: the default pool needs a node class named %q when there are several (%s); name one default, set nodePools, or set defaultNodePool to false",
+				defaultNodeClassName, strings.Join(sortedKeys(classNames), ", ")))
+		} else if pool.NodeClassRef == nil {
 			errs = append(errs, fmt.Errorf("%s.nodeClassRef: required when there is more than one node class (%s)", field, strings.Join(sortedKeys(classNames), ", ")))
 		} else if !classNames[*pool.NodeClassRef] {
 			errs = append(errs, fmt.Errorf("%s.nodeClassRef: %q names no node class; defined: %s", field, *pool.NodeClassRef, strings.Join(sortedKeys(classNames), ", ")))
