@@ -4,7 +4,6 @@ import (
 	"path"
 	"strings"
 
-	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -16,59 +15,58 @@ const (
 	controllerMemory  = "1Gi"
 )
 
-// chartSource says how the kubernetes provider finds a chart in chartRepository.
-type chartSource struct {
-	chart   string
-	version *string // nil for a local directory: the directory is the version
-	repo    *helmv3.RepositoryOptsArgs
-}
-
-func (p *installPlan) chartSource(chart string) chartSource {
-	repo := strings.TrimSuffix(p.chartRepository, "/")
-	version := p.release.version.String()
+// chartSource says how the kubernetes provider finds a chart in chartRepository: an OCI
+// reference, a chart in an HTTP(S) repository, or a local directory (whose chart is the
+// version, so none is named).
+func (p *installPlan) chartSource(chart string) (ref string, version pulumi.StringInput, repo pulumi.Map) {
+	base := strings.TrimSuffix(p.chartRepository, "/")
+	v := pulumi.String(p.release.version.String())
 	switch {
-	case strings.HasPrefix(repo, "oci://"):
-		return chartSource{chart: repo + "/" + chart, version: &version}
-	case strings.HasPrefix(repo, "https://") || strings.HasPrefix(repo, "http://"):
-		return chartSource{chart: chart, version: &version, repo: &helmv3.RepositoryOptsArgs{Repo: pulumi.String(repo)}}
+	case strings.HasPrefix(base, "oci://"):
+		return base + "/" + chart, v, nil
+	case strings.HasPrefix(base, "https://") || strings.HasPrefix(base, "http://"):
+		return chart, v, pulumi.Map{"repo": pulumi.String(base)}
 	default:
-		return chartSource{chart: path.Join(repo, chart)}
+		return path.Join(base, chart), nil, nil
 	}
 }
 
-func (b *builder) newRelease(suffix, chart string, values pulumi.MapInput, skipCrds bool, deps []pulumi.Resource) (*helmv3.Release, error) {
-	src := b.plan.chartSource(chart)
-	args := &helmv3.ReleaseArgs{
-		Name:            pulumi.String(chart),
-		Chart:           pulumi.String(src.chart),
-		Version:         pulumi.StringPtrFromPtr(src.version),
-		Namespace:       pulumi.String(b.plan.namespace),
-		CreateNamespace: pulumi.Bool(true),
-		Values:          values,
-	}
+// newRelease registers a Helm release the way the kubernetes SDK does (which also sets
+// `compat`, keeping the provider's long-standing release semantics).
+func (b *builder) newRelease(suffix, chart string, values pulumi.Input, skipCrds bool, deps []pulumi.Resource) (*child, error) {
+	ref, version, repo := b.plan.chartSource(chart)
 	if b.args.RepositoryUsername != nil || b.args.RepositoryPassword != nil {
 		// Private mirrors only: public ECR needs (and gets) no credentials.
-		if src.repo == nil {
-			src.repo = &helmv3.RepositoryOptsArgs{}
+		if repo == nil {
+			repo = pulumi.Map{}
 		}
-		src.repo.Username = b.args.RepositoryUsername
+		repo["username"] = b.args.RepositoryUsername
 		if b.args.RepositoryPassword != nil {
-			src.repo.Password = pulumi.ToSecret(b.args.RepositoryPassword.ToStringPtrOutput()).(pulumi.StringPtrOutput)
+			repo["password"] = pulumi.ToSecret(b.args.RepositoryPassword.ToStringPtrOutput())
 		}
 	}
-	if src.repo != nil {
-		args.RepositoryOpts = src.repo
+	inputs := pulumi.Map{
+		"name":            pulumi.String(chart),
+		"chart":           pulumi.String(ref),
+		"version":         version,
+		"namespace":       pulumi.String(b.plan.namespace),
+		"createNamespace": pulumi.Bool(true),
+		"values":          values,
+		"compat":          pulumi.String("true"),
+	}
+	if repo != nil {
+		inputs["repositoryOpts"] = compact(repo)
 	}
 	if skipCrds {
-		args.SkipCrds = pulumi.Bool(true)
+		inputs["skipCrds"] = pulumi.Bool(true)
 	}
-	return helmv3.NewRelease(b.ctx, b.childName(suffix), args, b.opts(pulumi.DependsOn(deps))...)
+	return b.newChild(helmRelease, suffix, inputs, pulumi.DependsOn(deps))
 }
 
 // createCrdRelease installs the CRDs as their own release: Helm never upgrades CRDs that
 // a chart ships in crds/, so a version upgrade through the controller chart alone would
 // leave old CRDs behind.
-func (b *builder) createCrdRelease() (*helmv3.Release, error) {
+func (b *builder) createCrdRelease() (*child, error) {
 	if !b.plan.installCrds {
 		return nil, nil
 	}
@@ -88,7 +86,7 @@ func (b *builder) createCrdRelease() (*helmv3.Release, error) {
 
 // createControllerRelease installs the controller once its CRDs, IAM and queue exist, so it
 // starts with every permission it needs, and is removed before them on destroy.
-func (b *builder) createControllerRelease(deps []pulumi.Resource, controller controllerIAM, queue *interruptionQueue) (*helmv3.Release, error) {
+func (b *builder) createControllerRelease(deps []pulumi.Resource, controller controllerIAM, queue *interruptionQueue) (*child, error) {
 	values := b.controllerValues(controller, queue)
 	// Before v0.32 the chart itself installs the CRDs (there is no karpenter-crd chart).
 	return b.newRelease("-release", controllerChart, values, !b.plan.chartCrds, deps)

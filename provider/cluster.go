@@ -5,11 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/ec2"
-	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
-	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
-	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
-	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"gopkg.in/yaml.v3"
 )
@@ -30,12 +25,12 @@ func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resour
 		if b.plan.windowsNodes {
 			entryType = "EC2_WINDOWS"
 		}
-		entry, err := eks.NewAccessEntry(b.ctx, b.childName("-node-access"), &eks.AccessEntryArgs{
-			ClusterName:  b.args.ClusterName,
-			PrincipalArn: roleArn,
-			Type:         pulumi.String(entryType),
-			Tags:         b.args.Tags,
-		}, b.opts()...)
+		entry, err := b.newChild(eksAccessEntry, "-node-access", pulumi.Map{
+			"clusterName":  b.args.ClusterName,
+			"principalArn": roleArn,
+			"type":         pulumi.String(entryType),
+			"tags":         b.args.Tags,
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -51,7 +46,7 @@ func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resour
 // entry as it is) and applies the result. The patch is kept on destroy: removing it would
 // remove the whole mapRoles field it had to take over, locking every other node out.
 func (b *builder) createAwsAuthMapping(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
-	current, err := corev1.GetConfigMap(b.ctx, b.childName("-aws-auth-current"), pulumi.ID("kube-system/aws-auth"), nil, b.opts()...)
+	current, err := b.readChild(configMap, "-aws-auth-current", "kube-system/aws-auth")
 	if err != nil {
 		return nil, err
 	}
@@ -63,14 +58,16 @@ func (b *builder) createAwsAuthMapping(roleArn pulumi.StringOutput) ([]pulumi.Re
 		existing := vals[0].(map[string]string)["mapRoles"]
 		return mergeMapRoles(existing, vals[1].(string), groups)
 	}).(pulumi.StringOutput)
-	patch, err := corev1.NewConfigMapPatch(b.ctx, b.childName("-aws-auth"), &corev1.ConfigMapPatchArgs{
-		Metadata: &metav1.ObjectMetaPatchArgs{
-			Name:        pulumi.String("aws-auth"),
-			Namespace:   pulumi.String("kube-system"),
-			Annotations: pulumi.StringMap{"pulumi.com/patchForce": pulumi.String("true")},
+	patch, err := b.newChild(configMapPatch, "-aws-auth", pulumi.Map{
+		"apiVersion": pulumi.String("v1"),
+		"kind":       pulumi.String("ConfigMap"),
+		"metadata": pulumi.Map{
+			"name":        pulumi.String("aws-auth"),
+			"namespace":   pulumi.String("kube-system"),
+			"annotations": pulumi.StringMap{"pulumi.com/patchForce": pulumi.String("true")},
 		},
-		Data: pulumi.StringMap{"mapRoles": mapRoles},
-	}, b.opts(pulumi.RetainOnDelete(true))...)
+		"data": pulumi.StringMap{"mapRoles": mapRoles},
+	}, pulumi.RetainOnDelete(true))
 	if err != nil {
 		return nil, err
 	}
@@ -108,23 +105,23 @@ func (b *builder) createPodIdentity(roleArn pulumi.StringOutput) ([]pulumi.Resou
 	}
 	var out []pulumi.Resource
 	if b.plan.createPodIdentityAgent {
-		addon, err := eks.NewAddon(b.ctx, b.childName("-pod-identity-agent"), &eks.AddonArgs{
-			ClusterName: b.args.ClusterName,
-			AddonName:   pulumi.String(podIdentityAgentAddon),
-			Tags:        b.args.Tags,
-		}, b.opts()...)
+		addon, err := b.newChild(eksAddon, "-pod-identity-agent", pulumi.Map{
+			"clusterName": b.args.ClusterName,
+			"addonName":   pulumi.String(podIdentityAgentAddon),
+			"tags":        b.args.Tags,
+		})
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, addon)
 	}
-	association, err := eks.NewPodIdentityAssociation(b.ctx, b.childName("-pod-identity"), &eks.PodIdentityAssociationArgs{
-		ClusterName:    b.args.ClusterName,
-		Namespace:      pulumi.String(b.plan.namespace),
-		ServiceAccount: pulumi.String(b.plan.serviceAccount),
-		RoleArn:        roleArn,
-		Tags:           b.args.Tags,
-	}, b.opts()...)
+	association, err := b.newChild(eksPodIdentity, "-pod-identity", pulumi.Map{
+		"clusterName":    b.args.ClusterName,
+		"namespace":      pulumi.String(b.plan.namespace),
+		"serviceAccount": pulumi.String(b.plan.serviceAccount),
+		"roleArn":        roleArn,
+		"tags":           b.args.Tags,
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +134,14 @@ func (b *builder) checkPodIdentityAgent(cluster string) error {
 	if !b.plan.podIdentity || b.plan.createPodIdentityAgent {
 		return nil
 	}
-	if _, err := eks.LookupAddon(b.ctx, &eks.LookupAddonArgs{ClusterName: cluster, AddonName: podIdentityAgentAddon}, pulumi.Parent(b.comp)); err != nil {
+	var addon struct {
+		AddonVersion string `pulumi:"addonVersion"`
+	}
+	args := struct {
+		ClusterName string `pulumi:"clusterName"`
+		AddonName   string `pulumi:"addonName"`
+	}{cluster, podIdentityAgentAddon}
+	if err := b.invoke(invokeAddon, args, &addon); err != nil {
 		return fmt.Errorf("controllerIdentity: podIdentity needs the %s add-on on cluster %s, which was not found; install it or set createPodIdentityAgent: true",
 			podIdentityAgentAddon, cluster)
 	}
@@ -152,11 +156,11 @@ func (b *builder) createDiscoveryTags() ([]pulumi.Resource, error) {
 	}
 	var out []pulumi.Resource
 	tag := func(kind string, i int, id pulumi.StringInput) error {
-		t, err := ec2.NewTag(b.ctx, b.childName(fmt.Sprintf("-discovery-%s-%d", kind, i)), &ec2.TagArgs{
-			ResourceId: id,
-			Key:        pulumi.String(discoveryTag),
-			Value:      b.args.ClusterName,
-		}, b.opts()...)
+		t, err := b.newChild(ec2Tag, fmt.Sprintf("-discovery-%s-%d", kind, i), pulumi.Map{
+			"resourceId": id,
+			"key":        pulumi.String(discoveryTag),
+			"value":      b.args.ClusterName,
+		})
 		out = append(out, t)
 		return err
 	}
@@ -180,10 +184,10 @@ func (b *builder) createSpotServiceLinkedRole() ([]pulumi.Resource, error) {
 	if !b.plan.spotServiceLinkedRole {
 		return nil, nil
 	}
-	role, err := iam.NewServiceLinkedRole(b.ctx, b.childName("-spot-service-linked-role"), &iam.ServiceLinkedRoleArgs{
-		AwsServiceName: pulumi.String("spot.amazonaws.com"),
-		Tags:           b.args.Tags,
-	}, b.opts(pulumi.RetainOnDelete(true))...)
+	role, err := b.newChild(iamServiceLinkedRole, "-spot-service-linked-role", pulumi.Map{
+		"awsServiceName": pulumi.String("spot.amazonaws.com"),
+		"tags":           b.args.Tags,
+	}, pulumi.RetainOnDelete(true))
 	if err != nil {
 		return nil, err
 	}
@@ -205,8 +209,18 @@ func (b *builder) passRoleArns(nodeRoleArn pulumi.StringInput) pulumi.StringArra
 				return b.aws.roleArn(role)
 			}).(pulumi.StringOutput))
 		case c.InstanceProfile != nil:
-			profile := iam.LookupInstanceProfileOutput(b.ctx, iam.LookupInstanceProfileOutputArgs{Name: c.InstanceProfile.ToStringPtrOutput().Elem()}, pulumi.Parent(b.comp))
-			arns = append(arns, profile.RoleArn())
+			arns = append(arns, c.InstanceProfile.ToStringPtrOutput().Elem().ApplyT(func(name string) (string, error) {
+				var profile struct {
+					RoleArn string `pulumi:"roleArn"`
+				}
+				args := struct {
+					Name string `pulumi:"name"`
+				}{name}
+				if err := b.invoke(invokeInstanceProfile, args, &profile); err != nil {
+					return "", fmt.Errorf("nodeClasses: reading instance profile %q: %w", name, err)
+				}
+				return profile.RoleArn, nil
+			}).(pulumi.StringOutput))
 		}
 	}
 	return pulumi.All(arns...).ApplyT(func(vals []any) []string {

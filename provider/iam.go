@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -50,7 +49,7 @@ func (c *PolicyCondition) Annotate(a infer.Annotator) {
 }
 
 // extraStatementsDocument builds the user's extra controller statements into one policy.
-func extraStatementsDocument(ctx *pulumi.Context, stmts []PolicyStatement) pulumi.StringOutput {
+func extraStatementsDocument(stmts []PolicyStatement) pulumi.StringOutput {
 	resolved := make([]any, 0, 2*len(stmts))
 	for _, st := range stmts {
 		resolved = append(resolved, stringArrayOrEmpty(st.Resources), stringArrayOrEmpty(st.NotResources))
@@ -107,12 +106,12 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 		}, nil
 	}
 
-	role, err := iam.NewRole(b.ctx, b.childName(controllerRoleSuffix), &iam.RoleArgs{
-		Name:             pulumi.String(b.physicalName(controllerRoleSuffix)),
-		Description:      pulumi.Sprintf("Karpenter controller for EKS cluster %s", b.args.ClusterName),
-		AssumeRolePolicy: b.controllerTrustPolicy(),
-		Tags:             b.args.Tags,
-	}, b.opts()...)
+	role, err := b.newChild(iamRole, controllerRoleSuffix, pulumi.Map{
+		"name":             pulumi.String(b.physicalName(controllerRoleSuffix)),
+		"description":      pulumi.Sprintf("Karpenter controller for EKS cluster %s", b.args.ClusterName),
+		"assumeRolePolicy": b.controllerTrustPolicy(),
+		"tags":             b.args.Tags,
+	})
 	if err != nil {
 		return controllerIAM{}, err
 	}
@@ -136,12 +135,12 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 
 	var policyArns pulumi.StringArray
 	for _, p := range policies {
-		policy, err := iam.NewPolicy(b.ctx, b.childName("-controller-"+p.key), &iam.PolicyArgs{
-			Name:        pulumi.String(b.physicalName("-controller-" + p.key)),
-			Description: pulumi.Sprintf("Karpenter controller on EKS cluster %s: %s", b.args.ClusterName, p.description),
-			Policy:      documents.MapIndex(pulumi.String(p.key)),
-			Tags:        b.args.Tags,
-		}, b.opts()...)
+		policy, err := b.newChild(iamPolicy, "-controller-"+p.key, pulumi.Map{
+			"name":        pulumi.String(b.physicalName("-controller-" + p.key)),
+			"description": pulumi.Sprintf("Karpenter controller on EKS cluster %s: %s", b.args.ClusterName, p.description),
+			"policy":      documents.MapIndex(pulumi.String(p.key)),
+			"tags":        b.args.Tags,
+		})
 		if err != nil {
 			return controllerIAM{}, err
 		}
@@ -153,12 +152,12 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 	}
 
 	if len(b.args.ControllerPolicyStatements) > 0 {
-		policy, err := iam.NewPolicy(b.ctx, b.childName("-controller-statements"), &iam.PolicyArgs{
-			Name:        pulumi.String(b.physicalName("-controller-statements")),
-			Description: pulumi.Sprintf("Karpenter controller on EKS cluster %s: extra statements", b.args.ClusterName),
-			Policy:      extraStatementsDocument(b.ctx, b.args.ControllerPolicyStatements),
-			Tags:        b.args.Tags,
-		}, b.opts()...)
+		policy, err := b.newChild(iamPolicy, "-controller-statements", pulumi.Map{
+			"name":        pulumi.String(b.physicalName("-controller-statements")),
+			"description": pulumi.Sprintf("Karpenter controller on EKS cluster %s: extra statements", b.args.ClusterName),
+			"policy":      extraStatementsDocument(b.args.ControllerPolicyStatements),
+			"tags":        b.args.Tags,
+		})
 		if err != nil {
 			return controllerIAM{}, err
 		}
@@ -177,11 +176,8 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 	return out, nil
 }
 
-func (b *builder) attach(out *controllerIAM, role *iam.Role, suffix string, policyArn pulumi.StringInput) error {
-	att, err := iam.NewRolePolicyAttachment(b.ctx, b.childName(suffix), &iam.RolePolicyAttachmentArgs{
-		Role:      role.Name,
-		PolicyArn: policyArn,
-	}, b.opts()...)
+func (b *builder) attach(out *controllerIAM, role *child, suffix string, policyArn pulumi.StringInput) error {
+	att, err := b.newChild(iamRolePolicyAttach, suffix, pulumi.Map{"role": role.Name, "policyArn": policyArn})
 	if err != nil {
 		return err
 	}
@@ -297,12 +293,12 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 		Action:    list{"sts:AssumeRole"},
 	}}}.json()
 	name := b.physicalName(nodeRoleSuffix)
-	role, err := iam.NewRole(b.ctx, b.childName(nodeRoleSuffix), &iam.RoleArgs{
-		Name:             pulumi.String(name),
-		Description:      pulumi.Sprintf("Nodes launched by Karpenter on EKS cluster %s", b.args.ClusterName),
-		AssumeRolePolicy: pulumi.String(trust),
-		Tags:             b.args.Tags,
-	}, b.opts()...)
+	role, err := b.newChild(iamRole, nodeRoleSuffix, pulumi.Map{
+		"name":             pulumi.String(name),
+		"description":      pulumi.Sprintf("Nodes launched by Karpenter on EKS cluster %s", b.args.ClusterName),
+		"assumeRolePolicy": pulumi.String(trust),
+		"tags":             b.args.Tags,
+	})
 	if err != nil {
 		return nodeIAM{}, err
 	}
@@ -317,9 +313,7 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 	}
 
 	for _, a := range b.nodePolicyAttachments() {
-		att, err := iam.NewRolePolicyAttachment(b.ctx, b.childName(a.suffix), &iam.RolePolicyAttachmentArgs{
-			Role: role.Name, PolicyArn: a.arn,
-		}, b.opts()...)
+		att, err := b.newChild(iamRolePolicyAttach, a.suffix, pulumi.Map{"role": role.Name, "policyArn": a.arn})
 		if err != nil {
 			return nodeIAM{}, err
 		}
@@ -327,11 +321,11 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 	}
 
 	if b.plan.createInstanceProfile {
-		profile, err := iam.NewInstanceProfile(b.ctx, b.childName("-node-profile"), &iam.InstanceProfileArgs{
-			Name: pulumi.String(b.physicalName("-node-profile")),
-			Role: role.Name,
-			Tags: b.args.Tags,
-		}, b.opts()...)
+		profile, err := b.newChild(iamInstanceProfile, "-node-profile", pulumi.Map{
+			"name": pulumi.String(b.physicalName("-node-profile")),
+			"role": role.Name,
+			"tags": b.args.Tags,
+		})
 		if err != nil {
 			return nodeIAM{}, err
 		}

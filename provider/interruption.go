@@ -3,8 +3,6 @@ package provider
 import (
 	"encoding/json"
 
-	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/cloudwatch"
-	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/sqs"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -41,22 +39,22 @@ type interruptionQueue struct {
 // never collide.
 func (b *builder) createInterruptionQueue() (interruptionQueue, error) {
 	name := b.physicalName(queueSuffix)
-	queue, err := sqs.NewQueue(b.ctx, b.childName(queueSuffix), &sqs.QueueArgs{
-		Name:                    pulumi.String(name),
-		MessageRetentionSeconds: pulumi.Int(300),
-		SqsManagedSseEnabled:    pulumi.Bool(true),
-		Tags:                    b.args.Tags,
-	}, b.opts()...)
+	queue, err := b.newChild(sqsQueue, queueSuffix, pulumi.Map{
+		"name":                    pulumi.String(name),
+		"messageRetentionSeconds": pulumi.Int(300),
+		"sqsManagedSseEnabled":    pulumi.Bool(true),
+		"tags":                    b.args.Tags,
+	})
 	if err != nil {
 		return interruptionQueue{}, err
 	}
 	// The ARN is known from the name, so the controller's policy does not wait for the queue.
 	out := interruptionQueue{name: queue.Name, arn: queue.Arn, url: queue.Url, knownArn: b.aws.queueArn(name), resources: []pulumi.Resource{queue}}
 
-	policy, err := sqs.NewQueuePolicy(b.ctx, b.childName(queueSuffix+"-policy"), &sqs.QueuePolicyArgs{
-		QueueUrl: queue.Url,
-		Policy:   pulumi.String(queuePolicy(out.knownArn)),
-	}, b.opts()...)
+	policy, err := b.newChild(sqsQueuePolicy, queueSuffix+"-policy", pulumi.Map{
+		"queueUrl": queue.Url,
+		"policy":   pulumi.String(queuePolicy(out.knownArn)),
+	})
 	if err != nil {
 		return interruptionQueue{}, err
 	}
@@ -67,20 +65,20 @@ func (b *builder) createInterruptionQueue() (interruptionQueue, error) {
 			continue
 		}
 		pattern, _ := json.Marshal(map[string][]string{"source": {r.source}, "detail-type": {r.detailType}})
-		rule, err := cloudwatch.NewEventRule(b.ctx, b.childName(r.suffix), &cloudwatch.EventRuleArgs{
-			Name:         pulumi.String(b.physicalName(r.suffix)),
-			Description:  pulumi.Sprintf("Karpenter interruption handling for EKS cluster %s: %s", b.args.ClusterName, r.detailType),
-			EventPattern: pulumi.String(string(pattern)),
-			Tags:         b.args.Tags,
-		}, b.opts()...)
+		rule, err := b.newChild(eventRule, r.suffix, pulumi.Map{
+			"name":         pulumi.String(b.physicalName(r.suffix)),
+			"description":  pulumi.Sprintf("Karpenter interruption handling for EKS cluster %s: %s", b.args.ClusterName, r.detailType),
+			"eventPattern": pulumi.String(string(pattern)),
+			"tags":         b.args.Tags,
+		})
 		if err != nil {
 			return interruptionQueue{}, err
 		}
-		target, err := cloudwatch.NewEventTarget(b.ctx, b.childName(r.suffix+"-target"), &cloudwatch.EventTargetArgs{
-			Rule:     rule.Name,
-			Arn:      queue.Arn,
-			TargetId: pulumi.String(interruptionQueueTargetID),
-		}, b.opts()...)
+		target, err := b.newChild(eventTarget, r.suffix+"-target", pulumi.Map{
+			"rule":     rule.Name,
+			"arn":      queue.Arn,
+			"targetId": pulumi.String(interruptionQueueTargetID),
+		})
 		if err != nil {
 			return interruptionQueue{}, err
 		}

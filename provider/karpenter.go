@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -191,7 +190,7 @@ type builder struct {
 
 func newBuilder(ctx *pulumi.Context, comp *Karpenter, plan *installPlan, args KarpenterArgs) (*builder, error) {
 	b := &builder{ctx: ctx, comp: comp, plan: plan, args: args}
-	aws, err := resolveAWSScope(ctx, comp)
+	aws, err := b.resolveAWSScope()
 	if err != nil {
 		return nil, err
 	}
@@ -281,20 +280,28 @@ func (b *builder) opts(extra ...pulumi.ResourceOption) []pulumi.ResourceOption {
 }
 
 // resolveAWSScope reads partition, region and account through the component's aws provider.
-func resolveAWSScope(ctx *pulumi.Context, comp *Karpenter) (awsScope, error) {
-	partition, err := aws.GetPartition(ctx, nil, pulumi.Parent(comp))
-	if err != nil {
+func (b *builder) resolveAWSScope() (awsScope, error) {
+	var partition struct {
+		Partition string `pulumi:"partition"`
+		DNSSuffix string `pulumi:"dnsSuffix"`
+	}
+	var region struct {
+		Name string `pulumi:"name"`
+	}
+	var caller struct {
+		AccountID string `pulumi:"accountId"`
+	}
+	noArgs := struct{}{}
+	if err := b.invoke(invokePartition, noArgs, &partition); err != nil {
 		return awsScope{}, fmt.Errorf("reading the AWS partition: %w", err)
 	}
-	region, err := aws.GetRegion(ctx, nil, pulumi.Parent(comp))
-	if err != nil {
+	if err := b.invoke(invokeRegion, noArgs, &region); err != nil {
 		return awsScope{}, fmt.Errorf("reading the AWS region: %w", err)
 	}
-	caller, err := aws.GetCallerIdentity(ctx, nil, pulumi.Parent(comp))
-	if err != nil {
+	if err := b.invoke(invokeCallerIdentity, noArgs, &caller); err != nil {
 		return awsScope{}, fmt.Errorf("reading the AWS account: %w", err)
 	}
-	return awsScope{Partition: partition.Partition, DNSSuffix: partition.DnsSuffix, Region: region.Name, Account: caller.AccountId}, nil
+	return awsScope{Partition: partition.Partition, DNSSuffix: partition.DNSSuffix, Region: region.Name, Account: caller.AccountID}, nil
 }
 
 func (b *builder) setOutputs() {

@@ -4,9 +4,6 @@ import (
 	"slices"
 
 	"github.com/pulumi/pulumi-go-provider/infer"
-	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
-	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/apiextensions"
-	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -392,16 +389,16 @@ func (b *builder) createCustomResources() error {
 // v1 kinds alias their v1beta1 types: the API server serves one object under both versions,
 // so an upgrade across the boundary must update it in place — replacing it would delete the
 // live object (and drain its nodes) after creating its successor.
-func (b *builder) newCustomResource(suffix string, kind apiKind, name string, spec map[string]any, deps []pulumi.Resource) (*apiextensions.CustomResource, error) {
-	opts := b.opts(pulumi.DependsOn(deps))
+func (b *builder) newCustomResource(suffix string, kind apiKind, name string, spec map[string]any, deps []pulumi.Resource) (*child, error) {
+	opts := []pulumi.ResourceOption{pulumi.DependsOn(deps)}
 	for _, older := range previousAPIVersions[kind] {
-		opts = append(opts, pulumi.Aliases([]pulumi.Alias{{Type: pulumi.String("kubernetes:" + older.apiVersion + ":" + older.kind)}}))
+		opts = append(opts, pulumi.Aliases([]pulumi.Alias{{Type: pulumi.String(older.token())}}))
 	}
-	return apiextensions.NewCustomResource(b.ctx, b.childName(suffix), &apiextensions.CustomResourceArgs{
-		ApiVersion:  pulumi.String(kind.apiVersion),
-		Kind:        pulumi.String(kind.kind),
-		Metadata:    &metav1.ObjectMetaArgs{Name: pulumi.String(name)},
-		OtherFields: kubernetes.UntypedArgs{"spec": spec},
+	return b.newChild(kind.token(), suffix, pulumi.Map{
+		"apiVersion": pulumi.String(kind.apiVersion),
+		"kind":       pulumi.String(kind.kind),
+		"metadata":   pulumi.Map{"name": pulumi.String(name)},
+		"spec":       pulumi.ToMap(spec),
 	}, opts...)
 }
 

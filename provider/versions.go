@@ -36,6 +36,11 @@ type apiKind struct {
 	apiVersion, kind string
 }
 
+// token is the Pulumi type token of the kind's custom resources.
+func (k apiKind) token() string {
+	return "kubernetes:" + k.apiVersion + ":" + k.kind
+}
+
 func (k apiKind) group() string {
 	group, _, _ := strings.Cut(k.apiVersion, "/")
 	return group
