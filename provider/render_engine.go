@@ -31,59 +31,87 @@ type registration struct {
 	aliases           []string
 }
 
-// construct runs the component under the in-process engine and returns its outputs and what
-// it registered, by "type::name".
-func construct(ctx context.Context, args RenderArgs, mocks *renderMocks) (presource.PropertyMap, map[string]*registration, error) {
+// renderHost is the in-process engine: an engine service, a resource monitor and the
+// provider's gRPC server, started once and able to run many constructs.
+type renderHost struct {
+	cancel                  context.CancelFunc
+	engineAddr, monitorAddr string
+	monitor                 *renderMonitor
+	host                    *comProvider.HostClient
+	server                  pulumirpc.ResourceProviderServer
+}
+
+func startRenderHost(ctx context.Context, mocks *renderMocks, project, stack string) (*renderHost, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
-	engineAddr, err := serve(ctx, func(s *grpc.Server) { pulumirpc.RegisterEngineServer(s, &renderEngine{}) })
-	if err != nil {
-		return nil, nil, err
+	h := &renderHost{cancel: cancel, monitor: &renderMonitor{mocks: mocks, project: project, stack: stack, registered: map[string]*registration{}}}
+	var err error
+	if h.engineAddr, err = serve(ctx, func(s *grpc.Server) { pulumirpc.RegisterEngineServer(s, &renderEngine{}) }); err != nil {
+		h.close()
+		return nil, err
 	}
-	monitor := &renderMonitor{mocks: mocks, project: args.Project, stack: args.Stack, registered: map[string]*registration{}}
-	monitorAddr, err := serve(ctx, func(s *grpc.Server) { pulumirpc.RegisterResourceMonitorServer(s, monitor) })
-	if err != nil {
-		return nil, nil, err
+	if h.monitorAddr, err = serve(ctx, func(s *grpc.Server) { pulumirpc.RegisterResourceMonitorServer(s, h.monitor) }); err != nil {
+		h.close()
+		return nil, err
 	}
-	host, err := comProvider.NewHostClient(engineAddr)
-	if err != nil {
-		return nil, nil, err
+	if h.host, err = comProvider.NewHostClient(h.engineAddr); err != nil {
+		h.close()
+		return nil, err
 	}
-	defer host.Close()
-
 	prov, err := Provider()
+	if err == nil {
+		h.server, err = p.RawServer(Name, Version, prov)(h.host)
+	}
+	if err == nil {
+		_, err = h.server.Configure(ctx, &pulumirpc.ConfigureRequest{AcceptSecrets: true, AcceptResources: true})
+	}
 	if err != nil {
-		return nil, nil, err
+		h.close()
+		return nil, err
 	}
-	server, err := p.RawServer(Name, Version, prov)(host)
-	if err != nil {
-		return nil, nil, err
+	return h, nil
+}
+
+func (h *renderHost) close() {
+	if h.host != nil {
+		_ = h.host.Close()
 	}
-	if _, err := server.Configure(ctx, &pulumirpc.ConfigureRequest{AcceptSecrets: true, AcceptResources: true}); err != nil {
-		return nil, nil, err
-	}
+	h.cancel()
+}
+
+// construct runs the component and returns its outputs and what it registered, by
+// "type::name".
+func (h *renderHost) construct(ctx context.Context, args RenderArgs) (presource.PropertyMap, map[string]*registration, error) {
 	inputs, err := plugin.MarshalProperties(presource.ToResourcePropertyMap(args.Inputs), plugin.MarshalOptions{
 		KeepSecrets: true, KeepResources: true, KeepOutputValues: true,
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	resp, err := server.Construct(ctx, &pulumirpc.ConstructRequest{
+	resp, err := h.server.Construct(ctx, &pulumirpc.ConstructRequest{
 		Project:             args.Project,
 		Stack:               args.Stack,
 		Type:                componentToken,
 		Name:                args.Name,
 		Inputs:              inputs,
-		MonitorEndpoint:     monitorAddr,
+		MonitorEndpoint:     h.monitorAddr,
 		Parallel:            16,
 		AcceptsOutputValues: true,
 	})
 	if err != nil {
-		return nil, monitor.snapshot(), cleanConstructError(err)
+		return nil, h.monitor.snapshot(), cleanConstructError(err)
 	}
 	outputs, err := plugin.UnmarshalProperties(resp.GetState(), plugin.MarshalOptions{KeepSecrets: true, KeepResources: true, KeepUnknowns: true})
-	return outputs, monitor.snapshot(), err
+	return outputs, h.monitor.snapshot(), err
+}
+
+// construct runs the component once under a fresh in-process engine.
+func construct(ctx context.Context, args RenderArgs, mocks *renderMocks) (presource.PropertyMap, map[string]*registration, error) {
+	h, err := startRenderHost(ctx, mocks, args.Project, args.Stack)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer h.close()
+	return h.construct(ctx, args)
 }
 
 // serve starts a gRPC server on a free loopback port until ctx ends.

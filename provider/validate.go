@@ -79,6 +79,9 @@ type installPlan struct {
 // newInstallPlan validates the plain inputs and resolves defaults. All problems are
 // reported together, each naming its field.
 func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
+	if args.ClusterName == nil {
+		return nil, errors.New("clusterName: required (the name of the EKS cluster)")
+	}
 	rel, err := lookupRelease(deref(args.Version, defaultVersion))
 	if err != nil {
 		return nil, err // everything else depends on the version

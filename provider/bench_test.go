@@ -1,0 +1,123 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/stretchr/testify/require"
+)
+
+// The benchmarks measure what the component adds to a deployment: the Construct of the
+// default install against the in-process engine, compared with a plain program registering
+// the same children with the same inputs (its lower bound), and how Construct grows with node
+// pools. `make bench` runs them and prints the table; `make test` does not assert on them.
+
+func BenchmarkConstructDefault(b *testing.B) {
+	benchmarkConstruct(b, defaultArgs)
+	r := renderArgs(&testing.T{}, defaultArgs)
+	b.ReportMetric(float64(longestChain(r.Resources)), "chain-steps")
+	b.ReportMetric(float64(len(r.Resources)), "children")
+}
+
+func BenchmarkInlineDefault(b *testing.B) {
+	args, err := ParseRenderArgs([]byte(defaultArgs))
+	require.NoError(b, err)
+	rendered, err := Render(context.Background(), args)
+	require.NoError(b, err)
+	host, err := startRenderHost(context.Background(), &renderMocks{}, args.Project, args.Stack)
+	require.NoError(b, err)
+	defer host.close()
+	b.ResetTimer()
+	for b.Loop() {
+		require.NoError(b, registerInline(context.Background(), host, rendered))
+	}
+}
+
+func BenchmarkConstructNodePools(b *testing.B) {
+	for _, n := range []int{1, 10, 100} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			benchmarkConstruct(b, poolsArgs(n))
+		})
+	}
+}
+
+func benchmarkConstruct(b *testing.B, argsJSON string) {
+	args, err := ParseRenderArgs([]byte(argsJSON))
+	require.NoError(b, err)
+	host, err := startRenderHost(context.Background(), &renderMocks{}, args.Project, args.Stack)
+	require.NoError(b, err)
+	defer host.close()
+	b.ResetTimer()
+	for b.Loop() {
+		_, _, err := host.construct(context.Background(), args)
+		require.NoError(b, err)
+	}
+}
+
+// poolsArgs is the default install with n node pools sharing one class.
+func poolsArgs(n int) string {
+	pools := ""
+	for i := range n {
+		if i > 0 {
+			pools += ","
+		}
+		pools += fmt.Sprintf(`{"name":"pool-%d","requirements":[{"key":"karpenter.sh/capacity-type","operator":"In","values":["spot"]}],"limits":{"cpu":"100"}}`, i)
+	}
+	return `{"clusterName":"demo","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE","nodePools":[` + pools + `]}`
+}
+
+// registerInline is a plain Pulumi Go program declaring the rendered children directly: same
+// types, names, inputs and dependencies, no component.
+func registerInline(ctx context.Context, host *renderHost, r *Rendered) error {
+	pctx, err := pulumi.NewContext(ctx, pulumi.RunInfo{
+		Project: "project", Stack: "stack", MonitorAddr: host.monitorAddr, EngineAddr: host.engineAddr, Parallel: 16,
+	})
+	if err != nil {
+		return err
+	}
+	return pulumi.RunWithContext(pctx, func(ctx *pulumi.Context) error {
+		declared := map[string]pulumi.Resource{}
+		for _, res := range r.Resources {
+			var deps []pulumi.Resource
+			for _, d := range res.DependsOn {
+				deps = append(deps, declared[d])
+			}
+			var c child
+			opts := append(versionOf(res.Type), pulumi.DependsOn(deps))
+			if err := ctx.RegisterResource(res.Type, res.Name, pulumi.ToMap(res.Inputs), &c, opts...); err != nil {
+				return err
+			}
+			declared[res.Name] = &c
+		}
+		return nil
+	})
+}
+
+// longestChain is the number of resources on the longest dependency path: the create-time
+// critical path, each step waiting for the one before.
+func longestChain(resources []RenderedResource) int {
+	depth := map[string]int{}
+	longest := 0
+	for _, r := range resources { // registration order: dependencies come first
+		d := 1
+		for _, dep := range r.DependsOn {
+			d = max(d, depth[dep]+1)
+		}
+		depth[r.Name] = d
+		longest = max(longest, d)
+	}
+	return longest
+}
+
+// The create-time critical path stays short: IAM, queue, rules and the CRD release in
+// parallel; then attachments and targets; then the controller; then the custom resources.
+func TestCriticalPathIsAtMostFourSteps(t *testing.T) {
+	for _, args := range []string{defaultArgs, poolsArgs(3), withDefaults(t, `{"controllerIdentity":"both","discovery":{"subnetIds":["subnet-1"]},"createSpotServiceLinkedRole":true}`)} {
+		r := renderArgs(t, args)
+		if chain := longestChain(r.Resources); chain > 4 {
+			t.Errorf("longest dependency chain is %d steps, want at most 4 (args %s)", chain, args)
+		}
+	}
+}
