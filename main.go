@@ -10,17 +10,11 @@ import (
 	"fmt"
 	"os"
 
-	p "github.com/pulumi/pulumi-go-provider"
-
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider"
 )
 
 func main() {
-	prov, err := provider.Provider()
-	if err == nil {
-		err = p.RunProvider(context.Background(), provider.Name, provider.Version, prov)
-	}
-	if err != nil {
+	if err := provider.Serve(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		os.Exit(1)
 	}

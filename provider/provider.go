@@ -124,6 +124,15 @@ func languageMap() map[string]any {
 	}
 }
 
+// Serve runs the provider for the Pulumi engine (the plugin protocol on stdin/stdout and gRPC).
+func Serve(ctx context.Context) error {
+	prov, err := Provider()
+	if err != nil {
+		return err
+	}
+	return p.RunProvider(ctx, Name, Version, prov)
+}
+
 // Schema returns the package schema as indented JSON, without a version: the version is
 // stamped into SDKs when they are generated and published.
 func Schema(ctx context.Context) ([]byte, error) {

@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"os"
 
-	p "github.com/pulumi/pulumi-go-provider"
-
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider"
 )
 
@@ -28,11 +26,7 @@ func main() {
 			return
 		}
 	}
-	prov, err := provider.Provider()
-	if err != nil {
-		exit(err)
-	}
-	exit(p.RunProvider(context.Background(), provider.Name, provider.Version, prov))
+	exit(provider.Serve(context.Background()))
 }
 
 func printSchema() error {

@@ -1,0 +1,5 @@
+# Performance: benchmarks and sizes, printed as one table (see README, Performance).
+# Not part of `make test`: benchmarks measure, they are not assertions.
+.PHONY: bench
+bench:
+	bash scripts/bench.sh
