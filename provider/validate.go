@@ -338,7 +338,7 @@ func validateComponentName(name string) error {
 				name, l.what, name, l.suffix, n, l.limit, l.limit-len(l.suffix)-8)
 		}
 	}
-	if !regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9\-_]*$`).MatchString(name) {
+	if !componentNamePattern.MatchString(name) {
 		return fmt.Errorf("name: %q is not usable in AWS resource names (letters, digits, '-' and '_', starting with a letter or digit)", name)
 	}
 	return nil
@@ -391,7 +391,11 @@ func checkEnum(field, v string, allowed []string) error {
 	return nil
 }
 
-var sidPattern = regexp.MustCompile(`^[A-Za-z0-9]*$`)
+var (
+	sidPattern           = regexp.MustCompile(`^[A-Za-z0-9]*$`)
+	iamActionPattern     = regexp.MustCompile(`^[a-z0-9-]+:[A-Za-z0-9*?]+$`)
+	componentNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9\-_]*$`)
+)
 
 func validatePolicyStatement(field string, st PolicyStatement) error {
 	var errs []error
@@ -408,7 +412,7 @@ func validatePolicyStatement(field string, st PolicyStatement) error {
 		errs = append(errs, fmt.Errorf("%s: set exactly one of resources and notResources", field))
 	}
 	for i, a := range append(slices.Clone(st.Actions), st.NotActions...) {
-		if a != "*" && !regexp.MustCompile(`^[a-z0-9-]+:[A-Za-z0-9*?]+$`).MatchString(a) {
+		if a != "*" && !iamActionPattern.MatchString(a) {
 			errs = append(errs, fmt.Errorf("%s.actions[%d]: %q is not an IAM action (service:Action, wildcards allowed)", field, i, a))
 		}
 	}
