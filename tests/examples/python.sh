@@ -17,7 +17,7 @@ venv=${CACHE_DIR:?}/examples/python-$key
 pip=("$venv/bin/pip" --disable-pip-version-check --quiet)
 
 if [[ ! -f $venv/.installed ]]; then
-	rm -rf "$venv"
+	rm -rf "${venv%-*}"-* # older requirements' environments too
 	python3 -m venv "$venv"
 	"${pip[@]}" install -r "$example/requirements.txt" -c "$constraints" mypy setuptools
 	touch "$venv/.installed"

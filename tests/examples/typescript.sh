@@ -15,7 +15,7 @@ key=$(cat "$example/package.json" "$example/package-lock.json" | sha256sum | cut
 deps=${CACHE_DIR:?}/examples/nodejs-$key
 
 if [[ ! -f $deps/.installed ]]; then
-	rm -rf "$deps" && mkdir -p "$deps"
+	rm -rf "${deps%-*}"-* && mkdir -p "$deps" # older lockfiles' installs too
 	cp "$example/package.json" "$example/package-lock.json" "$deps/"
 	# --ignore-scripts: no package needs a build step to be type-checked.
 	(cd "$deps" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
