@@ -9,7 +9,7 @@ EXAMPLES_TESTS := tests/examples
 EXAMPLES_GO    := GOWORK=off
 
 .PHONY: examples-deps test-examples test-example-typescript test-example-python \
-	test-example-go test-example-java test-example-yaml
+	test-example-go test-example-java test-example-yaml test-docs-examples
 
 examples-deps:
 	$(EXAMPLES_TESTS)/typescript.sh deps
@@ -37,7 +37,12 @@ test-example-yaml:
 	cd $(EXAMPLES_TESTS)/yamlcheck && $(EXAMPLES_GO) go vet ./... && $(EXAMPLES_GO) go test -count=1 ./... && \
 		$(EXAMPLES_GO) go run . $(CURDIR)/schema.json $(CURDIR)/examples/yaml/Pulumi.yaml
 
-test-examples: test-example-typescript test-example-python test-example-go test-example-java test-example-yaml
+# The registry docs' examples (docs/_index.md), checked the same way.
+test-docs-examples:
+	$(EXAMPLES_TESTS)/docs.sh
+
+test-examples: test-example-typescript test-example-python test-example-go test-example-java test-example-yaml \
+	test-docs-examples
 
 DEPS_TARGETS += examples-deps
 TEST_TARGETS += test-examples

@@ -4,6 +4,7 @@
 # requirements.txt (every transitive version pinned by tests/examples/python/constraints.txt).
 #
 # Usage: python.sh [deps]   (deps: only create the virtualenv)
+# PROGRAM=file checks that file in place of the example's __main__.py (the docs' example).
 #
 # The virtualenv lives in $CACHE_DIR, keyed by the requirements. The SDK is installed from a
 # copy (setuptools writes build files next to the sources), as `pulumi install` would install
@@ -29,6 +30,6 @@ trap 'rm -rf "$work"' EXIT
 cp -R "$root/sdk/python" "$work/sdk"
 "${pip[@]}" install --no-deps --no-build-isolation --force-reinstall "$work/sdk"
 "$venv/bin/pip" check
-cd "$example"
-"$venv/bin/mypy" --strict --cache-dir "$venv/.mypy_cache" __main__.py
-echo "examples/python: mypy --strict passed"
+program=${PROGRAM:-$example/__main__.py}
+"$venv/bin/mypy" --strict --cache-dir "$venv/.mypy_cache" "$program"
+echo "$program: mypy --strict passed"

@@ -3,6 +3,7 @@
 # pinned @pulumi/* packages of the example's own package-lock.json.
 #
 # Usage: typescript.sh [deps]   (deps: only install the locked packages)
+# PROGRAM=file checks that file in place of the example's index.ts (the docs' example).
 #
 # The locked packages are installed once into $CACHE_DIR, keyed by the lockfile. The SDK is
 # built from a copy, as the postinstall of a `pulumi install`-generated SDK would build it, and
@@ -40,6 +41,7 @@ for entry in "$deps"/node_modules/* "$deps"/node_modules/.bin; do
 	ln -s "$entry" "$work/example/node_modules/"
 done
 ln -s "$work/sdk/bin" "$work/example/node_modules/$name"
-cp "$example/index.ts" "$example/tsconfig.json" "$work/example/"
+cp "$example/tsconfig.json" "$work/example/"
+cp "${PROGRAM:-$example/index.ts}" "$work/example/index.ts"
 "$tsc" -p "$work/example" --noEmit
-echo "examples/typescript: tsc --noEmit (strict) passed"
+echo "${PROGRAM:-examples/typescript}: tsc --noEmit (strict) passed"

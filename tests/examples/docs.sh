@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Checks the examples in docs/_index.md the way the examples are checked, so the registry page
+# never shows a program that does not compile: TypeScript (tsc), Python (mypy), Go (go vet) and
+# YAML (yamlcheck). C# is not compiled: no .NET toolchain here.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# extract LANGUAGE: the fenced code block inside the docs' `choosable language LANGUAGE` section.
+extract() {
+	awk -v lang="$1" '
+		index($0, "{{% choosable language " lang " %}}") { inside = 1; next }
+		inside && /^```/ { if (code) exit; code = 1; next }
+		inside && code { print }
+	' "$root/docs/_index.md" >"$2"
+	[[ -s $2 ]] || { echo "docs/_index.md: no $1 example" >&2; exit 1; }
+}
+
+extract typescript "$work/index.ts"
+PROGRAM=$work/index.ts "$here/typescript.sh"
+
+extract python "$work/__main__.py"
+PROGRAM=$work/__main__.py "$here/python.sh"
+
+# The Go example's module, with its SDK replace made absolute for the copy.
+cp -R "$root/examples/go" "$work/go"
+extract go "$work/go/main.go"
+(cd "$work/go" && export GOWORK=off &&
+	go mod edit -replace "github.com/pulumi-karpenter/pulumi-karpenter/sdk/go=$root/sdk/go" &&
+	go vet ./...)
+echo "docs go example: go vet passed"
+
+extract yaml "$work/Pulumi.yaml"
+(cd "$here/yamlcheck" && GOWORK=off go run . "$root/schema.json" "$work/Pulumi.yaml")
