@@ -2,8 +2,12 @@ package harness
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,6 +20,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
@@ -31,6 +36,8 @@ type Cluster struct {
 	CP      *ControlPlane
 	Dynamic dynamic.Interface
 	mapper  *restmapper.DeferredDiscoveryRESTMapper
+	// removedWebhooks: release name -> webhook configurations removed after its install.
+	removedWebhooks map[string][]string
 }
 
 // NewCluster builds clients for a control plane.
@@ -80,6 +87,17 @@ func (c *Cluster) InstallRelease(ctx context.Context, res Resource) (*release.Re
 		if !releaseInputs[k] {
 			// Installing "exactly what the render says" means not dropping a setting silently.
 			return nil, fmt.Errorf("release %s: input %q is not implemented by the harness", res.Name, k)
+		}
+	}
+	if opts, ok := res.Inputs["repositoryOpts"]; ok {
+		m, isMap := opts.(map[string]any)
+		if !isMap {
+			return nil, fmt.Errorf("release %s: repositoryOpts is %T, want an object", res.Name, opts)
+		}
+		for k := range m {
+			if !repositoryOpts[k] {
+				return nil, fmt.Errorf("release %s: repositoryOpts.%s is not implemented by the harness", res.Name, k)
+			}
 		}
 	}
 	version := res.String("version")
@@ -139,6 +157,9 @@ func (c *Cluster) InstallRelease(ctx context.Context, res Resource) (*release.Re
 	if err := c.waitForCRDs(ctx, rel.Manifest); err != nil {
 		return nil, err
 	}
+	if err := c.removeUnservedWebhooks(ctx, rel); err != nil {
+		return nil, err
+	}
 	if !install.SkipCRDs && len(ch.CRDObjects()) > 0 {
 		for _, crd := range ch.CRDObjects() {
 			if err := c.waitForCRDs(ctx, string(crd.File.Data)); err != nil {
@@ -149,6 +170,66 @@ func (c *Cluster) InstallRelease(ctx context.Context, res Resource) (*release.Re
 	return rel, nil
 }
 
+var webhookGVRs = map[string]schema.GroupVersionResource{
+	"ValidatingWebhookConfiguration": {Group: "admissionregistration.k8s.io", Version: "v1", Resource: "validatingwebhookconfigurations"},
+	"MutatingWebhookConfiguration":   {Group: "admissionregistration.k8s.io", Version: "v1", Resource: "mutatingwebhookconfigurations"},
+}
+
+// removeUnservedWebhooks deletes the admission webhook configurations a release installed
+// whose webhooks are served by a Service of the cluster. Their server is the controller pod,
+// which never runs here (no nodes), and with failurePolicy Fail the API server would reject
+// every object they intercept. Charts that install them by default have them: the
+// Provisioner era's (always on: defaulting and validation of Provisioner and AWSNodeTemplate)
+// and v0.32's (webhook.enabled defaults to true; 0.36.2's to false).
+// Their Go-side checks are therefore not exercised; the CRD schemas are. What was removed is
+// recorded (RemovedWebhooks) so tests assert it rather than have it happen silently.
+func (c *Cluster) removeUnservedWebhooks(ctx context.Context, rel *release.Release) error {
+	for _, doc := range strings.Split(rel.Manifest, "\n---") {
+		var obj struct {
+			Kind     string `json:"kind"`
+			Metadata struct {
+				Name string `json:"name"`
+			} `json:"metadata"`
+			Webhooks []struct {
+				ClientConfig struct {
+					Service *struct {
+						Name string `json:"name"`
+					} `json:"service"`
+				} `json:"clientConfig"`
+			} `json:"webhooks"`
+		}
+		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+			continue
+		}
+		gvr, ok := webhookGVRs[obj.Kind]
+		if !ok {
+			continue
+		}
+		served := false
+		for _, w := range obj.Webhooks {
+			served = served || w.ClientConfig.Service != nil
+		}
+		if !served {
+			return fmt.Errorf("release %s: %s %s calls a URL, not a Service; the harness does not know how to handle it", rel.Name, obj.Kind, obj.Metadata.Name)
+		}
+		if err := c.Dynamic.Resource(gvr).Delete(ctx, obj.Metadata.Name, metav1.DeleteOptions{}); err != nil {
+			return fmt.Errorf("release %s: remove %s %s: %w", rel.Name, obj.Kind, obj.Metadata.Name, err)
+		}
+		if c.removedWebhooks == nil {
+			c.removedWebhooks = map[string][]string{}
+		}
+		c.removedWebhooks[rel.Name] = append(c.removedWebhooks[rel.Name], obj.Kind+"/"+obj.Metadata.Name)
+	}
+	return nil
+}
+
+// RemovedWebhooks lists the admission webhook configurations (Kind/name) removed after
+// installing a release, because no controller pod can serve them (removeUnservedWebhooks).
+// The list is sorted.
+func (c *Cluster) RemovedWebhooks(releaseName string) []string {
+	return slices.Sorted(slices.Values(c.removedWebhooks[releaseName]))
+}
+
 // releaseInputs are the Release inputs the harness applies. "compat" is pulumi-kubernetes'
 // internal marker. skipAwait and timeout only change waiting, which the harness never does.
 var releaseInputs = map[string]bool{
@@ -156,6 +237,12 @@ var releaseInputs = map[string]bool{
 	"skipCrds": true, "values": true, "repositoryOpts": true, "compat": true,
 	"skipAwait": true, "timeout": true, "description": true,
 }
+
+// repositoryOpts are the Release repositoryOpts the harness understands. repo selects the
+// chart (ChartDir); username and password authenticate to the registry or repository the
+// harness stands in for, so they are accepted and not needed (the render masks the password
+// as "[secret]").
+var repositoryOpts = map[string]bool{"repo": true, "username": true, "password": true}
 
 // UninstallRelease removes a release the way `pulumi destroy` of the Release would.
 func (c *Cluster) UninstallRelease(res Resource) error {
@@ -253,26 +340,106 @@ func (c *Cluster) resourceFor(obj *unstructured.Unstructured) (dynamic.ResourceI
 }
 
 // Object turns a rendered kubernetes resource's inputs into the object the provider sends.
-// The type token is kubernetes:<group/version>:<kind>; it must agree with the inputs.
+// The type token is kubernetes:<group/version>:<kind>; it must agree with the inputs. For a
+// Patch resource (kind <Kind>Patch) the object is the patched kind. For a read resource
+// (readId "<namespace>/<name>") it identifies the existing object.
 func Object(res Resource) (*unstructured.Unstructured, error) {
-	parts := strings.Split(res.Type, ":")
-	if len(parts) != 3 || parts[0] != "kubernetes" {
-		return nil, fmt.Errorf("%s: %q is not a kubernetes type token", res.Name, res.Type)
+	apiVersion, kind, ok := res.kubernetesKind()
+	if !ok || res.IsRelease() {
+		return nil, fmt.Errorf("%s: %q is not a kubernetes object type token", res.Name, res.Type)
+	}
+	if res.IsPatch() {
+		kind = strings.TrimSuffix(kind, "Patch")
 	}
 	obj := &unstructured.Unstructured{Object: normalize(res.Inputs).(map[string]any)}
+	if obj.Object == nil {
+		obj.Object = map[string]any{}
+	}
 	if obj.GetAPIVersion() == "" {
-		obj.SetAPIVersion(parts[1])
+		obj.SetAPIVersion(apiVersion)
 	}
 	if obj.GetKind() == "" {
-		obj.SetKind(parts[2])
+		obj.SetKind(kind)
 	}
-	if obj.GetAPIVersion() != parts[1] || obj.GetKind() != parts[2] {
+	if obj.GetAPIVersion() != apiVersion || obj.GetKind() != kind {
 		return nil, fmt.Errorf("%s: type %s but inputs say %s %s", res.Name, res.Type, obj.GetAPIVersion(), obj.GetKind())
+	}
+	if res.IsRead() {
+		ns, name, found := strings.Cut(res.ReadID, "/")
+		if !found {
+			ns, name = "", res.ReadID
+		}
+		if name == "" || strings.Contains(name, "/") {
+			return nil, fmt.Errorf("%s: readId %q is not <namespace>/<name> or <name>", res.Name, res.ReadID)
+		}
+		if (obj.GetName() != "" && obj.GetName() != name) || (obj.GetNamespace() != "" && obj.GetNamespace() != ns) {
+			return nil, fmt.Errorf("%s: readId %q but inputs name %s/%s", res.Name, res.ReadID, obj.GetNamespace(), obj.GetName())
+		}
+		obj.SetName(name)
+		obj.SetNamespace(ns)
 	}
 	if obj.GetName() == "" {
 		return nil, fmt.Errorf("%s: metadata.name is empty (the harness does not auto-name)", res.Name)
 	}
 	return obj, nil
+}
+
+// pulumi-kubernetes' annotations for Patch resources (server-side apply options).
+const (
+	PatchForceAnnotation        = "pulumi.com/patchForce"
+	PatchFieldManagerAnnotation = "pulumi.com/patchFieldManager"
+)
+
+// PatchFieldManager is the field manager pulumi-kubernetes uses for a Patch resource: the
+// pulumi.com/patchFieldManager annotation, else "pulumi-kubernetes-" and 8 random hex digits
+// chosen once per resource and kept in its state. The harness derives the digits from the
+// logical name so runs are deterministic.
+func PatchFieldManager(res Resource, obj *unstructured.Unstructured) string {
+	if v := obj.GetAnnotations()[PatchFieldManagerAnnotation]; v != "" {
+		return v
+	}
+	sum := sha256.Sum256([]byte(res.Name))
+	return "pulumi-kubernetes-" + hex.EncodeToString(sum[:4])
+}
+
+// Apply sends an object with server-side apply (what pulumi-kubernetes does for Patch
+// resources) under a field manager, forcing conflicts if asked, and returns what the server
+// stored. Field validation is Strict, so a field the server does not know is an error here
+// rather than dropped (pulumi-kubernetes ignores it; the read-back comparison would catch it).
+func (c *Cluster) Apply(ctx context.Context, obj *unstructured.Unstructured, fieldManager string, force bool) (*unstructured.Unstructured, error) {
+	ri, err := c.resourceFor(obj)
+	if err != nil {
+		return nil, err
+	}
+	body, err := json.Marshal(obj.Object)
+	if err != nil {
+		return nil, err
+	}
+	return ri.Patch(ctx, obj.GetName(), types.ApplyPatchType, body, metav1.PatchOptions{
+		FieldManager:    fieldManager,
+		Force:           &force,
+		FieldValidation: "Strict",
+	})
+}
+
+// Relinquish is what pulumi-kubernetes does when it deletes a Patch resource: apply an
+// object holding only its identity under the patch's field manager, so the manager owns no
+// fields any more. Fields nobody else owns are removed.
+func (c *Cluster) Relinquish(ctx context.Context, obj *unstructured.Unstructured, fieldManager string) (*unstructured.Unstructured, error) {
+	min := &unstructured.Unstructured{}
+	min.SetAPIVersion(obj.GetAPIVersion())
+	min.SetKind(obj.GetKind())
+	min.SetNamespace(obj.GetNamespace())
+	min.SetName(obj.GetName())
+	ri, err := c.resourceFor(obj)
+	if err != nil {
+		return nil, err
+	}
+	body, err := json.Marshal(min.Object)
+	if err != nil {
+		return nil, err
+	}
+	return ri.Patch(ctx, obj.GetName(), types.ApplyPatchType, body, metav1.PatchOptions{FieldManager: fieldManager})
 }
 
 // Create sends an object to the API server and returns what the server stored.
@@ -315,13 +482,17 @@ func (c *Cluster) Delete(ctx context.Context, obj *unstructured.Unstructured) er
 type Applied struct {
 	Resource Resource
 	Release  *release.Release           // for Helm releases
-	Sent     *unstructured.Unstructured // for other objects: what was sent
-	Got      *unstructured.Unstructured // ... and what the server stored
+	Sent     *unstructured.Unstructured // for other objects: what was sent (nil for reads)
+	Got      *unstructured.Unstructured // ... and what the server stored (or, for reads, holds)
+	// FieldManager is the server-side apply field manager of a Patch resource.
+	FieldManager string
 }
 
 // Install applies every kubernetes:* resource of a render in dependency order: releases
-// through Helm, other objects through the dynamic client, each object read back and compared
-// with what was sent. AWS resources are skipped: nothing here can create them.
+// through Helm, Patch resources with server-side apply (as pulumi-kubernetes does), read
+// resources (readId) only read — they must exist and are never created —, other objects
+// created through the dynamic client; each object sent is read back and compared with what
+// was sent. AWS resources are skipped: nothing here can create them.
 func (c *Cluster) Install(ctx context.Context, r *Render) ([]Applied, error) {
 	order, err := r.CreateOrder()
 	if err != nil {
@@ -336,6 +507,31 @@ func (c *Cluster) Install(ctx context.Context, r *Render) ([]Applied, error) {
 				return applied, err
 			}
 			applied = append(applied, Applied{Resource: res, Release: rel})
+		case res.IsKubernetes() && res.IsRead():
+			obj, err := Object(res)
+			if err != nil {
+				return applied, err
+			}
+			got, err := c.Get(ctx, obj)
+			if err != nil {
+				return applied, fmt.Errorf("read %s (%s %s, an existing object the component reads; nothing creates it): %w", res.Name, obj.GetKind(), res.ReadID, err)
+			}
+			applied = append(applied, Applied{Resource: res, Got: got})
+		case res.IsPatch():
+			obj, err := Object(res)
+			if err != nil {
+				return applied, err
+			}
+			manager := PatchFieldManager(res, obj)
+			force := obj.GetAnnotations()[PatchForceAnnotation] == "true"
+			got, err := c.Apply(ctx, obj.DeepCopy(), manager, force)
+			if err != nil {
+				return applied, fmt.Errorf("apply %s (%s %s/%s, field manager %s, force %v): %w", res.Name, obj.GetKind(), obj.GetNamespace(), obj.GetName(), manager, force, err)
+			}
+			if diffs := Missing(obj.Object, got.Object); len(diffs) > 0 {
+				return applied, fmt.Errorf("%s read back differs from what was applied:\n  %s", res.Name, strings.Join(diffs, "\n  "))
+			}
+			applied = append(applied, Applied{Resource: res, Sent: obj, Got: got, FieldManager: manager})
 		case res.IsKubernetes():
 			obj, err := Object(res)
 			if err != nil {

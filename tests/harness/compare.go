@@ -85,3 +85,39 @@ func show(v any) string {
 	}
 	return string(b)
 }
+
+// UnknownValues lists the paths of rendered chart values that the chart's values.yaml does
+// not declare: Helm accepts any values, so a key the chart's templates never read (a setting
+// of another chart generation, a typo) would otherwise be ignored silently. Below a key whose
+// default is an empty map or null (annotations, resources, tags) anything goes.
+func UnknownValues(defaults, rendered map[string]any) []string {
+	var out []string
+	unknownValues(defaults, rendered, "", &out)
+	sort.Strings(out)
+	return out
+}
+
+func unknownValues(defaults, rendered map[string]any, path string, out *[]string) {
+	for k, v := range rendered {
+		p := k
+		if path != "" {
+			p = path + "." + k
+		}
+		d, ok := defaults[k]
+		if !ok {
+			*out = append(*out, p)
+			continue
+		}
+		dm, dIsMap := d.(map[string]any)
+		switch {
+		case d == nil || (dIsMap && len(dm) == 0):
+			// free-form
+		case dIsMap:
+			if vm, vIsMap := v.(map[string]any); vIsMap {
+				unknownValues(dm, vm, p, out)
+			} else if v != nil {
+				*out = append(*out, p+" (the chart expects an object)")
+			}
+		}
+	}
+}

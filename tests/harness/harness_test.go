@@ -2,13 +2,18 @@ package harness
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
 )
 
 // These test the harness itself against a hand-written render (testdata/render/default.json),
@@ -106,6 +111,7 @@ func TestInstallFixture(t *testing.T) {
 	}
 	for _, v := range KarpenterVersions {
 		t.Run(v, func(t *testing.T) {
+			t.Parallel()
 			r := fixture(t)
 			for i := range r.Resources {
 				if r.Resources[i].IsRelease() {
@@ -150,5 +156,208 @@ func TestInstallFixture(t *testing.T) {
 				t.Errorf("nodepools CRD: %v", err)
 			}
 		})
+	}
+}
+
+func TestChartModule(t *testing.T) {
+	for v, want := range map[string]string{
+		"1.14.1":  KarpenterModule + "@v1.14.1",
+		"v1.0.8":  KarpenterModule + "@v1.0.8",
+		"0.36.2":  KarpenterModule + "@v0.36.2",
+		"0.35.0":  KarpenterModule + "@v0.35.0",
+		"0.34.6":  LegacyModule + "@v0.34.6",
+		"0.32.10": LegacyModule + "@v0.32.10",
+		"0.31.0":  LegacyModule + "@v0.29.2", // stand-in
+	} {
+		if got, err := ChartModule(v); err != nil || got != want {
+			t.Errorf("ChartModule(%s) = %q, %v; want %q", v, got, err, want)
+		}
+	}
+	for _, v := range []string{"0.31.4", "0.19.0", "not-a-version"} {
+		if got, err := ChartModule(v); err == nil {
+			t.Errorf("ChartModule(%s) = %q, want an error (no charts for it)", v, got)
+		}
+	}
+}
+
+// TestInstallDepsDownloadsEveryModule keeps tests/scripts/install-deps.sh (what CI fetches)
+// and the harness's version table in step: CI machines are fresh, a module the harness needs
+// and the script does not fetch would only be found by a test downloading it mid-run.
+func TestInstallDepsDownloadsEveryModule(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "scripts", "install-deps.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := string(b)
+	got := map[string]bool{}
+	for _, m := range regexp.MustCompile(`github\.com/aws/karpenter(-core)?@v[0-9][0-9.]*[0-9]`).FindAllString(script, -1) {
+		got[m] = true
+	}
+	versions := regexp.MustCompile(`KARPENTER_VERSIONS="\$\{KARPENTER_VERSIONS:-([^}]*)\}"`).FindStringSubmatch(script)
+	if versions == nil {
+		t.Fatal("install-deps.sh: no KARPENTER_VERSIONS default")
+	}
+	for _, v := range strings.Fields(versions[1]) {
+		got[KarpenterModule+"@v"+v] = true
+	}
+	want := map[string]bool{}
+	for _, m := range RequiredModules() {
+		want[m] = true
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("install-deps.sh fetches %v\nthe harness needs %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
+}
+
+func TestParseRenderStrict(t *testing.T) {
+	base := `{"component":{"type":"karpenter:index:Karpenter","name":"k"},"outputs":{},"resources":[%s]}`
+	cases := []struct {
+		name, res string
+		ok        bool
+	}{
+		{"plain", `{"type":"kubernetes:karpenter.sh/v1:NodePool","name":"p","inputs":{}}`, true},
+		{"alias to v1beta1", `{"type":"kubernetes:karpenter.sh/v1:NodePool","name":"p","inputs":{},"aliases":["kubernetes:karpenter.sh/v1beta1:NodePool"]}`, true},
+		{"read", `{"type":"kubernetes:core/v1:ConfigMap","name":"c","inputs":{},"readId":"kube-system/aws-auth"}`, true},
+		{"unknown field", `{"type":"kubernetes:karpenter.sh/v1:NodePool","name":"p","inputs":{},"retainOnDelete":true}`, false},
+		{"alias to another kind", `{"type":"kubernetes:karpenter.sh/v1:NodePool","name":"p","inputs":{},"aliases":["kubernetes:karpenter.sh/v1:NodeClaim"]}`, false},
+		{"alias on an aws resource", `{"type":"aws:iam/role:Role","name":"r","inputs":{},"aliases":["aws:iam/role:Role"]}`, false},
+		{"read of a release", `{"type":"kubernetes:helm.sh/v3:Release","name":"r","inputs":{},"readId":"x"}`, false},
+	}
+	for _, tc := range cases {
+		_, err := ParseRender([]byte(fmt.Sprintf(base, tc.res)))
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: ParseRender error %v, want ok=%v", tc.name, err, tc.ok)
+		}
+	}
+}
+
+func TestObjectKinds(t *testing.T) {
+	patch := Resource{Type: "kubernetes:core/v1:ConfigMapPatch", Name: "p", Inputs: map[string]any{
+		"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "aws-auth", "namespace": "kube-system", "annotations": map[string]any{PatchForceAnnotation: "true"}},
+	}}
+	if !patch.IsPatch() || patch.IsCustomResource() {
+		t.Errorf("%s: IsPatch %v IsCustomResource %v", patch.Type, patch.IsPatch(), patch.IsCustomResource())
+	}
+	obj, err := Object(patch)
+	if err != nil || obj.GetAPIVersion() != "v1" || obj.GetKind() != "ConfigMap" || obj.GetNamespace() != "kube-system" {
+		t.Errorf("Object(ConfigMapPatch) = %v, %v", obj, err)
+	}
+	if m := PatchFieldManager(patch, obj); !regexp.MustCompile(`^pulumi-kubernetes-[0-9a-f]{8}$`).MatchString(m) {
+		t.Errorf("PatchFieldManager = %q, want pulumi-kubernetes-<8 hex>", m)
+	}
+	read := Resource{Type: "kubernetes:core/v1:ConfigMap", Name: "r", ReadID: "kube-system/aws-auth", Inputs: map[string]any{}}
+	obj, err = Object(read)
+	if err != nil || obj.GetName() != "aws-auth" || obj.GetNamespace() != "kube-system" || obj.GetKind() != "ConfigMap" {
+		t.Errorf("Object(read) = %v, %v", obj, err)
+	}
+	if read.IsCustomResource() || read.IsPatch() {
+		t.Error("a read ConfigMap is neither a custom resource nor a patch")
+	}
+	for _, typ := range []string{"kubernetes:karpenter.sh/v1alpha5:Provisioner", "kubernetes:karpenter.k8s.aws/v1alpha1:AWSNodeTemplate",
+		"kubernetes:karpenter.sh/v1beta1:NodePool", "kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"} {
+		if !(Resource{Type: typ}).IsCustomResource() {
+			t.Errorf("%s is a custom resource", typ)
+		}
+	}
+	bad := Resource{Type: "kubernetes:core/v1:ConfigMapPatch", Name: "b", Inputs: map[string]any{"kind": "Secret", "metadata": map[string]any{"name": "x"}}}
+	if _, err := Object(bad); err == nil {
+		t.Error("a ConfigMapPatch of a Secret must be rejected")
+	}
+}
+
+func TestUnknownValues(t *testing.T) {
+	defaults := map[string]any{
+		"settings":       map[string]any{"clusterName": "", "aws": map[string]any{"clusterName": "", "tags": nil}},
+		"serviceAccount": map[string]any{"annotations": map[string]any{}, "name": ""},
+	}
+	rendered := map[string]any{
+		"settings":       map[string]any{"clusterName": "x", "interruptionQueue": "q", "aws": map[string]any{"clusterName": "x", "tags": map[string]any{"a": "b"}}},
+		"serviceAccount": map[string]any{"annotations": map[string]any{"eks.amazonaws.com/role-arn": "arn"}},
+		"webhook":        map[string]any{"enabled": true},
+	}
+	got := UnknownValues(defaults, rendered)
+	if want := []string{"settings.interruptionQueue", "webhook"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("UnknownValues = %v, want %v", got, want)
+	}
+}
+
+// TestLegacyCharts loads the legacy generations' charts the way a release does: stamped with
+// the rendered version, with the CRDs the module zip lost restored (karpenter-crd templates
+// for v1beta1; crds/ of the controller chart for the Provisioner era, from the stand-ins).
+func TestLegacyCharts(t *testing.T) {
+	beta, err := LoadKarpenter(BetaVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd, err := beta.LoadChart(DefaultChartRepository + "/karpenter-crd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var templates []string
+	for _, f := range crd.Templates {
+		templates = append(templates, f.Name)
+	}
+	if want := []string{"templates/karpenter.k8s.aws_ec2nodeclasses.yaml", "templates/karpenter.sh_nodeclaims.yaml", "templates/karpenter.sh_nodepools.yaml"}; !reflect.DeepEqual(templates, want) {
+		t.Errorf("%s karpenter-crd templates %v, want %v", BetaVersion, templates, want)
+	}
+	if crd.Metadata.Version != BetaVersion || beta.StandIn != "" {
+		t.Errorf("karpenter-crd version %s stand-in %q", crd.Metadata.Version, beta.StandIn)
+	}
+
+	alpha, err := LoadKarpenter(ProvisionerVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alpha.StandIn == "" || alpha.Module != LegacyModule+"@v0.29.2" {
+		t.Errorf("Karpenter %s: module %s stand-in %q; want the documented stand-in", ProvisionerVersion, alpha.Module, alpha.StandIn)
+	}
+	ch, err := alpha.LoadChart(DefaultChartRepository + "/karpenter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var crds []string
+	for _, f := range ch.CRDObjects() {
+		crds = append(crds, f.File.Name)
+	}
+	slices.Sort(crds)
+	if want := []string{"crds/karpenter.k8s.aws_awsnodetemplates.yaml", "crds/karpenter.sh_machines.yaml", "crds/karpenter.sh_provisioners.yaml"}; !reflect.DeepEqual(crds, want) {
+		t.Errorf("%s chart crds %v, want %v", ProvisionerVersion, crds, want)
+	}
+	for _, f := range ch.CRDObjects() {
+		if strings.HasSuffix(f.Filename, "provisioners.yaml") && !strings.Contains(string(f.File.Data), "controller-gen.kubebuilder.io/version: v0.13.0") {
+			t.Error("the Provisioner CRD is not karpenter-core v0.31.0's (controller-gen v0.13.0)")
+		}
+	}
+	img := Lookup(ch.Values, "controller.image").(map[string]any)
+	if img["tag"] != "v"+ProvisionerVersion || img["digest"] != "" || ch.Metadata.Version != ProvisionerVersion || ch.Metadata.AppVersion != ProvisionerVersion {
+		t.Errorf("chart %s/%s image %v: want everything stamped %s (tag with the chart's v prefix, no digest)", ch.Metadata.Version, ch.Metadata.AppVersion, img, ProvisionerVersion)
+	}
+	if ch.Metadata.Annotations[StandInAnnotation] == "" || ch.Metadata.Annotations[SourceAnnotation] != LegacyModule+"@v0.29.2/charts/karpenter" {
+		t.Errorf("chart annotations %v: want the source and stand-in recorded", ch.Metadata.Annotations)
+	}
+
+	// The stand-in AWSNodeTemplate CRD (v0.29.2) has the same schema as v0.32.0's, the last
+	// release with v1alpha1, so v0.31.0's (in between) is the same too.
+	pairs, err := StandInSchemaPairs(ProvisionerVersion)
+	if err != nil || len(pairs) == 0 {
+		t.Fatalf("stand-in schema pairs: %v, %v", pairs, err)
+	}
+	for _, p := range pairs {
+		var specs [2]any
+		for i, f := range p {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var crd map[string]any
+			if err := yaml.Unmarshal(b, &crd); err != nil {
+				t.Fatal(err)
+			}
+			specs[i] = crd["spec"]
+		}
+		if !reflect.DeepEqual(specs[0], specs[1]) {
+			t.Errorf("CRD %s differs from %s: the stand-in is not exact", p[0], p[1])
+		}
 	}
 }

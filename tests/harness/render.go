@@ -28,6 +28,12 @@ type Resource struct {
 	Parent    string         `json:"parent,omitempty"`
 	DependsOn []string       `json:"dependsOn,omitempty"`
 	Inputs    map[string]any `json:"inputs"`
+	// Aliases are earlier type tokens of the same resource (e.g. the v1beta1 kind of a v1
+	// NodePool), so an upgrade updates it in place. Informational for the harness.
+	Aliases []string `json:"aliases,omitempty"`
+	// ReadID is set on an existing object the component reads ("<namespace>/<name>" for
+	// namespaced kubernetes objects): nothing creates it, and destroy leaves it alone.
+	ReadID string `json:"readId,omitempty"`
 }
 
 // Type tokens the harness treats specially.
@@ -42,6 +48,42 @@ func (r Resource) IsKubernetes() bool { return strings.HasPrefix(r.Type, "kubern
 
 // IsRelease reports whether the resource is a Helm release.
 func (r Resource) IsRelease() bool { return r.Type == ReleaseType }
+
+// IsRead reports whether the resource is an existing object the component only reads.
+func (r Resource) IsRead() bool { return r.ReadID != "" }
+
+// IsPatch reports whether the resource is a pulumi-kubernetes Patch resource
+// (kubernetes:<apiVersion>:<Kind>Patch): a server-side apply to an existing object.
+func (r Resource) IsPatch() bool {
+	_, kind, ok := r.kubernetesKind()
+	return ok && !r.IsRelease() && strings.HasSuffix(kind, "Patch")
+}
+
+// IsCustomResource reports whether the resource is one of Karpenter's provisioning custom
+// resources (NodePool, EC2NodeClass, Provisioner, AWSNodeTemplate, in any API version).
+func (r Resource) IsCustomResource() bool {
+	apiVersion, _, ok := r.kubernetesKind()
+	if !ok || r.IsRelease() || r.IsRead() {
+		return false
+	}
+	group, _, _ := strings.Cut(apiVersion, "/")
+	return group == "karpenter.sh" || group == "karpenter.k8s.aws"
+}
+
+// kubernetesKind splits a kubernetes:<apiVersion>:<Kind> type token.
+func (r Resource) kubernetesKind() (apiVersion, kind string, ok bool) {
+	return splitKubernetesType(r.Type)
+}
+
+// The core API group is "core" in Pulumi type tokens (kubernetes:core/v1:ConfigMap) and
+// empty in apiVersion ("v1"); the returned apiVersion is the Kubernetes one.
+func splitKubernetesType(typ string) (apiVersion, kind string, ok bool) {
+	parts := strings.Split(typ, ":")
+	if len(parts) != 3 || parts[0] != "kubernetes" || parts[1] == "" || parts[2] == "" {
+		return "", "", false
+	}
+	return strings.TrimPrefix(parts[1], "core/"), parts[2], true
+}
 
 // String returns the input at a dotted path ("values.settings.clusterName"), or "".
 func (r Resource) String(path string) string {
@@ -93,6 +135,27 @@ func (r *Render) Release(chart string) (Resource, bool) {
 	return Resource{}, false
 }
 
+// checkAliases checks that a kubernetes resource's aliases are earlier API versions of the
+// same kind (what the component uses them for); anything else is unexpected.
+func checkAliases(res Resource) error {
+	if len(res.Aliases) == 0 {
+		return nil
+	}
+	apiVersion, kind, ok := res.kubernetesKind()
+	if !ok {
+		return fmt.Errorf("render: %s (%s) has aliases %v; the harness only knows type aliases of kubernetes resources", res.Name, res.Type, res.Aliases)
+	}
+	group, _, _ := strings.Cut(apiVersion, "/")
+	for _, a := range res.Aliases {
+		av, ak, ok := splitKubernetesType(a)
+		ag, _, _ := strings.Cut(av, "/")
+		if !ok || ak != kind || ag != group || av == apiVersion {
+			return fmt.Errorf("render: %s (%s) has alias %q; want another API version of the same group and kind", res.Name, res.Type, a)
+		}
+	}
+	return nil
+}
+
 // RenderError is a render that exited non-zero.
 type RenderError struct {
 	ExitCode int
@@ -120,9 +183,13 @@ func RunRender(bin, argsFile string) (*Render, error) {
 
 // ParseRender decodes render output and checks the invariants the harness relies on.
 func ParseRender(b []byte) (*Render, error) {
-	// Plain float64 numbers, as Helm and the Kubernetes JSON decoders produce them.
+	// Plain float64 numbers, as Helm and the Kubernetes JSON decoders produce them. Unknown
+	// fields are an error: a new resource option in the render must be handled here, not
+	// silently dropped.
 	var r Render
-	if err := json.Unmarshal(b, &r); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("decode render output: %w", err)
 	}
 	seen := map[string]bool{}
@@ -134,6 +201,12 @@ func ParseRender(b []byte) (*Render, error) {
 			return nil, fmt.Errorf("render: duplicate resource name %q", res.Name)
 		}
 		seen[res.Name] = true
+		if err := checkAliases(res); err != nil {
+			return nil, err
+		}
+		if res.IsRead() && (!res.IsKubernetes() || res.IsRelease() || res.IsPatch()) {
+			return nil, fmt.Errorf("render: %s reads %q, but the harness can only read plain kubernetes objects, not %s", res.Name, res.ReadID, res.Type)
+		}
 	}
 	for _, res := range r.Resources {
 		for _, d := range res.DependsOn {

@@ -3,7 +3,8 @@
 #   - etcd (Debian's etcd-server, /usr/bin/etcd)
 #   - kube-apiserver, built from the Go module proxy (tests/tools/kube-apiserver) into
 #     $CACHE_DIR/bin/kube-apiserver-<version> (~4-7 min cold on 2 cores; reused afterwards)
-#   - the Karpenter module zips (charts + CRDs) for every supported version
+#   - the Karpenter module zips (charts + CRDs) for every supported version, and the stand-ins
+#     for versions the proxy does not serve (tests/harness/karpenter.go: standIns)
 #   - the tests module's own dependencies
 set -euo pipefail
 
@@ -11,7 +12,13 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 tests="$(dirname "$here")"
 CACHE_DIR="${CACHE_DIR:-$HOME/.cache/pulumi-karpenter}"
 K8S_VERSION="v1.33.0"
-KARPENTER_VERSIONS="${KARPENTER_VERSIONS:-1.14.1 1.8.6 1.0.8}"
+# github.com/aws/karpenter-provider-aws versions: v1 (1.14.1, 1.8.6, 1.0.8) and v1beta1 (0.36.2).
+KARPENTER_VERSIONS="${KARPENTER_VERSIONS:-1.14.1 1.8.6 1.0.8 0.36.2}"
+# The Provisioner era (rendered as 0.31.0): the chart of github.com/aws/karpenter v0.29.2, the
+# Provisioner/Machine CRDs of github.com/aws/karpenter-core v0.31.0, and github.com/aws/karpenter
+# v0.32.0 only to check that the AWSNodeTemplate CRD of v0.29.2 equals the last one (v0.32.0).
+# Each entry: module@version:file-that-must-exist.
+LEGACY_MODULES="${LEGACY_MODULES:-github.com/aws/karpenter@v0.29.2:charts/karpenter/Chart.yaml github.com/aws/karpenter-core@v0.31.0:pkg/apis/crds/karpenter.sh_provisioners.yaml github.com/aws/karpenter@v0.32.0:pkg/apis/crds/karpenter.k8s.aws_awsnodetemplates.yaml}"
 APISERVER="$CACHE_DIR/bin/kube-apiserver-$K8S_VERSION"
 
 log() { echo "install-deps: $*" >&2; }
@@ -46,12 +53,24 @@ if [ ! -x "$APISERVER" ]; then
 fi
 
 # Karpenter charts and CRDs (module zips land in the Go module cache) -----------------------
+# Prints the module's directory; from outside any module, so no go.mod or go.sum is consulted
+# or touched. A no-op (no network) once the zip is in the module cache.
+module_dir() {
+  (cd /tmp && GOWORK=off GOFLAGS=-mod=mod go mod download -json "$1" |
+    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+}
 for v in $KARPENTER_VERSIONS; do
-  # From outside any module, so no go.mod or go.sum is consulted or touched.
-  dir="$(cd /tmp && GOWORK=off GOFLAGS=-mod=mod go mod download -json "github.com/aws/karpenter-provider-aws@v$v" |
-    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  dir="$(module_dir "github.com/aws/karpenter-provider-aws@v$v")"
   if [ -z "$dir" ] || [ ! -d "$dir/charts/karpenter-crd" ]; then
     log "karpenter-provider-aws@v$v: module has no charts/karpenter-crd (dir: ${dir:-none})"
+    exit 1
+  fi
+done
+for entry in $LEGACY_MODULES; do
+  mod="${entry%%:*}" file="${entry#*:}"
+  dir="$(module_dir "$mod")"
+  if [ -z "$dir" ] || [ ! -f "$dir/$file" ]; then
+    log "$mod: module has no $file (dir: ${dir:-none})"
     exit 1
   fi
 done
@@ -59,4 +78,4 @@ done
 # The tests module's dependencies (Helm, client-go) ------------------------------------------
 (cd "$tests" && GOWORK=off go mod download)
 
-log "ok: etcd $(etcd --version 2>/dev/null | head -1 | awk '{print $3}'), $APISERVER, karpenter $KARPENTER_VERSIONS"
+log "ok: etcd $(etcd --version 2>/dev/null | head -1 | awk '{print $3}'), $APISERVER, karpenter $KARPENTER_VERSIONS, legacy $(for e in $LEGACY_MODULES; do printf '%s ' "${e%%:*}"; done)"

@@ -9,9 +9,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -87,8 +89,17 @@ func run() error {
 		switch {
 		case a.Release != nil:
 			fmt.Fprintf(out, "  helm install %-14s %s\n", a.Release.Name, a.Resource.String("chart")+"@"+a.Resource.String("version"))
+		case a.Got != nil && a.Sent == nil:
+			fmt.Fprintf(out, "  read    %s %s (exists; the component reads it, nothing creates it)\n", strings.ToLower(a.Got.GetKind()), a.Resource.ReadID)
+		case a.Got != nil && a.FieldManager != "":
+			fmt.Fprintf(out, "  applied %s %s/%s (server-side apply as %s; read back: matches)\n", strings.ToLower(a.Got.GetKind()), a.Got.GetNamespace(), a.Got.GetName(), a.FieldManager)
 		case a.Got != nil:
 			fmt.Fprintf(out, "  created %s/%s (read back: matches what was sent)\n", strings.ToLower(a.Got.GetKind()), a.Got.GetName())
+		}
+		if a.Release != nil {
+			for _, w := range c.RemovedWebhooks(a.Release.Name) {
+				fmt.Fprintf(out, "  removed %s (served by the controller pod, which cannot run here)\n", w)
+			}
 		}
 	}
 	if err != nil {
@@ -101,9 +112,19 @@ func run() error {
 	if err := printController(ctx, out, c, applied); err != nil {
 		return err
 	}
-	for _, res := range []string{"nodepools.karpenter.sh", "ec2nodeclasses.karpenter.k8s.aws"} {
-		heading(out, "kubectl get %s -o wide", strings.SplitN(res, ".", 2)[0])
-		if err := printTable(ctx, out, cp, res); err != nil {
+	// The generation's custom resources (NodePool/EC2NodeClass v1 or v1beta1, or
+	// Provisioner/AWSNodeTemplate), in render order.
+	seen := map[string]bool{}
+	for _, res := range r.Resources {
+		if !res.IsCustomResource() || seen[res.Type] {
+			continue
+		}
+		seen[res.Type] = true
+		parts := strings.Split(res.Type, ":") // kubernetes:<group>/<version>:<Kind>
+		group, version, _ := strings.Cut(parts[1], "/")
+		plural := strings.ToLower(parts[2]) + "s"
+		heading(out, "kubectl get %s.%s -o wide", plural, version)
+		if err := printTable(ctx, out, cp, group, version, plural); err != nil {
 			return err
 		}
 	}
@@ -320,6 +341,18 @@ func printController(ctx context.Context, w io.Writer, c *harness.Cluster, appli
 				return err
 			}
 			heading(w, "Controller: deployment %s/%s (no nodes here, so no pods run)", ns, name)
+			// Before v0.32 the chart passes the settings in this ConfigMap, not in env vars.
+			cm, err := c.Dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).
+				Namespace(ns).Get(ctx, "karpenter-global-settings", metav1.GetOptions{})
+			if err == nil {
+				data, _, _ := unstructured.NestedStringMap(cm.Object, "data")
+				fmt.Fprintf(w, "  configmap %s/karpenter-global-settings\n", ns)
+				for _, k := range slices.Sorted(maps.Keys(data)) {
+					if strings.HasPrefix(k, "aws.") && data[k] != "" {
+						fmt.Fprintf(w, "    %s=%s\n", k, data[k])
+					}
+				}
+			}
 			for _, ctr := range pt.Spec.Containers {
 				fmt.Fprintf(w, "  container %s image %s\n", ctr.Name, ctr.Image)
 				for _, e := range ctr.Env {
@@ -350,14 +383,13 @@ func printController(ctx context.Context, w io.Writer, c *harness.Cluster, appli
 
 // printTable is `kubectl get RESOURCE -o wide`: the API server renders the table from the
 // CRD's additionalPrinterColumns (as it does for kubectl), and wide shows every column.
-func printTable(ctx context.Context, w io.Writer, cp *harness.ControlPlane, resource string) error {
-	plural, group, _ := strings.Cut(resource, ".")
+func printTable(ctx context.Context, w io.Writer, cp *harness.ControlPlane, group, version, plural string) error {
 	cs, err := kubernetes.NewForConfig(cp.Config)
 	if err != nil {
 		return err
 	}
 	raw, err := cs.Discovery().RESTClient().Get().
-		AbsPath("/apis", group, "v1", plural).
+		AbsPath("/apis", group, version, plural).
 		SetHeader("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").
 		DoRaw(ctx)
 	if err != nil {
