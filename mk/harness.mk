@@ -3,6 +3,9 @@
 .PHONY: harness-deps test-harness demo
 
 HARNESS_ENV := PROVIDER_BIN=$(CURDIR)/bin/$(PROVIDER) CACHE_DIR=$(CACHE_DIR) GOWORK=off
+# API-server tests run in parallel (each starts its own etcd + kube-apiserver, mostly waiting):
+# on 2 cores 4 at a time cut the warm run from ~160 s to ~70 s.
+HARNESS_PARALLEL ?= 4
 
 DEPS_TARGETS += harness-deps
 TEST_TARGETS += test-harness
@@ -13,7 +16,7 @@ harness-deps:
 
 # The full harness: never skips (no -short); fails when a binary is missing.
 test-harness: build harness-deps
-	cd tests && go vet ./... && $(HARNESS_ENV) go test -count=1 -timeout 20m ./...
+	cd tests && go vet ./... && $(HARNESS_ENV) go test -count=1 -parallel $(HARNESS_PARALLEL) -timeout 20m ./...
 
 # Render the default install for a sample cluster, install it into a local API server, print it.
 demo: build harness-deps

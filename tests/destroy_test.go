@@ -3,6 +3,8 @@ package tests
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,17 +18,60 @@ import (
 // TestDestroyOrder checks the rendered dependency graph makes `pulumi destroy` remove the
 // provisioning custom resources while Karpenter still runs with its permissions, then the
 // controller, then its IAM and queue; and walks that order against the API server.
+//
+// The cluster shapes add resources with their own place in that order: the node role's
+// access (an EKS access entry, or the aws-auth ConfigMapPatch on CONFIG_MAP clusters) and the
+// discovery tags outlive the custom resources (nodes must keep joining and their subnets and
+// security groups must stay discoverable while Karpenter drains them); the controller's Pod
+// Identity association and the Spot service-linked role outlive the controller.
 func TestDestroyOrder(t *testing.T) {
-	for _, file := range []string{"default.json", "rich.json"} {
-		t.Run(strings.TrimSuffix(file, ".json"), func(t *testing.T) {
-			r := render(t, args(file))
+	t.Parallel()
+	for _, tc := range destroyCases {
+		t.Run(strings.TrimSuffix(tc.file, ".json"), func(t *testing.T) {
+			t.Parallel()
+			r := render(t, args(tc.file))
+			for typ, n := range tc.want {
+				if got := len(r.OfType(typ)); got != n {
+					t.Errorf("render has %d %s, want %d", got, typ, n)
+				}
+			}
 			assertDestroyOrder(t, r)
-			performDestroy(t, r)
+			performDestroy(t, r, tc)
 		})
 	}
 }
 
-func assertDestroyOrder(t *testing.T, r *harness.Render) {
+// Types of the cluster-shape resources.
+const (
+	accessEntryType   = "aws:eks/accessEntry:AccessEntry"
+	awsAuthPatchType  = "kubernetes:core/v1:ConfigMapPatch"
+	discoveryTagType  = "aws:ec2/tag:Tag"
+	podIdentityType   = "aws:eks/podIdentityAssociation:PodIdentityAssociation"
+	spotLinkedRole    = "aws:iam/serviceLinkedRole:ServiceLinkedRole"
+	configMapReadType = "kubernetes:core/v1:ConfigMap"
+)
+
+type destroyCase struct {
+	file string
+	want map[string]int // resources of these types the render must have (so the order checks bite)
+	// awsAuth: the cluster has kube-system/aws-auth (EKS writes it in CONFIG_MAP mode).
+	awsAuth bool
+	// retained: Patch resources `pulumi destroy` leaves in place. The component registers the
+	// aws-auth patch with retainOnDelete (provider/cluster.go: removing it would remove the
+	// whole mapRoles, see TestAWSAuthPatch); the render does not show resource options, so the
+	// test states it.
+	retained []string
+}
+
+var destroyCases = []destroyCase{
+	{file: "default.json", want: map[string]int{accessEntryType: 1, awsAuthPatchType: 0}},
+	{file: "rich.json", want: map[string]int{accessEntryType: 1}},
+	{file: "cluster-shapes.json", want: map[string]int{accessEntryType: 1, discoveryTagType: 3, podIdentityType: 1, spotLinkedRole: 1}},
+	{file: "config-map.json", want: map[string]int{accessEntryType: 0, awsAuthPatchType: 1, configMapReadType: 1},
+		awsAuth: true, retained: []string{"karpenter-aws-auth"}},
+}
+
+func assertDestroyOrder(t testing.TB, r *harness.Render) {
 	order, err := r.DeleteOrder()
 	if err != nil {
 		t.Fatal(err)
@@ -40,12 +85,16 @@ func assertDestroyOrder(t *testing.T, r *harness.Render) {
 		t.Fatal("render has no karpenter release")
 	}
 
-	var crs, controllerIAM, nodeRoles []harness.Resource
+	var crs, controllerIAM, nodeRoles, nodeSide, controllerSide []harness.Resource
 	var controllerRole string
 	for _, res := range r.Resources {
 		switch {
-		case res.IsKubernetes() && !res.IsRelease():
+		case res.IsCustomResource():
 			crs = append(crs, res)
+		case res.Type == accessEntryType, res.Type == awsAuthPatchType, res.Type == discoveryTagType:
+			nodeSide = append(nodeSide, res)
+		case res.Type == podIdentityType, res.Type == spotLinkedRole:
+			controllerSide = append(controllerSide, res)
 		case res.Type == "aws:iam/role:Role":
 			// The trust policy tells the two roles apart: EC2 assumes the node role, the
 			// cluster's OIDC provider (IRSA) or EKS Pod Identity the controller role.
@@ -84,9 +133,32 @@ func assertDestroyOrder(t *testing.T, r *harness.Render) {
 	for _, cr := range crs {
 		mustPrecede(cr.Name, ctrl.Name, "Karpenter drains and terminates the nodes while it still runs")
 		mustPrecede(cr.Name, nodeRoles[0].Name, "nodes keep their role until they are terminated")
+		for _, res := range nodeSide {
+			switch res.Type {
+			case discoveryTagType:
+				mustPrecede(cr.Name, res.Name, "the node class keeps finding its subnets and security groups while its nodes drain")
+			default:
+				mustPrecede(cr.Name, res.Name, "draining nodes keep their access to the cluster until they are terminated")
+			}
+		}
 	}
 	for _, res := range controllerIAM {
 		mustPrecede(ctrl.Name, res.Name, "the controller keeps its permissions and queue while it runs")
+	}
+	for _, res := range controllerSide {
+		switch res.Type {
+		case podIdentityType:
+			mustPrecede(ctrl.Name, res.Name, "the controller keeps its Pod Identity credentials while it runs")
+		default:
+			mustPrecede(ctrl.Name, res.Name, "the controller can launch Spot instances while it runs")
+		}
+	}
+	// The node role goes after its access and its tags' users: an access entry or aws-auth
+	// mapping outliving the role is harmless; the reverse would lock draining nodes out.
+	for _, res := range nodeSide {
+		if res.Type != discoveryTagType && !r.DependsOnTransitively(res.Name, nodeRoles[0].Name) {
+			t.Errorf("%s must be deleted before the node role %s (it names the role), but does not depend on it", res.Name, nodeRoles[0].Name)
+		}
 	}
 
 	var names []string
@@ -104,8 +176,11 @@ func trusts(res harness.Resource, s string) bool {
 
 // performDestroy installs the render and deletes its Kubernetes resources in the derived
 // order, checking at each step that what must still exist does.
-func performDestroy(t *testing.T, r *harness.Render) {
+func performDestroy(t *testing.T, r *harness.Render, tc destroyCase) {
 	c, ctx := cluster(t)
+	if tc.awsAuth {
+		createAWSAuth(t, ctx, c)
+	}
 	applied := install(t, ctx, c, r)
 	releases := map[string]harness.Applied{}
 	for _, a := range applied {
@@ -144,7 +219,14 @@ func performDestroy(t *testing.T, r *harness.Render) {
 			if res.Name == ctrl.Name && deploymentExists() {
 				t.Errorf("controller Deployment still exists after uninstalling %s", res.Name)
 			}
-		case res.IsKubernetes():
+		case res.IsRead():
+			continue // `pulumi destroy` never deletes what a program only read
+		case res.IsPatch():
+			if !slices.Contains(tc.retained, res.Name) {
+				t.Fatalf("%s is a Patch resource the test does not know the delete behaviour of (retained: %v)", res.Name, tc.retained)
+			}
+			continue
+		case res.IsCustomResource():
 			// Karpenter must still be running to drain this object's nodes.
 			if !deploymentExists() {
 				t.Errorf("deleting %s after the controller Deployment is gone", res.Name)
@@ -156,12 +238,21 @@ func performDestroy(t *testing.T, r *harness.Render) {
 			if err := c.Delete(ctx, obj); err != nil {
 				t.Fatalf("delete %s: %v", res.Name, err)
 			}
+		case res.IsKubernetes():
+			t.Fatalf("%s (%s): the destroy walk does not know this kubernetes resource", res.Name, res.Type)
 		default:
 			continue // AWS resources: nothing to delete here
 		}
 		deleted = append(deleted, res.Name)
 	}
 	t.Logf("deleted from the API server in order: %s", strings.Join(deleted, " -> "))
+	if tc.awsAuth {
+		// The retained patch leaves aws-auth as it was: the managed node group still joins.
+		roles := parseMapRoles(t, field(getAWSAuth(t, ctx, c), "data", "mapRoles").(string))
+		if _, ok := roles[managedNodeRole]; !ok {
+			t.Errorf("after destroy aws-auth no longer maps the managed node group: %v", roles)
+		}
+	}
 	// CRD deletion finishes asynchronously (the API server first removes the stored objects).
 	err = wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
 		_, err := c.CRD(ctx, "nodepools.karpenter.sh")
@@ -170,4 +261,89 @@ func performDestroy(t *testing.T, r *harness.Render) {
 	if err != nil {
 		t.Errorf("nodepools CRD still served after uninstalling karpenter-crd: %v", err)
 	}
+}
+
+// TestDestroyOrderChecksBite removes, one at a time, the dependency edges that put the
+// cluster-shape resources in their place, and expects assertDestroyOrder to object each time
+// (and not to object to the unmodified render), so the passing checks above mean something.
+func TestDestroyOrderChecksBite(t *testing.T) {
+	cases := []struct {
+		file, from, to string // drop the edge from -> to
+		want           string // a violation naming both
+	}{
+		{"cluster-shapes.json", "karpenter-nodepool-default", "karpenter-discovery-subnet-0", "karpenter-discovery-subnet-0"},
+		{"cluster-shapes.json", "karpenter-nodeclass-default", "karpenter-node-access", "karpenter-node-access"},
+		{"cluster-shapes.json", "karpenter-release", "karpenter-pod-identity", "karpenter-pod-identity"},
+		{"cluster-shapes.json", "karpenter-release", "karpenter-spot-service-linked-role", "karpenter-spot-service-linked-role"},
+		{"config-map.json", "karpenter-nodepool-default", "karpenter-aws-auth", "karpenter-aws-auth"},
+		{"config-map.json", "karpenter-aws-auth", "karpenter-node", "karpenter-aws-auth"},
+	}
+	renders := map[string]*harness.Render{}
+	for _, tc := range cases {
+		t.Run(tc.from+"->"+tc.to, func(t *testing.T) {
+			if renders[tc.file] == nil {
+				renders[tc.file] = render(t, args(tc.file))
+				if errs := recordViolations(renders[tc.file]); len(errs) > 0 {
+					t.Fatalf("unmodified %s: %v", tc.file, errs)
+				}
+			}
+			r := *renders[tc.file]
+			r.Resources = slices.Clone(r.Resources)
+			found := false
+			for i, res := range r.Resources {
+				if res.Name == tc.from {
+					if !slices.Contains(res.DependsOn, tc.to) {
+						t.Fatalf("%s does not depend on %s in the render; update the case", tc.from, tc.to)
+					}
+					res.DependsOn = slices.DeleteFunc(slices.Clone(res.DependsOn), func(d string) bool { return d == tc.to })
+					r.Resources[i] = res
+					found = true
+				}
+			}
+			if !found {
+				t.Fatalf("render has no %s", tc.from)
+			}
+			errs := recordViolations(&r)
+			hit := false
+			for _, e := range errs {
+				hit = hit || strings.Contains(e, tc.want)
+			}
+			if !hit {
+				t.Errorf("without %s -> %s, assertDestroyOrder reported %v; want a violation naming %s", tc.from, tc.to, errs, tc.want)
+			}
+		})
+	}
+}
+
+// recordViolations runs assertDestroyOrder and returns what it reported.
+func recordViolations(r *harness.Render) []string {
+	rec := &recorder{}
+	func() {
+		defer func() {
+			if p := recover(); p != nil && p != errFatal {
+				panic(p)
+			}
+		}()
+		assertDestroyOrder(rec, r)
+	}()
+	return rec.errs
+}
+
+var errFatal = new(int)
+
+// recorder is a testing.TB that collects failures instead of failing.
+type recorder struct {
+	testing.TB
+	errs []string
+}
+
+func (r *recorder) Helper()             {}
+func (r *recorder) Logf(string, ...any) {}
+func (r *recorder) Errorf(format string, a ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, a...))
+}
+func (r *recorder) Fatal(a ...any) { r.errs = append(r.errs, fmt.Sprint(a...)); panic(errFatal) }
+func (r *recorder) Fatalf(format string, a ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, a...))
+	panic(errFatal)
 }

@@ -2,16 +2,21 @@ package tests
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
+	"helm.sh/helm/v3/pkg/release"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 )
@@ -172,3 +177,77 @@ func field(obj *unstructured.Unstructured, path ...string) any {
 }
 
 func describe(v any) string { return fmt.Sprintf("%v", v) }
+
+// withVersion writes a copy of an args file with `version` set and returns its path.
+func withVersion(t *testing.T, argsFile, version string) string {
+	t.Helper()
+	in := readArgs(t, argsFile)
+	in["version"] = version
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "args.json")
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// readArgs reads a JSON args file.
+func readArgs(t *testing.T, argsFile string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(argsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in map[string]any
+	if err := json.Unmarshal(b, &in); err != nil {
+		t.Fatalf("%s: %v", argsFile, err)
+	}
+	return in
+}
+
+// controllerPod returns the pod template of the controller Deployment of a release, as the
+// API server stored it, and the container environment (name -> value).
+func controllerPod(t *testing.T, ctx context.Context, c *harness.Cluster, rel *release.Release) (corev1.PodTemplateSpec, map[string]string) {
+	t.Helper()
+	dep := manifestObject(t, rel.Manifest, "Deployment")
+	got, err := c.Dynamic.Resource(deploymentGVR).Namespace(rel.Namespace).Get(ctx, dep.GetName(), metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("get Deployment %s/%s: %v", rel.Namespace, dep.GetName(), err)
+	}
+	var tmpl corev1.PodTemplateSpec
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(field(got, "spec", "template").(map[string]any), &tmpl); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{}
+	for _, ctr := range tmpl.Spec.Containers {
+		for _, e := range ctr.Env {
+			env[e.Name] = e.Value
+		}
+	}
+	return tmpl, env
+}
+
+// checkValuesKnown fails when the rendered values of a release set a key the installed
+// chart's values.yaml does not declare (Helm would ignore it without a word).
+func checkValuesKnown(t *testing.T, res harness.Resource, rel *release.Release) {
+	t.Helper()
+	values, _ := harness.Lookup(res.Inputs, "values").(map[string]any)
+	if unknown := harness.UnknownValues(rel.Chart.Values, values); len(unknown) > 0 {
+		t.Errorf("release %s sets values the %s %s chart does not declare (ignored by Helm): %v",
+			res.Name, rel.Chart.Name(), rel.Chart.Metadata.Version, unknown)
+	}
+}
+
+// releases indexes the installed Helm releases by rendered resource name.
+func releases(applied []harness.Applied) map[string]*release.Release {
+	out := map[string]*release.Release{}
+	for _, a := range applied {
+		if a.Release != nil {
+			out[a.Resource.Name] = a.Release
+		}
+	}
+	return out
+}

@@ -3,7 +3,6 @@ package tests
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -11,14 +10,13 @@ import (
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
 	"helm.sh/helm/v3/pkg/release"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // TestDefaultInstall installs the default render for a sample cluster: the two releases, then
 // the default NodePool and EC2NodeClass against the real CRDs.
 func TestDefaultInstall(t *testing.T) {
+	t.Parallel()
 	r := render(t, args("default.json"))
 	checkDefaultInstall(t, r, "demo")
 }
@@ -26,25 +24,11 @@ func TestDefaultInstall(t *testing.T) {
 // TestDefaultInstallVersions repeats the default install with each Karpenter version the
 // harness has charts for, selected through the component's version input.
 func TestDefaultInstallVersions(t *testing.T) {
+	t.Parallel()
 	for _, v := range harness.KarpenterVersions {
 		t.Run(v, func(t *testing.T) {
-			b, err := os.ReadFile(args("default.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var in map[string]any
-			if err := json.Unmarshal(b, &in); err != nil {
-				t.Fatal(err)
-			}
-			in["version"] = v
-			file := filepath.Join(t.TempDir(), "args.json")
-			if b, err = json.Marshal(in); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(file, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			r := render(t, file)
+			t.Parallel()
+			r := render(t, withVersion(t, args("default.json"), v))
 			for _, rel := range r.OfType(harness.ReleaseType) {
 				if got := rel.String("version"); got != v {
 					t.Errorf("release %s version %q, want %q", rel.Name, got, v)
@@ -115,22 +99,12 @@ func checkDefaultInstall(t *testing.T, r *harness.Render, clusterName string) {
 		t.Errorf("controller release namespace %q, want %q", ctrlRel.Namespace, want)
 	}
 
+	// Every value the component sets is one the chart declares.
+	checkValuesKnown(t, crd, rels[crd.Name])
+	checkValuesKnown(t, ctrl, ctrlRel)
+
 	// The controller Deployment as stored by the API server.
-	dep := manifestObject(t, ctrlRel.Manifest, "Deployment")
-	got, err := c.Dynamic.Resource(deploymentGVR).Namespace(ctrlRel.Namespace).Get(ctx, dep.GetName(), metav1.GetOptions{})
-	if err != nil {
-		t.Fatalf("get Deployment %s/%s: %v", ctrlRel.Namespace, dep.GetName(), err)
-	}
-	var tmpl corev1.PodTemplateSpec
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(field(got, "spec", "template").(map[string]any), &tmpl); err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{}
-	for _, ctr := range tmpl.Spec.Containers {
-		for _, e := range ctr.Env {
-			env[e.Name] = e.Value
-		}
-	}
+	tmpl, env := controllerPod(t, ctx, c, ctrlRel)
 	if env["CLUSTER_NAME"] != clusterName {
 		t.Errorf("controller env CLUSTER_NAME = %q, want %q", env["CLUSTER_NAME"], clusterName)
 	}
@@ -175,6 +149,7 @@ func checkDefaultInstall(t *testing.T, r *harness.Render, clusterName string) {
 
 // TestRichConfiguration installs several pools and classes using most of the typed inputs.
 func TestRichConfiguration(t *testing.T) {
+	t.Parallel()
 	r := render(t, args("rich.json"))
 	c, ctx := cluster(t)
 	applied := install(t, ctx, c, r)
@@ -279,4 +254,50 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestPrivateMirror installs from a private OCI mirror with credentials: the releases name
+// the mirror and carry repositoryOpts username and password (masked in the render), which the
+// harness accepts (it stands in for the registry), and the controller runs the mirrored image.
+func TestPrivateMirror(t *testing.T) {
+	t.Parallel()
+	file := args("mirror.json")
+	in := readArgs(t, file)
+	mirror, password := in["chartRepository"].(string), in["repositoryPassword"].(string)
+	image := in["controllerImageRepository"].(string)
+	out, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), password) {
+		t.Fatal("the args file must carry the password this test looks for")
+	}
+	r := render(t, file)
+	b, _ := json.Marshal(r)
+	if strings.Contains(string(b), password) {
+		t.Errorf("the render output contains the repository password in clear text")
+	}
+	for _, rel := range r.OfType(harness.ReleaseType) {
+		if !strings.HasPrefix(rel.String("chart"), mirror+"/") {
+			t.Errorf("release %s chart %q, want the mirror %s", rel.Name, rel.String("chart"), mirror)
+		}
+		if got := rel.String("repositoryOpts.username"); got != in["repositoryUsername"] {
+			t.Errorf("release %s repositoryOpts.username %q, want %v", rel.Name, got, in["repositoryUsername"])
+		}
+		if got := rel.String("repositoryOpts.password"); got != "[secret]" {
+			t.Errorf("release %s repositoryOpts.password %q, want the masked secret", rel.Name, got)
+		}
+	}
+	c, ctx := cluster(t)
+	applied := install(t, ctx, c, r)
+	ctrl, _ := r.Release("karpenter")
+	rel := releases(applied)[ctrl.Name]
+	if rel == nil {
+		t.Fatalf("controller release %s not installed", ctrl.Name)
+	}
+	checkValuesKnown(t, ctrl, rel)
+	tmpl, _ := controllerPod(t, ctx, c, rel)
+	if got := tmpl.Spec.Containers[0].Image; !strings.HasPrefix(got, image+":") {
+		t.Errorf("controller image %q, want it from the mirror %s", got, image)
+	}
 }

@@ -44,6 +44,7 @@ func TestBadInputsRejectedByComponent(t *testing.T) {
 // A nodeClassRef to a missing class is the exception: the API server accepts it (it does not
 // look across objects), so only the component catches it before nodes fail to launch.
 func TestBadInputsRejectedByAPIServer(t *testing.T) {
+	t.Parallel()
 	r := render(t, args("default.json"))
 	crdRelease, ok := r.Release("karpenter-crd")
 	if !ok {
