@@ -96,6 +96,7 @@ func TestAwsAuthKeepsOtherMappings(t *testing.T) {
 	assert.Equal(t, "system:node:{{EC2PrivateDNSName}}", roles[1]["username"])
 	assert.Equal(t, []any{"system:bootstrappers", "system:nodes"}, roles[1]["groups"])
 	assert.Contains(t, r.get("karpenter-nodepool-default").DependsOn, "karpenter-aws-auth", "nodes launch only once they can join")
+	assert.True(t, r.get("karpenter-aws-auth").RetainOnDelete, "destroy must not remove the mapRoles field it took over")
 }
 
 func TestMergeMapRolesReplacesItsOwnEntryOnly(t *testing.T) {
@@ -119,6 +120,7 @@ func TestDiscoveryTagsAndSpotRole(t *testing.T) {
 		assert.Contains(t, r.get("karpenter-nodeclass-default").DependsOn, name, "tags outlive the nodes that need them")
 	}
 	assert.Equal(t, "spot.amazonaws.com", r.get("karpenter-spot-service-linked-role").Inputs["awsServiceName"])
+	assert.True(t, r.get("karpenter-spot-service-linked-role").RetainOnDelete, "the account-wide role is kept on destroy")
 	assert.Contains(t, r.get("karpenter-release").DependsOn, "karpenter-spot-service-linked-role")
 	assert.Contains(t, renderError(t, withDefaults(t, `{"discovery":{"subnetIds":["sg-0a"]}}`)), `discovery.subnetIds[0]: "sg-0a" is not an id of the form subnet-<hex>`)
 }

@@ -45,6 +45,8 @@ type RenderedResource struct {
 	Aliases []string `json:"aliases,omitempty"`
 	// ReadID is set for an existing object the component reads (and does not create).
 	ReadID string `json:"readId,omitempty"`
+	// RetainOnDelete marks a resource `pulumi destroy` leaves in place.
+	RetainOnDelete bool `json:"retainOnDelete,omitempty"`
 }
 
 // RenderArgs parses a render args file (JSON or YAML): the component's inputs by their
@@ -112,13 +114,14 @@ func render(ctx context.Context, args RenderArgs, mocks *renderMocks) (*Rendered
 			deps[presource.URN(u).Name()] = true
 		}
 		out.Resources = append(out.Resources, RenderedResource{
-			Type:      reg.typ,
-			Name:      reg.name,
-			Parent:    presource.URN(reg.parent).Name(),
-			DependsOn: sortedKeys(deps),
-			Inputs:    plainMap(presource.FromResourcePropertyMap(reg.inputs)),
-			Aliases:   reg.aliases,
-			ReadID:    reg.readID,
+			Type:           reg.typ,
+			Name:           reg.name,
+			Parent:         presource.URN(reg.parent).Name(),
+			DependsOn:      sortedKeys(deps),
+			Inputs:         plainMap(presource.FromResourcePropertyMap(reg.inputs)),
+			Aliases:        reg.aliases,
+			ReadID:         reg.readID,
+			RetainOnDelete: reg.retainOnDelete,
 		})
 	}
 	return out, nil

@@ -29,6 +29,7 @@ type registration struct {
 	deps              []string
 	inputs            presource.PropertyMap
 	aliases           []string
+	retainOnDelete    bool
 }
 
 // renderHost is the in-process engine: an engine service, a resource monitor and the
@@ -223,7 +224,7 @@ func (m *renderMonitor) RegisterResource(_ context.Context, req *pulumirpc.Regis
 	}
 	reg := &registration{
 		typ: req.GetType(), name: req.GetName(), parent: req.GetParent(), custom: req.GetCustom(),
-		deps: req.GetDependencies(), inputs: inputs,
+		deps: req.GetDependencies(), inputs: inputs, retainOnDelete: req.GetRetainOnDelete(),
 	}
 	for _, a := range req.GetAliases() {
 		if t := a.GetSpec().GetType(); t != "" {

@@ -824,6 +824,7 @@ func validateNodeClass(field string, c NodeClass, rel release) []error {
 		if deref(m.RootVolume, false) {
 			roots++
 		}
+		errs = append(errs, rel.require(f+".rootVolume", m.RootVolume != nil, featureRootVolume))
 		if m.Ebs == nil {
 			continue
 		}

@@ -133,6 +133,7 @@ const (
 	featureInstanceStorePolicy     feature = "instanceStorePolicy"
 	featureNodeClassProfile        feature = "EC2NodeClass instanceProfile"
 	featureAL2023                  feature = "the AL2023 AMI family"
+	featureRootVolume              feature = "rootVolume in block device mappings"
 	// The 1.0 charts configure the v1beta1<->v1 conversion webhook; 1.1 removed those values.
 	featureWebhookValuesRemoved feature = "charts without webhook values"
 )
@@ -158,6 +159,7 @@ var featureSince = map[feature]semver.Version{
 	featureNodeClassRole:           semver.MustParse("0.32.0"),
 	featureNodeClassProfile:        semver.MustParse("0.32.2"),
 	featureAL2023:                  semver.MustParse("0.35.0"),
+	featureRootVolume:              semver.MustParse("0.32.0"),
 	featureSSMParameter:            semver.MustParse("1.4.0"),
 	featureAssociatePublicIP:       semver.MustParse("0.35.0"),
 	featureInstanceStorePolicy:     semver.MustParse("0.34.0"),

@@ -208,6 +208,7 @@ func TestFieldsNewerThanTheVersionFail(t *testing.T) {
 		{"0.31.4", `{"nodeClasses":[{"name":"c","amiAlias":"al2023@latest"}]}`, `unknown AMI alias family "al2023"; Karpenter 0.31.4 knows al2, bottlerocket, windows2019, windows2022`},
 		{"0.31.4", `{"nodeClasses":[{"name":"c","subnetSelectorTerms":[{"tags":{"a":"b"}},{"tags":{"c":"d"}}]}]}`, "nodeClasses[0].subnetSelectorTerms: several terms"},
 		{"0.31.4", `{"createInstanceProfile":false}`, "createInstanceProfile: Karpenter 0.31.4 launches nodes with the instance profile in settings.aws.defaultInstanceProfile"},
+		{"0.31.4", `{"nodeClasses":[{"name":"c","blockDeviceMappings":[{"deviceName":"/dev/xvda","rootVolume":true,"ebs":{"volumeSize":"20Gi"}}]}]}`, "nodeClasses[0].blockDeviceMappings[0].rootVolume: needs rootVolume in block device mappings, which Karpenter 0.31.4 does not have (first in 0.32.0"},
 		{"0.34.0", `{"nodePools":[{"name":"p","requirements":[{"key":"kubernetes.io/arch","operator":"In","values":["amd64"],"minValues":1}]}]}`, "requirements[0].minValues: needs requirement minValues, which Karpenter 0.34.0 does not have (first in 0.35.0"},
 	} {
 		t.Run(tc.version+" "+tc.want[:20], func(t *testing.T) {

@@ -56,10 +56,9 @@ type destroyCase struct {
 	want map[string]int // resources of these types the render must have (so the order checks bite)
 	// awsAuth: the cluster has kube-system/aws-auth (EKS writes it in CONFIG_MAP mode).
 	awsAuth bool
-	// retained: Patch resources `pulumi destroy` leaves in place. The component registers the
-	// aws-auth patch with retainOnDelete (provider/cluster.go: removing it would remove the
-	// whole mapRoles, see TestAWSAuthPatch); the render does not show resource options, so the
-	// test states it.
+	// retained: Patch resources `pulumi destroy` must leave in place (the render marks them
+	// retainOnDelete). The aws-auth patch is one: removing it would remove the whole mapRoles,
+	// see TestAWSAuthPatch.
 	retained []string
 }
 
@@ -224,6 +223,9 @@ func performDestroy(t *testing.T, r *harness.Render, tc destroyCase) {
 		case res.IsPatch():
 			if !slices.Contains(tc.retained, res.Name) {
 				t.Fatalf("%s is a Patch resource the test does not know the delete behaviour of (retained: %v)", res.Name, tc.retained)
+			}
+			if !res.RetainOnDelete {
+				t.Fatalf("%s: the render does not mark it retainOnDelete, so destroy would remove the fields it applied", res.Name)
 			}
 			continue
 		case res.IsCustomResource():

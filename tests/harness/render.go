@@ -34,6 +34,8 @@ type Resource struct {
 	// ReadID is set on an existing object the component reads ("<namespace>/<name>" for
 	// namespaced kubernetes objects): nothing creates it, and destroy leaves it alone.
 	ReadID string `json:"readId,omitempty"`
+	// RetainOnDelete marks a resource `pulumi destroy` leaves in place.
+	RetainOnDelete bool `json:"retainOnDelete,omitempty"`
 }
 
 // Type tokens the harness treats specially.
