@@ -3,8 +3,10 @@ package provider
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -157,11 +159,19 @@ func NewKarpenter(ctx *pulumi.Context, name string, args KarpenterArgs, opts ...
 		return nil, err
 	}
 
-	b, err := newBuilder(ctx, comp, plan, args)
-	if err != nil {
-		return nil, err
-	}
-	if err := b.build(); err != nil {
+	// Registration runs on a fresh goroutine: the SDK records the Go stack of every
+	// registration, and the construct call stack (gRPC, middleware) is deep enough to make that
+	// the largest cost of a Construct.
+	var b *builder
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		if b, err = newBuilder(ctx, comp, plan, args); err == nil {
+			err = b.build()
+		}
+		done <- err
+	}()
+	if err := <-done; err != nil {
 		return nil, err
 	}
 	b.setOutputs()
@@ -279,7 +289,8 @@ func (b *builder) opts(extra ...pulumi.ResourceOption) []pulumi.ResourceOption {
 	return append([]pulumi.ResourceOption{pulumi.Parent(b.comp), pulumi.DependsOnInputs(b.gate)}, extra...)
 }
 
-// resolveAWSScope reads partition, region and account through the component's aws provider.
+// resolveAWSScope reads partition, region and account through the component's aws provider,
+// in parallel: they are the only round trips every child waits for.
 func (b *builder) resolveAWSScope() (awsScope, error) {
 	var partition struct {
 		Partition string `pulumi:"partition"`
@@ -291,15 +302,26 @@ func (b *builder) resolveAWSScope() (awsScope, error) {
 	var caller struct {
 		AccountID string `pulumi:"accountId"`
 	}
-	noArgs := struct{}{}
-	if err := b.invoke(invokePartition, noArgs, &partition); err != nil {
-		return awsScope{}, fmt.Errorf("reading the AWS partition: %w", err)
+	invokes := []struct {
+		token, what string
+		result      any
+	}{
+		{invokePartition, "partition", &partition},
+		{invokeRegion, "region", &region},
+		{invokeCallerIdentity, "account", &caller},
 	}
-	if err := b.invoke(invokeRegion, noArgs, &region); err != nil {
-		return awsScope{}, fmt.Errorf("reading the AWS region: %w", err)
+	errs := make([]error, len(invokes))
+	var wg sync.WaitGroup
+	for i, inv := range invokes {
+		wg.Go(func() {
+			if err := b.invoke(inv.token, struct{}{}, inv.result); err != nil {
+				errs[i] = fmt.Errorf("reading the AWS %s: %w", inv.what, err)
+			}
+		})
 	}
-	if err := b.invoke(invokeCallerIdentity, noArgs, &caller); err != nil {
-		return awsScope{}, fmt.Errorf("reading the AWS account: %w", err)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return awsScope{}, err
 	}
 	return awsScope{Partition: partition.Partition, DNSSuffix: partition.DNSSuffix, Region: region.Name, Account: caller.AccountID}, nil
 }
