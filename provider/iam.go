@@ -108,7 +108,7 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 
 	role, err := b.newChild(iamRole, controllerRoleSuffix, pulumi.Map{
 		"name":             pulumi.String(b.physicalName(controllerRoleSuffix)),
-		"description":      pulumi.Sprintf("Karpenter controller for EKS cluster %s", b.args.ClusterName),
+		"description":      b.describe("controller role"),
 		"assumeRolePolicy": b.controllerTrustPolicy(),
 		"tags":             b.args.Tags,
 	})
@@ -121,9 +121,10 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 	documents := pulumi.All(b.args.ClusterName, node.passRoleArns).ApplyT(
 		func(vals []any) (map[string]string, error) {
 			scope := policyScope{awsScope: b.aws, Cluster: vals[0].(string), NodeRoleArns: vals[1].([]string), QueueArn: queueArn}
+			statements := b.plan.release.policy(scope, b.plan.release)
 			docs := map[string]string{}
 			for _, p := range policies {
-				doc := p.document(scope, b.plan.release).json()
+				doc := p.document(statements).json()
 				if len(doc) > maxManagedPolicyLength {
 					return nil, fmt.Errorf("clusterName: the controller policy %q would be %d characters, over IAM's %d-character limit; use a shorter cluster name",
 						p.key, len(doc), maxManagedPolicyLength)
@@ -137,7 +138,7 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 	for _, p := range policies {
 		policy, err := b.newChild(iamPolicy, "-controller-"+p.key, pulumi.Map{
 			"name":        pulumi.String(b.physicalName("-controller-" + p.key)),
-			"description": pulumi.Sprintf("Karpenter controller on EKS cluster %s: %s", b.args.ClusterName, p.description),
+			"description": b.describe("controller policy: " + p.description),
 			"policy":      documents.MapIndex(pulumi.String(p.key)),
 			"tags":        b.args.Tags,
 		})
@@ -154,7 +155,7 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 	if len(b.args.ControllerPolicyStatements) > 0 {
 		policy, err := b.newChild(iamPolicy, "-controller-statements", pulumi.Map{
 			"name":        pulumi.String(b.physicalName("-controller-statements")),
-			"description": pulumi.Sprintf("Karpenter controller on EKS cluster %s: extra statements", b.args.ClusterName),
+			"description": b.describe("controller policy: extra statements"),
 			"policy":      extraStatementsDocument(b.args.ControllerPolicyStatements),
 			"tags":        b.args.Tags,
 		})
@@ -260,7 +261,7 @@ type policyAttachment struct {
 // node needs, then the user's additional ones in key order.
 func (b *builder) nodePolicyAttachments() []policyAttachment {
 	aws := func(suffix, name string) policyAttachment {
-		return policyAttachment{suffix, pulumi.Sprintf("arn:%s:iam::aws:policy/%s", b.aws.Partition, name)}
+		return policyAttachment{suffix, pulumi.String(fmt.Sprintf("arn:%s:iam::aws:policy/%s", b.aws.Partition, name))}
 	}
 	attachments := []policyAttachment{
 		aws("-node-worker", "AmazonEKSWorkerNodePolicy"),
@@ -295,7 +296,7 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 	name := b.physicalName(nodeRoleSuffix)
 	role, err := b.newChild(iamRole, nodeRoleSuffix, pulumi.Map{
 		"name":             pulumi.String(name),
-		"description":      pulumi.Sprintf("Nodes launched by Karpenter on EKS cluster %s", b.args.ClusterName),
+		"description":      b.describe("node role"),
 		"assumeRolePolicy": pulumi.String(trust),
 		"tags":             b.args.Tags,
 	})

@@ -67,7 +67,7 @@ func (b *builder) createInterruptionQueue() (interruptionQueue, error) {
 		pattern, _ := json.Marshal(map[string][]string{"source": {r.source}, "detail-type": {r.detailType}})
 		rule, err := b.newChild(eventRule, r.suffix, pulumi.Map{
 			"name":         pulumi.String(b.physicalName(r.suffix)),
-			"description":  pulumi.Sprintf("Karpenter interruption handling for EKS cluster %s: %s", b.args.ClusterName, r.detailType),
+			"description":  b.describe("interruption handling: " + r.detailType),
 			"eventPattern": pulumi.String(string(pattern)),
 			"tags":         b.args.Tags,
 		})

@@ -284,6 +284,12 @@ func (b *builder) physicalName(suffix string) string {
 	return b.plan.name + suffix + "-" + hex.EncodeToString(sum[:])[:7]
 }
 
+// describe is the description of an AWS child: what it is and which component owns it. Plain
+// strings (the cluster name is an Output) keep registration cheap.
+func (b *builder) describe(what string) pulumi.String {
+	return pulumi.String(fmt.Sprintf("Karpenter %s (Pulumi %s/%s, component %s)", what, b.ctx.Project(), b.ctx.Stack(), b.plan.name))
+}
+
 // opts are the options of every child: parented to the component, gated on valid inputs.
 func (b *builder) opts(extra ...pulumi.ResourceOption) []pulumi.ResourceOption {
 	return append([]pulumi.ResourceOption{pulumi.Parent(b.comp), pulumi.DependsOnInputs(b.gate)}, extra...)

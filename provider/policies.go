@@ -3,6 +3,7 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // maxManagedPolicyLength is IAM's limit on a managed policy document (non-whitespace characters).
@@ -145,8 +146,7 @@ func layoutControllerPolicies(r release, worstCase policyScope) []controllerPoli
 	for _, st := range statements {
 		all = append(all, st.Sid)
 	}
-	single := policyDocument{Version: "2012-10-17", Statement: statements}.json()
-	if !r.has(featureSplitPolicy) && len(single) <= maxManagedPolicyLength {
+	if !r.has(featureSplitPolicy) && len(policyDocument{Version: "2012-10-17", Statement: statements}.json()) <= maxManagedPolicyLength {
 		return []controllerPolicy{{singlePolicyKey, "launch and terminate nodes, read the interruption queue and discover resources", all}}
 	}
 	var out []controllerPolicy
@@ -166,14 +166,13 @@ func layoutControllerPolicies(r release, worstCase policyScope) []controllerPoli
 	return out
 }
 
-// document renders the policy's statements for a scope, in family order.
-func (p controllerPolicy) document(s policyScope, r release) policyDocument {
+// document holds the policy's share of the family's statements (rendered once for all the
+// controller's policies), in family order.
+func (p controllerPolicy) document(statements []statement) policyDocument {
 	doc := policyDocument{Version: "2012-10-17"}
-	for _, st := range r.policy(s, r) {
-		for _, sid := range p.sids {
-			if st.Sid == sid {
-				doc.Statement = append(doc.Statement, st)
-			}
+	for _, st := range statements {
+		if slices.Contains(p.sids, st.Sid) {
+			doc.Statement = append(doc.Statement, st)
 		}
 	}
 	return doc
