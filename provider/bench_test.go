@@ -20,13 +20,7 @@ import (
 // runs made under the same machine conditions — on a busy 2-core machine the separate
 // benchmarks drift by more than the difference being measured.
 func BenchmarkConstructDefault(b *testing.B) {
-	args, err := ParseRenderArgs([]byte(defaultArgs))
-	require.NoError(b, err)
-	rendered, err := Render(context.Background(), args)
-	require.NoError(b, err)
-	host, err := startRenderHost(context.Background(), &renderMocks{}, args.Project, args.Stack)
-	require.NoError(b, err)
-	defer host.close()
+	args, rendered, host := benchSetup(b, defaultArgs)
 	var constructTime, inlineTime time.Duration
 	b.ResetTimer()
 	for b.Loop() {
@@ -46,13 +40,7 @@ func BenchmarkConstructDefault(b *testing.B) {
 }
 
 func BenchmarkInlineDefault(b *testing.B) {
-	args, err := ParseRenderArgs([]byte(defaultArgs))
-	require.NoError(b, err)
-	rendered, err := Render(context.Background(), args)
-	require.NoError(b, err)
-	host, err := startRenderHost(context.Background(), &renderMocks{}, args.Project, args.Stack)
-	require.NoError(b, err)
-	defer host.close()
+	_, rendered, host := benchSetup(b, defaultArgs)
 	b.ResetTimer()
 	for b.Loop() {
 		require.NoError(b, registerInline(context.Background(), host, rendered))
@@ -68,16 +56,25 @@ func BenchmarkConstructNodePools(b *testing.B) {
 }
 
 func benchmarkConstruct(b *testing.B, argsJSON string) {
-	args, err := ParseRenderArgs([]byte(argsJSON))
-	require.NoError(b, err)
-	host, err := startRenderHost(context.Background(), &renderMocks{}, args.Project, args.Stack)
-	require.NoError(b, err)
-	defer host.close()
+	args, _, host := benchSetup(b, argsJSON)
 	b.ResetTimer()
 	for b.Loop() {
 		_, _, err := host.construct(context.Background(), args)
 		require.NoError(b, err)
 	}
+}
+
+// benchSetup parses args, renders them once (what the inline program declares) and starts the
+// in-process engine the iterations share; it stops with the benchmark.
+func benchSetup(b *testing.B, argsJSON string) (RenderArgs, *Rendered, *renderHost) {
+	args, err := ParseRenderArgs([]byte(argsJSON))
+	require.NoError(b, err)
+	rendered, err := Render(context.Background(), args)
+	require.NoError(b, err)
+	host, err := startRenderHost(context.Background(), &renderMocks{}, args.Project, args.Stack)
+	require.NoError(b, err)
+	b.Cleanup(host.close)
+	return args, rendered, host
 }
 
 // poolsArgs is the default install with n node pools sharing one class.

@@ -238,7 +238,7 @@ func v1Policy(s policyScope, r release) []statement {
 	}
 	discovery := []statement{
 		allow("AllowRegionalReadActions", list{"*"}, describe, conditions{"StringEquals": {"aws:RequestedRegion": s.Region}}),
-		allow("AllowSSMReadActions", list{fmt.Sprintf("arn:%s:ssm:%s::parameter/aws/service/*", s.Partition, s.Region)}, list{"ssm:GetParameter"}, nil),
+		ssmRead(s),
 		allow("AllowPricingReadActions", list{"*"}, list{"pricing:GetProducts"}, nil),
 	}
 	passRole := allow("AllowPassingInstanceRole", list(s.NodeRoleArns), list{"iam:PassRole"}, conditions{
@@ -298,6 +298,18 @@ func v1Policy(s policyScope, r release) []statement {
 	return append(out, endpoint)
 }
 
+// legacyRegionalRead is the read statement before v1, which still listed
+// DescribeAvailabilityZones.
+func legacyRegionalRead(s policyScope) statement {
+	return allow("AllowRegionalReadActions", list{"*"}, list{"ec2:DescribeAvailabilityZones", "ec2:DescribeImages", "ec2:DescribeInstances",
+		"ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates", "ec2:DescribeSecurityGroups",
+		"ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"}, conditions{"StringEquals": {"aws:RequestedRegion": s.Region}})
+}
+
+func ssmRead(s policyScope) statement {
+	return allow("AllowSSMReadActions", list{fmt.Sprintf("arn:%s:ssm:%s::parameter/aws/service/*", s.Partition, s.Region)}, list{"ssm:GetParameter"}, nil)
+}
+
 func interruptionStatements(s policyScope) []statement {
 	if s.QueueArn == "" {
 		return nil
@@ -335,10 +347,8 @@ func betaPolicy(s policyScope, _ release) []statement {
 			"ForAllValues:StringEquals": {"aws:TagKeys": []string{"karpenter.sh/nodeclaim", "Name"}},
 		}),
 		allow("AllowScopedDeletion", list{s.ec2("instance/*"), s.ec2("launch-template/*")}, list{"ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"}, ownedNodePool),
-		allow("AllowRegionalReadActions", list{"*"}, list{"ec2:DescribeAvailabilityZones", "ec2:DescribeImages", "ec2:DescribeInstances",
-			"ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates", "ec2:DescribeSecurityGroups",
-			"ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"}, conditions{"StringEquals": {"aws:RequestedRegion": s.Region}}),
-		allow("AllowSSMReadActions", list{fmt.Sprintf("arn:%s:ssm:%s::parameter/aws/service/*", s.Partition, s.Region)}, list{"ssm:GetParameter"}, nil),
+		legacyRegionalRead(s),
+		ssmRead(s),
 		allow("AllowPricingReadActions", list{"*"}, list{"pricing:GetProducts"}, nil),
 	}
 	out = append(out, interruptionStatements(s)...)
@@ -387,10 +397,8 @@ func alphaPolicy(s policyScope, _ release) []statement {
 			"StringEquals": {s.clusterTag("ResourceTag"): "owned"},
 			"StringLike":   {"aws:ResourceTag/karpenter.sh/provisioner-name": "*"},
 		}),
-		allow("AllowRegionalReadActions", list{"*"}, list{"ec2:DescribeAvailabilityZones", "ec2:DescribeImages", "ec2:DescribeInstances",
-			"ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates", "ec2:DescribeSecurityGroups",
-			"ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"}, conditions{"StringEquals": {"aws:RequestedRegion": s.Region}}),
-		allow("AllowSSMReadActions", list{fmt.Sprintf("arn:%s:ssm:%s::parameter/aws/service/*", s.Partition, s.Region)}, list{"ssm:GetParameter"}, nil),
+		legacyRegionalRead(s),
+		ssmRead(s),
 		allow("AllowPricingReadActions", list{"*"}, list{"pricing:GetProducts"}, nil),
 	}
 	if s.QueueArn != "" {
