@@ -58,7 +58,7 @@ check-sdks: sdkgen
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	$(call gen_sdks,$$tmp) && \
 	diff -ru $(SDK_DIFF_IGNORE) sdk "$$tmp" >&2 || { \
-		echo "sdk/ is stale: run 'make sdks' and commit the result" >&2; exit 1; }
+		echo "sdk/ is stale: run 'make sdks' and commit the result (the nodejs and python SDKs carry a copy of $(SDK_README))" >&2; exit 1; }
 	@echo "sdk/ matches $(SDK_SCHEMA)"
 
 # --- usability proofs (tests/sdk) --------------------------------------------------------------
