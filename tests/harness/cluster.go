@@ -318,16 +318,25 @@ func (c *Cluster) CRD(ctx context.Context, name string) (*unstructured.Unstructu
 	return c.Dynamic.Resource(crdGVR).Get(ctx, name, metav1.GetOptions{})
 }
 
-// resourceFor resolves an object's kind to its REST resource through discovery.
-func (c *Cluster) resourceFor(obj *unstructured.Unstructured) (dynamic.ResourceInterface, error) {
-	gvk := obj.GroupVersionKind()
+// Mapping resolves a kind to its REST resource (the plural name kubectl uses) and scope
+// through discovery, as kubectl does: plurals are the CRD's to choose (ec2nodeclasses).
+func (c *Cluster) Mapping(gvk schema.GroupVersionKind) (*meta.RESTMapping, error) {
 	m, err := c.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 	if meta.IsNoMatchError(err) {
-		c.mapper.Reset()
+		c.mapper.Reset() // a CRD installed since the last discovery
 		m, err = c.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", gvk, err)
+	}
+	return m, nil
+}
+
+// resourceFor resolves an object's kind to its REST resource through discovery.
+func (c *Cluster) resourceFor(obj *unstructured.Unstructured) (dynamic.ResourceInterface, error) {
+	m, err := c.Mapping(obj.GroupVersionKind())
+	if err != nil {
+		return nil, err
 	}
 	if m.Scope.Name() == meta.RESTScopeNameNamespace {
 		ns := obj.GetNamespace()

@@ -31,16 +31,10 @@ import (
 )
 
 func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "demo:", err)
-		os.Exit(1)
-	}
-}
-
-func run() error {
 	root, err := harness.RepoRoot()
 	if err != nil {
-		return err
+		fmt.Fprintln(os.Stderr, "demo:", err)
+		os.Exit(1)
 	}
 	argsFile := flag.String("args", filepath.Join(root, "examples", "render", "default.json"), "component inputs (JSON or YAML)")
 	flag.Parse()
@@ -48,14 +42,21 @@ func run() error {
 	// Ctrl-C still tears the API server down (the deferred Stop runs).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	out := os.Stdout
+	if err := run(ctx, os.Stdout, root, *argsFile); err != nil {
+		fmt.Fprintln(os.Stderr, "demo:", err)
+		stop()
+		os.Exit(1)
+	}
+}
 
+// run renders argsFile, installs the result into a fresh local API server and prints it to out.
+func run(ctx context.Context, out io.Writer, root, argsFile string) error {
 	bin, err := harness.ProviderBinary()
 	if err != nil {
 		return err
 	}
-	heading(out, "Rendering %s", rel(root, *argsFile))
-	r, err := harness.RunRender(bin, *argsFile)
+	heading(out, "Rendering %s", rel(root, argsFile))
+	r, err := harness.RunRender(bin, argsFile)
 	if err != nil {
 		return err
 	}
@@ -122,9 +123,12 @@ func run() error {
 		seen[res.Type] = true
 		parts := strings.Split(res.Type, ":") // kubernetes:<group>/<version>:<Kind>
 		group, version, _ := strings.Cut(parts[1], "/")
-		plural := strings.ToLower(parts[2]) + "s"
-		heading(out, "kubectl get %s.%s -o wide", plural, version)
-		if err := printTable(ctx, out, cp, group, version, plural); err != nil {
+		m, err := c.Mapping(schema.GroupVersionKind{Group: group, Version: version, Kind: parts[2]})
+		if err != nil {
+			return err
+		}
+		heading(out, "kubectl get %s.%s.%s -o wide", m.Resource.Resource, version, group)
+		if err := printTable(ctx, out, cp, m.Resource); err != nil {
 			return err
 		}
 	}
@@ -383,13 +387,13 @@ func printController(ctx context.Context, w io.Writer, c *harness.Cluster, appli
 
 // printTable is `kubectl get RESOURCE -o wide`: the API server renders the table from the
 // CRD's additionalPrinterColumns (as it does for kubectl), and wide shows every column.
-func printTable(ctx context.Context, w io.Writer, cp *harness.ControlPlane, group, version, plural string) error {
+func printTable(ctx context.Context, w io.Writer, cp *harness.ControlPlane, gvr schema.GroupVersionResource) error {
 	cs, err := kubernetes.NewForConfig(cp.Config)
 	if err != nil {
 		return err
 	}
 	raw, err := cs.Discovery().RESTClient().Get().
-		AbsPath("/apis", group, version, plural).
+		AbsPath("/apis", gvr.Group, gvr.Version, gvr.Resource).
 		SetHeader("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").
 		DoRaw(ctx)
 	if err != nil {
