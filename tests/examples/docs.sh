@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the examples in docs/_index.md the way the examples are checked, so the registry page
 # never shows a program that does not compile: TypeScript (tsc), Python (mypy), Go (go vet) and
-# YAML (yamlcheck). C# is not compiled: no .NET toolchain here.
+# YAML (yamlcheck). C# is not compiled: no .NET toolchain here. The README's TypeScript and
+# Python usage snippets get the same checks.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -17,6 +18,22 @@ extract() {
 	' "$root/docs/_index.md" >"$2"
 	[[ -s $2 ]] || { echo "docs/_index.md: no $1 example" >&2; exit 1; }
 }
+
+# readme FENCE OUT: the first ```FENCE block of README.md.
+readme() {
+	awk -v fence='```'"$1" '
+		!code && $0 == fence { code = 1; next }
+		code && /^```/ { exit }
+		code { print }
+	' "$root/README.md" >"$2"
+	[[ -s $2 ]] || { echo "README.md: no $1 block" >&2; exit 1; }
+}
+
+mkdir -p "$work/readme"
+readme ts "$work/readme/index.ts"
+PROGRAM=$work/readme/index.ts "$here/typescript.sh"
+readme python "$work/readme/__main__.py"
+PROGRAM=$work/readme/__main__.py "$here/python.sh"
 
 extract typescript "$work/index.ts"
 PROGRAM=$work/index.ts "$here/typescript.sh"
