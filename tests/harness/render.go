@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // Render is what `pulumi-resource-karpenter render --args FILE` prints.
@@ -70,6 +72,13 @@ func (r Resource) IsCustomResource() bool {
 	}
 	group, _, _ := strings.Cut(apiVersion, "/")
 	return group == "karpenter.sh" || group == "karpenter.k8s.aws"
+}
+
+// GroupVersionKind is the Kubernetes kind of a kubernetes:<apiVersion>:<Kind> type token
+// (empty for other types).
+func (r Resource) GroupVersionKind() schema.GroupVersionKind {
+	apiVersion, kind, _ := r.kubernetesKind()
+	return schema.FromAPIVersionAndKind(apiVersion, kind)
 }
 
 // kubernetesKind splits a kubernetes:<apiVersion>:<Kind> type token.

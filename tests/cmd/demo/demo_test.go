@@ -21,16 +21,14 @@ func TestDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		name, args string
-		tables     []string // `kubectl get` headings, in render order (classes first)
-	}{
+	// classes and pools: the `kubectl get` resources whose tables list the classes and pools.
+	cases := []struct{ name, args, classes, pools string }{
 		{"v1", filepath.Join(root, "examples", "render", "default.json"),
-			[]string{"ec2nodeclasses.v1.karpenter.k8s.aws", "nodepools.v1.karpenter.sh"}},
+			"ec2nodeclasses.v1.karpenter.k8s.aws", "nodepools.v1.karpenter.sh"},
 		{"v1beta1", filepath.Join(root, "tests", "testdata", "args", "rich-v1beta1.json"),
-			[]string{"ec2nodeclasses.v1beta1.karpenter.k8s.aws", "nodepools.v1beta1.karpenter.sh"}},
+			"ec2nodeclasses.v1beta1.karpenter.k8s.aws", "nodepools.v1beta1.karpenter.sh"},
 		{"v1alpha5", filepath.Join(root, "tests", "testdata", "args", "rich-v1alpha5.json"),
-			[]string{"awsnodetemplates.v1alpha1.karpenter.k8s.aws", "provisioners.v1alpha5.karpenter.sh"}},
+			"awsnodetemplates.v1alpha1.karpenter.k8s.aws", "provisioners.v1alpha5.karpenter.sh"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -45,12 +43,8 @@ func TestDemo(t *testing.T) {
 				t.Errorf("helm list shows no release")
 			}
 			pools, classes := argNames(t, tc.args)
-			for i, resource := range tc.tables {
+			for resource, want := range map[string][]string{tc.classes: classes, tc.pools: pools} {
 				rows := tableRows(t, sections, "kubectl get "+resource+" -o wide")
-				want := classes
-				if i == 1 {
-					want = pools
-				}
 				for _, name := range want {
 					if !hasRow(rows, name) {
 						t.Errorf("kubectl get %s: no row for %q in\n%s", resource, name, strings.Join(rows, "\n"))

@@ -121,13 +121,12 @@ func run(ctx context.Context, out io.Writer, root, argsFile string) error {
 			continue
 		}
 		seen[res.Type] = true
-		parts := strings.Split(res.Type, ":") // kubernetes:<group>/<version>:<Kind>
-		group, version, _ := strings.Cut(parts[1], "/")
-		m, err := c.Mapping(schema.GroupVersionKind{Group: group, Version: version, Kind: parts[2]})
+		m, err := c.Mapping(res.GroupVersionKind())
 		if err != nil {
 			return err
 		}
-		heading(out, "kubectl get %s.%s.%s -o wide", m.Resource.Resource, version, group)
+		gvr := m.Resource
+		heading(out, "kubectl get %s.%s.%s -o wide", gvr.Resource, gvr.Version, gvr.Group)
 		if err := printTable(ctx, out, cp, m.Resource); err != nil {
 			return err
 		}
