@@ -256,6 +256,9 @@ func (b *builder) nodeClassSpecV1(c NodeClass) map[string]any {
 	if c.Kubelet != nil {
 		spec["kubelet"] = renderKubelet(c.Kubelet)
 	}
+	if c.EnclaveOptions != nil {
+		spec["enclaveOptions"] = map[string]any{"enabled": c.EnclaveOptions.Enabled}
+	}
 	putClassCommon(spec, c)
 	return spec
 }
@@ -451,6 +454,10 @@ func renderKubelet(k *KubeletConfiguration) map[string]any {
 	putBool(kubelet, "cpuCFSQuota", k.CpuCFSQuota)
 	if len(k.ClusterDNS) > 0 {
 		kubelet["clusterDNS"] = slices.Clone(k.ClusterDNS)
+	}
+	// Validation rejected keys that have a typed field, so nothing here overwrites one.
+	for key, v := range k.AdditionalSettings {
+		kubelet[key] = v
 	}
 	return kubelet
 }

@@ -23,6 +23,7 @@ type KarpenterArgs struct {
 	OidcProviderArn           pulumi.StringPtrInput `pulumi:"oidcProviderArn,optional"`
 	ClusterAuthenticationMode *AuthenticationMode   `pulumi:"clusterAuthenticationMode,optional"`
 	Version                   *string               `pulumi:"version,optional"`
+	AllowUnverifiedVersion    *bool                 `pulumi:"allowUnverifiedVersion,optional"`
 	KubernetesVersion         *string               `pulumi:"kubernetesVersion,optional"`
 	Tags                      pulumi.StringMapInput `pulumi:"tags,optional"`
 
@@ -67,6 +68,7 @@ func (a *KarpenterArgs) Annotate(an infer.Annotator) {
 	an.Describe(&a.OidcProviderArn, "ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.")
 	an.Describe(&a.ClusterAuthenticationMode, "The cluster's authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.")
 	an.Describe(&a.Version, fmt.Sprintf("Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: %s. Supported: %s.", defaultVersion, supportedRangeText()))
+	an.Describe(&a.AllowUnverifiedVersion, fmt.Sprintf("Install a `version` newer than the newest release this component has verified (%s), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.", defaultVersion))
 	an.Describe(&a.KubernetesVersion, "The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).")
 	an.Describe(&a.Tags, "Tags applied to every AWS resource the component creates.")
 	an.Describe(&a.Namespace, "Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).")
@@ -157,6 +159,9 @@ func NewKarpenter(ctx *pulumi.Context, name string, args KarpenterArgs, opts ...
 	}
 	if err := ctx.RegisterComponentResource(componentToken, name, comp, opts...); err != nil {
 		return nil, err
+	}
+	if plan.release.unverified {
+		_ = ctx.Log.Warn(plan.release.unverifiedWarning(), &pulumi.LogArgs{Resource: comp})
 	}
 
 	// Registration runs on a fresh goroutine: the SDK records the Go stack of every
@@ -302,8 +307,11 @@ func (b *builder) resolveAWSScope() (awsScope, error) {
 		Partition string `pulumi:"partition"`
 		DNSSuffix string `pulumi:"dnsSuffix"`
 	}
+	// getRegion answers `region` from pulumi-aws v7 (which deprecates `name`) and `name`
+	// before: the invoke goes to whichever aws provider the program passes, v6 or v7.
 	var region struct {
-		Name string `pulumi:"name"`
+		Region string `pulumi:"region"`
+		Name   string `pulumi:"name" fallbackFor:"region"`
 	}
 	var caller struct {
 		AccountID string `pulumi:"accountId"`
@@ -329,7 +337,16 @@ func (b *builder) resolveAWSScope() (awsScope, error) {
 	if err := errors.Join(errs...); err != nil {
 		return awsScope{}, err
 	}
-	return awsScope{Partition: partition.Partition, DNSSuffix: partition.DNSSuffix, Region: region.Name, Account: caller.AccountID}, nil
+	regionName := region.Region
+	if regionName == "" {
+		regionName = region.Name
+	}
+	if regionName == "" || partition.Partition == "" || caller.AccountID == "" {
+		// Every regional ARN and physical name is built from these: never build them empty.
+		return awsScope{}, fmt.Errorf("reading the AWS scope: the aws provider answered partition %q, region %q (getRegion region/name), account %q",
+			partition.Partition, regionName, caller.AccountID)
+	}
+	return awsScope{Partition: partition.Partition, DNSSuffix: partition.DNSSuffix, Region: regionName, Account: caller.AccountID}, nil
 }
 
 func (b *builder) setOutputs() {

@@ -138,7 +138,7 @@ func (b *Budget) Annotate(a infer.Annotator) {
 	a.Describe(&b.Nodes, "Maximum nodes disrupted at once: a count (`5`) or a percentage (`10%`). Default: `10%`.")
 	a.Describe(&b.Schedule, "Cron schedule (5 fields, UTC, or a macro like `@daily`) when the budget starts being active. Requires `duration`.")
 	a.Describe(&b.Duration, "How long the budget stays active after each `schedule` start (e.g. `8h`, `30m`). Requires `schedule`.")
-	a.Describe(&b.Reasons, "Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`. Default: all.")
+	a.Describe(&b.Reasons, "Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.")
 }
 
 // NodeClass is the typed form of an EC2NodeClass (karpenter.k8s.aws/v1).
@@ -159,6 +159,7 @@ type NodeClass struct {
 	DetailedMonitoring         *bool                       `pulumi:"detailedMonitoring,optional"`
 	AssociatePublicIPAddress   *bool                       `pulumi:"associatePublicIPAddress,optional"`
 	InstanceStorePolicy        *string                     `pulumi:"instanceStorePolicy,optional"`
+	EnclaveOptions             *EnclaveOptions             `pulumi:"enclaveOptions,optional"`
 }
 
 func (c *NodeClass) Annotate(a infer.Annotator) {
@@ -179,6 +180,18 @@ func (c *NodeClass) Annotate(a infer.Annotator) {
 	a.Describe(&c.DetailedMonitoring, "Enable detailed CloudWatch monitoring on the instances.")
 	a.Describe(&c.AssociatePublicIPAddress, "Associate a public IP address with the instances' primary network interface.")
 	a.Describe(&c.InstanceStorePolicy, "How to use local instance store volumes: `RAID0`.")
+	a.Describe(&c.EnclaveOptions, "AWS Nitro Enclaves on the instances (Karpenter 1.15+).")
+}
+
+// EnclaveOptions turns Nitro Enclaves on for a class's instances.
+type EnclaveOptions struct {
+	Enabled bool `pulumi:"enabled"`
+}
+
+func (e *EnclaveOptions) Annotate(a infer.Annotator) {
+	a.Describe(&e, "AWS Nitro Enclaves settings of the instances.")
+
+	a.Describe(&e.Enabled, "Launch the instances with Nitro Enclaves enabled.")
 }
 
 // AmiSelectorTerm selects AMIs. `alias` stands alone; `id` stands alone; otherwise terms combine name, owner and tags.
@@ -301,6 +314,9 @@ type KubeletConfiguration struct {
 	ImageGCLowThresholdPercent  *int              `pulumi:"imageGCLowThresholdPercent,optional"`
 	CpuCFSQuota                 *bool             `pulumi:"cpuCFSQuota,optional"`
 	ClusterDNS                  []string          `pulumi:"clusterDNS,optional"`
+	// AdditionalSettings are upstream KubeletConfiguration fields without a typed input: from
+	// 1.15 the EC2NodeClass kubelet is free-form and Karpenter validates it itself.
+	AdditionalSettings map[string]any `pulumi:"additionalSettings,optional"`
 }
 
 func (k *KubeletConfiguration) Annotate(a infer.Annotator) {
@@ -318,6 +334,7 @@ func (k *KubeletConfiguration) Annotate(a infer.Annotator) {
 	a.Describe(&k.ImageGCLowThresholdPercent, "Disk usage percentage image garbage collection frees down to.")
 	a.Describe(&k.CpuCFSQuota, "Enforce CPU limits with CFS quota.")
 	a.Describe(&k.ClusterDNS, "Cluster DNS server IPs.")
+	a.Describe(&k.AdditionalSettings, "Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{\"containerLogMaxSize\": \"50Mi\", \"shutdownGracePeriod\": \"30s\"}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class's `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter's. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.")
 }
 
 // resolveProvisioning completes the user's pools and classes with the component's defaults:

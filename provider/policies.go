@@ -217,6 +217,15 @@ func v1Policy(s policyScope, r release) []statement {
 	}
 	describe = append(describe, "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets")
 
+	deletion := list{"ec2:TerminateInstances"}
+	if r.has(featureRebootInstances) {
+		// 1.15 reboots a node in place when repair chooses to (awsFeatureGates.rebootForRepair);
+		// the template grants it unconditionally (cfn-v1.15.reconstructed: cfn-v1.14 plus this
+		// action, from the v1.15 reference page; the official v1.15 file was not available).
+		deletion = append(deletion, "ec2:RebootInstances")
+	}
+	deletion = append(deletion, "ec2:DeleteLaunchTemplate")
+
 	lifecycle := []statement{
 		allow("AllowScopedEC2InstanceAccessActions", launchable, list{"ec2:RunInstances", "ec2:CreateFleet"}, nil),
 		allow("AllowScopedEC2LaunchTemplateAccessActions", list{s.ec2("launch-template/*")}, list{"ec2:RunInstances", "ec2:CreateFleet"}, ownedNodePool),
@@ -234,7 +243,7 @@ func v1Policy(s policyScope, r release) []statement {
 			"StringEqualsIfExists":      {"aws:RequestTag/eks:eks-cluster-name": s.Cluster},
 			"ForAllValues:StringEquals": {"aws:TagKeys": []string{"eks:eks-cluster-name", "karpenter.sh/nodeclaim", "Name"}},
 		}),
-		allow("AllowScopedDeletion", list{s.ec2("instance/*"), s.ec2("launch-template/*")}, list{"ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"}, ownedNodePool),
+		allow("AllowScopedDeletion", list{s.ec2("instance/*"), s.ec2("launch-template/*")}, deletion, ownedNodePool),
 	}
 	discovery := []statement{
 		allow("AllowRegionalReadActions", list{"*"}, describe, conditions{"StringEquals": {"aws:RequestedRegion": s.Region}}),

@@ -293,13 +293,52 @@ const v114QueuePolicy = `{
 }`
 
 func TestControllerPoliciesMatchOfficialV114Template(t *testing.T) {
-	r := renderDefault(t)
+	assertTemplatePolicies(t, renderVersion(t, "1.14.1"), v114Policies)
+}
+
+// v115Policies are the v1.15 template's policies. The official cfn-v1.15 file could not be
+// obtained; cfn-v1.15.reconstructed.yaml is cfn-v1.14 plus the one statement change the v1.15
+// reference page (cloudformation.md, AllowScopedDeletion) documents: ec2:RebootInstances,
+// between TerminateInstances and DeleteLaunchTemplate. That edit, applied to the v1.14
+// transcription, is the expectation.
+var v115Policies = func() map[string]string {
+	const v114Deletion = `"Action": ["ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"]`
+	const v115Deletion = `"Action": ["ec2:TerminateInstances", "ec2:RebootInstances", "ec2:DeleteLaunchTemplate"]`
+	out := map[string]string{}
+	for name, doc := range v114Policies {
+		out[name] = doc
+	}
+	lifecycle := out["karpenter-controller-node-lifecycle"]
+	if strings.Count(lifecycle, v114Deletion) != 1 {
+		panic("the v1.14 node lifecycle expectation no longer has one AllowScopedDeletion action list")
+	}
+	out["karpenter-controller-node-lifecycle"] = strings.Replace(lifecycle, v114Deletion, v115Deletion, 1)
+	return out
+}()
+
+func TestControllerPoliciesMatchV115Template(t *testing.T) {
+	for _, version := range []string{"1.15.0", "1.15.1"} {
+		t.Run(version, func(t *testing.T) { assertTemplatePolicies(t, renderVersion(t, version), v115Policies) })
+	}
+	// The default is the newest verified release.
+	assertTemplatePolicies(t, renderDefault(t), v115Policies)
+}
+
+// 1.14.2 and 1.14.3 changed nothing an installer sees: the same policies as 1.14.1.
+func TestV114PatchReleasesKeepV114Policies(t *testing.T) {
+	for _, version := range []string{"1.14.2", "1.14.3"} {
+		t.Run(version, func(t *testing.T) { assertTemplatePolicies(t, renderVersion(t, version), v114Policies) })
+	}
+}
+
+func assertTemplatePolicies(t *testing.T, r *rendered, want map[string]string) {
+	t.Helper()
 	policies := r.byType("aws:iam/policy:Policy")
-	require.Len(t, policies, len(v114Policies), "one managed policy per template policy")
+	require.Len(t, policies, len(want), "one managed policy per template policy")
 	for _, p := range policies {
-		want, ok := v114Policies[p.Name]
+		doc, ok := want[p.Name]
 		require.True(t, ok, "unexpected policy %s", p.Name)
-		assertSamePolicy(t, fillTemplate(want, r), p.Inputs["policy"].(string), p.Name)
+		assertSamePolicy(t, fillTemplate(doc, r), p.Inputs["policy"].(string), p.Name)
 		assert.LessOrEqual(t, len(p.Inputs["policy"].(string)), maxManagedPolicyLength, p.Name)
 	}
 	assertSamePolicy(t, fillTemplate(v114QueuePolicy, r), r.get("karpenter-interruption-policy").Inputs["policy"].(string), "queue policy")

@@ -49,6 +49,9 @@ func Provider() (p.Provider, error) {
 func withKnownInputs(prov p.Provider) p.Provider {
 	construct := prov.Construct
 	prov.Construct = func(ctx context.Context, req p.ConstructRequest) (p.ConstructResponse, error) {
+		if err := checkDefaultProviders(ctx, req); err != nil {
+			return p.ConstructResponse{}, err
+		}
 		resp, err := construct(context.WithValue(ctx, knownInputsKey{}, req.Inputs), req)
 		return resp, unwrapGateError(err)
 	}

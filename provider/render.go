@@ -27,6 +27,8 @@ type Rendered struct {
 	Component RenderedComponent  `json:"component"`
 	Resources []RenderedResource `json:"resources"`
 	Outputs   map[string]any     `json:"outputs"`
+	// Invokes are the provider functions the component called (render_invokes.go).
+	Invokes []RenderedInvoke `json:"invokes"`
 }
 
 type RenderedComponent struct {
@@ -55,6 +57,9 @@ type RenderedResource struct {
 type RenderArgs struct {
 	Name, Project, Stack string
 	Inputs               property.Map
+	// providers (package to "urn::id") and config ("ns:key" to value) are what the engine sends
+	// with a construct besides the inputs. Render sends none; tests set them.
+	providers, config map[string]string
 }
 
 func ParseRenderArgs(data []byte) (RenderArgs, error) {
@@ -103,6 +108,7 @@ func render(ctx context.Context, args RenderArgs, mocks *renderMocks) (*Rendered
 		Component: RenderedComponent{Type: componentToken, Name: args.Name},
 		Resources: []RenderedResource{},
 		Outputs:   plainMap(presource.FromResourcePropertyMap(outputs)),
+		Invokes:   renderedInvokes(mocks, rec),
 	}
 	for _, key := range rec.order() {
 		reg, ok := registered[key]
@@ -132,6 +138,8 @@ func render(ctx context.Context, args RenderArgs, mocks *renderMocks) (*Rendered
 type registrationRecorder struct {
 	mu   sync.Mutex
 	keys []string
+	// reads are the result fields the component reads from each invoke, by token.
+	reads map[string][]string
 }
 
 type recorderKey struct{}
@@ -163,8 +171,14 @@ func (r *registrationRecorder) order() []string {
 type renderMocks struct {
 	// missingAddons are EKS add-ons the mock cluster does not have.
 	missingAddons map[string]bool
+	// regionShape is how getRegion answers: "v6" (name only, pulumi-aws 6.x), "v7" (region,
+	// and the deprecated name; the default) "v7-no-name" (a later major without name) or "empty" (neither: must fail).
+	regionShape string
 	// registered is filled by a render: what the component registered, by "type::name".
 	registered map[string]*registration
+	// invoked are the invokes the monitor answered, as sent.
+	invokeMu sync.Mutex
+	invoked  []invocation
 }
 
 func (m *renderMocks) call(token string, args presource.PropertyMap) (presource.PropertyMap, error) {
@@ -173,7 +187,17 @@ func (m *renderMocks) call(token string, args presource.PropertyMap) (presource.
 	case "aws:index/getPartition:getPartition":
 		return mockMap(map[string]any{"id": renderPartition, "partition": renderPartition, "dnsSuffix": renderDNSSuffix, "reverseDnsPrefix": "com.amazonaws"}), nil
 	case "aws:index/getRegion:getRegion":
-		return mockMap(map[string]any{"id": renderRegion, "name": renderRegion, "description": "US West (Oregon)", "endpoint": "ec2." + renderRegion + ".amazonaws.com"}), nil
+		region := map[string]any{"id": renderRegion, "description": "US West (Oregon)", "endpoint": "ec2." + renderRegion + ".amazonaws.com"}
+		switch m.regionShape {
+		case "v6":
+			region["name"] = renderRegion
+		case "v7-no-name":
+			region["region"] = renderRegion
+		case "empty":
+		default:
+			region["region"], region["name"] = renderRegion, renderRegion
+		}
+		return mockMap(region), nil
 	case "aws:index/getCallerIdentity:getCallerIdentity":
 		return mockMap(map[string]any{"id": renderAccount, "accountId": renderAccount, "arn": "arn:aws:iam::" + renderAccount + ":user/render", "userId": "AIDARENDER"}), nil
 	case "aws:eks/getAddon:getAddon":

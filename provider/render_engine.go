@@ -38,15 +38,16 @@ type renderHost struct {
 	cancel                  context.CancelFunc
 	engineAddr, monitorAddr string
 	monitor                 *renderMonitor
+	engine                  *renderEngine
 	host                    *comProvider.HostClient
 	server                  pulumirpc.ResourceProviderServer
 }
 
 func startRenderHost(ctx context.Context, mocks *renderMocks, project, stack string) (*renderHost, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	h := &renderHost{cancel: cancel, monitor: &renderMonitor{mocks: mocks, project: project, stack: stack, registered: map[string]*registration{}}}
+	h := &renderHost{cancel: cancel, engine: &renderEngine{}, monitor: &renderMonitor{mocks: mocks, project: project, stack: stack, registered: map[string]*registration{}}}
 	var err error
-	if h.engineAddr, err = serve(ctx, func(s *grpc.Server) { pulumirpc.RegisterEngineServer(s, &renderEngine{}) }); err != nil {
+	if h.engineAddr, err = serve(ctx, func(s *grpc.Server) { pulumirpc.RegisterEngineServer(s, h.engine) }); err != nil {
 		h.close()
 		return nil, err
 	}
@@ -94,6 +95,8 @@ func (h *renderHost) construct(ctx context.Context, args RenderArgs) (presource.
 		Type:                componentToken,
 		Name:                args.Name,
 		Inputs:              inputs,
+		Providers:           args.providers,
+		Config:              args.config,
 		MonitorEndpoint:     h.monitorAddr,
 		Parallel:            16,
 		AcceptsOutputValues: true,
@@ -144,14 +147,20 @@ func cleanConstructError(err error) error {
 	return fmt.Errorf("%s", msg)
 }
 
-// renderEngine is the engine side a provider logs to.
+// renderEngine is the engine side a provider logs to. It keeps what was logged, for tests.
+// Render does not print it: render passes no providers, so the component always warns about
+// default providers that render (all mocks) never creates.
 type renderEngine struct {
 	pulumirpc.UnimplementedEngineServer
 	mu   sync.Mutex
 	root string
+	logs []*pulumirpc.LogRequest
 }
 
-func (e *renderEngine) Log(context.Context, *pulumirpc.LogRequest) (*emptypb.Empty, error) {
+func (e *renderEngine) Log(_ context.Context, req *pulumirpc.LogRequest) (*emptypb.Empty, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.logs = append(e.logs, req)
 	return &emptypb.Empty{}, nil
 }
 
@@ -197,6 +206,7 @@ func (m *renderMonitor) Invoke(_ context.Context, req *pulumirpc.ResourceInvokeR
 	if err != nil {
 		return nil, err
 	}
+	m.mocks.recordInvoke(req.GetTok(), args)
 	result, err := m.mocks.call(req.GetTok(), args)
 	if err != nil {
 		// Invoke failures are answered, not raised: the SDK reports them to the caller.

@@ -185,14 +185,14 @@ func TestDefaultReleases(t *testing.T) {
 	crd := r.get("karpenter-crd-release").Inputs
 	assert.Equal(t, "karpenter-crd", crd["name"])
 	assert.Equal(t, "oci://public.ecr.aws/karpenter/karpenter-crd", crd["chart"])
-	assert.Equal(t, "1.14.1", crd["version"])
+	assert.Equal(t, "1.15.1", crd["version"])
 	assert.Equal(t, "kube-system", crd["namespace"])
 	assert.Nil(t, crd["skipCrds"])
 
 	rel := r.get("karpenter-release").Inputs
 	assert.Equal(t, "karpenter", rel["name"])
 	assert.Equal(t, "oci://public.ecr.aws/karpenter/karpenter", rel["chart"])
-	assert.Equal(t, "1.14.1", rel["version"])
+	assert.Equal(t, "1.15.1", rel["version"])
 	assert.Equal(t, "kube-system", rel["namespace"])
 	assert.Equal(t, true, rel["skipCrds"])
 	values := rel["values"].(map[string]any)
@@ -256,7 +256,7 @@ func TestOutputsArePlainValues(t *testing.T) {
 		"serviceAccountName":    `^karpenter$`,
 		"releaseName":           `^karpenter$`,
 		"crdReleaseName":        `^karpenter-crd$`,
-		"version":               `^1\.14\.1$`,
+		"version":               `^1\.15\.1$`,
 	} {
 		v, ok := r.Outputs[key].(string)
 		require.True(t, ok, "%s is a string, got %#v", key, r.Outputs[key])
@@ -317,4 +317,26 @@ func TestGoldenRenders(t *testing.T) {
 			assert.Equal(t, string(want), string(got))
 		})
 	}
+}
+
+// getRegion answers `name` in pulumi-aws v6 and `region` (plus a deprecated `name`) in v7;
+// the invoke goes to whichever aws provider the program passes. Every shape must give the
+// same regional ARNs, and an answer with neither must fail rather than build empty ARNs.
+func TestRegionFromEitherGetRegionShape(t *testing.T) {
+	parsed, err := ParseRenderArgs([]byte(defaultArgs))
+	require.NoError(t, err)
+	var queueArns []any
+	for _, shape := range []string{"v6", "v7", "v7-no-name"} {
+		out, err := render(t.Context(), parsed, &renderMocks{regionShape: shape})
+		require.NoError(t, err, shape)
+		arn := out.Outputs["interruptionQueueArn"]
+		assert.Regexp(t, `^arn:aws:sqs:us-west-2:123456789012:`, arn, shape)
+		queueArns = append(queueArns, arn)
+	}
+	assert.Equal(t, queueArns[0], queueArns[1])
+	assert.Equal(t, queueArns[0], queueArns[2])
+
+	_, err = render(t.Context(), parsed, &renderMocks{regionShape: "empty"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `region ""`)
 }

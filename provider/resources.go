@@ -64,8 +64,12 @@ func (b *builder) readChild(token, suffix, id string) (*child, error) {
 	return &c, err
 }
 
-// invoke calls a provider function through the component's providers.
+// invoke calls a provider function through the component's providers. Under render it also
+// notes which result fields the component reads (render_invokes.go).
 func (b *builder) invoke(token string, args, result any) error {
+	if rec := registrationRecorderFrom(b.ctx.Context()); rec != nil {
+		rec.recordReads(token, resultFields(result))
+	}
 	return b.ctx.Invoke(token, args, result, pulumi.Parent(b.comp), pulumi.Version(awsVersion))
 }
 

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -82,7 +84,7 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 	if args.ClusterName == nil {
 		return nil, errors.New("clusterName: required (the name of the EKS cluster)")
 	}
-	rel, err := lookupRelease(deref(args.Version, defaultVersion))
+	rel, err := lookupRelease(deref(args.Version, defaultVersion), deref(args.AllowUnverifiedVersion, false))
 	if err != nil {
 		return nil, err // everything else depends on the version
 	}
@@ -273,6 +275,11 @@ func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
 			active = append(active, c)
 		}
 	}
+	chartValues := pulumi.MapInput(pulumi.Map{})
+	if args.Values != nil {
+		chartValues = args.Values
+	}
+	values = append(values, chartValues.ToMapOutput())
 	return pulumi.All(values...).ApplyT(func(vals []any) ([]pulumi.Resource, error) {
 		var errs []error
 		for i, c := range active {
@@ -280,6 +287,7 @@ func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
 				errs = append(errs, c.fn(c.field, *v))
 			}
 		}
+		errs = append(errs, validateChartValues(vals[len(vals)-1].(map[string]any), b.plan.release)...)
 		if err := errors.Join(errs...); err != nil {
 			return nil, err
 		}
@@ -578,7 +586,7 @@ func validateNodePool(field string, pool NodePool, rel release) []error {
 			errs = append(errs, fmt.Errorf("%s.disruption.budgets: at most 50 budgets", field))
 		}
 		for i, b := range d.Budgets {
-			errs = append(errs, validateBudget(fmt.Sprintf("%s.disruption.budgets[%d]", field, i), b)...)
+			errs = append(errs, validateBudget(fmt.Sprintf("%s.disruption.budgets[%d]", field, i), b, rel)...)
 		}
 	}
 	return errs
@@ -642,7 +650,7 @@ func validateRequirement(field string, r Requirement) []error {
 
 var cronMacros = []string{"@annually", "@yearly", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"}
 
-func validateBudget(field string, b Budget) []error {
+func validateBudget(field string, b Budget, rel release) []error {
 	var errs []error
 	if b.Nodes != nil && !budgetNodesPattern.MatchString(*b.Nodes) {
 		errs = append(errs, fmt.Errorf("%s.nodes: %q is not a node count (5) or percentage (10%%)", field, *b.Nodes))
@@ -659,7 +667,12 @@ func validateBudget(field string, b Budget) []error {
 		errs = append(errs, fmt.Errorf("%s.duration: %q is not a duration in hours and minutes like 8h, 30m or 1h30m", field, *b.Duration))
 	}
 	for i, r := range b.Reasons {
-		errs = append(errs, checkEnum(fmt.Sprintf("%s.reasons[%d]", field, i), r, []string{"Underutilized", "Empty", "Drifted"}))
+		f := fmt.Sprintf("%s.reasons[%d]", field, i)
+		if r == "Unhealthy" {
+			errs = append(errs, rel.require(f, true, featureUnhealthyBudgets))
+			continue
+		}
+		errs = append(errs, checkEnum(f, r, []string{"Underutilized", "Empty", "Drifted", "Unhealthy"}))
 	}
 	return errs
 }
@@ -746,6 +759,7 @@ func validateNodeClass(field string, c NodeClass, rel release) []error {
 	errs = append(errs, rel.require(field+".instanceProfile", c.InstanceProfile != nil && rel.has(featureNodeClassRole), featureNodeClassProfile))
 	errs = append(errs, rel.require(field+".associatePublicIPAddress", c.AssociatePublicIPAddress != nil, featureAssociatePublicIP))
 	errs = append(errs, rel.require(field+".instanceStorePolicy", c.InstanceStorePolicy != nil, featureInstanceStorePolicy))
+	errs = append(errs, rel.require(field+".enclaveOptions", c.EnclaveOptions != nil, featureEnclaveOptions))
 	if !rel.has(featureNodeClassRole) {
 		errs = append(errs, alphaSelectorErrors(field, c)...)
 	}
@@ -858,7 +872,7 @@ func validateNodeClass(field string, c NodeClass, rel release) []error {
 		}
 	}
 	if k := c.Kubelet; k != nil {
-		errs = append(errs, validateKubelet(field+".kubelet", k)...)
+		errs = append(errs, validateKubelet(field+".kubelet", k, c, rel)...)
 	}
 	if c.InstanceStorePolicy != nil {
 		errs = append(errs, checkEnum(field+".instanceStorePolicy", *c.InstanceStorePolicy, []string{"RAID0"}))
@@ -953,8 +967,14 @@ func checkSelectorTags(field string, tags map[string]string) []error {
 	return errs
 }
 
-func validateKubelet(field string, k *KubeletConfiguration) []error {
+func validateKubelet(field string, k *KubeletConfiguration, c NodeClass, rel release) []error {
 	var errs []error
+	errs = append(errs, rel.require(field+".additionalSettings", len(k.AdditionalSettings) > 0, featureOpenKubelet))
+	if rel.has(featureOpenKubelet) {
+		family := classAmiFamily(c)
+		errs = append(errs, checkAdditionalKubeletSettings(field, k, family)...)
+		errs = append(errs, checkKubeletForFamily(field, k, family)...)
+	}
 	for _, m := range []struct {
 		name    string
 		values  map[string]string
@@ -984,4 +1004,91 @@ func validateKubelet(field string, k *KubeletConfiguration) []error {
 		errs = append(errs, fmt.Errorf("%s: imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent", field))
 	}
 	return errs
+}
+
+// typedKubeletFields are the kubelet settings with a typed input (their schema names).
+func typedKubeletFields() []string {
+	var names []string
+	t := reflect.TypeFor[KubeletConfiguration]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("pulumi"), ",")
+		if name != "additionalSettings" {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// validateChartValues checks the user's chart values the component knows about: values the
+// release's chart does not read yet (Helm would ignore them), and the combinations the chart
+// refuses to render, so both fail at preview naming the values instead of inside Helm.
+func validateChartValues(values map[string]any, rel release) []error {
+	var errs []error
+	for _, s := range chartSettingsSince {
+		if _, set := lookupValue(values, s.path); set && rel.version.LT(s.since) {
+			errs = append(errs, fmt.Errorf("values.%s: the karpenter chart of %s does not read it, so Helm would ignore it (first in %s; version is %s)",
+				s.path, rel.version, s.since, rel.version))
+		}
+	}
+	if v, set := lookupValue(values, "settings.ignoreDRARequests"); set && v == false && rel.version.LT(ignoreDRARequestsFalseSince) {
+		errs = append(errs, fmt.Errorf("values.settings.ignoreDRARequests: the karpenter chart of %s drops an explicit false, so the controller would keep ignoring DRA requests (honoured from %s; version is %s)",
+			rel.version, ignoreDRARequestsFalseSince, rel.version))
+	}
+	if v, _ := lookupValue(values, "settings.enableDRA"); helmTrue(v) {
+		for _, other := range []string{"settings.ignoreDRARequests", "settings.awsFeatureGates.draNVIDIAGPU", "settings.awsFeatureGates.draEFA"} {
+			if _, set := lookupValue(values, other); set {
+				errs = append(errs, fmt.Errorf("values.settings.enableDRA: mutually exclusive with values.%s (enableDRA sets it; the chart refuses to render both): unset one", other))
+			}
+		}
+	}
+	legacy, _ := lookupValue(values, "settings.legacyNodeRepair")
+	terminateFirst, _ := lookupValue(values, "settings.featureGates.terminateFirstRepair")
+	if helmTrue(legacy) && helmTrue(terminateFirst) {
+		errs = append(errs, errors.New("values.settings.legacyNodeRepair: cannot be combined with values.settings.featureGates.terminateFirstRepair (the legacy node repair controller does not support terminate-first repair; the chart refuses to render both)"))
+	}
+	if v, set := lookupValue(values, "settings.securityGroupRefreshInterval"); set {
+		s, _ := v.(string)
+		if d, err := time.ParseDuration(s); err != nil || d < time.Minute {
+			errs = append(errs, fmt.Errorf("values.settings.securityGroupRefreshInterval: %q is not a duration of at least 1m, like 5m (Karpenter refuses shorter intervals)", fmt.Sprint(v)))
+		}
+	}
+	return errs
+}
+
+// lookupValue reads a dotted path of nested values; a key set to null counts as unset, as it
+// does for Helm (and deepMerge removes it).
+func lookupValue(values map[string]any, path string) (any, bool) {
+	var cur any = values
+	for _, key := range strings.Split(path, ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = m[key]; !ok || cur == nil {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// helmTrue is Go template truthiness, which the chart's `if` uses: false, 0, "" and empty
+// collections are false.
+func helmTrue(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case string:
+		return x != ""
+	case float64:
+		return x != 0
+	case int:
+		return x != 0
+	case map[string]any:
+		return len(x) > 0
+	case []any:
+		return len(x) > 0
+	}
+	return true
 }

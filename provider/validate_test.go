@@ -20,7 +20,7 @@ func TestBadInputIsRejectedNamingTheField(t *testing.T) {
 		name, args string
 		want       []string
 	}{
-		{"unknown version", `{"version":"0.5.0"}`, []string{"version:", "not supported", ">=0.19.0 <1.15.0"}},
+		{"unknown version", `{"version":"0.5.0"}`, []string{"version:", "not supported", ">=0.19.0 <1.16.0"}},
 		{"bad version", `{"version":"latest"}`, []string{"version:", "not a semantic version"}},
 		{"missing oidc provider", `{"oidcProviderArn":null}`, []string{"oidcProviderArn: required"}},
 		{"bad oidc arn", `{"oidcProviderArn":"arn:aws:iam::123:oidc-provider/x"}`, []string{"oidcProviderArn:", "oidc-provider/"}},

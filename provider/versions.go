@@ -9,7 +9,7 @@ import (
 
 // defaultVersion is the newest Karpenter release whose official artifacts (CloudFormation
 // template, charts, CRDs) the project verifies.
-const defaultVersion = "1.14.1"
+const defaultVersion = "1.15.1"
 
 // generation is one shape of a Karpenter install: the custom resource API, the chart's
 // values keys, the controller policy family. Everything else that changed between releases
@@ -97,7 +97,7 @@ var generations = []*generation{
 		consolidationPolicies: []ConsolidationPolicy{"WhenEmpty", "WhenUnderutilized", "WhenEmptyOrUnderutilized"},
 	},
 	{
-		name: "v1", from: semver.MustParse("1.0.0"), until: semver.MustParse("1.15.0"),
+		name: "v1", from: semver.MustParse("1.0.0"), until: semver.MustParse("1.16.0"),
 		nodePool:              apiKind{"karpenter.sh/v1", "NodePool"},
 		nodeClass:             apiKind{"karpenter.k8s.aws/v1", "EC2NodeClass"},
 		policy:                v1Policy,
@@ -127,6 +127,10 @@ const (
 	featureZonalShift              feature = "the zonal shift policy"
 	featureBalanced                feature = "the Balanced consolidation policy"
 	featureWindows2025             feature = "the windows2025 AMI family"
+	featureRebootInstances         feature = "ec2:RebootInstances (reboot for node repair)"
+	featureUnhealthyBudgets        feature = "the Unhealthy disruption budget reason"
+	featureEnclaveOptions          feature = "EC2NodeClass enclaveOptions"
+	featureOpenKubelet             feature = "free-form EC2NodeClass kubelet settings"
 	featureNodeClassRole           feature = "node classes with a role (Karpenter-managed instance profiles)"
 	featureSSMParameter            feature = "AMI selection by SSM parameter"
 	featureAssociatePublicIP       feature = "associatePublicIPAddress"
@@ -155,6 +159,10 @@ var featureSince = map[feature]semver.Version{
 	featureInstanceStatus:          semver.MustParse("1.12.0"),
 	featureZonalShift:              semver.MustParse("1.12.0"),
 	featureBalanced:                semver.MustParse("1.14.0"),
+	featureRebootInstances:         semver.MustParse("1.15.0"),
+	featureUnhealthyBudgets:        semver.MustParse("1.15.0"),
+	featureEnclaveOptions:          semver.MustParse("1.15.0"),
+	featureOpenKubelet:             semver.MustParse("1.15.0"),
 	featureWindows2025:             semver.MustParse("1.9.0"),
 	featureNodeClassRole:           semver.MustParse("0.32.0"),
 	featureNodeClassProfile:        semver.MustParse("0.32.2"),
@@ -166,10 +174,34 @@ var featureSince = map[feature]semver.Version{
 	featureWebhookValuesRemoved:    semver.MustParse("1.1.0"),
 }
 
+// chartSettingsSince is when the controller chart first reads each of these values (read from
+// charts/karpenter/values.yaml and templates of the karpenter-provider-aws module zips). Helm
+// ignores values a chart does not read, so setting one for an older release would silently do
+// nothing; validation refuses it instead. A path covers everything below it.
+var chartSettingsSince = []struct {
+	path  string
+	since semver.Version
+}{
+	{"settings.awsFeatureGates", semver.MustParse("1.15.0")},
+	{"settings.featureGates.terminateFirstDrift", semver.MustParse("1.15.0")},
+	{"settings.featureGates.terminateFirstRepair", semver.MustParse("1.15.0")},
+	{"settings.featureGates.podDeletionCostManagement", semver.MustParse("1.15.0")},
+	{"settings.enableDRA", semver.MustParse("1.15.0")},
+	{"settings.legacyNodeRepair", semver.MustParse("1.15.0")},
+	{"settings.securityGroupRefreshInterval", semver.MustParse("1.15.0")},
+}
+
+// ignoreDRARequestsFalseSince: charts before 1.15 render settings.ignoreDRARequests with
+// `with`, which drops an explicit false (the controller then keeps its default, true).
+var ignoreDRARequestsFalseSince = semver.MustParse("1.15.0")
+
 // release is a resolved version: its generation and the features it has.
 type release struct {
 	version semver.Version
 	*generation
+	// unverified: newer than every release the catalog knows, installed on request with the
+	// newest generation's data (see lookupRelease).
+	unverified bool
 }
 
 func (r release) has(f feature) bool {
@@ -190,7 +222,13 @@ func (r release) require(field string, set bool, f feature) error {
 }
 
 // lookupRelease resolves a user-supplied version (with or without a leading "v").
-func lookupRelease(version string) (release, error) {
+//
+// Newer patches of a known minor resolve like their minor. A newer minor (or any release past
+// the catalog in the same major) is refused unless allowUnverified is set: then it installs
+// with the newest generation's data — the IAM policy, chart values and CRD rules the project
+// verified for the newest known release — and never with permissions nobody checked. A new
+// major is refused either way: majors change the custom resource APIs.
+func lookupRelease(version string, allowUnverified bool) (release, error) {
 	v, err := semver.Parse(strings.TrimPrefix(version, "v"))
 	if err != nil {
 		return release{}, fmt.Errorf("version: %q is not a semantic version (e.g. %s); supported: %s",
@@ -201,7 +239,27 @@ func lookupRelease(version string) (release, error) {
 			return release{version: v, generation: g}, nil
 		}
 	}
-	return release{}, fmt.Errorf("version: Karpenter %s is not supported; supported: %s", version, supportedRangeText())
+	newest := generations[len(generations)-1]
+	verified := semver.MustParse(defaultVersion)
+	switch {
+	case v.LT(generations[0].from):
+		return release{}, fmt.Errorf("version: Karpenter %s is not supported; supported: %s", version, supportedRangeText())
+	case v.Major != verified.Major:
+		return release{}, fmt.Errorf("version: Karpenter %s is a new major version, which changes the custom resource APIs; this component supports %s (newest verified: %s). allowUnverifiedVersion covers newer %d.x releases only: upgrade the component",
+			version, supportedRangeText(), verified, verified.Major)
+	case !allowUnverified:
+		return release{}, fmt.Errorf("version: Karpenter %s is newer than the newest release this component has verified (%s; supported: %s). Use %s, or set allowUnverifiedVersion: true to install %s with %d.%d's IAM policy, chart values and custom resource rules (read its upgrade guide; add any permission it needs with controllerPolicyStatements)",
+			version, verified, supportedRangeText(), verified, version, verified.Major, verified.Minor)
+	}
+	return release{version: v, generation: newest, unverified: true}, nil
+}
+
+// unverifiedWarning is what a preview says when allowUnverifiedVersion installs a release
+// the catalog does not know.
+func (r release) unverifiedWarning() string {
+	verified := semver.MustParse(defaultVersion)
+	return fmt.Sprintf("Karpenter %s is newer than the newest release this component has verified (%s): installing it with %d.%d's IAM policy, chart values and custom resource rules (allowUnverifiedVersion). If %s needs a new permission or chart value, add it with controllerPolicyStatements or values, and upgrade the component when a release verifies %s.",
+		r.version, verified, verified.Major, verified.Minor, r.version, r.version)
 }
 
 // supportedRangeText describes the catalog for error messages and docs.
@@ -230,6 +288,7 @@ var kubernetesMinimum = []struct {
 	{"1.34", semver.MustParse("1.6.0")},
 	{"1.35", semver.MustParse("1.9.0")},
 	{"1.36", semver.MustParse("1.13.0")},
+	{"1.37", semver.MustParse("1.15.0")},
 }
 
 // checkKubernetesVersion fails when the Karpenter release does not support the cluster's

@@ -110,7 +110,7 @@ func TestChartValuesByGeneration(t *testing.T) {
 	}}, values["settings"], "the Provisioner era reads settings.aws.*")
 	assert.Contains(t, alpha.get("karpenter-release").DependsOn, "karpenter-node-profile", "the default instance profile exists before the controller starts")
 
-	for _, version := range []string{"0.37.7", "1.0.8", "1.14.1"} {
+	for _, version := range []string{"0.37.7", "1.0.8", "1.14.1", "1.15.1"} {
 		r := renderVersion(t, version, endpoint)
 		values := r.get("karpenter-release").Inputs["values"].(map[string]any)
 		assert.Equal(t, map[string]any{
@@ -144,6 +144,7 @@ func TestCustomResourceKindsByGeneration(t *testing.T) {
 		"0.37.7": {"kubernetes:karpenter.sh/v1beta1:NodePool", "kubernetes:karpenter.k8s.aws/v1beta1:EC2NodeClass"},
 		"1.0.0":  {"kubernetes:karpenter.sh/v1:NodePool", "kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"},
 		"1.14.1": {"kubernetes:karpenter.sh/v1:NodePool", "kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"},
+		"1.15.1": {"kubernetes:karpenter.sh/v1:NodePool", "kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"},
 	} {
 		r := renderVersion(t, version)
 		assert.Equal(t, kinds[0], r.get("karpenter-nodepool-default").Type, version)
@@ -210,6 +211,11 @@ func TestFieldsNewerThanTheVersionFail(t *testing.T) {
 		{"0.31.4", `{"createInstanceProfile":false}`, "createInstanceProfile: Karpenter 0.31.4 launches nodes with the instance profile in settings.aws.defaultInstanceProfile"},
 		{"0.31.4", `{"nodeClasses":[{"name":"c","blockDeviceMappings":[{"deviceName":"/dev/xvda","rootVolume":true,"ebs":{"volumeSize":"20Gi"}}]}]}`, "nodeClasses[0].blockDeviceMappings[0].rootVolume: needs rootVolume in block device mappings, which Karpenter 0.31.4 does not have (first in 0.32.0"},
 		{"0.34.0", `{"nodePools":[{"name":"p","requirements":[{"key":"kubernetes.io/arch","operator":"In","values":["amd64"],"minValues":1}]}]}`, "requirements[0].minValues: needs requirement minValues, which Karpenter 0.34.0 does not have (first in 0.35.0"},
+		// Karpenter 1.15.
+		{"1.14.1", `{"nodePools":[{"name":"p","disruption":{"budgets":[{"nodes":"1","reasons":["Drifted","Unhealthy"]}]}}]}`, "nodePools[0].disruption.budgets[0].reasons[1]: needs the Unhealthy disruption budget reason, which Karpenter 1.14.1 does not have (first in 1.15.0"},
+		{"1.14.3", `{"nodeClasses":[{"name":"c","enclaveOptions":{"enabled":true}}]}`, "nodeClasses[0].enclaveOptions: needs EC2NodeClass enclaveOptions, which Karpenter 1.14.3 does not have (first in 1.15.0"},
+		{"1.14.1", `{"nodeClasses":[{"name":"c","kubelet":{"maxPods":50,"additionalSettings":{"containerLogMaxSize":"50Mi"}}}]}`, "nodeClasses[0].kubelet.additionalSettings: needs free-form EC2NodeClass kubelet settings, which Karpenter 1.14.1 does not have (first in 1.15.0"},
+		{"0.37.7", `{"nodeClasses":[{"name":"c","kubelet":{"additionalSettings":{"containerLogMaxSize":"50Mi"}}}]}`, "nodeClasses[0].kubelet.additionalSettings: needs free-form EC2NodeClass kubelet settings, which Karpenter 0.37.7 does not have (first in 1.15.0"},
 	} {
 		t.Run(tc.version+" "+tc.want[:20], func(t *testing.T) {
 			msg := renderError(t, withDefaults(t, strings.TrimSuffix(tc.args, "}")+`,"version":"`+tc.version+`"}`))
@@ -223,6 +229,9 @@ func TestKubernetesCompatibility(t *testing.T) {
 	assert.Contains(t, msg, "kubernetesVersion: Kubernetes 1.33 needs Karpenter 1.5.0 or later; version is 1.4.1")
 	renderVersion(t, "1.5.0", `{"kubernetesVersion":"1.33"}`)
 	renderVersion(t, "1.14.1", `{"kubernetesVersion":"v1.36.2"}`)
+	// Kubernetes 1.37 needs Karpenter 1.15 (the v1.15 compatibility matrix).
+	assert.Contains(t, renderError(t, withDefaults(t, `{"version":"1.14.3","kubernetesVersion":"1.37"}`)), "kubernetesVersion: Kubernetes 1.37 needs Karpenter 1.15.0 or later; version is 1.14.3")
+	renderVersion(t, "1.15.0", `{"kubernetesVersion":"1.37"}`)
 	assert.Contains(t, renderError(t, withDefaults(t, `{"kubernetesVersion":"1.99"}`)), "kubernetesVersion: \"1.99\" is not a Kubernetes version the compatibility matrix covers")
 	assert.Contains(t, renderError(t, withDefaults(t, `{"version":"0.36.0","kubernetesVersion":"1.30"}`)), "needs Karpenter 0.37.0")
 }
@@ -231,7 +240,7 @@ func TestKubernetesCompatibility(t *testing.T) {
 // the component then uses the split layout. Every document stays within the limit.
 func TestLongClusterNamesStayWithinIAMLimits(t *testing.T) {
 	long := strings.Repeat("c", 100)
-	for _, version := range []string{"0.31.4", "0.37.7", "1.0.8", "1.8.6", "1.14.1"} {
+	for _, version := range []string{"0.31.4", "0.37.7", "1.0.8", "1.8.6", "1.14.1", "1.15.1"} {
 		r := renderArgs(t, fmt.Sprintf(`{"clusterName":%q,"oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE","version":%q}`, long, version))
 		for _, p := range r.byType("aws:iam/policy:Policy") {
 			assert.LessOrEqual(t, len(p.Inputs["policy"].(string)), maxManagedPolicyLength, "%s %s", version, p.Name)
@@ -249,7 +258,7 @@ func TestLongClusterNamesStayWithinIAMLimits(t *testing.T) {
 // the policies, and changes the custom resources: v1beta1 -> v1 in place (aliases: same
 // objects on the server); Provisioner -> NodePool by replacement (different kinds).
 func TestUpgradesAcrossGenerations(t *testing.T) {
-	for _, tc := range []struct{ from, to string }{{"0.31.4", "0.32.10"}, {"0.37.7", "1.0.8"}, {"1.8.6", "1.9.0"}, {"1.11.1", "1.14.1"}} {
+	for _, tc := range []struct{ from, to string }{{"0.31.4", "0.32.10"}, {"0.37.7", "1.0.8"}, {"1.8.6", "1.9.0"}, {"1.11.1", "1.14.1"}, {"1.14.1", "1.15.1"}} {
 		t.Run(tc.from+"->"+tc.to, func(t *testing.T) {
 			// Pin the namespace: the Provisioner era defaults to another one.
 			before := renderVersion(t, tc.from, `{"namespace":"karpenter"}`)

@@ -1,8 +1,10 @@
 package tests
 
 import (
+	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -18,6 +20,10 @@ import (
 func TestDefaultInstall(t *testing.T) {
 	t.Parallel()
 	r := render(t, args("default.json"))
+	// Without a version users get the newest release the harness has charts for (1.15.1).
+	if got, want := outputString(t, r, "version"), harness.KarpenterVersions[0]; got != want {
+		t.Errorf("default outputs.version = %q, want the newest supported %q", got, want)
+	}
 	checkDefaultInstall(t, r, "demo")
 }
 
@@ -103,8 +109,19 @@ func checkDefaultInstall(t *testing.T, r *harness.Render, clusterName string) {
 	checkValuesKnown(t, crd, rels[crd.Name])
 	checkValuesKnown(t, ctrl, ctrlRel)
 
+	// The charts installed are the rendered version's, and so is the controller image.
+	version := ctrl.String("version")
+	for name, rel := range rels {
+		if rel.Chart.Metadata.Version != version {
+			t.Errorf("release %s installed chart %s %s, want %s", name, rel.Chart.Name(), rel.Chart.Metadata.Version, version)
+		}
+	}
+
 	// The controller Deployment as stored by the API server.
 	tmpl, env := controllerPod(t, ctx, c, ctrlRel)
+	if img := tmpl.Spec.Containers[0].Image; !strings.HasSuffix(img, ":"+version) {
+		t.Errorf("controller image %q, want tag %s", img, version)
+	}
 	if env["CLUSTER_NAME"] != clusterName {
 		t.Errorf("controller env CLUSTER_NAME = %q, want %q", env["CLUSTER_NAME"], clusterName)
 	}
@@ -147,13 +164,67 @@ func checkDefaultInstall(t *testing.T, r *harness.Render, clusterName string) {
 	}
 }
 
-// TestRichConfiguration installs several pools and classes using most of the typed inputs.
+// TestRichConfiguration installs several pools and classes using most of the typed inputs,
+// with 1.14.1 (typed kubelet schema and CEL rules in the CRDs) and with 1.15.1, where the
+// configuration also uses the 1.15-only inputs (rich115): Nitro Enclaves, free-form kubelet
+// settings and a budget for the Unhealthy reason (node repair).
 func TestRichConfiguration(t *testing.T) {
 	t.Parallel()
-	r := render(t, args("rich.json"))
-	c, ctx := cluster(t)
-	applied := install(t, ctx, c, r)
+	for _, v := range []string{"1.14.1", "1.15.1"} {
+		t.Run(v, func(t *testing.T) {
+			t.Parallel()
+			file := withVersion(t, args("rich.json"), v)
+			if v == "1.15.1" {
+				file = rich115(t)
+			}
+			r := render(t, file)
+			c, ctx := cluster(t)
+			applied := install(t, ctx, c, r)
+			for _, rel := range releases(applied) {
+				if rel.Chart.Metadata.Version != v {
+					t.Errorf("release %s installed chart %s %s, want %s", rel.Name, rel.Chart.Name(), rel.Chart.Metadata.Version, v)
+				}
+			}
+			checkRichV1(t, ctx, c, applied, v)
+		})
+	}
+}
 
+// rich115 writes rich.json at version 1.15.1 with the 1.15-only inputs added: the general
+// class (AL2023, whose nodeadm config takes any kubelet setting) gets enclaveOptions and two
+// free-form kubelet settings, the general-spot pool a budget for the Unhealthy reason.
+func rich115(t *testing.T) string {
+	t.Helper()
+	in := readArgs(t, args("rich.json"))
+	in["version"] = "1.15.1"
+	for _, c := range in["nodeClasses"].([]any) {
+		class := c.(map[string]any)
+		if class["name"] == "general" {
+			class["enclaveOptions"] = map[string]any{"enabled": true}
+			class["kubelet"].(map[string]any)["additionalSettings"] = map[string]any{"containerLogMaxSize": "50Mi", "shutdownGracePeriod": "30s"}
+		}
+	}
+	for _, p := range in["nodePools"].([]any) {
+		pool := p.(map[string]any)
+		if pool["name"] == "general-spot" {
+			d := pool["disruption"].(map[string]any)
+			d["budgets"] = append(d["budgets"].([]any), map[string]any{"nodes": "20%", "reasons": []any{"Unhealthy"}})
+		}
+	}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "rich-1.15.1.json")
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// checkRichV1 checks what the API server stored for the rich configuration at a v1 version.
+func checkRichV1(t *testing.T, ctx context.Context, c *harness.Cluster, applied []harness.Applied, version string) {
+	t.Helper()
 	pools := appliedOfType(applied, harness.NodePoolType)
 	classes := appliedOfType(applied, harness.NodeClassType)
 	if got, want := sortedKeys(pools), []string{"general-on-demand", "general-spot", "gpu", "pinned"}; !reflect.DeepEqual(got, want) {
@@ -167,6 +238,10 @@ func TestRichConfiguration(t *testing.T) {
 	}
 
 	// What the API server stored (read back) carries each feature as the user wrote it.
+	budgets := "[map[nodes:10%] map[duration:8h nodes:0 reasons:[Underutilized Drifted] schedule:0 9 * * mon-fri]]"
+	if version == "1.15.1" {
+		budgets = "[map[nodes:10%] map[duration:8h nodes:0 reasons:[Underutilized Drifted] schedule:0 9 * * mon-fri] map[nodes:20% reasons:[Unhealthy]]]"
+	}
 	checks := []struct {
 		obj  harness.Applied
 		path []string
@@ -177,8 +252,7 @@ func TestRichConfiguration(t *testing.T) {
 		{pools["general-spot"], []string{"spec", "template", "metadata", "labels"}, "map[capacity:spot workload:general]"},
 		{pools["general-spot"], []string{"spec", "template", "spec", "expireAfter"}, "336h"},
 		{pools["general-spot"], []string{"spec", "template", "spec", "terminationGracePeriod"}, "48h"},
-		{pools["general-spot"], []string{"spec", "disruption", "budgets"},
-			"[map[nodes:10%] map[duration:8h nodes:0 reasons:[Underutilized Drifted] schedule:0 9 * * mon-fri]]"},
+		{pools["general-spot"], []string{"spec", "disruption", "budgets"}, budgets},
 		{pools["general-on-demand"], []string{"spec", "disruption", "consolidationPolicy"}, "WhenEmpty"},
 		{pools["gpu"], []string{"spec", "template", "spec", "taints"}, "[map[effect:NoSchedule key:nvidia.com/gpu value:true]]"},
 		{pools["gpu"], []string{"spec", "template", "spec", "startupTaints"}, "[map[effect:NoExecute key:node.example.com/gpu-driver-not-ready]]"},
@@ -194,6 +268,18 @@ func TestRichConfiguration(t *testing.T) {
 		{classes["general"], []string{"spec", "kubelet", "clusterDNS"}, "[10.100.0.10]"},
 		{classes["general"], []string{"spec", "detailedMonitoring"}, "true"},
 		{classes["general"], []string{"spec", "associatePublicIPAddress"}, "false"},
+	}
+	if version == "1.15.1" {
+		checks = append(checks, []struct {
+			obj  harness.Applied
+			path []string
+			want string
+		}{
+			{classes["general"], []string{"spec", "enclaveOptions"}, "map[enabled:true]"},
+			{classes["general"], []string{"spec", "kubelet", "containerLogMaxSize"}, "50Mi"},
+			{classes["general"], []string{"spec", "kubelet", "shutdownGracePeriod"}, "30s"},
+			{classes["gpu"], []string{"spec", "enclaveOptions"}, "<nil>"},
+		}...)
 	}
 	for _, ch := range checks {
 		if ch.obj.Got == nil {
@@ -230,6 +316,52 @@ func TestRichConfiguration(t *testing.T) {
 	root := bdm[1].(map[string]any)
 	if root["deviceName"] != "/dev/xvdb" || root["rootVolume"] != true || describe(harness.Lookup(root, "ebs.volumeSize")) != "200Gi" {
 		t.Errorf("gpu class root volume %v, want /dev/xvdb 200Gi rootVolume", root)
+	}
+
+	// Kubelet settings Karpenter would not apply. Before 1.15 the API server prunes unknown
+	// keys, which Install's read-back comparison reports; from 1.15 spec.kubelet is schemaless
+	// and stores anything, and Karpenter's controller rejects it later (ValidationSucceeded=False,
+	// no launches from the class) — which Install checks in its place (harness.KubeletProblems).
+	open, err := c.SchemalessKubelet(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := version == "1.15.1"; open != want {
+		t.Errorf("served EC2NodeClass CRD: schemaless spec.kubelet %v, want %v", open, want)
+	}
+	for _, tc := range []struct {
+		from, key string
+		value     any
+		want      string // from 1.15 (before: the key is pruned)
+	}{
+		{"general", "containerLogMaxSzie", "50Mi", `unknown field "containerLogMaxSzie"`},
+		{"gpu", "containerLogMaxSize", "50Mi", "not applied by the Bottlerocket AMI family that would be silently dropped: containerLogMaxSize"},
+	} {
+		res := classes[tc.from].Resource
+		b, _ := json.Marshal(res.Inputs)
+		res.Inputs = nil
+		if err := json.Unmarshal(b, &res.Inputs); err != nil {
+			t.Fatal(err)
+		}
+		res.Name += "-bad-kubelet"
+		res.DependsOn, res.Parent = nil, "" // installed on its own
+		harness.Lookup(res.Inputs, "metadata").(map[string]any)["name"] = tc.from + "-bad-kubelet"
+		spec := harness.Lookup(res.Inputs, "spec").(map[string]any)
+		if spec["kubelet"] == nil {
+			spec["kubelet"] = map[string]any{}
+		}
+		spec["kubelet"].(map[string]any)[tc.key] = tc.value
+		_, err := c.Install(ctx, &harness.Render{Resources: []harness.Resource{res}})
+		t.Logf("class %s with kubelet.%s at %s: %v", tc.from, tc.key, version, err)
+		want := []string{"spec.kubelet." + tc.key + `: sent "50Mi", missing in read-back`}
+		if open {
+			want = []string{tc.want, "ValidationSucceeded=False"}
+		}
+		for _, w := range want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: install of class %s with kubelet %s: %v; want an error containing %q", version, tc.from, tc.key, err, w)
+			}
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
-// A VPC and an EKS cluster (pulumi-eks), with Karpenter installed by the karpenter component:
-// a default on-demand NodePool and a tainted spot NodePool.
+// A VPC and an EKS cluster (pulumi-eks v4, pulumi-aws v7), with Karpenter installed by the
+// karpenter component: a default on-demand NodePool and a tainted spot NodePool.
 using Pulumi;
+using Aws = Pulumi.Aws;
 using Pulumi.Awsx.Ec2;
 using Awsx = Pulumi.Awsx.Ec2.Inputs;
 using Eks = Pulumi.Eks;
@@ -14,6 +15,14 @@ return await Deployment.RunAsync(() =>
     var clusterName = $"karpenter-{Deployment.Instance.StackName}";
     var discovery = new InputMap<string> { { "karpenter.sh/discovery", clusterName } };
 
+    // One explicit AWS provider for everything, the karpenter component included. The component
+    // registers its children at pulumi-aws 6.83.2: given no aws provider, they would get a second,
+    // default v6 provider built from the stack's aws:* config, which does not understand v7-only
+    // keys such as aws:assumeRoles, so they could run as another identity than the cluster. An
+    // explicit provider takes its settings from its arguments only: add the profile or
+    // AssumeRoles your stack needs.
+    var awsProvider = new Aws.Provider("aws", new Aws.ProviderArgs { Region = new Config("aws").Require("region") });
+
     var vpc = new Vpc("vpc", new VpcArgs
     {
         SubnetSpecs =
@@ -22,7 +31,7 @@ return await Deployment.RunAsync(() =>
             new Awsx.SubnetSpecArgs { Type = SubnetType.Private, Tags = discovery }, // where Karpenter launches nodes
         },
         NatGateways = new Awsx.NatGatewayConfigurationArgs { Strategy = NatGatewayStrategy.Single },
-    });
+    }, new ComponentResourceOptions { Providers = { awsProvider } });
 
     var cluster = new Eks.Cluster("cluster", new Eks.ClusterArgs
     {
@@ -37,10 +46,10 @@ return await Deployment.RunAsync(() =>
         DesiredCapacity = 2, // runs the Karpenter controller itself
         MinSize = 2,
         MaxSize = 2,
-    });
+    }, new ComponentResourceOptions { Providers = { awsProvider } });
 
-    // pulumi-eks v3 exposes the kubeconfig rather than a provider resource.
-    var provider = new K8s.Provider("cluster", new K8s.ProviderArgs { KubeConfig = cluster.KubeconfigJson },
+    // pulumi-eks v4 gives .NET the kubeconfig, not a Kubernetes provider: build one from it.
+    var k8sProvider = new K8s.Provider("cluster", new K8s.ProviderArgs { KubeConfig = cluster.KubeconfigJson },
         new CustomResourceOptions { Parent = cluster });
 
     KarpenterInputs.RequirementArgs CapacityType(string type) => new()
@@ -66,7 +75,7 @@ return await Deployment.RunAsync(() =>
                 Taints = { new KarpenterInputs.TaintArgs { Key = "spot", Value = "true", Effect = TaintEffect.NoSchedule } },
             },
         },
-    }, new ComponentResourceOptions { Parent = cluster, Providers = { provider } });
+    }, new ComponentResourceOptions { Parent = cluster, Providers = { awsProvider, k8sProvider } });
 
     return new Dictionary<string, object?>
     {

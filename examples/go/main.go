@@ -1,14 +1,17 @@
-// A VPC and an EKS cluster (pulumi-eks), with Karpenter installed by the karpenter component:
-// a default on-demand NodePool and a tainted spot NodePool.
+// A VPC and an EKS cluster (pulumi-eks v3, pulumi-aws v6: the newest Go SDKs this repository's
+// checks can fetch), with Karpenter installed by the karpenter component: a default on-demand
+// NodePool and a tainted spot NodePool.
 package main
 
 import (
 	"fmt"
 
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
 	"github.com/pulumi/pulumi-awsx/sdk/v2/go/awsx/ec2"
 	"github.com/pulumi/pulumi-eks/sdk/v3/go/eks"
 	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/sdk/go/karpenter"
 )
@@ -19,13 +22,25 @@ func main() {
 		clusterName := fmt.Sprintf("karpenter-%s", ctx.Stack())
 		discovery := pulumi.StringMap{"karpenter.sh/discovery": pulumi.String(clusterName)}
 
+		// One explicit AWS provider for everything, the karpenter component included: its children
+		// then use the provider the VPC and the cluster use, never a default one built from the
+		// stack's aws:* config (see the README's Usage). An explicit provider takes its settings
+		// from its arguments only: add the profile or assume role your stack needs.
+		awsProvider, err := aws.NewProvider(ctx, "aws", &aws.ProviderArgs{
+			Region: pulumi.String(config.Require(ctx, "aws:region")),
+		})
+		if err != nil {
+			return err
+		}
+		awsProviders := pulumi.ProviderMap(map[string]pulumi.ProviderResource{"aws": awsProvider})
+
 		vpc, err := ec2.NewVpc(ctx, "vpc", &ec2.VpcArgs{
 			SubnetSpecs: []ec2.SubnetSpecArgs{
 				{Type: ec2.SubnetTypePublic},
 				{Type: ec2.SubnetTypePrivate, Tags: discovery}, // where Karpenter launches nodes
 			},
 			NatGateways: &ec2.NatGatewayConfigurationArgs{Strategy: ec2.NatGatewayStrategySingle},
-		})
+		}, awsProviders)
 		if err != nil {
 			return err
 		}
@@ -43,13 +58,13 @@ func main() {
 			DesiredCapacity:       pulumi.Int(2), // runs the Karpenter controller itself
 			MinSize:               pulumi.Int(2),
 			MaxSize:               pulumi.Int(2),
-		})
+		}, awsProviders)
 		if err != nil {
 			return err
 		}
 
 		// pulumi-eks v3's Go SDK exposes the kubeconfig rather than a provider resource.
-		k8s, err := kubernetes.NewProvider(ctx, "cluster", &kubernetes.ProviderArgs{
+		k8sProvider, err := kubernetes.NewProvider(ctx, "cluster", &kubernetes.ProviderArgs{
 			Kubeconfig: cluster.KubeconfigJson,
 		}, pulumi.Parent(cluster))
 		if err != nil {
@@ -83,7 +98,9 @@ func main() {
 					}},
 				},
 			},
-		}, pulumi.Parent(cluster), pulumi.ProviderMap(map[string]pulumi.ProviderResource{"kubernetes": k8s}))
+		}, pulumi.Parent(cluster), pulumi.ProviderMap(map[string]pulumi.ProviderResource{
+			"aws": awsProvider, "kubernetes": k8sProvider,
+		}))
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,8 @@
-"""A VPC and an EKS cluster (pulumi-eks), with Karpenter installed by the karpenter component:
-a default on-demand NodePool and a tainted spot NodePool."""
+"""A VPC and an EKS cluster (pulumi-eks v4, pulumi-aws v7), with Karpenter installed by the
+karpenter component: a default on-demand NodePool and a tainted spot NodePool."""
 
 import pulumi
+import pulumi_aws as aws
 import pulumi_awsx as awsx
 import pulumi_eks as eks
 import pulumi_kubernetes as k8s
@@ -11,6 +12,14 @@ import pulumi_karpenter as karpenter
 cluster_name = f"karpenter-{pulumi.get_stack()}"
 discovery = {"karpenter.sh/discovery": cluster_name}
 
+# One explicit AWS provider for everything, the karpenter component included. The component
+# registers its children at pulumi-aws 6.83.2: given no aws provider, they would get a second,
+# default v6 provider built from the stack's aws:* config, which does not understand v7-only
+# keys such as aws:assumeRoles, so they could run as another identity than the cluster. An
+# explicit provider takes its settings from its arguments only: add the profile or assume_roles
+# your stack needs.
+aws_provider = aws.Provider("aws", region=pulumi.Config("aws").require("region"))
+
 vpc = awsx.ec2.Vpc(
     "vpc",
     subnet_specs=[
@@ -19,6 +28,7 @@ vpc = awsx.ec2.Vpc(
         awsx.ec2.SubnetSpecArgs(type=awsx.ec2.SubnetType.PRIVATE, tags=discovery),
     ],
     nat_gateways=awsx.ec2.NatGatewayConfigurationArgs(strategy=awsx.ec2.NatGatewayStrategy.SINGLE),
+    opts=pulumi.ResourceOptions(providers={"aws": aws_provider}),
 )
 
 cluster = eks.Cluster(
@@ -34,11 +44,12 @@ cluster = eks.Cluster(
     desired_capacity=2,  # runs the Karpenter controller itself
     min_size=2,
     max_size=2,
+    opts=pulumi.ResourceOptions(providers={"aws": aws_provider}),
 )
 
-# pulumi-eks v3 exposes the kubeconfig rather than a provider resource.
-provider = k8s.Provider("cluster", kubeconfig=cluster.kubeconfig_json,
-                        opts=pulumi.ResourceOptions(parent=cluster))
+# pulumi-eks v4 gives Python the kubeconfig, not a Kubernetes provider: build one from it.
+k8s_provider = k8s.Provider("cluster", kubeconfig=cluster.kubeconfig_json,
+                            opts=pulumi.ResourceOptions(parent=cluster))
 
 
 def capacity_type(value: str) -> list[karpenter.RequirementArgs]:
@@ -60,7 +71,7 @@ k = karpenter.Karpenter(
             taints=[karpenter.TaintArgs(key="spot", value="true", effect=karpenter.TaintEffect.NO_SCHEDULE)],
         ),
     ],
-    opts=pulumi.ResourceOptions(parent=cluster, providers={"kubernetes": provider}),
+    opts=pulumi.ResourceOptions(parent=cluster, providers={"aws": aws_provider, "kubernetes": k8s_provider}),
 )
 
 pulumi.export("controllerRoleArn", k.controller_role_arn)

@@ -1,14 +1,22 @@
-// A VPC and an EKS cluster (pulumi-eks), with Karpenter installed by the karpenter component:
-// a default on-demand NodePool and a tainted spot NodePool.
+// A VPC and an EKS cluster (pulumi-eks v4, pulumi-aws v7), with Karpenter installed by the
+// karpenter component: a default on-demand NodePool and a tainted spot NodePool.
 import * as pulumi from "@pulumi/pulumi";
+import * as aws from "@pulumi/aws";
 import * as awsx from "@pulumi/awsx";
 import * as eks from "@pulumi/eks";
-import * as k8s from "@pulumi/kubernetes";
 import * as karpenter from "@pulumi-karpenter/karpenter";
 
 // Named up front: Karpenter discovers subnets and security groups by this tag value.
 const clusterName = `karpenter-${pulumi.getStack()}`;
 const discovery = { "karpenter.sh/discovery": clusterName };
+
+// One explicit AWS provider for everything, the karpenter component included. The component
+// registers its children at pulumi-aws 6.83.2: given no aws provider, they would get a second,
+// default v6 provider built from the stack's aws:* config, which does not understand v7-only
+// keys such as aws:assumeRoles, so they could run as another identity than the cluster. An
+// explicit provider takes its settings from its arguments only: add the profile or assumeRoles
+// your stack needs.
+const awsProvider = new aws.Provider("aws", { region: new pulumi.Config("aws").require("region") });
 
 const vpc = new awsx.ec2.Vpc("vpc", {
     subnetSpecs: [
@@ -16,7 +24,7 @@ const vpc = new awsx.ec2.Vpc("vpc", {
         { type: awsx.ec2.SubnetType.Private, tags: discovery }, // where Karpenter launches nodes
     ],
     natGateways: { strategy: awsx.ec2.NatGatewayStrategy.Single },
-});
+}, { providers: { aws: awsProvider } });
 
 const cluster = new eks.Cluster("cluster", {
     name: clusterName,
@@ -30,10 +38,11 @@ const cluster = new eks.Cluster("cluster", {
     desiredCapacity: 2, // runs the Karpenter controller itself
     minSize: 2,
     maxSize: 2,
-});
+}, { providers: { aws: awsProvider } });
 
-// pulumi-eks v3 exposes the kubeconfig rather than a provider resource.
-const provider = new k8s.Provider("cluster", { kubeconfig: cluster.kubeconfigJson }, { parent: cluster });
+// The cluster's Kubernetes provider: pulumi-eks v4's Node.js SDK builds it from the cluster's
+// kubeconfig on first use (the Python example builds it from kubeconfig_json itself).
+const k8sProvider = cluster.provider;
 
 const capacityType = (type: string): karpenter.types.input.RequirementArgs[] => [
     { key: "karpenter.sh/capacity-type", operator: karpenter.RequirementOperator.In, values: [type] },
@@ -52,7 +61,7 @@ const k = new karpenter.Karpenter("karpenter", {
             taints: [{ key: "spot", value: "true", effect: karpenter.TaintEffect.NoSchedule }],
         },
     ],
-}, { parent: cluster, providers: { kubernetes: provider } });
+}, { parent: cluster, providers: { aws: awsProvider, kubernetes: k8sProvider } });
 
 export const controllerRoleArn = k.controllerRoleArn;
 export const nodeRoleArn = k.nodeRoleArn;

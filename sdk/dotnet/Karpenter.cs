@@ -142,6 +142,12 @@ namespace PulumiKarpenter.Karpenter
     public sealed class KarpenterArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
+        /// Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+        /// </summary>
+        [Input("allowUnverifiedVersion")]
+        public bool? AllowUnverifiedVersion { get; set; }
+
+        /// <summary>
         /// Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
         /// </summary>
         [Input("chartRepository")]
@@ -368,7 +374,7 @@ namespace PulumiKarpenter.Karpenter
         }
 
         /// <summary>
-        /// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: &gt;=0.19.0 &lt;1.15.0.
+        /// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: &gt;=0.19.0 &lt;1.16.0.
         /// </summary>
         [Input("version")]
         public string? Version { get; set; }

@@ -104,6 +104,7 @@ export class Karpenter extends pulumi.ComponentResource {
             if (args?.clusterName === undefined && !opts.urn) {
                 throw new Error("Missing required property 'clusterName'");
             }
+            resourceInputs["allowUnverifiedVersion"] = args?.allowUnverifiedVersion;
             resourceInputs["chartRepository"] = (args?.chartRepository) ?? "oci://public.ecr.aws/karpenter";
             resourceInputs["clusterAuthenticationMode"] = args?.clusterAuthenticationMode;
             resourceInputs["clusterEndpoint"] = args?.clusterEndpoint;
@@ -171,6 +172,10 @@ export class Karpenter extends pulumi.ComponentResource {
  * The set of arguments for constructing a Karpenter resource.
  */
 export interface KarpenterArgs {
+    /**
+     * Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+     */
+    allowUnverifiedVersion?: boolean;
     /**
      * Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
      */
@@ -288,7 +293,7 @@ export interface KarpenterArgs {
      */
     values?: pulumi.Input<{[key: string]: any} | undefined>;
     /**
-     * Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=0.19.0 <1.15.0.
+     * Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
      */
     version?: string;
 }

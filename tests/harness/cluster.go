@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -26,6 +27,7 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 	"sigs.k8s.io/yaml"
 )
@@ -38,6 +40,8 @@ type Cluster struct {
 	mapper  *restmapper.DeferredDiscoveryRESTMapper
 	// removedWebhooks: release name -> webhook configurations removed after its install.
 	removedWebhooks map[string][]string
+	// restConfig is set instead of CP by NewClusterForConfig (kubeconfig.go); Helm uses it.
+	restConfig *rest.Config
 }
 
 // NewCluster builds clients for a control plane.
@@ -60,6 +64,13 @@ func NewCluster(cp *ControlPlane) (*Cluster, error) {
 func (c *Cluster) helm(namespace string) (*action.Configuration, error) {
 	cfg := new(action.Configuration)
 	logf := func(string, ...any) {} // Helm's debug log; errors are returned anyway
+	// No ControlPlane (NewClusterForConfig): Helm from the rest.Config, the same storage driver.
+	if c.restConfig != nil {
+		if err := cfg.Init(&restGetter{config: c.restConfig, namespace: namespace}, namespace, "secret", logf); err != nil {
+			return nil, err
+		}
+		return cfg, nil
+	}
 	insecure := true
 	flags := genericclioptions.NewConfigFlags(false)
 	flags.APIServer = &c.CP.URL
@@ -73,13 +84,19 @@ func (c *Cluster) helm(namespace string) (*action.Configuration, error) {
 	return cfg, nil
 }
 
-// InstallRelease installs a rendered kubernetes:helm.sh/v3:Release with the Helm Go SDK,
-// using exactly its name, chart, version, namespace, createNamespace, skipCrds and values.
-// The chart comes from the Karpenter module zip of the release's version (see ChartDir).
-//
-// One deliberate difference from pulumi-kubernetes: it does not wait for workloads to become
-// ready (its default), because this control plane has no nodes or controllers to run pods.
-func (c *Cluster) InstallRelease(ctx context.Context, res Resource) (*release.Release, error) {
+// releaseSpec is what a rendered kubernetes:helm.sh/v3:Release asks Helm for.
+type releaseSpec struct {
+	name, namespace, version, ref string
+	chart                         *chart.Chart
+	createNamespace, skipCRDs     bool
+	description                   string
+	values                        map[string]any
+}
+
+// releaseFor checks a rendered release's inputs (an input the harness does not implement is
+// an error, never dropped) and loads its chart: from the Karpenter module zip of the
+// release's version (see ChartDir), or a local chart directory as it is.
+func releaseFor(res Resource) (*releaseSpec, error) {
 	if !res.IsRelease() {
 		return nil, fmt.Errorf("%s is a %s, not a Helm release", res.Name, res.Type)
 	}
@@ -100,74 +117,122 @@ func (c *Cluster) InstallRelease(ctx context.Context, res Resource) (*release.Re
 			}
 		}
 	}
-	version := res.String("version")
-	ref := res.String("chart")
-	if repo := res.String("repositoryOpts.repo"); repo != "" && !strings.Contains(ref, "/") {
-		ref = strings.TrimSuffix(repo, "/") + "/" + ref
+	spec := &releaseSpec{version: res.String("version"), ref: res.String("chart")}
+	if repo := res.String("repositoryOpts.repo"); repo != "" && !strings.Contains(spec.ref, "/") {
+		spec.ref = strings.TrimSuffix(repo, "/") + "/" + spec.ref
 	}
-	var ch *chart.Chart
 	var err error
-	if st, statErr := os.Stat(ref); statErr == nil && st.IsDir() {
+	if st, statErr := os.Stat(spec.ref); statErr == nil && st.IsDir() {
 		// A local chart directory (chartRepository set to a path) is used as it is.
-		ch, err = loader.Load(ref)
+		spec.chart, err = loader.Load(spec.ref)
 	} else {
-		if version == "" {
-			return nil, fmt.Errorf("release %s: chart %q has no version; the harness needs one to pick the module", res.Name, ref)
+		if spec.version == "" {
+			return nil, fmt.Errorf("release %s: chart %q has no version; the harness needs one to pick the module", res.Name, spec.ref)
 		}
 		var k *Karpenter
-		if k, err = LoadKarpenter(version); err == nil {
-			ch, err = k.LoadChart(ref)
+		if k, err = LoadKarpenter(spec.version); err == nil {
+			spec.chart, err = k.LoadChart(spec.ref)
 		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("release %s: %w", res.Name, err)
 	}
-	namespace := res.String("namespace")
-	if namespace == "" {
-		namespace = "default"
+	spec.namespace = res.String("namespace")
+	if spec.namespace == "" {
+		spec.namespace = "default"
 	}
-	name := res.String("name")
-	if name == "" {
+	spec.name = res.String("name")
+	if spec.name == "" {
 		// pulumi-kubernetes would auto-name (logical name + random suffix); the logical name
 		// keeps runs deterministic.
-		name = res.Name
+		spec.name = res.Name
 	}
-	cfg, err := c.helm(namespace)
+	spec.createNamespace, _ = Lookup(res.Inputs, "createNamespace").(bool)
+	spec.skipCRDs, _ = Lookup(res.Inputs, "skipCrds").(bool)
+	spec.description = res.String("description")
+	spec.values, _ = Lookup(res.Inputs, "values").(map[string]any)
+	if spec.values == nil {
+		spec.values = map[string]any{}
+	}
+	return spec, nil
+}
+
+// InstallRelease installs a rendered kubernetes:helm.sh/v3:Release with the Helm Go SDK,
+// using exactly its name, chart, version, namespace, createNamespace, skipCrds and values.
+// The chart comes from the Karpenter module zip of the release's version (see ChartDir).
+//
+// One deliberate difference from pulumi-kubernetes: it does not wait for workloads to become
+// ready (its default), because this control plane has no nodes or controllers to run pods.
+func (c *Cluster) InstallRelease(ctx context.Context, res Resource) (*release.Release, error) {
+	spec, err := releaseFor(res)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := c.helm(spec.namespace)
 	if err != nil {
 		return nil, err
 	}
 	install := action.NewInstall(cfg)
-	install.ReleaseName = name
-	install.Namespace = namespace
-	install.Version = version
-	install.CreateNamespace, _ = Lookup(res.Inputs, "createNamespace").(bool)
-	install.SkipCRDs, _ = Lookup(res.Inputs, "skipCrds").(bool)
-	install.Description = res.String("description")
+	install.ReleaseName = spec.name
+	install.Namespace = spec.namespace
+	install.Version = spec.version
+	install.CreateNamespace = spec.createNamespace
+	install.SkipCRDs = spec.skipCRDs
+	install.Description = spec.description
 	install.Timeout = 2 * time.Minute
-	values, _ := Lookup(res.Inputs, "values").(map[string]any)
-	if values == nil {
-		values = map[string]any{}
-	}
-	rel, err := install.RunWithContext(ctx, ch, values)
+	rel, err := install.RunWithContext(ctx, spec.chart, spec.values)
 	if err != nil {
-		return nil, fmt.Errorf("helm install %s (%s %s): %w", name, ref, version, err)
+		return nil, fmt.Errorf("helm install %s (%s %s): %w", spec.name, spec.ref, spec.version, err)
 	}
+	return rel, c.afterRelease(ctx, rel, spec)
+}
+
+// UpgradeRelease upgrades an installed release to what a later render says (pulumi-kubernetes
+// updates a Release in place with Helm's upgrade): the new chart version and values, with the
+// Release defaults (resetValues and reuseValues false: Helm takes the rendered values, or keeps
+// the previous ones when none are rendered). As with Helm, the chart's crds/ are not touched
+// on upgrade; CRDs that are templates (the karpenter-crd chart) are updated.
+func (c *Cluster) UpgradeRelease(ctx context.Context, res Resource) (*release.Release, error) {
+	spec, err := releaseFor(res)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := c.helm(spec.namespace)
+	if err != nil {
+		return nil, err
+	}
+	upgrade := action.NewUpgrade(cfg)
+	upgrade.Namespace = spec.namespace
+	upgrade.Version = spec.version
+	upgrade.SkipCRDs = spec.skipCRDs
+	upgrade.Description = spec.description
+	upgrade.Timeout = 2 * time.Minute
+	rel, err := upgrade.RunWithContext(ctx, spec.name, spec.chart, spec.values)
+	if err != nil {
+		return nil, fmt.Errorf("helm upgrade %s (%s %s): %w", spec.name, spec.ref, spec.version, err)
+	}
+	return rel, c.afterRelease(ctx, rel, spec)
+}
+
+// afterRelease waits for the CRDs a release installed or changed and removes the admission
+// webhooks no pod serves.
+func (c *Cluster) afterRelease(ctx context.Context, rel *release.Release, spec *releaseSpec) error {
 	// Custom resources applied next need the release's CRDs served; Helm does not wait for
 	// that when CRDs are ordinary templates (the karpenter-crd chart).
 	if err := c.waitForCRDs(ctx, rel.Manifest); err != nil {
-		return nil, err
+		return err
 	}
 	if err := c.removeUnservedWebhooks(ctx, rel); err != nil {
-		return nil, err
+		return err
 	}
-	if !install.SkipCRDs && len(ch.CRDObjects()) > 0 {
-		for _, crd := range ch.CRDObjects() {
+	if !spec.skipCRDs && len(spec.chart.CRDObjects()) > 0 {
+		for _, crd := range spec.chart.CRDObjects() {
 			if err := c.waitForCRDs(ctx, string(crd.File.Data)); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	return rel, nil
+	return nil
 }
 
 var webhookGVRs = map[string]schema.GroupVersionResource{
@@ -463,6 +528,34 @@ func (c *Cluster) Create(ctx context.Context, obj *unstructured.Unstructured) (*
 	return ri.Get(ctx, obj.GetName(), metav1.GetOptions{})
 }
 
+// Update replaces an existing object's content with what a later render sends and returns
+// what the server stored: a full update (PUT, under the field manager Create uses) of the live
+// object, so fields the render no longer sends are removed, as when Pulumi diffs the old and
+// new inputs. The object keeps its identity (uid, creation time) and status; finalizers and
+// owner references the render does not set are kept as the live object has them.
+func (c *Cluster) Update(ctx context.Context, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	ri, err := c.resourceFor(obj)
+	if err != nil {
+		return nil, err
+	}
+	live, err := ri.Get(ctx, obj.GetName(), metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	obj = obj.DeepCopy()
+	obj.SetResourceVersion(live.GetResourceVersion())
+	if obj.GetFinalizers() == nil {
+		obj.SetFinalizers(live.GetFinalizers())
+	}
+	if obj.GetOwnerReferences() == nil {
+		obj.SetOwnerReferences(live.GetOwnerReferences())
+	}
+	if _, err := ri.Update(ctx, obj, metav1.UpdateOptions{FieldManager: "pulumi-kubernetes"}); err != nil {
+		return nil, err
+	}
+	return ri.Get(ctx, obj.GetName(), metav1.GetOptions{})
+}
+
 // Get reads an object back (nil and a NotFound error when absent).
 func (c *Cluster) Get(ctx context.Context, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	ri, err := c.resourceFor(obj)
@@ -495,6 +588,8 @@ type Applied struct {
 	Got      *unstructured.Unstructured // ... and what the server stored (or, for reads, holds)
 	// FieldManager is the server-side apply field manager of a Patch resource.
 	FieldManager string
+	// Unchanged: Upgrade left it alone (same type and inputs in both renders) and only read it.
+	Unchanged bool
 }
 
 // Install applies every kubernetes:* resource of a render in dependency order: releases
@@ -509,52 +604,196 @@ func (c *Cluster) Install(ctx context.Context, r *Render) ([]Applied, error) {
 	}
 	var applied []Applied
 	for _, res := range order {
+		if !res.IsKubernetes() {
+			continue
+		}
+		a, err := c.apply(ctx, res, false)
+		if err != nil {
+			return applied, err
+		}
+		applied = append(applied, a)
+	}
+	return applied, nil
+}
+
+// Upgrade applies a later render over an installed earlier one, as `pulumi up` with changed
+// inputs does. In the later render's dependency order: a resource whose type and inputs are
+// the same in both renders is left alone (Pulumi sends nothing) and only read back — a
+// release's status, an object compared with what the render sends —; a changed release (same
+// logical name) is upgraded with Helm (UpgradeRelease); a changed object is updated in place
+// (Update) when its type is the same or the earlier type is among the later one's aliases;
+// anything new is installed as by Install; patch and read resources are handled as by
+// Install. Then what only the earlier render has is deleted, in its delete order (Pulumi
+// deletes removed resources last). Replacing a resource (same logical name, another kind
+// without an alias) is not implemented and is an error. Applied.Unchanged marks what was left
+// alone.
+func (c *Cluster) Upgrade(ctx context.Context, before, after *Render) ([]Applied, error) {
+	order, err := after.CreateOrder()
+	if err != nil {
+		return nil, err
+	}
+	var applied []Applied
+	for _, res := range order {
+		if !res.IsKubernetes() {
+			continue
+		}
+		old, existed := before.Get(res.Name)
+		if existed && old.Type != res.Type && !slices.Contains(res.Aliases, old.Type) {
+			return applied, fmt.Errorf("upgrade %s: %s becomes %s without an alias (a replacement), which the harness does not implement", res.Name, old.Type, res.Type)
+		}
+		var a Applied
+		if existed && old.Type == res.Type && reflect.DeepEqual(normalize(old.Inputs), normalize(res.Inputs)) {
+			a, err = c.readBack(ctx, res)
+		} else {
+			a, err = c.apply(ctx, res, existed)
+		}
+		if err != nil {
+			return applied, err
+		}
+		applied = append(applied, a)
+	}
+	gone, err := before.DeleteOrder()
+	if err != nil {
+		return applied, err
+	}
+	for _, res := range gone {
+		if _, kept := after.Get(res.Name); kept || !res.IsKubernetes() || res.IsRead() || res.RetainOnDelete {
+			continue
+		}
 		switch {
 		case res.IsRelease():
-			rel, err := c.InstallRelease(ctx, res)
-			if err != nil {
-				return applied, err
-			}
-			applied = append(applied, Applied{Resource: res, Release: rel})
-		case res.IsKubernetes() && res.IsRead():
-			obj, err := Object(res)
-			if err != nil {
-				return applied, err
-			}
-			got, err := c.Get(ctx, obj)
-			if err != nil {
-				return applied, fmt.Errorf("read %s (%s %s, an existing object the component reads; nothing creates it): %w", res.Name, obj.GetKind(), res.ReadID, err)
-			}
-			applied = append(applied, Applied{Resource: res, Got: got})
+			err = c.UninstallRelease(res)
 		case res.IsPatch():
-			obj, err := Object(res)
-			if err != nil {
-				return applied, err
+			var obj *unstructured.Unstructured
+			if obj, err = Object(res); err == nil {
+				_, err = c.Relinquish(ctx, obj, PatchFieldManager(res, obj))
 			}
-			manager := PatchFieldManager(res, obj)
-			force := obj.GetAnnotations()[PatchForceAnnotation] == "true"
-			got, err := c.Apply(ctx, obj.DeepCopy(), manager, force)
-			if err != nil {
-				return applied, fmt.Errorf("apply %s (%s %s/%s, field manager %s, force %v): %w", res.Name, obj.GetKind(), obj.GetNamespace(), obj.GetName(), manager, force, err)
+		default:
+			var obj *unstructured.Unstructured
+			if obj, err = Object(res); err == nil {
+				err = c.Delete(ctx, obj)
 			}
-			if diffs := Missing(obj.Object, got.Object); len(diffs) > 0 {
-				return applied, fmt.Errorf("%s read back differs from what was applied:\n  %s", res.Name, strings.Join(diffs, "\n  "))
-			}
-			applied = append(applied, Applied{Resource: res, Sent: obj, Got: got, FieldManager: manager})
-		case res.IsKubernetes():
-			obj, err := Object(res)
-			if err != nil {
-				return applied, err
-			}
-			got, err := c.Create(ctx, obj.DeepCopy())
-			if err != nil {
-				return applied, fmt.Errorf("create %s (%s %s): %w", res.Name, obj.GetKind(), obj.GetName(), err)
-			}
-			if diffs := Missing(obj.Object, got.Object); len(diffs) > 0 {
-				return applied, fmt.Errorf("%s read back differs from what was sent:\n  %s", res.Name, strings.Join(diffs, "\n  "))
-			}
-			applied = append(applied, Applied{Resource: res, Sent: obj, Got: got})
+		}
+		if err != nil {
+			return applied, fmt.Errorf("upgrade: delete %s (%s), which the later render no longer has: %w", res.Name, res.Type, err)
 		}
 	}
 	return applied, nil
+}
+
+// readBack is what Upgrade does with a resource whose inputs did not change: nothing is sent;
+// a release's status is read, an object is read and compared with what the render sends.
+func (c *Cluster) readBack(ctx context.Context, res Resource) (Applied, error) {
+	if res.IsRelease() {
+		spec, err := releaseFor(res)
+		if err != nil {
+			return Applied{}, err
+		}
+		rel, err := c.ReleaseStatus(spec.namespace, spec.name)
+		if err != nil {
+			return Applied{}, fmt.Errorf("release %s (unchanged): %w", res.Name, err)
+		}
+		return Applied{Resource: res, Release: rel, Unchanged: true}, nil
+	}
+	obj, err := Object(res)
+	if err != nil {
+		return Applied{}, err
+	}
+	got, err := c.Get(ctx, obj)
+	if err != nil {
+		return Applied{}, fmt.Errorf("read %s (unchanged %s %s): %w", res.Name, obj.GetKind(), obj.GetName(), err)
+	}
+	if res.IsRead() {
+		return Applied{Resource: res, Got: got, Unchanged: true}, nil
+	}
+	if diffs := Missing(obj.Object, got.Object); len(diffs) > 0 {
+		return Applied{}, fmt.Errorf("%s (unchanged) read back differs from what the render sends:\n  %s", res.Name, strings.Join(diffs, "\n  "))
+	}
+	if err := c.checkKubelet(ctx, res, got); err != nil {
+		return Applied{}, err
+	}
+	a := Applied{Resource: res, Sent: obj, Got: got, Unchanged: true}
+	if res.IsPatch() {
+		a.FieldManager = PatchFieldManager(res, obj)
+	}
+	return a, nil
+}
+
+// checkKubelet: a schemaless spec.kubelet (Karpenter 1.15+) keeps any key, so a stored v1
+// EC2NodeClass is checked as Karpenter's controller will check it (KubeletProblems).
+func (c *Cluster) checkKubelet(ctx context.Context, res Resource, got *unstructured.Unstructured) error {
+	if gvk := got.GroupVersionKind(); gvk.Group != "karpenter.k8s.aws" || gvk.Version != "v1" || gvk.Kind != "EC2NodeClass" {
+		return nil
+	}
+	open, err := c.SchemalessKubelet(ctx)
+	if err != nil {
+		return fmt.Errorf("%s: read the EC2NodeClass CRD: %w", res.Name, err)
+	}
+	if problems := KubeletProblems(got); open && len(problems) > 0 {
+		return fmt.Errorf("%s (EC2NodeClass %s) was stored, but Karpenter's controller would reject its spec.kubelet (ValidationSucceeded=False, no launches):\n  %s",
+			res.Name, got.GetName(), strings.Join(problems, "\n  "))
+	}
+	return nil
+}
+
+// apply installs one rendered kubernetes resource, or updates it when it already exists
+// (Upgrade), and checks the read-back.
+func (c *Cluster) apply(ctx context.Context, res Resource, exists bool) (Applied, error) {
+	switch {
+	case res.IsRelease():
+		install := c.InstallRelease
+		if exists {
+			install = c.UpgradeRelease
+		}
+		rel, err := install(ctx, res)
+		if err != nil {
+			return Applied{}, err
+		}
+		return Applied{Resource: res, Release: rel}, nil
+	case res.IsRead():
+		obj, err := Object(res)
+		if err != nil {
+			return Applied{}, err
+		}
+		got, err := c.Get(ctx, obj)
+		if err != nil {
+			return Applied{}, fmt.Errorf("read %s (%s %s, an existing object the component reads; nothing creates it): %w", res.Name, obj.GetKind(), res.ReadID, err)
+		}
+		return Applied{Resource: res, Got: got}, nil
+	case res.IsPatch():
+		obj, err := Object(res)
+		if err != nil {
+			return Applied{}, err
+		}
+		manager := PatchFieldManager(res, obj)
+		force := obj.GetAnnotations()[PatchForceAnnotation] == "true"
+		got, err := c.Apply(ctx, obj.DeepCopy(), manager, force)
+		if err != nil {
+			return Applied{}, fmt.Errorf("apply %s (%s %s/%s, field manager %s, force %v): %w", res.Name, obj.GetKind(), obj.GetNamespace(), obj.GetName(), manager, force, err)
+		}
+		if diffs := Missing(obj.Object, got.Object); len(diffs) > 0 {
+			return Applied{}, fmt.Errorf("%s read back differs from what was applied:\n  %s", res.Name, strings.Join(diffs, "\n  "))
+		}
+		return Applied{Resource: res, Sent: obj, Got: got, FieldManager: manager}, nil
+	default:
+		obj, err := Object(res)
+		if err != nil {
+			return Applied{}, err
+		}
+		verb, send := "create", c.Create
+		if exists {
+			verb, send = "update", c.Update
+		}
+		got, err := send(ctx, obj.DeepCopy())
+		if err != nil {
+			return Applied{}, fmt.Errorf("%s %s (%s %s): %w", verb, res.Name, obj.GetKind(), obj.GetName(), err)
+		}
+		if diffs := Missing(obj.Object, got.Object); len(diffs) > 0 {
+			return Applied{}, fmt.Errorf("%s read back differs from what was sent:\n  %s", res.Name, strings.Join(diffs, "\n  "))
+		}
+		if err := c.checkKubelet(ctx, res, got); err != nil {
+			return Applied{}, err
+		}
+		return Applied{Resource: res, Sent: obj, Got: got}, nil
+	}
 }

@@ -161,6 +161,7 @@ func TestInstallFixture(t *testing.T) {
 
 func TestChartModule(t *testing.T) {
 	for v, want := range map[string]string{
+		"1.15.1":  KarpenterModule + "@v1.15.1",
 		"1.14.1":  KarpenterModule + "@v1.14.1",
 		"v1.0.8":  KarpenterModule + "@v1.0.8",
 		"0.36.2":  KarpenterModule + "@v0.36.2",

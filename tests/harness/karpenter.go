@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -27,8 +28,9 @@ const (
 	CoreModule      = "github.com/aws/karpenter-core"
 )
 
-// KarpenterVersions are the v1 versions the harness supports (the proxy serves their zips).
-var KarpenterVersions = []string{"1.14.1", "1.8.6", "1.0.8"}
+// KarpenterVersions are the v1 versions the harness supports (the proxy serves their zips),
+// newest first.
+var KarpenterVersions = []string{"1.15.1", "1.14.1", "1.8.6", "1.0.8"}
 
 // Legacy generations the harness installs, one version each.
 const (
@@ -182,13 +184,57 @@ func moduleDir(modVersion string) (string, error) {
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	var info struct{ Dir, Error string }
-	if jerr := json.Unmarshal(out, &info); jerr != nil || info.Error != "" || info.Dir == "" {
-		return "", fmt.Errorf("go mod download %s: %v %s %s", modVersion, err, info.Error, stderr.String())
+	out, runErr := cmd.Output()
+	dir, err := downloadedDir(out)
+	if err != nil {
+		return "", fmt.Errorf("go mod download %s: %w (exit: %v) %s", modVersion, err, runErr, stderr.String())
 	}
-	moduleDirs[modVersion] = info.Dir
-	return info.Dir, nil
+	moduleDirs[modVersion] = dir
+	return dir, nil
+}
+
+// downloadedDir reads the module directory from `go mod download -json` output. From Karpenter
+// 1.14.2 on the module's go directive can be newer than the local toolchain (1.15.1 says
+// 1.26.10): `go mod download` then reports "requires go >= ..." and no Dir, although it has
+// downloaded, verified and extracted the zip. That error alone is tolerated, when the extracted
+// directory (derived from Zip) exists; callers still check it holds what they need. Any other
+// error (403, unknown revision, checksum mismatch) is returned.
+func downloadedDir(out []byte) (string, error) {
+	var info struct{ Dir, Error, Zip string }
+	if err := json.Unmarshal(out, &info); err != nil {
+		return "", fmt.Errorf("decode output %q: %w", out, err)
+	}
+	if info.Error == "" && info.Dir != "" {
+		return info.Dir, nil
+	}
+	if strings.Contains(info.Error, "requires go >= ") {
+		if dir, ok := extractedDir(info.Zip); ok {
+			if st, err := os.Stat(dir); err == nil && st.IsDir() {
+				return dir, nil
+			}
+		}
+	}
+	if info.Error == "" {
+		info.Error = "no Dir in the output"
+	}
+	return "", errors.New(info.Error)
+}
+
+// extractedDir maps a module zip in the module cache to the directory it is extracted into:
+// $GOMODCACHE/cache/download/<escaped path>/@v/<version>.zip -> $GOMODCACHE/<escaped path>@<version>.
+func extractedDir(zip string) (string, bool) {
+	zip = filepath.ToSlash(zip)
+	i := strings.LastIndex(zip, "/cache/download/")
+	if i < 0 || !strings.HasSuffix(zip, ".zip") {
+		return "", false
+	}
+	rest := zip[i+len("/cache/download/"):]
+	j := strings.LastIndex(rest, "/@v/")
+	if j <= 0 {
+		return "", false
+	}
+	version := strings.TrimSuffix(rest[j+len("/@v/"):], ".zip")
+	return filepath.FromSlash(zip[:i] + "/" + rest[:j] + "@" + version), true
 }
 
 // LoadKarpenter returns a version's charts and CRDs, downloading the module zips into the Go

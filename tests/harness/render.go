@@ -21,6 +21,16 @@ type Render struct {
 	} `json:"component"`
 	Resources []Resource     `json:"resources"`
 	Outputs   map[string]any `json:"outputs"`
+	// Invokes are the provider functions the component called (tests/conformance checks them).
+	Invokes []Invoke `json:"invokes,omitempty"`
+}
+
+// Invoke is one provider function the component called: token, arguments as sent, and the
+// result fields it reads ("a|b": a, falling back to b where the provider lacks a).
+type Invoke struct {
+	Token string         `json:"token"`
+	Args  map[string]any `json:"args"`
+	Reads []string       `json:"reads"`
 }
 
 // Resource is one child resource the component would register.

@@ -16,6 +16,18 @@ namespace PulumiKarpenter.Karpenter.Inputs
     /// </summary>
     public sealed class KubeletConfigurationArgs : global::Pulumi.ResourceArgs
     {
+        [Input("additionalSettings")]
+        private InputMap<object>? _additionalSettings;
+
+        /// <summary>
+        /// Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{"containerLogMaxSize": "50Mi", "shutdownGracePeriod": "30s"}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class's `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter's. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.
+        /// </summary>
+        public InputMap<object> AdditionalSettings
+        {
+            get => _additionalSettings ?? (_additionalSettings = new InputMap<object>());
+            set => _additionalSettings = value;
+        }
+
         [Input("clusterDNS")]
         private InputList<string>? _clusterDNS;
 

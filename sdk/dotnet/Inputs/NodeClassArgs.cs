@@ -65,6 +65,12 @@ namespace PulumiKarpenter.Karpenter.Inputs
         public Input<bool>? DetailedMonitoring { get; set; }
 
         /// <summary>
+        /// AWS Nitro Enclaves on the instances (Karpenter 1.15+).
+        /// </summary>
+        [Input("enclaveOptions")]
+        public Input<Inputs.EnclaveOptionsArgs>? EnclaveOptions { get; set; }
+
+        /// <summary>
         /// Existing instance profile name for the nodes. Mutually exclusive with `role`.
         /// </summary>
         [Input("instanceProfile")]

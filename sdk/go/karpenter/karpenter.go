@@ -97,6 +97,8 @@ func NewKarpenter(ctx *pulumi.Context,
 }
 
 type karpenterArgs struct {
+	// Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+	AllowUnverifiedVersion *bool `pulumi:"allowUnverifiedVersion"`
 	// Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
 	ChartRepository *string `pulumi:"chartRepository"`
 	// The cluster's authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.
@@ -155,12 +157,14 @@ type karpenterArgs struct {
 	Tags map[string]string `pulumi:"tags"`
 	// Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
 	Values map[string]interface{} `pulumi:"values"`
-	// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=0.19.0 <1.15.0.
+	// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
 	Version *string `pulumi:"version"`
 }
 
 // The set of arguments for constructing a Karpenter resource.
 type KarpenterArgs struct {
+	// Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+	AllowUnverifiedVersion *bool
 	// Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
 	ChartRepository *string
 	// The cluster's authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.
@@ -219,7 +223,7 @@ type KarpenterArgs struct {
 	Tags pulumi.StringMapInput
 	// Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
 	Values pulumi.MapInput
-	// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=0.19.0 <1.15.0.
+	// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
 	Version *string
 }
 

@@ -555,7 +555,7 @@ type Budget struct {
 	Duration *string `pulumi:"duration"`
 	// Maximum nodes disrupted at once: a count (`5`) or a percentage (`10%`). Default: `10%`.
 	Nodes *string `pulumi:"nodes"`
-	// Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`. Default: all.
+	// Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.
 	Reasons []string `pulumi:"reasons"`
 	// Cron schedule (5 fields, UTC, or a macro like `@daily`) when the budget starts being active. Requires `duration`.
 	Schedule *string `pulumi:"schedule"`
@@ -578,7 +578,7 @@ type BudgetArgs struct {
 	Duration pulumi.StringPtrInput `pulumi:"duration"`
 	// Maximum nodes disrupted at once: a count (`5`) or a percentage (`10%`). Default: `10%`.
 	Nodes pulumi.StringPtrInput `pulumi:"nodes"`
-	// Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`. Default: all.
+	// Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.
 	Reasons pulumi.StringArrayInput `pulumi:"reasons"`
 	// Cron schedule (5 fields, UTC, or a macro like `@daily`) when the budget starts being active. Requires `duration`.
 	Schedule pulumi.StringPtrInput `pulumi:"schedule"`
@@ -646,7 +646,7 @@ func (o BudgetOutput) Nodes() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Budget) *string { return v.Nodes }).(pulumi.StringPtrOutput)
 }
 
-// Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`. Default: all.
+// Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.
 func (o BudgetOutput) Reasons() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Budget) []string { return v.Reasons }).(pulumi.StringArrayOutput)
 }
@@ -1013,8 +1013,150 @@ func (o DisruptionPtrOutput) ConsolidationPolicy() ConsolidationPolicyPtrOutput 
 	}).(ConsolidationPolicyPtrOutput)
 }
 
+// AWS Nitro Enclaves settings of the instances.
+type EnclaveOptions struct {
+	// Launch the instances with Nitro Enclaves enabled.
+	Enabled bool `pulumi:"enabled"`
+}
+
+// EnclaveOptionsInput is an input type that accepts EnclaveOptionsArgs and EnclaveOptionsOutput values.
+// You can construct a concrete instance of `EnclaveOptionsInput` via:
+//
+//	EnclaveOptionsArgs{...}
+type EnclaveOptionsInput interface {
+	pulumi.Input
+
+	ToEnclaveOptionsOutput() EnclaveOptionsOutput
+	ToEnclaveOptionsOutputWithContext(context.Context) EnclaveOptionsOutput
+}
+
+// AWS Nitro Enclaves settings of the instances.
+type EnclaveOptionsArgs struct {
+	// Launch the instances with Nitro Enclaves enabled.
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+}
+
+func (EnclaveOptionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnclaveOptions)(nil)).Elem()
+}
+
+func (i EnclaveOptionsArgs) ToEnclaveOptionsOutput() EnclaveOptionsOutput {
+	return i.ToEnclaveOptionsOutputWithContext(context.Background())
+}
+
+func (i EnclaveOptionsArgs) ToEnclaveOptionsOutputWithContext(ctx context.Context) EnclaveOptionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnclaveOptionsOutput)
+}
+
+func (i EnclaveOptionsArgs) ToEnclaveOptionsPtrOutput() EnclaveOptionsPtrOutput {
+	return i.ToEnclaveOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i EnclaveOptionsArgs) ToEnclaveOptionsPtrOutputWithContext(ctx context.Context) EnclaveOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnclaveOptionsOutput).ToEnclaveOptionsPtrOutputWithContext(ctx)
+}
+
+// EnclaveOptionsPtrInput is an input type that accepts EnclaveOptionsArgs, EnclaveOptionsPtr and EnclaveOptionsPtrOutput values.
+// You can construct a concrete instance of `EnclaveOptionsPtrInput` via:
+//
+//	        EnclaveOptionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type EnclaveOptionsPtrInput interface {
+	pulumi.Input
+
+	ToEnclaveOptionsPtrOutput() EnclaveOptionsPtrOutput
+	ToEnclaveOptionsPtrOutputWithContext(context.Context) EnclaveOptionsPtrOutput
+}
+
+type enclaveOptionsPtrType EnclaveOptionsArgs
+
+func EnclaveOptionsPtr(v *EnclaveOptionsArgs) EnclaveOptionsPtrInput {
+	return (*enclaveOptionsPtrType)(v)
+}
+
+func (*enclaveOptionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**EnclaveOptions)(nil)).Elem()
+}
+
+func (i *enclaveOptionsPtrType) ToEnclaveOptionsPtrOutput() EnclaveOptionsPtrOutput {
+	return i.ToEnclaveOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i *enclaveOptionsPtrType) ToEnclaveOptionsPtrOutputWithContext(ctx context.Context) EnclaveOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnclaveOptionsPtrOutput)
+}
+
+// AWS Nitro Enclaves settings of the instances.
+type EnclaveOptionsOutput struct{ *pulumi.OutputState }
+
+func (EnclaveOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnclaveOptions)(nil)).Elem()
+}
+
+func (o EnclaveOptionsOutput) ToEnclaveOptionsOutput() EnclaveOptionsOutput {
+	return o
+}
+
+func (o EnclaveOptionsOutput) ToEnclaveOptionsOutputWithContext(ctx context.Context) EnclaveOptionsOutput {
+	return o
+}
+
+func (o EnclaveOptionsOutput) ToEnclaveOptionsPtrOutput() EnclaveOptionsPtrOutput {
+	return o.ToEnclaveOptionsPtrOutputWithContext(context.Background())
+}
+
+func (o EnclaveOptionsOutput) ToEnclaveOptionsPtrOutputWithContext(ctx context.Context) EnclaveOptionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v EnclaveOptions) *EnclaveOptions {
+		return &v
+	}).(EnclaveOptionsPtrOutput)
+}
+
+// Launch the instances with Nitro Enclaves enabled.
+func (o EnclaveOptionsOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v EnclaveOptions) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type EnclaveOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (EnclaveOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**EnclaveOptions)(nil)).Elem()
+}
+
+func (o EnclaveOptionsPtrOutput) ToEnclaveOptionsPtrOutput() EnclaveOptionsPtrOutput {
+	return o
+}
+
+func (o EnclaveOptionsPtrOutput) ToEnclaveOptionsPtrOutputWithContext(ctx context.Context) EnclaveOptionsPtrOutput {
+	return o
+}
+
+func (o EnclaveOptionsPtrOutput) Elem() EnclaveOptionsOutput {
+	return o.ApplyT(func(v *EnclaveOptions) EnclaveOptions {
+		if v != nil {
+			return *v
+		}
+		var ret EnclaveOptions
+		return ret
+	}).(EnclaveOptionsOutput)
+}
+
+// Launch the instances with Nitro Enclaves enabled.
+func (o EnclaveOptionsPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *EnclaveOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
 // Kubelet settings for the nodes (on the EC2NodeClass from Karpenter 1.0; on the NodePool or Provisioner before).
 type KubeletConfiguration struct {
+	// Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{"containerLogMaxSize": "50Mi", "shutdownGracePeriod": "30s"}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class's `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter's. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.
+	AdditionalSettings map[string]interface{} `pulumi:"additionalSettings"`
 	// Cluster DNS server IPs.
 	ClusterDNS []string `pulumi:"clusterDNS"`
 	// Enforce CPU limits with CFS quota.
@@ -1054,6 +1196,8 @@ type KubeletConfigurationInput interface {
 
 // Kubelet settings for the nodes (on the EC2NodeClass from Karpenter 1.0; on the NodePool or Provisioner before).
 type KubeletConfigurationArgs struct {
+	// Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{"containerLogMaxSize": "50Mi", "shutdownGracePeriod": "30s"}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class's `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter's. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.
+	AdditionalSettings pulumi.MapInput `pulumi:"additionalSettings"`
 	// Cluster DNS server IPs.
 	ClusterDNS pulumi.StringArrayInput `pulumi:"clusterDNS"`
 	// Enforce CPU limits with CFS quota.
@@ -1158,6 +1302,11 @@ func (o KubeletConfigurationOutput) ToKubeletConfigurationPtrOutputWithContext(c
 	}).(KubeletConfigurationPtrOutput)
 }
 
+// Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{"containerLogMaxSize": "50Mi", "shutdownGracePeriod": "30s"}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class's `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter's. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.
+func (o KubeletConfigurationOutput) AdditionalSettings() pulumi.MapOutput {
+	return o.ApplyT(func(v KubeletConfiguration) map[string]interface{} { return v.AdditionalSettings }).(pulumi.MapOutput)
+}
+
 // Cluster DNS server IPs.
 func (o KubeletConfigurationOutput) ClusterDNS() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v KubeletConfiguration) []string { return v.ClusterDNS }).(pulumi.StringArrayOutput)
@@ -1240,6 +1389,16 @@ func (o KubeletConfigurationPtrOutput) Elem() KubeletConfigurationOutput {
 		var ret KubeletConfiguration
 		return ret
 	}).(KubeletConfigurationOutput)
+}
+
+// Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{"containerLogMaxSize": "50Mi", "shutdownGracePeriod": "30s"}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class's `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter's. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.
+func (o KubeletConfigurationPtrOutput) AdditionalSettings() pulumi.MapOutput {
+	return o.ApplyT(func(v *KubeletConfiguration) map[string]interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.AdditionalSettings
+	}).(pulumi.MapOutput)
 }
 
 // Cluster DNS server IPs.
@@ -1573,6 +1732,8 @@ type NodeClass struct {
 	BlockDeviceMappings []BlockDeviceMapping `pulumi:"blockDeviceMappings"`
 	// Enable detailed CloudWatch monitoring on the instances.
 	DetailedMonitoring *bool `pulumi:"detailedMonitoring"`
+	// AWS Nitro Enclaves on the instances (Karpenter 1.15+).
+	EnclaveOptions *EnclaveOptions `pulumi:"enclaveOptions"`
 	// Existing instance profile name for the nodes. Mutually exclusive with `role`.
 	InstanceProfile *string `pulumi:"instanceProfile"`
 	// How to use local instance store volumes: `RAID0`.
@@ -1620,6 +1781,8 @@ type NodeClassArgs struct {
 	BlockDeviceMappings BlockDeviceMappingArrayInput `pulumi:"blockDeviceMappings"`
 	// Enable detailed CloudWatch monitoring on the instances.
 	DetailedMonitoring pulumi.BoolPtrInput `pulumi:"detailedMonitoring"`
+	// AWS Nitro Enclaves on the instances (Karpenter 1.15+).
+	EnclaveOptions EnclaveOptionsPtrInput `pulumi:"enclaveOptions"`
 	// Existing instance profile name for the nodes. Mutually exclusive with `role`.
 	InstanceProfile pulumi.StringPtrInput `pulumi:"instanceProfile"`
 	// How to use local instance store volumes: `RAID0`.
@@ -1722,6 +1885,11 @@ func (o NodeClassOutput) BlockDeviceMappings() BlockDeviceMappingArrayOutput {
 // Enable detailed CloudWatch monitoring on the instances.
 func (o NodeClassOutput) DetailedMonitoring() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v NodeClass) *bool { return v.DetailedMonitoring }).(pulumi.BoolPtrOutput)
+}
+
+// AWS Nitro Enclaves on the instances (Karpenter 1.15+).
+func (o NodeClassOutput) EnclaveOptions() EnclaveOptionsPtrOutput {
+	return o.ApplyT(func(v NodeClass) *EnclaveOptions { return v.EnclaveOptions }).(EnclaveOptionsPtrOutput)
 }
 
 // Existing instance profile name for the nodes. Mutually exclusive with `role`.
@@ -2774,6 +2942,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*DiscoveryPtrInput)(nil)).Elem(), DiscoveryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DisruptionInput)(nil)).Elem(), DisruptionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DisruptionPtrInput)(nil)).Elem(), DisruptionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EnclaveOptionsInput)(nil)).Elem(), EnclaveOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EnclaveOptionsPtrInput)(nil)).Elem(), EnclaveOptionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*KubeletConfigurationInput)(nil)).Elem(), KubeletConfigurationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*KubeletConfigurationPtrInput)(nil)).Elem(), KubeletConfigurationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MetadataOptionsInput)(nil)).Elem(), MetadataOptionsArgs{})
@@ -2806,6 +2976,8 @@ func init() {
 	pulumi.RegisterOutputType(DiscoveryPtrOutput{})
 	pulumi.RegisterOutputType(DisruptionOutput{})
 	pulumi.RegisterOutputType(DisruptionPtrOutput{})
+	pulumi.RegisterOutputType(EnclaveOptionsOutput{})
+	pulumi.RegisterOutputType(EnclaveOptionsPtrOutput{})
 	pulumi.RegisterOutputType(KubeletConfigurationOutput{})
 	pulumi.RegisterOutputType(KubeletConfigurationPtrOutput{})
 	pulumi.RegisterOutputType(MetadataOptionsOutput{})

@@ -107,7 +107,7 @@ export interface BudgetArgs {
      */
     nodes?: pulumi.Input<string | undefined>;
     /**
-     * Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`. Default: all.
+     * Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.
      */
     reasons?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -149,9 +149,23 @@ export interface DisruptionArgs {
 }
 
 /**
+ * AWS Nitro Enclaves settings of the instances.
+ */
+export interface EnclaveOptionsArgs {
+    /**
+     * Launch the instances with Nitro Enclaves enabled.
+     */
+    enabled: pulumi.Input<boolean>;
+}
+
+/**
  * Kubelet settings for the nodes (on the EC2NodeClass from Karpenter 1.0; on the NodePool or Provisioner before).
  */
 export interface KubeletConfigurationArgs {
+    /**
+     * Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{"containerLogMaxSize": "50Mi", "shutdownGracePeriod": "30s"}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class's `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter's. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.
+     */
+    additionalSettings?: pulumi.Input<{[key: string]: any} | undefined>;
     /**
      * Cluster DNS server IPs.
      */
@@ -252,6 +266,10 @@ export interface NodeClassArgs {
      * Enable detailed CloudWatch monitoring on the instances.
      */
     detailedMonitoring?: pulumi.Input<boolean | undefined>;
+    /**
+     * AWS Nitro Enclaves on the instances (Karpenter 1.15+).
+     */
+    enclaveOptions?: pulumi.Input<inputs.EnclaveOptionsArgs | undefined>;
     /**
      * Existing instance profile name for the nodes. Mutually exclusive with `role`.
      */

@@ -28,6 +28,8 @@ __all__ = [
     'DiscoveryArgsDict',
     'DisruptionArgs',
     'DisruptionArgsDict',
+    'EnclaveOptionsArgs',
+    'EnclaveOptionsArgsDict',
     'KubeletConfigurationArgs',
     'KubeletConfigurationArgsDict',
     'MetadataOptionsArgs',
@@ -446,7 +448,7 @@ class BudgetArgsDict(TypedDict):
     """
     reasons: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`. Default: all.
+    Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.
     """
     schedule: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -465,7 +467,7 @@ class BudgetArgs:
 
         :param pulumi.Input[_builtins.str] duration: How long the budget stays active after each `schedule` start (e.g. `8h`, `30m`). Requires `schedule`.
         :param pulumi.Input[_builtins.str] nodes: Maximum nodes disrupted at once: a count (`5`) or a percentage (`10%`). Default: `10%`.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] reasons: Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`. Default: all.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] reasons: Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.
         :param pulumi.Input[_builtins.str] schedule: Cron schedule (5 fields, UTC, or a macro like `@daily`) when the budget starts being active. Requires `duration`.
         """
         if duration is not None:
@@ -505,7 +507,7 @@ class BudgetArgs:
     @pulumi.getter
     def reasons(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`. Default: all.
+        Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.
         """
         return pulumi.get(self, "reasons")
 
@@ -654,9 +656,46 @@ class DisruptionArgs:
         pulumi.set(self, "consolidation_policy", value)
 
 
+class EnclaveOptionsArgsDict(TypedDict):
+    """
+    AWS Nitro Enclaves settings of the instances.
+    """
+    enabled: pulumi.Input[_builtins.bool]
+    """
+    Launch the instances with Nitro Enclaves enabled.
+    """
+
+@pulumi.input_type
+class EnclaveOptionsArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[_builtins.bool]):
+        """
+        AWS Nitro Enclaves settings of the instances.
+
+        :param pulumi.Input[_builtins.bool] enabled: Launch the instances with Nitro Enclaves enabled.
+        """
+        pulumi.set(__self__, "enabled", enabled)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Launch the instances with Nitro Enclaves enabled.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "enabled", value)
+
+
 class KubeletConfigurationArgsDict(TypedDict):
     """
     Kubelet settings for the nodes (on the EC2NodeClass from Karpenter 1.0; on the NodePool or Provisioner before).
+    """
+    additional_settings: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{"containerLogMaxSize": "50Mi", "shutdownGracePeriod": "30s"}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class's `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter's. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.
     """
     cluster_dns: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -710,6 +749,7 @@ class KubeletConfigurationArgsDict(TypedDict):
 @pulumi.input_type
 class KubeletConfigurationArgs:
     def __init__(__self__, *,
+                 additional_settings: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  cluster_dns: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  cpu_cfs_quota: pulumi.Input[Optional[_builtins.bool]] = None,
                  eviction_hard: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
@@ -725,6 +765,7 @@ class KubeletConfigurationArgs:
         """
         Kubelet settings for the nodes (on the EC2NodeClass from Karpenter 1.0; on the NodePool or Provisioner before).
 
+        :param pulumi.Input[Mapping[str, Any]] additional_settings: Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{"containerLogMaxSize": "50Mi", "shutdownGracePeriod": "30s"}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class's `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter's. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cluster_dns: Cluster DNS server IPs.
         :param pulumi.Input[_builtins.bool] cpu_cfs_quota: Enforce CPU limits with CFS quota.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] eviction_hard: Hard eviction thresholds, e.g. `{"memory.available": "5%"}`.
@@ -738,6 +779,8 @@ class KubeletConfigurationArgs:
         :param pulumi.Input[_builtins.int] pods_per_core: Maximum pods per CPU core.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] system_reserved: Resources reserved for the OS (`cpu`, `memory`, `ephemeral-storage`, `pid`).
         """
+        if additional_settings is not None:
+            pulumi.set(__self__, "additional_settings", additional_settings)
         if cluster_dns is not None:
             pulumi.set(__self__, "cluster_dns", cluster_dns)
         if cpu_cfs_quota is not None:
@@ -762,6 +805,18 @@ class KubeletConfigurationArgs:
             pulumi.set(__self__, "pods_per_core", pods_per_core)
         if system_reserved is not None:
             pulumi.set(__self__, "system_reserved", system_reserved)
+
+    @_builtins.property
+    @pulumi.getter(name="additionalSettings")
+    def additional_settings(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{"containerLogMaxSize": "50Mi", "shutdownGracePeriod": "30s"}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class's `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter's. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.
+        """
+        return pulumi.get(self, "additional_settings")
+
+    @additional_settings.setter
+    def additional_settings(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "additional_settings", value)
 
     @_builtins.property
     @pulumi.getter(name="clusterDNS")
@@ -1034,6 +1089,10 @@ class NodeClassArgsDict(TypedDict):
     """
     Enable detailed CloudWatch monitoring on the instances.
     """
+    enclave_options: NotRequired[pulumi.Input[Optional['EnclaveOptionsArgsDict']]]
+    """
+    AWS Nitro Enclaves on the instances (Karpenter 1.15+).
+    """
     instance_profile: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Existing instance profile name for the nodes. Mutually exclusive with `role`.
@@ -1081,6 +1140,7 @@ class NodeClassArgs:
                  associate_public_ip_address: pulumi.Input[Optional[_builtins.bool]] = None,
                  block_device_mappings: pulumi.Input[Optional[Sequence[pulumi.Input['BlockDeviceMappingArgs']]]] = None,
                  detailed_monitoring: pulumi.Input[Optional[_builtins.bool]] = None,
+                 enclave_options: pulumi.Input[Optional['EnclaveOptionsArgs']] = None,
                  instance_profile: pulumi.Input[Optional[_builtins.str]] = None,
                  instance_store_policy: pulumi.Input[Optional[_builtins.str]] = None,
                  kubelet: pulumi.Input[Optional['KubeletConfigurationArgs']] = None,
@@ -1100,6 +1160,7 @@ class NodeClassArgs:
         :param pulumi.Input[_builtins.bool] associate_public_ip_address: Associate a public IP address with the instances' primary network interface.
         :param pulumi.Input[Sequence[pulumi.Input['BlockDeviceMappingArgs']]] block_device_mappings: EBS volumes attached to the nodes.
         :param pulumi.Input[_builtins.bool] detailed_monitoring: Enable detailed CloudWatch monitoring on the instances.
+        :param pulumi.Input['EnclaveOptionsArgs'] enclave_options: AWS Nitro Enclaves on the instances (Karpenter 1.15+).
         :param pulumi.Input[_builtins.str] instance_profile: Existing instance profile name for the nodes. Mutually exclusive with `role`.
         :param pulumi.Input[_builtins.str] instance_store_policy: How to use local instance store volumes: `RAID0`.
         :param pulumi.Input['KubeletConfigurationArgs'] kubelet: Kubelet configuration for the nodes.
@@ -1123,6 +1184,8 @@ class NodeClassArgs:
             pulumi.set(__self__, "block_device_mappings", block_device_mappings)
         if detailed_monitoring is not None:
             pulumi.set(__self__, "detailed_monitoring", detailed_monitoring)
+        if enclave_options is not None:
+            pulumi.set(__self__, "enclave_options", enclave_options)
         if instance_profile is not None:
             pulumi.set(__self__, "instance_profile", instance_profile)
         if instance_store_policy is not None:
@@ -1225,6 +1288,18 @@ class NodeClassArgs:
     @detailed_monitoring.setter
     def detailed_monitoring(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "detailed_monitoring", value)
+
+    @_builtins.property
+    @pulumi.getter(name="enclaveOptions")
+    def enclave_options(self) -> pulumi.Input[Optional['EnclaveOptionsArgs']]:
+        """
+        AWS Nitro Enclaves on the instances (Karpenter 1.15+).
+        """
+        return pulumi.get(self, "enclave_options")
+
+    @enclave_options.setter
+    def enclave_options(self, value: pulumi.Input[Optional['EnclaveOptionsArgs']]):
+        pulumi.set(self, "enclave_options", value)
 
     @_builtins.property
     @pulumi.getter(name="instanceProfile")

@@ -22,6 +22,7 @@ __all__ = ['KarpenterArgs', 'Karpenter']
 class KarpenterArgs:
     def __init__(__self__, *,
                  cluster_name: pulumi.Input[_builtins.str],
+                 allow_unverified_version: Optional[_builtins.bool] = None,
                  chart_repository: Optional[_builtins.str] = None,
                  cluster_authentication_mode: pulumi.Input[Optional['AuthenticationMode']] = None,
                  cluster_endpoint: pulumi.Input[Optional[_builtins.str]] = None,
@@ -55,6 +56,7 @@ class KarpenterArgs:
         The set of arguments for constructing a Karpenter resource.
 
         :param pulumi.Input[_builtins.str] cluster_name: Name of the EKS cluster Karpenter manages nodes for (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit). Scopes the IAM policies, names the chart's `settings.clusterName` and the default subnet/security-group discovery tag.
+        :param _builtins.bool allow_unverified_version: Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
         :param _builtins.str chart_repository: Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
         :param pulumi.Input['AuthenticationMode'] cluster_authentication_mode: The cluster's authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.
         :param pulumi.Input[_builtins.str] cluster_endpoint: The cluster's API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.
@@ -83,9 +85,11 @@ class KarpenterArgs:
         :param _builtins.str service_account_name: Name of the controller's Kubernetes service account. Default: `karpenter`.
         :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags applied to every AWS resource the component creates.
         :param pulumi.Input[Mapping[str, Any]] values: Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
-        :param _builtins.str version: Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=0.19.0 <1.15.0.
+        :param _builtins.str version: Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
         """
         pulumi.set(__self__, "cluster_name", cluster_name)
+        if allow_unverified_version is not None:
+            pulumi.set(__self__, "allow_unverified_version", allow_unverified_version)
         if chart_repository is None:
             chart_repository = 'oci://public.ecr.aws/karpenter'
         if chart_repository is not None:
@@ -168,6 +172,18 @@ class KarpenterArgs:
     @cluster_name.setter
     def cluster_name(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "cluster_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allowUnverifiedVersion")
+    def allow_unverified_version(self) -> Optional[_builtins.bool]:
+        """
+        Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+        """
+        return pulumi.get(self, "allow_unverified_version")
+
+    @allow_unverified_version.setter
+    def allow_unverified_version(self, value: Optional[_builtins.bool]):
+        pulumi.set(self, "allow_unverified_version", value)
 
     @_builtins.property
     @pulumi.getter(name="chartRepository")
@@ -509,7 +525,7 @@ class KarpenterArgs:
     @pulumi.getter
     def version(self) -> Optional[_builtins.str]:
         """
-        Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=0.19.0 <1.15.0.
+        Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
         """
         return pulumi.get(self, "version")
 
@@ -524,6 +540,7 @@ class Karpenter(pulumi.ComponentResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_unverified_version: Optional[_builtins.bool] = None,
                  chart_repository: Optional[_builtins.str] = None,
                  cluster_authentication_mode: pulumi.Input[Optional['AuthenticationMode']] = None,
                  cluster_endpoint: pulumi.Input[Optional[_builtins.str]] = None,
@@ -560,6 +577,7 @@ class Karpenter(pulumi.ComponentResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param _builtins.bool allow_unverified_version: Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
         :param _builtins.str chart_repository: Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
         :param pulumi.Input['AuthenticationMode'] cluster_authentication_mode: The cluster's authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.
         :param pulumi.Input[_builtins.str] cluster_endpoint: The cluster's API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.
@@ -589,7 +607,7 @@ class Karpenter(pulumi.ComponentResource):
         :param _builtins.str service_account_name: Name of the controller's Kubernetes service account. Default: `karpenter`.
         :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags applied to every AWS resource the component creates.
         :param pulumi.Input[Mapping[str, Any]] values: Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
-        :param _builtins.str version: Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: >=0.19.0 <1.15.0.
+        :param _builtins.str version: Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
         """
         ...
     @overload
@@ -615,6 +633,7 @@ class Karpenter(pulumi.ComponentResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_unverified_version: Optional[_builtins.bool] = None,
                  chart_repository: Optional[_builtins.str] = None,
                  cluster_authentication_mode: pulumi.Input[Optional['AuthenticationMode']] = None,
                  cluster_endpoint: pulumi.Input[Optional[_builtins.str]] = None,
@@ -656,6 +675,7 @@ class Karpenter(pulumi.ComponentResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = KarpenterArgs.__new__(KarpenterArgs)
 
+            __props__.__dict__["allow_unverified_version"] = allow_unverified_version
             if chart_repository is None:
                 chart_repository = 'oci://public.ecr.aws/karpenter'
             __props__.__dict__["chart_repository"] = chart_repository

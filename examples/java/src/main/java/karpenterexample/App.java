@@ -8,6 +8,8 @@ import java.util.stream.Collectors;
 import com.pulumi.Context;
 import com.pulumi.Pulumi;
 import com.pulumi.aws.AwsFunctions;
+import com.pulumi.aws.Provider;
+import com.pulumi.aws.ProviderArgs;
 import com.pulumi.aws.ec2.Eip;
 import com.pulumi.aws.ec2.EipArgs;
 import com.pulumi.aws.ec2.InternetGateway;
@@ -40,8 +42,7 @@ import com.pulumi.aws.iam.RolePolicyAttachment;
 import com.pulumi.aws.iam.RolePolicyAttachmentArgs;
 import com.pulumi.aws.inputs.GetAvailabilityZonesArgs;
 import com.pulumi.core.Output;
-import com.pulumi.kubernetes.Provider;
-import com.pulumi.kubernetes.ProviderArgs;
+import com.pulumi.deployment.InvokeOptions;
 import com.pulumi.resources.ComponentResourceOptions;
 import com.pulumi.resources.CustomResourceOptions;
 
@@ -57,7 +58,9 @@ import io.github.pulumikarpenter.karpenter.inputs.TaintArgs;
 /**
  * A VPC and an EKS cluster, with Karpenter installed by the karpenter component: a default
  * on-demand NodePool and a tainted spot NodePool. pulumi-eks and pulumi-awsx publish no Java SDK
- * to Maven Central, so the network and cluster are plain pulumi-aws resources here.
+ * to Maven Central, so the network and cluster are plain pulumi-aws resources here (pulumi-aws
+ * 6.83.0 and pulumi-kubernetes 4.0.0, the newest Java SDKs on Maven Central as this repository's
+ * checks reach it).
  */
 public class App {
     public static void main(String[] args) {
@@ -69,12 +72,21 @@ public class App {
         var clusterName = "karpenter-" + ctx.stackName();
         var discovery = Map.of("karpenter.sh/discovery", clusterName);
 
+        // One explicit AWS provider for everything, the karpenter component included: its children
+        // then use the provider the network and the cluster use, never a default one built from
+        // the stack's aws:* config (see the README's Usage). An explicit provider takes its
+        // settings from its arguments only: add the profile or assume role your stack needs.
+        var region = ctx.config("aws").require("region");
+        var awsProvider = new Provider("aws", ProviderArgs.builder().region(region).build());
+        var aws = CustomResourceOptions.builder().provider(awsProvider).build();
+
         var vpc = new Vpc("vpc", VpcArgs.builder()
-            .cidrBlock("10.0.0.0/16").enableDnsHostnames(true).enableDnsSupport(true).build());
-        var azs = AwsFunctions.getAvailabilityZones(GetAvailabilityZonesArgs.builder().state("available").build());
-        var igw = new InternetGateway("igw", InternetGatewayArgs.builder().vpcId(vpc.id()).build());
+            .cidrBlock("10.0.0.0/16").enableDnsHostnames(true).enableDnsSupport(true).build(), aws);
+        var azs = AwsFunctions.getAvailabilityZones(GetAvailabilityZonesArgs.builder().state("available").build(),
+            InvokeOptions.builder().provider(awsProvider).build());
+        var igw = new InternetGateway("igw", InternetGatewayArgs.builder().vpcId(vpc.id()).build(), aws);
         var publicRoutes = new RouteTable("public", RouteTableArgs.builder().vpcId(vpc.id())
-            .routes(RouteTableRouteArgs.builder().cidrBlock("0.0.0.0/0").gatewayId(igw.id()).build()).build());
+            .routes(RouteTableRouteArgs.builder().cidrBlock("0.0.0.0/0").gatewayId(igw.id()).build()).build(), aws);
 
         List<Subnet> publicSubnets = new ArrayList<>();
         List<Subnet> privateSubnets = new ArrayList<>();
@@ -83,28 +95,28 @@ public class App {
             var zone = azs.applyValue(r -> r.names().get(az));
             var pub = new Subnet("public-" + i, SubnetArgs.builder().vpcId(vpc.id()).availabilityZone(zone)
                 .cidrBlock("10.0." + i + ".0/24").mapPublicIpOnLaunch(true)
-                .tags(Map.of("kubernetes.io/role/elb", "1")).build());
+                .tags(Map.of("kubernetes.io/role/elb", "1")).build(), aws);
             new RouteTableAssociation("public-" + i, RouteTableAssociationArgs.builder()
-                .subnetId(pub.id()).routeTableId(publicRoutes.id()).build());
+                .subnetId(pub.id()).routeTableId(publicRoutes.id()).build(), aws);
             publicSubnets.add(pub);
             // Where Karpenter launches nodes.
             privateSubnets.add(new Subnet("private-" + i, SubnetArgs.builder().vpcId(vpc.id()).availabilityZone(zone)
                 .cidrBlock("10.0." + (100 + i) + ".0/24")
-                .tags(Map.of("kubernetes.io/role/internal-elb", "1", "karpenter.sh/discovery", clusterName)).build()));
+                .tags(Map.of("kubernetes.io/role/internal-elb", "1", "karpenter.sh/discovery", clusterName)).build(), aws));
         }
         var nat = new NatGateway("nat", NatGatewayArgs.builder()
-            .allocationId(new Eip("nat", EipArgs.builder().domain("vpc").build()).id())
-            .subnetId(publicSubnets.get(0).id()).build());
+            .allocationId(new Eip("nat", EipArgs.builder().domain("vpc").build(), aws).id())
+            .subnetId(publicSubnets.get(0).id()).build(), aws);
         var privateRoutes = new RouteTable("private", RouteTableArgs.builder().vpcId(vpc.id())
-            .routes(RouteTableRouteArgs.builder().cidrBlock("0.0.0.0/0").natGatewayId(nat.id()).build()).build());
+            .routes(RouteTableRouteArgs.builder().cidrBlock("0.0.0.0/0").natGatewayId(nat.id()).build()).build(), aws);
         for (int i = 0; i < privateSubnets.size(); i++) {
             new RouteTableAssociation("private-" + i, RouteTableAssociationArgs.builder()
-                .subnetId(privateSubnets.get(i).id()).routeTableId(privateRoutes.id()).build());
+                .subnetId(privateSubnets.get(i).id()).routeTableId(privateRoutes.id()).build(), aws);
         }
 
         var privateSubnetIds = Output.all(privateSubnets.stream().map(Subnet::id).collect(Collectors.toList()));
 
-        var clusterRole = role("cluster", "eks.amazonaws.com", "AmazonEKSClusterPolicy");
+        var clusterRole = role(aws, "cluster", "eks.amazonaws.com", "AmazonEKSClusterPolicy");
         var cluster = new Cluster("cluster", ClusterArgs.builder()
             .name(clusterName)
             .roleArn(clusterRole.arn())
@@ -113,30 +125,30 @@ public class App {
             // Access entries, no aws-auth ConfigMap: how Karpenter's nodes are let in.
             .accessConfig(ClusterAccessConfigArgs.builder()
                 .authenticationMode("API").bootstrapClusterCreatorAdminPermissions(true).build())
-            .build());
+            .build(), aws);
 
         // Managed nodes use the cluster security group: tag it so Karpenter's nodes get it too.
         new Tag("cluster-sg-discovery", TagArgs.builder()
             .resourceId(cluster.vpcConfig().applyValue(c -> c.clusterSecurityGroupId().orElseThrow()))
-            .key("karpenter.sh/discovery").value(clusterName).build());
+            .key("karpenter.sh/discovery").value(clusterName).build(), aws);
 
         // The controller's role is assumed through IRSA.
         var oidc = new OpenIdConnectProvider("cluster", OpenIdConnectProviderArgs.builder()
             .url(cluster.identities().applyValue(ids -> ids.get(0).oidcs().get(0).issuer().orElseThrow()))
-            .clientIdLists("sts.amazonaws.com").build());
+            .clientIdLists("sts.amazonaws.com").build(), aws);
 
         // Two nodes that run the Karpenter controller itself.
-        var nodeRole = role("nodes", "ec2.amazonaws.com",
+        var nodeRole = role(aws, "nodes", "ec2.amazonaws.com",
             "AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryReadOnly");
         new NodeGroup("system", NodeGroupArgs.builder()
             .clusterName(cluster.name()).nodeRoleArn(nodeRole.arn())
             .subnetIds(privateSubnetIds)
             .instanceTypes("t3.medium")
             .scalingConfig(NodeGroupScalingConfigArgs.builder().desiredSize(2).minSize(2).maxSize(2).build())
-            .build());
+            .build(), aws);
 
-        var provider = new Provider("cluster", ProviderArgs.builder().kubeconfig(kubeconfig(cluster)).build(),
-            CustomResourceOptions.builder().parent(cluster).build());
+        var k8sProvider = new com.pulumi.kubernetes.Provider("cluster", com.pulumi.kubernetes.ProviderArgs.builder()
+            .kubeconfig(kubeconfig(cluster, region)).build(), CustomResourceOptions.builder().parent(cluster).build());
 
         var k = new Karpenter("karpenter", KarpenterArgs.builder()
             .clusterName(cluster.name())
@@ -149,7 +161,7 @@ public class App {
                     .taints(TaintArgs.builder().key("spot").value("true").effect(TaintEffect.NoSchedule).build())
                     .build())
             .build(),
-            ComponentResourceOptions.builder().parent(cluster).providers(provider).build());
+            ComponentResourceOptions.builder().parent(cluster).providers(awsProvider, k8sProvider).build());
 
         ctx.export("controllerRoleArn", k.controllerRoleArn());
         ctx.export("nodeRoleArn", k.nodeRoleArn());
@@ -162,25 +174,25 @@ public class App {
     }
 
     /** A role the given AWS service may assume, with AWS managed policies attached. */
-    static Role role(String name, String service, String... policies) {
+    static Role role(CustomResourceOptions opts, String name, String service, String... policies) {
         var role = new Role(name, RoleArgs.builder().assumeRolePolicy(String.format(
             "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Action\":\"sts:AssumeRole\","
-                + "\"Principal\":{\"Service\":\"%s\"}}]}", service)).build());
+                + "\"Principal\":{\"Service\":\"%s\"}}]}", service)).build(), opts);
         for (var policy : policies) {
             new RolePolicyAttachment(name + "-" + policy, RolePolicyAttachmentArgs.builder()
-                .role(role.name()).policyArn("arn:aws:iam::aws:policy/" + policy).build());
+                .role(role.name()).policyArn("arn:aws:iam::aws:policy/" + policy).build(), opts);
         }
         return role;
     }
 
     /** A kubeconfig that authenticates with `aws eks get-token`, as `aws eks update-kubeconfig` writes. */
-    static Output<String> kubeconfig(Cluster cluster) {
+    static Output<String> kubeconfig(Cluster cluster, String region) {
         return Output.tuple(cluster.name(), cluster.endpoint(), cluster.certificateAuthority())
             .applyValue(t -> String.format("{\"apiVersion\":\"v1\",\"kind\":\"Config\",\"current-context\":\"eks\","
                 + "\"clusters\":[{\"name\":\"eks\",\"cluster\":{\"server\":\"%s\",\"certificate-authority-data\":\"%s\"}}],"
                 + "\"contexts\":[{\"name\":\"eks\",\"context\":{\"cluster\":\"eks\",\"user\":\"eks\"}}],"
                 + "\"users\":[{\"name\":\"eks\",\"user\":{\"exec\":{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\","
-                + "\"command\":\"aws\",\"args\":[\"eks\",\"get-token\",\"--cluster-name\",\"%s\"]}}}]}",
-                t.t2, t.t3.data().orElseThrow(), t.t1));
+                + "\"command\":\"aws\",\"args\":[\"eks\",\"get-token\",\"--cluster-name\",\"%s\",\"--region\",\"%s\"]}}}]}",
+                t.t2, t.t3.data().orElseThrow(), t.t1, region));
     }
 }

@@ -29,6 +29,21 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     public static final KarpenterArgs Empty = new KarpenterArgs();
 
     /**
+     * Install a `version` newer than the newest release this component has verified (1.15.1), with that release&#39;s IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+     * 
+     */
+    @Import(name="allowUnverifiedVersion")
+    private @Nullable Boolean allowUnverifiedVersion;
+
+    /**
+     * @return Install a `version` newer than the newest release this component has verified (1.15.1), with that release&#39;s IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+     * 
+     */
+    public Optional<Boolean> allowUnverifiedVersion() {
+        return Optional.ofNullable(this.allowUnverifiedVersion);
+    }
+
+    /**
      * Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
      * 
      */
@@ -464,14 +479,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: &gt;=0.19.0 &lt;1.15.0.
+     * Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: &gt;=0.19.0 &lt;1.16.0.
      * 
      */
     @Import(name="version")
     private @Nullable String version;
 
     /**
-     * @return Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: &gt;=0.19.0 &lt;1.15.0.
+     * @return Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: &gt;=0.19.0 &lt;1.16.0.
      * 
      */
     public Optional<String> version() {
@@ -481,6 +496,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     private KarpenterArgs() {}
 
     private KarpenterArgs(KarpenterArgs $) {
+        this.allowUnverifiedVersion = $.allowUnverifiedVersion;
         this.chartRepository = $.chartRepository;
         this.clusterAuthenticationMode = $.clusterAuthenticationMode;
         this.clusterEndpoint = $.clusterEndpoint;
@@ -529,6 +545,17 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
 
         public Builder(KarpenterArgs defaults) {
             $ = new KarpenterArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param allowUnverifiedVersion Install a `version` newer than the newest release this component has verified (1.15.1), with that release&#39;s IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder allowUnverifiedVersion(@Nullable Boolean allowUnverifiedVersion) {
+            $.allowUnverifiedVersion = allowUnverifiedVersion;
+            return this;
         }
 
         /**
@@ -1061,7 +1088,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param version Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.14.1. Supported: &gt;=0.19.0 &lt;1.15.0.
+         * @param version Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: &gt;=0.19.0 &lt;1.16.0.
          * 
          * @return builder
          * 

@@ -7,6 +7,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import java.lang.Boolean;
 import java.lang.Integer;
+import java.lang.Object;
 import java.lang.String;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,21 @@ import javax.annotation.Nullable;
 public final class KubeletConfigurationArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final KubeletConfigurationArgs Empty = new KubeletConfigurationArgs();
+
+    /**
+     * Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{&#34;containerLogMaxSize&#34;: &#34;50Mi&#34;, &#34;shutdownGracePeriod&#34;: &#34;30s&#34;}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class&#39;s `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter&#39;s. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.
+     * 
+     */
+    @Import(name="additionalSettings")
+    private @Nullable Output<Map<String,Object>> additionalSettings;
+
+    /**
+     * @return Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{&#34;containerLogMaxSize&#34;: &#34;50Mi&#34;, &#34;shutdownGracePeriod&#34;: &#34;30s&#34;}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class&#39;s `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter&#39;s. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.
+     * 
+     */
+    public Optional<Output<Map<String,Object>>> additionalSettings() {
+        return Optional.ofNullable(this.additionalSettings);
+    }
 
     /**
      * Cluster DNS server IPs.
@@ -206,6 +222,7 @@ public final class KubeletConfigurationArgs extends com.pulumi.resources.Resourc
     private KubeletConfigurationArgs() {}
 
     private KubeletConfigurationArgs(KubeletConfigurationArgs $) {
+        this.additionalSettings = $.additionalSettings;
         this.clusterDNS = $.clusterDNS;
         this.cpuCFSQuota = $.cpuCFSQuota;
         this.evictionHard = $.evictionHard;
@@ -236,6 +253,27 @@ public final class KubeletConfigurationArgs extends com.pulumi.resources.Resourc
 
         public Builder(KubeletConfigurationArgs defaults) {
             $ = new KubeletConfigurationArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param additionalSettings Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{&#34;containerLogMaxSize&#34;: &#34;50Mi&#34;, &#34;shutdownGracePeriod&#34;: &#34;30s&#34;}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class&#39;s `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter&#39;s. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder additionalSettings(@Nullable Output<Map<String,Object>> additionalSettings) {
+            $.additionalSettings = additionalSettings;
+            return this;
+        }
+
+        /**
+         * @param additionalSettings Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{&#34;containerLogMaxSize&#34;: &#34;50Mi&#34;, &#34;shutdownGracePeriod&#34;: &#34;30s&#34;}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class&#39;s `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter&#39;s. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder additionalSettings(Map<String,Object> additionalSettings) {
+            return additionalSettings(Output.of(additionalSettings));
         }
 
         /**

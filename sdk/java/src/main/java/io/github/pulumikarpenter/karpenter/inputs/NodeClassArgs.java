@@ -8,6 +8,7 @@ import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import io.github.pulumikarpenter.karpenter.inputs.AmiSelectorTermArgs;
 import io.github.pulumikarpenter.karpenter.inputs.BlockDeviceMappingArgs;
+import io.github.pulumikarpenter.karpenter.inputs.EnclaveOptionsArgs;
 import io.github.pulumikarpenter.karpenter.inputs.KubeletConfigurationArgs;
 import io.github.pulumikarpenter.karpenter.inputs.MetadataOptionsArgs;
 import io.github.pulumikarpenter.karpenter.inputs.SecurityGroupSelectorTermArgs;
@@ -117,6 +118,21 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<Boolean>> detailedMonitoring() {
         return Optional.ofNullable(this.detailedMonitoring);
+    }
+
+    /**
+     * AWS Nitro Enclaves on the instances (Karpenter 1.15+).
+     * 
+     */
+    @Import(name="enclaveOptions")
+    private @Nullable Output<EnclaveOptionsArgs> enclaveOptions;
+
+    /**
+     * @return AWS Nitro Enclaves on the instances (Karpenter 1.15+).
+     * 
+     */
+    public Optional<Output<EnclaveOptionsArgs>> enclaveOptions() {
+        return Optional.ofNullable(this.enclaveOptions);
     }
 
     /**
@@ -278,6 +294,7 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
         this.associatePublicIPAddress = $.associatePublicIPAddress;
         this.blockDeviceMappings = $.blockDeviceMappings;
         this.detailedMonitoring = $.detailedMonitoring;
+        this.enclaveOptions = $.enclaveOptions;
         this.instanceProfile = $.instanceProfile;
         this.instanceStorePolicy = $.instanceStorePolicy;
         this.kubelet = $.kubelet;
@@ -452,6 +469,27 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder detailedMonitoring(Boolean detailedMonitoring) {
             return detailedMonitoring(Output.of(detailedMonitoring));
+        }
+
+        /**
+         * @param enclaveOptions AWS Nitro Enclaves on the instances (Karpenter 1.15+).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder enclaveOptions(@Nullable Output<EnclaveOptionsArgs> enclaveOptions) {
+            $.enclaveOptions = enclaveOptions;
+            return this;
+        }
+
+        /**
+         * @param enclaveOptions AWS Nitro Enclaves on the instances (Karpenter 1.15+).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder enclaveOptions(EnclaveOptionsArgs enclaveOptions) {
+            return enclaveOptions(Output.of(enclaveOptions));
         }
 
         /**

@@ -1,0 +1,40 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Render reports the result fields the component decodes, by their provider names; a field
+// tagged fallbackFor is reported with the field it stands in for.
+func TestResultFields(t *testing.T) {
+	var region struct {
+		Region string `pulumi:"region"`
+		Name   string `pulumi:"name" fallbackFor:"region"`
+		ID     string `pulumi:"id,optional"`
+		Other  string // untagged: not decoded
+	}
+	assert.Equal(t, []string{"region|name", "id"}, resultFields(&region))
+	assert.Nil(t, resultFields(struct{}{}))
+	assert.Nil(t, resultFields(nil))
+}
+
+// Every invoke a render makes is reported once, with the arguments as sent and the fields read.
+func TestRenderReportsInvokes(t *testing.T) {
+	parsed, err := ParseRenderArgs([]byte(richArgs(t)))
+	require.NoError(t, err)
+	out, err := Render(t.Context(), parsed)
+	require.NoError(t, err)
+	byToken := map[string]RenderedInvoke{}
+	for _, inv := range out.Invokes {
+		byToken[inv.Token] = inv
+	}
+	assert.Equal(t, []string{"region|name"}, byToken[invokeRegion].Reads)
+	assert.Equal(t, []string{"partition", "dnsSuffix"}, byToken[invokePartition].Reads)
+	assert.Equal(t, []string{"accountId"}, byToken[invokeCallerIdentity].Reads)
+	assert.Equal(t, RenderedInvoke{Token: invokeInstanceProfile, Args: map[string]any{"name": "prod-eu-gpu-nodes"}, Reads: []string{"roleArn"}},
+		byToken[invokeInstanceProfile])
+	assert.Len(t, out.Invokes, 4)
+}
