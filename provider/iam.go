@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/pulumi/pulumi-go-provider/infer"
@@ -349,20 +348,4 @@ func ecrPolicy(r release) string {
 // nameFromArn is the last path segment of an IAM ARN: the role name of a role ARN.
 func nameFromArn(arn string) string {
 	return arn[strings.LastIndex(arn, "/")+1:]
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func deref[T any](p *T, def T) T {
-	if p == nil {
-		return def
-	}
-	return *p
 }

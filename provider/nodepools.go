@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"slices"
-
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -337,32 +335,6 @@ func (k *KubeletConfiguration) Annotate(a infer.Annotator) {
 	a.Describe(&k.AdditionalSettings, "Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{\"containerLogMaxSize\": \"50Mi\", \"shutdownGracePeriod\": \"30s\"}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class's `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter's. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.")
 }
 
-// resolveProvisioning completes the user's pools and classes with the component's defaults:
-// one default pool when none is given, a default class when pools exist without classes,
-// and a pool's nodeClassRef when there is only one class to refer to.
-func resolveProvisioning(args KarpenterArgs) ([]NodePool, []NodeClass) {
-	pools := slices.Clone(args.NodePools)
-	classes := slices.Clone(args.NodeClasses)
-	if len(pools) == 0 && deref(args.DefaultNodePool, true) {
-		pools = []NodePool{{Name: defaultNodePoolName, Limits: map[string]string{"cpu": defaultPoolCPULimit}}}
-	}
-	if len(classes) == 0 && len(pools) > 0 {
-		classes = []NodeClass{{Name: defaultNodeClassName}}
-	}
-	for i := range pools {
-		if pools[i].NodeClassRef != nil {
-			continue
-		}
-		if len(classes) == 1 {
-			pools[i].NodeClassRef = &classes[0].Name
-		} else if len(args.NodePools) == 0 && slices.ContainsFunc(classes, func(c NodeClass) bool { return c.Name == defaultNodeClassName }) {
-			// The default pool uses the class named default when there are several.
-			pools[i].NodeClassRef = ptr(defaultNodeClassName)
-		}
-	}
-	return pools, classes
-}
-
 // defaultRequirements are the default pool's requirements (and any pool that sets none):
 // Linux on amd64, on-demand, from the general-purpose, compute and memory families of
 // generation 3 and later.
@@ -424,5 +396,3 @@ var previousAPIVersions = map[apiKind][]apiKind{
 	{"karpenter.sh/v1", "NodePool"}:          {{"karpenter.sh/v1beta1", "NodePool"}},
 	{"karpenter.k8s.aws/v1", "EC2NodeClass"}: {{"karpenter.k8s.aws/v1beta1", "EC2NodeClass"}},
 }
-
-func ptr[T any](v T) *T { return &v }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 
 	p "github.com/pulumi/pulumi-go-provider"
@@ -49,6 +50,11 @@ func Provider() (p.Provider, error) {
 func withKnownInputs(prov p.Provider) p.Provider {
 	construct := prov.Construct
 	prov.Construct = func(ctx context.Context, req p.ConstructRequest) (p.ConstructResponse, error) {
+		if args, ok := componentArgs[string(req.Urn.Type())]; ok {
+			if err := checkUnknownProperties(req.Inputs, args); err != nil {
+				return p.ConstructResponse{}, err
+			}
+		}
 		if err := checkDefaultProviders(ctx, req); err != nil {
 			return p.ConstructResponse{}, err
 		}
@@ -70,6 +76,11 @@ func unwrapGateError(err error) error {
 		return errors.New(err.Error()[i+len(marker):])
 	}
 	return err
+}
+
+// componentArgs are the input types of each component, for checkUnknownProperties.
+var componentArgs = map[string]reflect.Type{
+	componentToken: reflect.TypeFor[KarpenterArgs](),
 }
 
 type knownInputsKey struct{}
