@@ -93,6 +93,13 @@ func TestBadInputCreatesNothing(t *testing.T) {
 	for _, args := range []string{
 		`{"clusterName":"bad name","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/x"}`,
 		`{"clusterName":"demo","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/x","nodePools":[{"name":"p","weight":1000}]}`,
+		// Karpenter 1.15: a newer minor without the opt-in, a 1.15 field on 1.14, the chart's
+		// forbidden combinations (checked once values resolve, behind the gate).
+		`{"clusterName":"demo","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/x","version":"1.16.0"}`,
+		`{"clusterName":"demo","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/x","version":"1.14.1","nodeClasses":[{"name":"c","enclaveOptions":{"enabled":true}}]}`,
+		`{"clusterName":"demo","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/x","values":{"settings":{"enableDRA":true,"ignoreDRARequests":false}}}`,
+		`{"clusterName":"demo","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/x","values":{"settings":{"legacyNodeRepair":true,"featureGates":{"terminateFirstRepair":true}}}}`,
+		`{"clusterName":"demo","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/x","version":"1.14.1","values":{"settings":{"awsFeatureGates":{"rebootForRepair":true}}}}`,
 	} {
 		parsed, err := ParseRenderArgs([]byte(args))
 		assert.NoError(t, err)
