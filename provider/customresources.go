@@ -59,8 +59,11 @@ func (b *builder) nodePoolSpecV1(p NodePool) map[string]any {
 	spec := map[string]any{"template": withMetadata(map[string]any{"spec": template}, p)}
 	putStringMap(spec, "limits", p.Limits)
 	putInt(spec, "weight", p.Weight)
+	putInt(spec, "replicas", p.Replicas)
 
 	d := deref(p.Disruption, Disruption{})
+	// A static pool (replicas) ignores the consolidation settings; the defaults are written
+	// anyway (before 1.15 the CRD requires consolidateAfter).
 	disruption := map[string]any{
 		"consolidationPolicy": string(deref(d.ConsolidationPolicy, defaultConsolidation)),
 		"consolidateAfter":    deref(d.ConsolidateAfter, defaultConsolidateAfter),
@@ -259,8 +262,58 @@ func (b *builder) nodeClassSpecV1(c NodeClass) map[string]any {
 	if c.EnclaveOptions != nil {
 		spec["enclaveOptions"] = map[string]any{"enabled": c.EnclaveOptions.Enabled}
 	}
+	putCapacityReservationTerms(spec, c.CapacityReservationSelectorTerms)
+	if s := c.PlacementGroupSelector; s != nil {
+		selector := map[string]any{}
+		putInput(selector, "name", s.Name)
+		putInput(selector, "id", s.Id)
+		spec["placementGroupSelector"] = selector
+	}
+	putNetworkInterfaces(spec, c.NetworkInterfaces)
+	putInt(spec, "ipPrefixCount", c.IpPrefixCount)
+	if t := c.ConnectionTracking; t != nil {
+		tracking := map[string]any{}
+		putInt(tracking, "tcpEstablishedTimeout", t.TcpEstablishedTimeout)
+		putInt(tracking, "udpStreamTimeout", t.UdpStreamTimeout)
+		putInt(tracking, "udpTimeout", t.UdpTimeout)
+		spec["connectionTracking"] = tracking
+	}
+	if o := c.CpuOptions; o != nil {
+		options := map[string]any{}
+		putString(options, "nestedVirtualization", o.NestedVirtualization)
+		spec["cpuOptions"] = options
+	}
 	putClassCommon(spec, c)
 	return spec
+}
+
+func putCapacityReservationTerms(spec map[string]any, terms []CapacityReservationSelectorTerm) {
+	if len(terms) == 0 {
+		return
+	}
+	out := make([]any, 0, len(terms))
+	for _, t := range terms {
+		term := selectorTerm(t.Id, nil, t.Tags)
+		putString(term, "ownerID", t.OwnerID)
+		putString(term, "instanceMatchCriteria", t.InstanceMatchCriteria)
+		out = append(out, term)
+	}
+	spec["capacityReservationSelectorTerms"] = out
+}
+
+func putNetworkInterfaces(spec map[string]any, interfaces []NetworkInterface) {
+	if len(interfaces) == 0 {
+		return
+	}
+	out := make([]any, 0, len(interfaces))
+	for _, n := range interfaces {
+		out = append(out, map[string]any{
+			"networkCardIndex": n.NetworkCardIndex,
+			"deviceIndex":      n.DeviceIndex,
+			"interfaceType":    string(n.InterfaceType),
+		})
+	}
+	spec["networkInterfaces"] = out
 }
 
 // nodeClassSpecV1beta1 renders the karpenter.k8s.aws/v1beta1 EC2NodeClass: AMIs come from
@@ -299,6 +352,7 @@ func (b *builder) awsNodeTemplateSpec(c NodeClass) map[string]any {
 	putMetadataOptions(spec, c.MetadataOptions)
 	putString(spec, "userData", c.UserData)
 	putBool(spec, "detailedMonitoring", c.DetailedMonitoring)
+	putString(spec, "context", c.Context)
 	return spec
 }
 
@@ -399,6 +453,7 @@ func putClassCommon(spec map[string]any, c NodeClass) {
 	putBool(spec, "detailedMonitoring", c.DetailedMonitoring)
 	putBool(spec, "associatePublicIPAddress", c.AssociatePublicIPAddress)
 	putString(spec, "instanceStorePolicy", c.InstanceStorePolicy)
+	putString(spec, "context", c.Context)
 }
 
 func putBlockDevices(spec map[string]any, mappings []BlockDeviceMapping) {
@@ -420,6 +475,7 @@ func putBlockDevices(spec map[string]any, mappings []BlockDeviceMapping) {
 			putString(ebs, "kmsKeyID", e.KmsKeyId)
 			putBool(ebs, "deleteOnTermination", e.DeleteOnTermination)
 			putString(ebs, "snapshotID", e.SnapshotId)
+			putInt(ebs, "volumeInitializationRate", e.VolumeInitializationRate)
 			mapping["ebs"] = ebs
 		}
 		out = append(out, mapping)
@@ -466,17 +522,23 @@ func renderKubelet(k *KubeletConfiguration) map[string]any {
 // (e.g. a subnet created in the same program).
 func selectorTerm(id pulumi.StringPtrInput, name *string, tags map[string]string) map[string]any {
 	term := map[string]any{}
-	if id != nil {
-		term["id"] = id
-	}
+	putInput(term, "id", id)
 	putString(term, "name", name)
 	putStringMap(term, "tags", tags)
 	return term
 }
 
-func putString(m map[string]any, key string, v *string) {
+// putString sets an optional string (or string enum) value.
+func putString[T ~string](m map[string]any, key string, v *T) {
 	if v != nil {
-		m[key] = *v
+		m[key] = string(*v)
+	}
+}
+
+// putInput sets an optional Input-typed value (e.g. an id created in the same program).
+func putInput(m map[string]any, key string, v pulumi.StringPtrInput) {
+	if v != nil {
+		m[key] = v
 	}
 }
 

@@ -93,12 +93,7 @@ func classAmiFamily(c NodeClass) string {
 	if c.AmiFamily != nil {
 		return *c.AmiFamily
 	}
-	alias := c.AmiAlias
-	for _, t := range c.AmiSelectorTerms {
-		if t.Alias != nil {
-			alias = t.Alias
-		}
-	}
+	alias := c.alias()
 	if alias == nil {
 		if len(c.AmiSelectorTerms) > 0 {
 			return ""

@@ -18,6 +18,7 @@ type NodePool struct {
 	TerminationGracePeriod *string           `pulumi:"terminationGracePeriod,optional"`
 	Limits                 map[string]string `pulumi:"limits,optional"`
 	Weight                 *int              `pulumi:"weight,optional"`
+	Replicas               *int              `pulumi:"replicas,optional"`
 	Disruption             *Disruption       `pulumi:"disruption,optional"`
 }
 
@@ -32,8 +33,9 @@ func (p *NodePool) Annotate(a infer.Annotator) {
 	a.Describe(&p.StartupTaints, "Taints applied at node start that a daemon is expected to remove (Karpenter does not wait for them when scheduling).")
 	a.Describe(&p.ExpireAfter, "How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.")
 	a.Describe(&p.TerminationGracePeriod, "How long Karpenter waits for pods to drain before forcefully terminating a node (e.g. `48h`).")
-	a.Describe(&p.Limits, "Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{\"cpu\": \"1000\", \"memory\": \"1000Gi\"}`).")
-	a.Describe(&p.Weight, "Priority of the pool relative to other pools (1-100; higher first).")
+	a.Describe(&p.Limits, "Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{\"cpu\": \"1000\", \"memory\": \"1000Gi\"}`); a static pool (`replicas`) takes only `nodes`.")
+	a.Describe(&p.Weight, "Priority of the pool relative to other pools (1-100; higher first). Not supported on a static pool (`replicas`).")
+	a.Describe(&p.Replicas, "Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.")
 	a.Describe(&p.Disruption, "How Karpenter consolidates the pool's nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.")
 }
 
@@ -158,6 +160,14 @@ type NodeClass struct {
 	AssociatePublicIPAddress   *bool                       `pulumi:"associatePublicIPAddress,optional"`
 	InstanceStorePolicy        *string                     `pulumi:"instanceStorePolicy,optional"`
 	EnclaveOptions             *EnclaveOptions             `pulumi:"enclaveOptions,optional"`
+
+	CapacityReservationSelectorTerms []CapacityReservationSelectorTerm `pulumi:"capacityReservationSelectorTerms,optional"`
+	PlacementGroupSelector           *PlacementGroupSelector           `pulumi:"placementGroupSelector,optional"`
+	NetworkInterfaces                []NetworkInterface                `pulumi:"networkInterfaces,optional"`
+	IpPrefixCount                    *int                              `pulumi:"ipPrefixCount,optional"`
+	ConnectionTracking               *ConnectionTracking               `pulumi:"connectionTracking,optional"`
+	CpuOptions                       *CpuOptions                       `pulumi:"cpuOptions,optional"`
+	Context                          *string                           `pulumi:"context,optional"`
 }
 
 func (c *NodeClass) Annotate(a infer.Annotator) {
@@ -179,6 +189,126 @@ func (c *NodeClass) Annotate(a infer.Annotator) {
 	a.Describe(&c.AssociatePublicIPAddress, "Associate a public IP address with the instances' primary network interface.")
 	a.Describe(&c.InstanceStorePolicy, "How to use local instance store volumes: `RAID0`.")
 	a.Describe(&c.EnclaveOptions, "AWS Nitro Enclaves on the instances (Karpenter 1.15+).")
+	a.Describe(&c.CapacityReservationSelectorTerms, "Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.")
+	a.Describe(&c.PlacementGroupSelector, "The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.")
+	a.Describe(&c.NetworkInterfaces, "The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.")
+	a.Describe(&c.IpPrefixCount, "Number of IPv4 prefixes assigned automatically to the primary network interface (at least 0). Karpenter 1.8.6+.")
+	a.Describe(&c.ConnectionTracking, "Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.")
+	a.Describe(&c.CpuOptions, "CPU options of the instances. Karpenter 1.14+.")
+	a.Describe(&c.Context, "The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).")
+}
+
+// alias is the AMI alias a class selects (amiAlias or an alias term; validation allows one),
+// or nil.
+func (c NodeClass) alias() *string {
+	for _, t := range c.AmiSelectorTerms {
+		if t.Alias != nil {
+			return t.Alias
+		}
+	}
+	return c.AmiAlias
+}
+
+// CapacityReservationSelectorTerm selects capacity reservations by id, or by tags, owner and
+// match criteria.
+type CapacityReservationSelectorTerm struct {
+	Id                    pulumi.StringPtrInput  `pulumi:"id,optional"`
+	Tags                  map[string]string      `pulumi:"tags,optional"`
+	OwnerID               *string                `pulumi:"ownerID,optional"`
+	InstanceMatchCriteria *InstanceMatchCriteria `pulumi:"instanceMatchCriteria,optional"`
+}
+
+func (t *CapacityReservationSelectorTerm) Annotate(a infer.Annotator) {
+	a.Describe(&t, "Selects capacity reservations. Terms are alternatives; the fields of one term must all match. Set `id`, or any of `tags`, `ownerID` and `instanceMatchCriteria` (with `tags` or `instanceMatchCriteria`).")
+
+	a.Describe(&t.Id, "Capacity reservation id (`cr-...`). Stands alone in its term.")
+	a.Describe(&t.Tags, "Capacity reservation tags (`*` matches any value; at most 20).")
+	a.Describe(&t.OwnerID, "Id of the account that owns the reservation (12 digits).")
+	a.Describe(&t.InstanceMatchCriteria, "How instances are matched to the reservation. Karpenter 1.8.6+.")
+}
+
+// InstanceMatchCriteria is how instances are matched to a capacity reservation.
+type InstanceMatchCriteria string
+
+func (InstanceMatchCriteria) Values() []infer.EnumValue[InstanceMatchCriteria] {
+	return []infer.EnumValue[InstanceMatchCriteria]{
+		{Name: "Open", Value: "open", Description: "Any instance with matching attributes runs in the reservation."},
+		{Name: "Targeted", Value: "targeted", Description: "Only instances that target the reservation run in it."},
+	}
+}
+
+// PlacementGroupSelector names the placement group of a class's instances.
+type PlacementGroupSelector struct {
+	Name pulumi.StringPtrInput `pulumi:"name,optional"`
+	Id   pulumi.StringPtrInput `pulumi:"id,optional"`
+}
+
+func (s *PlacementGroupSelector) Annotate(a infer.Annotator) {
+	a.Describe(&s, "An EC2 placement group, by name or by id (exactly one).")
+
+	a.Describe(&s.Name, "Placement group name.")
+	a.Describe(&s.Id, "Placement group id (`pg-...`).")
+}
+
+// NetworkInterface is a network interface attached to a class's instances.
+type NetworkInterface struct {
+	NetworkCardIndex int                  `pulumi:"networkCardIndex"`
+	DeviceIndex      int                  `pulumi:"deviceIndex"`
+	InterfaceType    NetworkInterfaceType `pulumi:"interfaceType"`
+}
+
+func (n *NetworkInterface) Annotate(a infer.Annotator) {
+	a.Describe(&n, "A network interface attached to the instances. Each networkCardIndex/deviceIndex pair at most once; at most one `efa-only` interface per network card.")
+
+	a.Describe(&n.NetworkCardIndex, "Index of the network card the interface attaches to (at least 0).")
+	a.Describe(&n.DeviceIndex, "Device index of the attachment (at least 0).")
+	a.Describe(&n.InterfaceType, "Interface type.")
+}
+
+// NetworkInterfaceType is the type of a NetworkInterface.
+type NetworkInterfaceType string
+
+func (NetworkInterfaceType) Values() []infer.EnumValue[NetworkInterfaceType] {
+	return []infer.EnumValue[NetworkInterfaceType]{
+		{Name: "Interface", Value: "interface", Description: "An ENA interface (with EFA where the instance type supports it)."},
+		{Name: "EfaOnly", Value: "efa-only", Description: "An EFA-only interface, without IP addresses."},
+	}
+}
+
+// ConnectionTracking sets the idle connection tracking timeouts of the instances' interfaces.
+type ConnectionTracking struct {
+	TcpEstablishedTimeout *int `pulumi:"tcpEstablishedTimeout,optional"`
+	UdpStreamTimeout      *int `pulumi:"udpStreamTimeout,optional"`
+	UdpTimeout            *int `pulumi:"udpTimeout,optional"`
+}
+
+func (c *ConnectionTracking) Annotate(a infer.Annotator) {
+	a.Describe(&c, "Idle connection tracking timeouts, in seconds (at least one). Unset ones keep EC2's defaults.")
+
+	a.Describe(&c.TcpEstablishedTimeout, "Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).")
+	a.Describe(&c.UdpStreamTimeout, "Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).")
+	a.Describe(&c.UdpTimeout, "Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).")
+}
+
+// CpuOptions are the CPU options of a class's instances.
+type CpuOptions struct {
+	NestedVirtualization *NestedVirtualization `pulumi:"nestedVirtualization,optional"`
+}
+
+func (o *CpuOptions) Annotate(a infer.Annotator) {
+	a.Describe(&o, "CPU options of the instances.")
+
+	a.Describe(&o.NestedVirtualization, "Nested virtualization; when enabled, Karpenter picks only instance types that support it.")
+}
+
+// NestedVirtualization turns nested virtualization on or off.
+type NestedVirtualization string
+
+func (NestedVirtualization) Values() []infer.EnumValue[NestedVirtualization] {
+	return []infer.EnumValue[NestedVirtualization]{
+		{Name: "Enabled", Value: "enabled", Description: "Nested virtualization on."},
+		{Name: "Disabled", Value: "disabled", Description: "Nested virtualization off."},
+	}
 }
 
 // EnclaveOptions turns Nitro Enclaves on for a class's instances.
@@ -258,14 +388,15 @@ func (m *BlockDeviceMapping) Annotate(a infer.Annotator) {
 
 // BlockDevice describes an EBS volume.
 type BlockDevice struct {
-	VolumeSize          *string `pulumi:"volumeSize,optional"`
-	VolumeType          *string `pulumi:"volumeType,optional"`
-	Iops                *int    `pulumi:"iops,optional"`
-	Throughput          *int    `pulumi:"throughput,optional"`
-	Encrypted           *bool   `pulumi:"encrypted,optional"`
-	KmsKeyId            *string `pulumi:"kmsKeyId,optional"`
-	DeleteOnTermination *bool   `pulumi:"deleteOnTermination,optional"`
-	SnapshotId          *string `pulumi:"snapshotId,optional"`
+	VolumeSize               *string `pulumi:"volumeSize,optional"`
+	VolumeType               *string `pulumi:"volumeType,optional"`
+	Iops                     *int    `pulumi:"iops,optional"`
+	Throughput               *int    `pulumi:"throughput,optional"`
+	Encrypted                *bool   `pulumi:"encrypted,optional"`
+	KmsKeyId                 *string `pulumi:"kmsKeyId,optional"`
+	DeleteOnTermination      *bool   `pulumi:"deleteOnTermination,optional"`
+	SnapshotId               *string `pulumi:"snapshotId,optional"`
+	VolumeInitializationRate *int    `pulumi:"volumeInitializationRate,optional"`
 }
 
 func (d *BlockDevice) Annotate(a infer.Annotator) {
@@ -279,6 +410,7 @@ func (d *BlockDevice) Annotate(a infer.Annotator) {
 	a.Describe(&d.KmsKeyId, "KMS key for encryption.")
 	a.Describe(&d.DeleteOnTermination, "Delete the volume when the instance terminates.")
 	a.Describe(&d.SnapshotId, "Snapshot to create the volume from.")
+	a.Describe(&d.VolumeInitializationRate, "Rate in MiB/s (100-300) at which the snapshot's blocks are downloaded to the volume (EBS Provisioned Rate for Volume Initialization); requires `snapshotId`. Karpenter 1.6.3+.")
 }
 
 // MetadataOptions configures the instance metadata service.

@@ -209,20 +209,8 @@ func usesWindowsWithNodeRole(c NodeClass) bool {
 	if c.AmiFamily != nil {
 		return strings.HasPrefix(*c.AmiFamily, "Windows")
 	}
-	for _, alias := range append([]*string{c.AmiAlias}, aliasesOf(c.AmiSelectorTerms)...) {
-		if alias != nil && strings.HasPrefix(*alias, "windows") {
-			return true
-		}
-	}
-	return false
-}
-
-func aliasesOf(terms []AmiSelectorTerm) []*string {
-	var out []*string
-	for _, t := range terms {
-		out = append(out, t.Alias)
-	}
-	return out
+	alias := c.alias()
+	return alias != nil && strings.HasPrefix(*alias, "windows")
 }
 
 // resolveProvisioning completes the user's pools and classes with the component's defaults:

@@ -55,6 +55,14 @@ func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
 		for j, t := range c.SecurityGroupSelectorTerms {
 			checks = append(checks, check{fmt.Sprintf("nodeClasses[%d].securityGroupSelectorTerms[%d].id", i, j), t.Id, checkID("sg-")})
 		}
+		for j, t := range c.CapacityReservationSelectorTerms {
+			checks = append(checks, check{fmt.Sprintf("nodeClasses[%d].capacityReservationSelectorTerms[%d].id", i, j), t.Id, checkID("cr-")})
+		}
+		if s := c.PlacementGroupSelector; s != nil {
+			checks = append(checks,
+				check{fmt.Sprintf("nodeClasses[%d].placementGroupSelector.id", i), s.Id, checkID("pg-")},
+				check{fmt.Sprintf("nodeClasses[%d].placementGroupSelector.name", i), s.Name, checkNotEmpty})
+		}
 	}
 
 	var values []any
@@ -106,6 +114,13 @@ func checkID(prefix string) func(field, v string) error {
 		}
 		return nil
 	}
+}
+
+func checkNotEmpty(field, v string) error {
+	if v == "" {
+		return fmt.Errorf("%s: must not be empty", field)
+	}
+	return nil
 }
 
 func checkEndpoint(field, v string) error {
@@ -355,9 +370,8 @@ func validateNodePool(field string, pool NodePool, rel release) []error {
 			errs = append(errs, fmt.Errorf("%s.limits[%q]: %q is not a Kubernetes quantity (e.g. 1000, 500m, 1000Gi)", field, k, pool.Limits[k]))
 		}
 	}
-	if pool.Weight != nil && (*pool.Weight < 1 || *pool.Weight > 100) {
-		errs = append(errs, fmt.Errorf("%s.weight: %d is not between 1 and 100", field, *pool.Weight))
-	}
+	errs = append(errs, checkRange(field+".weight", pool.Weight, 1, 100))
+	errs = append(errs, validateStaticPool(field, pool, rel)...)
 	if d := pool.Disruption; d != nil {
 		if d.ConsolidationPolicy != nil {
 			errs = append(errs, checkConsolidationPolicy(field+".disruption.consolidationPolicy", *d.ConsolidationPolicy, rel))
@@ -372,9 +386,7 @@ func validateNodePool(field string, pool NodePool, rel release) []error {
 		if d.ConsolidateAfter != nil && *d.ConsolidateAfter != "Never" && !durationPattern.MatchString(*d.ConsolidateAfter) {
 			errs = append(errs, fmt.Errorf("%s.disruption.consolidateAfter: %q is not a duration like 1m or 30s, or Never", field, *d.ConsolidateAfter))
 		}
-		if len(d.Budgets) > 50 {
-			errs = append(errs, fmt.Errorf("%s.disruption.budgets: at most 50 budgets", field))
-		}
+		errs = append(errs, checkAtMost(field+".disruption.budgets", len(d.Budgets), 50, "budgets"))
 		for i, b := range d.Budgets {
 			errs = append(errs, validateBudget(fmt.Sprintf("%s.disruption.budgets[%d]", field, i), b, rel)...)
 		}
@@ -587,16 +599,17 @@ func validateNodeClass(field string, c NodeClass, rel release) []error {
 	if len(c.AmiSelectorTerms) > 1 && aliases > 0 {
 		errs = append(errs, fmt.Errorf("%s.amiSelectorTerms: a term with alias must be the only term", field))
 	}
-	if len(c.AmiSelectorTerms) > 30 {
-		errs = append(errs, fmt.Errorf("%s.amiSelectorTerms: at most 30 terms", field))
-	}
+	errs = append(errs, checkAtMost(field+".amiSelectorTerms", len(c.AmiSelectorTerms), 30, "terms"))
 	if c.AmiFamily != nil {
 		errs = append(errs, checkEnum(field+".amiFamily", *c.AmiFamily, rel.amiFamilies))
 		errs = append(errs, rel.require(field+".amiFamily", *c.AmiFamily == "Windows2025", featureWindows2025))
 		errs = append(errs, rel.require(field+".amiFamily", *c.AmiFamily == "AL2023", featureAL2023))
+		errs = append(errs, checkAliasFamily(field+".amiFamily", *c.AmiFamily, c))
 	} else if len(c.AmiSelectorTerms) > 0 && aliases == 0 {
 		errs = append(errs, fmt.Errorf("%s.amiFamily: required when AMIs are selected without an alias (it tells Karpenter how to bootstrap them)", field))
 	}
+	errs = append(errs, checkAtMost(field+".subnetSelectorTerms", len(c.SubnetSelectorTerms), 30, "terms"))
+	errs = append(errs, checkAtMost(field+".securityGroupSelectorTerms", len(c.SecurityGroupSelectorTerms), 30, "terms"))
 	for i, t := range c.SubnetSelectorTerms {
 		f := fmt.Sprintf("%s.subnetSelectorTerms[%d]", field, i)
 		if (t.Id == nil) == (t.Tags == nil) {
@@ -641,7 +654,15 @@ func validateNodeClass(field string, c NodeClass, rel release) []error {
 		if m.Ebs.VolumeType != nil {
 			errs = append(errs, checkEnum(f+".ebs.volumeType", *m.Ebs.VolumeType, []string{"standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"}))
 		}
+		if rate := m.Ebs.VolumeInitializationRate; rate != nil {
+			errs = append(errs, rel.require(f+".ebs.volumeInitializationRate", true, featureVolumeInitializationRate))
+			errs = append(errs, checkRange(f+".ebs.volumeInitializationRate", rate, 100, 300))
+			if deref(m.Ebs.SnapshotId, "") == "" {
+				errs = append(errs, fmt.Errorf("%s.ebs.volumeInitializationRate: needs snapshotId (it is the rate at which the snapshot's blocks are downloaded)", f))
+			}
+		}
 	}
+	errs = append(errs, checkAtMost(field+".blockDeviceMappings", len(c.BlockDeviceMappings), 50, "mappings"))
 	if roots > 1 {
 		errs = append(errs, fmt.Errorf("%s.blockDeviceMappings: at most one mapping may be the root volume", field))
 	}
@@ -657,9 +678,7 @@ func validateNodeClass(field string, c NodeClass, rel release) []error {
 		if m.HttpTokens != nil {
 			errs = append(errs, checkEnum(field+".metadataOptions.httpTokens", *m.HttpTokens, []string{"required", "optional"}))
 		}
-		if n := m.HttpPutResponseHopLimit; n != nil && (*n < 1 || *n > 64) {
-			errs = append(errs, fmt.Errorf("%s.metadataOptions.httpPutResponseHopLimit: %d is not between 1 and 64", field, *n))
-		}
+		errs = append(errs, checkRange(field+".metadataOptions.httpPutResponseHopLimit", m.HttpPutResponseHopLimit, 1, 64))
 	}
 	if k := c.Kubelet; k != nil {
 		errs = append(errs, validateKubelet(field+".kubelet", k, c, rel)...)
@@ -667,7 +686,181 @@ func validateNodeClass(field string, c NodeClass, rel release) []error {
 	if c.InstanceStorePolicy != nil {
 		errs = append(errs, checkEnum(field+".instanceStorePolicy", *c.InstanceStorePolicy, []string{"RAID0"}))
 	}
+	errs = append(errs, validateLaunchOptions(field, c, rel)...)
 	return errs
+}
+
+// validateStaticPool checks a static pool (replicas): the CRD refuses weight and limits but
+// nodes on it, and Karpenter ignores its consolidation settings, which would then be set for
+// nothing.
+func validateStaticPool(field string, pool NodePool, rel release) []error {
+	if pool.Replicas == nil {
+		return nil
+	}
+	errs := []error{
+		rel.require(field+".replicas", true, featureStaticPools),
+		checkAtLeast(field+".replicas", pool.Replicas, 0),
+	}
+	for _, k := range sortedKeys(pool.Limits) {
+		if k != "nodes" {
+			errs = append(errs, fmt.Errorf("%s.limits[%q]: a static pool (replicas set) takes only the nodes limit", field, k))
+		}
+	}
+	if pool.Weight != nil {
+		errs = append(errs, fmt.Errorf("%s.weight: not supported on a static pool (replicas set)", field))
+	}
+	if d := pool.Disruption; d != nil {
+		if d.ConsolidationPolicy != nil {
+			errs = append(errs, fmt.Errorf("%s.disruption.consolidationPolicy: Karpenter ignores it on a static pool (replicas set); remove it", field))
+		}
+		if d.ConsolidateAfter != nil {
+			errs = append(errs, fmt.Errorf("%s.disruption.consolidateAfter: Karpenter ignores it on a static pool (replicas set); remove it", field))
+		}
+	}
+	return errs
+}
+
+var ownerIDPattern = regexp.MustCompile(`^[0-9]{12}$`)
+
+// validateLaunchOptions checks the fields that shape how a class's instances launch:
+// capacity reservations, placement group, network interfaces and IP prefixes, connection
+// tracking, CPU options and the fleet context. Input-typed ids are checked once they resolve
+// (validateInputs).
+func validateLaunchOptions(field string, c NodeClass, rel release) []error {
+	errs := []error{rel.require(field+".context", c.Context != nil, featureContext)}
+	errs = append(errs, validateCapacityReservationTerms(field+".capacityReservationSelectorTerms", c.CapacityReservationSelectorTerms, rel)...)
+	if s := c.PlacementGroupSelector; s != nil {
+		errs = append(errs, rel.require(field+".placementGroupSelector", true, featurePlacementGroupSelector))
+		if (s.Name == nil) == (s.Id == nil) {
+			errs = append(errs, fmt.Errorf("%s.placementGroupSelector: set exactly one of name and id", field))
+		}
+	}
+	errs = append(errs, validateNetworkInterfaces(field+".networkInterfaces", c.NetworkInterfaces, rel)...)
+	if c.IpPrefixCount != nil {
+		errs = append(errs, rel.require(field+".ipPrefixCount", true, featureIPPrefixCount))
+		errs = append(errs, checkAtLeast(field+".ipPrefixCount", c.IpPrefixCount, 0))
+	}
+	if t := c.ConnectionTracking; t != nil {
+		f := field + ".connectionTracking"
+		errs = append(errs, rel.require(f, true, featureConnectionTracking))
+		if t.TcpEstablishedTimeout == nil && t.UdpStreamTimeout == nil && t.UdpTimeout == nil {
+			errs = append(errs, fmt.Errorf("%s: set at least one of tcpEstablishedTimeout, udpStreamTimeout and udpTimeout", f))
+		}
+		errs = append(errs,
+			checkRange(f+".tcpEstablishedTimeout", t.TcpEstablishedTimeout, 60, 432000),
+			checkRange(f+".udpStreamTimeout", t.UdpStreamTimeout, 60, 180),
+			checkRange(f+".udpTimeout", t.UdpTimeout, 30, 60))
+	}
+	if o := c.CpuOptions; o != nil {
+		errs = append(errs, rel.require(field+".cpuOptions", true, featureCpuOptions))
+		if v := o.NestedVirtualization; v != nil {
+			errs = append(errs, checkEnum(field+".cpuOptions.nestedVirtualization", string(*v), enumValues[NestedVirtualization]()))
+		}
+	}
+	return errs
+}
+
+// validateCapacityReservationTerms applies the CRD's rules per term. (The CRD checks that id
+// stands alone with self.all, so it only fires when every term combines id with another
+// field; Karpenter documents id as exclusive in each term, which is what is checked here.)
+func validateCapacityReservationTerms(field string, terms []CapacityReservationSelectorTerm, rel release) []error {
+	if len(terms) == 0 {
+		return nil
+	}
+	errs := []error{rel.require(field, true, featureCapacityReservationTerms), checkAtMost(field, len(terms), 30, "terms")}
+	for i, t := range terms {
+		f := fmt.Sprintf("%s[%d]", field, i)
+		tags, criteria := len(t.Tags) > 0, t.InstanceMatchCriteria != nil
+		switch {
+		case t.Id != nil && (tags || t.OwnerID != nil || criteria):
+			errs = append(errs, fmt.Errorf("%s: id stands alone in its term (not with tags, ownerID or instanceMatchCriteria)", f))
+		case t.Id == nil && !tags && !criteria:
+			errs = append(errs, fmt.Errorf("%s: set id, tags or instanceMatchCriteria", f))
+		}
+		if t.OwnerID != nil && !ownerIDPattern.MatchString(*t.OwnerID) {
+			errs = append(errs, fmt.Errorf("%s.ownerID: %q is not an AWS account id (12 digits)", f, *t.OwnerID))
+		}
+		if criteria {
+			errs = append(errs, rel.require(f+".instanceMatchCriteria", true, featureInstanceMatchCriteria))
+			errs = append(errs, checkEnum(f+".instanceMatchCriteria", string(*t.InstanceMatchCriteria), enumValues[InstanceMatchCriteria]()))
+		}
+		errs = append(errs, checkSelectorTags(f+".tags", t.Tags)...)
+	}
+	return errs
+}
+
+// validateNetworkInterfaces applies the CRD's rules: the primary interface is included, each
+// networkCardIndex/deviceIndex pair is used once, and a network card has at most one
+// efa-only interface.
+func validateNetworkInterfaces(field string, interfaces []NetworkInterface, rel release) []error {
+	if len(interfaces) == 0 {
+		return nil
+	}
+	errs := []error{rel.require(field, true, featureNetworkInterfaces), checkAtMost(field, len(interfaces), 150, "interfaces")}
+	primary := false
+	used := map[[2]int]bool{}
+	efaCards := map[int]bool{}
+	for i, n := range interfaces {
+		f := fmt.Sprintf("%s[%d]", field, i)
+		errs = append(errs,
+			checkAtLeast(f+".networkCardIndex", &n.NetworkCardIndex, 0),
+			checkAtLeast(f+".deviceIndex", &n.DeviceIndex, 0),
+			checkEnum(f+".interfaceType", string(n.InterfaceType), enumValues[NetworkInterfaceType]()))
+		pair := [2]int{n.NetworkCardIndex, n.DeviceIndex}
+		if used[pair] {
+			errs = append(errs, fmt.Errorf("%s: networkCardIndex %d, deviceIndex %d is used by another interface", f, n.NetworkCardIndex, n.DeviceIndex))
+		}
+		used[pair] = true
+		if n.InterfaceType == "efa-only" {
+			if efaCards[n.NetworkCardIndex] {
+				errs = append(errs, fmt.Errorf("%s: network card %d already has an efa-only interface (at most one per card)", f, n.NetworkCardIndex))
+			}
+			efaCards[n.NetworkCardIndex] = true
+		}
+		primary = primary || (pair == [2]int{0, 0} && n.InterfaceType == "interface")
+	}
+	if !primary {
+		errs = append(errs, fmt.Errorf("%s: must include the primary interface (networkCardIndex 0, deviceIndex 0, interfaceType interface)", field))
+	}
+	return errs
+}
+
+// checkRange checks an optional integer against the CRD's minimum and maximum.
+func checkRange(field string, v *int, lo, hi int) error {
+	if v != nil && (*v < lo || *v > hi) {
+		return fmt.Errorf("%s: %d is not between %d and %d", field, *v, lo, hi)
+	}
+	return nil
+}
+
+// checkAtMost checks a list's (or map's) length against the CRD's maxItems (maxProperties).
+func checkAtMost(field string, n, most int, what string) error {
+	if n > most {
+		return fmt.Errorf("%s: at most %d %s", field, most, what)
+	}
+	return nil
+}
+
+// checkAtLeast checks an optional integer against the CRD's minimum.
+func checkAtLeast(field string, v *int, lo int) error {
+	if v != nil && *v < lo {
+		return fmt.Errorf("%s: %d is less than %d", field, *v, lo)
+	}
+	return nil
+}
+
+// checkAliasFamily applies the CRD's rule: with an alias, amiFamily is the alias's family or
+// Custom.
+func checkAliasFamily(field, amiFamily string, c NodeClass) error {
+	alias := c.alias()
+	if alias == nil || amiFamily == "Custom" {
+		return nil
+	}
+	family, _, _ := strings.Cut(*alias, "@")
+	if want, known := aliasFamilies[family]; known && want != amiFamily {
+		return fmt.Errorf("%s: %s does not match the alias %q; use %s or Custom", field, amiFamily, *alias, want)
+	}
+	return nil
 }
 
 // checkAmiAlias checks `<family>@<version>`. Before v1 there are no aliases: an alias for a
@@ -748,7 +941,7 @@ func alphaSelectorErrors(field string, c NodeClass) []error {
 }
 
 func checkSelectorTags(field string, tags map[string]string) []error {
-	var errs []error
+	errs := []error{checkAtMost(field, len(tags), 20, "tags")}
 	for _, k := range sortedKeys(tags) {
 		if k == "" || tags[k] == "" {
 			errs = append(errs, fmt.Errorf("%s: empty tag keys and values are not allowed (use \"*\" to match any value)", field))

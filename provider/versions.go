@@ -113,31 +113,41 @@ var generations = []*generation{
 type feature string
 
 const (
-	featureBudgets                 feature = "disruption budgets"
-	featureMinValues               feature = "requirement minValues"
-	featureV1                      feature = "the v1 APIs"
-	featureCapacityReservations    feature = "capacity reservation permissions"
-	featurePullOnlyECR             feature = "the AmazonEC2ContainerRegistryPullOnly node policy"
-	featureGteLte                  feature = "the Gte and Lte requirement operators"
-	featureListInstanceProfiles    feature = "iam:ListInstanceProfiles"
-	featureSplitPolicy             feature = "the split controller policy"
-	featureCapacityReservationRule feature = "the capacity reservation interruption rule"
-	featurePlacementGroups         feature = "placement group permissions"
-	featureInstanceStatus          feature = "ec2:DescribeInstanceStatus"
-	featureZonalShift              feature = "the zonal shift policy"
-	featureBalanced                feature = "the Balanced consolidation policy"
-	featureWindows2025             feature = "the windows2025 AMI family"
-	featureRebootInstances         feature = "ec2:RebootInstances (reboot for node repair)"
-	featureUnhealthyBudgets        feature = "the Unhealthy disruption budget reason"
-	featureEnclaveOptions          feature = "EC2NodeClass enclaveOptions"
-	featureOpenKubelet             feature = "free-form EC2NodeClass kubelet settings"
-	featureNodeClassRole           feature = "node classes with a role (Karpenter-managed instance profiles)"
-	featureSSMParameter            feature = "AMI selection by SSM parameter"
-	featureAssociatePublicIP       feature = "associatePublicIPAddress"
-	featureInstanceStorePolicy     feature = "instanceStorePolicy"
-	featureNodeClassProfile        feature = "EC2NodeClass instanceProfile"
-	featureAL2023                  feature = "the AL2023 AMI family"
-	featureRootVolume              feature = "rootVolume in block device mappings"
+	featureBudgets                  feature = "disruption budgets"
+	featureMinValues                feature = "requirement minValues"
+	featureV1                       feature = "the v1 APIs"
+	featureCapacityReservations     feature = "capacity reservation permissions"
+	featurePullOnlyECR              feature = "the AmazonEC2ContainerRegistryPullOnly node policy"
+	featureGteLte                   feature = "the Gte and Lte requirement operators"
+	featureListInstanceProfiles     feature = "iam:ListInstanceProfiles"
+	featureSplitPolicy              feature = "the split controller policy"
+	featureCapacityReservationRule  feature = "the capacity reservation interruption rule"
+	featurePlacementGroups          feature = "placement group permissions"
+	featureInstanceStatus           feature = "ec2:DescribeInstanceStatus"
+	featureZonalShift               feature = "the zonal shift policy"
+	featureBalanced                 feature = "the Balanced consolidation policy"
+	featureWindows2025              feature = "the windows2025 AMI family"
+	featureRebootInstances          feature = "ec2:RebootInstances (reboot for node repair)"
+	featureUnhealthyBudgets         feature = "the Unhealthy disruption budget reason"
+	featureEnclaveOptions           feature = "EC2NodeClass enclaveOptions"
+	featureOpenKubelet              feature = "free-form EC2NodeClass kubelet settings"
+	featureNodeClassRole            feature = "node classes with a role (Karpenter-managed instance profiles)"
+	featureSSMParameter             feature = "AMI selection by SSM parameter"
+	featureAssociatePublicIP        feature = "associatePublicIPAddress"
+	featureInstanceStorePolicy      feature = "instanceStorePolicy"
+	featureNodeClassProfile         feature = "EC2NodeClass instanceProfile"
+	featureAL2023                   feature = "the AL2023 AMI family"
+	featureRootVolume               feature = "rootVolume in block device mappings"
+	featureContext                  feature = "the node class context field"
+	featureCapacityReservationTerms feature = "EC2NodeClass capacityReservationSelectorTerms"
+	featureVolumeInitializationRate feature = "EBS volumeInitializationRate"
+	featureStaticPools              feature = "static NodePools (replicas)"
+	featureInstanceMatchCriteria    feature = "capacity reservation instanceMatchCriteria"
+	featureIPPrefixCount            feature = "EC2NodeClass ipPrefixCount"
+	featurePlacementGroupSelector   feature = "EC2NodeClass placementGroupSelector"
+	featureNetworkInterfaces        feature = "EC2NodeClass networkInterfaces"
+	featureConnectionTracking       feature = "EC2NodeClass connectionTracking"
+	featureCpuOptions               feature = "EC2NodeClass cpuOptions"
 	// The 1.0 charts configure the v1beta1<->v1 conversion webhook; 1.1 removed those values.
 	featureWebhookValuesRemoved feature = "charts without webhook values"
 )
@@ -172,6 +182,32 @@ var featureSince = map[feature]semver.Version{
 	featureAssociatePublicIP:       semver.MustParse("0.35.0"),
 	featureInstanceStorePolicy:     semver.MustParse("0.34.0"),
 	featureWebhookValuesRemoved:    semver.MustParse("1.1.0"),
+
+	// NodePool and EC2NodeClass spec fields, from diffing the CRDs (pkg/apis/crds) of the module
+	// zips the proxy serves: karpenter-provider-aws 0.36.2, 1.0.0, 1.0.8, 1.2.1, 1.3.3, 1.6.3,
+	// 1.8.6, 1.9.3, 1.12.1, 1.14.0, 1.14.1, 1.15.0, 1.15.1 (it refuses 1.1.0-1.1.6, 1.2.0,
+	// 1.3.0-1.3.2, 1.4.0-1.4.6, 1.5.0-1.5.6, 1.6.0-1.6.2, 1.7.0-1.7.6, 1.8.0-1.8.5, 1.9.0-1.9.2,
+	// 1.10.0-1.10.6, 1.11.0-1.11.6, 1.12.0 and 1.13.0-1.13.6, the ones tried), the
+	// NodePool CRD of sigs.k8s.io/karpenter 1.1.5, 1.5.5, 1.6.4, 1.7.0, 1.7.1, 1.8.0, 1.9.0,
+	// and the AWSNodeTemplate of github.com/aws/karpenter 0.29.2 and 0.32.0 (nothing older is
+	// served). Each is the first of those with the field, except where noted.
+	//
+	// context: AWSNodeTemplate 0.29.2 (the oldest served), EC2NodeClass v1beta1 and v1 since.
+	featureContext: semver.MustParse("0.29.2"),
+	// 1.2.1 lacks it, 1.3.3 has it; native capacity reservation support is 1.3's feature
+	// (Karpenter's docs), with its permissions (featureCapacityReservations, 1.3.0).
+	featureCapacityReservationTerms: semver.MustParse("1.3.0"),
+	featureVolumeInitializationRate: semver.MustParse("1.6.3"),
+	// Core 1.7.1 lacks spec.replicas, core 1.8.0 has it (provider 1.8.x builds on core 1.8.x).
+	featureStaticPools:           semver.MustParse("1.8.0"),
+	featureInstanceMatchCriteria: semver.MustParse("1.8.6"),
+	featureIPPrefixCount:         semver.MustParse("1.8.6"),
+	// 1.9.3 lacks it, 1.12.1 has it; the placement group permissions the controller needs to
+	// resolve the selector arrived in 1.11.0 (featurePlacementGroups), with the selector.
+	featurePlacementGroupSelector: semver.MustParse("1.11.0"),
+	featureNetworkInterfaces:      semver.MustParse("1.12.1"),
+	featureConnectionTracking:     semver.MustParse("1.14.0"),
+	featureCpuOptions:             semver.MustParse("1.14.0"),
 }
 
 // chartSettingsSince is when the controller chart first reads each of these values (read from

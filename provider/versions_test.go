@@ -216,6 +216,21 @@ func TestFieldsNewerThanTheVersionFail(t *testing.T) {
 		{"1.14.3", `{"nodeClasses":[{"name":"c","enclaveOptions":{"enabled":true}}]}`, "nodeClasses[0].enclaveOptions: needs EC2NodeClass enclaveOptions, which Karpenter 1.14.3 does not have (first in 1.15.0"},
 		{"1.14.1", `{"nodeClasses":[{"name":"c","kubelet":{"maxPods":50,"additionalSettings":{"containerLogMaxSize":"50Mi"}}}]}`, "nodeClasses[0].kubelet.additionalSettings: needs free-form EC2NodeClass kubelet settings, which Karpenter 1.14.1 does not have (first in 1.15.0"},
 		{"0.37.7", `{"nodeClasses":[{"name":"c","kubelet":{"additionalSettings":{"containerLogMaxSize":"50Mi"}}}]}`, "nodeClasses[0].kubelet.additionalSettings: needs free-form EC2NodeClass kubelet settings, which Karpenter 0.37.7 does not have (first in 1.15.0"},
+		// The fields added to reach every field of the 1.15.1 CRDs, just before their first version,
+		// and in generations without them.
+		{"1.7.1", `{"nodePools":[{"name":"p","replicas":2}]}`, "nodePools[0].replicas: needs static NodePools (replicas), which Karpenter 1.7.1 does not have (first in 1.8.0"},
+		{"0.37.7", `{"nodePools":[{"name":"p","replicas":2}]}`, "nodePools[0].replicas: needs static NodePools (replicas), which Karpenter 0.37.7 does not have (first in 1.8.0"},
+		{"0.31.4", `{"nodePools":[{"name":"p","replicas":2}]}`, "nodePools[0].replicas: needs static NodePools (replicas), which Karpenter 0.31.4 does not have (first in 1.8.0"},
+		{"1.2.1", `{"nodeClasses":[{"name":"c","capacityReservationSelectorTerms":[{"tags":{"a":"b"}}]}]}`, "nodeClasses[0].capacityReservationSelectorTerms: needs EC2NodeClass capacityReservationSelectorTerms, which Karpenter 1.2.1 does not have (first in 1.3.0"},
+		{"1.8.5", `{"nodeClasses":[{"name":"c","capacityReservationSelectorTerms":[{"instanceMatchCriteria":"open"}]}]}`, "nodeClasses[0].capacityReservationSelectorTerms[0].instanceMatchCriteria: needs capacity reservation instanceMatchCriteria, which Karpenter 1.8.5 does not have (first in 1.8.6"},
+		{"1.6.2", `{"nodeClasses":[{"name":"c","blockDeviceMappings":[{"ebs":{"snapshotId":"snap-1","volumeInitializationRate":100}}]}]}`, "nodeClasses[0].blockDeviceMappings[0].ebs.volumeInitializationRate: needs EBS volumeInitializationRate, which Karpenter 1.6.2 does not have (first in 1.6.3"},
+		{"1.8.5", `{"nodeClasses":[{"name":"c","ipPrefixCount":1}]}`, "nodeClasses[0].ipPrefixCount: needs EC2NodeClass ipPrefixCount, which Karpenter 1.8.5 does not have (first in 1.8.6"},
+		{"1.10.0", `{"nodeClasses":[{"name":"c","placementGroupSelector":{"name":"pg"}}]}`, "nodeClasses[0].placementGroupSelector: needs EC2NodeClass placementGroupSelector, which Karpenter 1.10.0 does not have (first in 1.11.0"},
+		{"1.12.0", `{"nodeClasses":[{"name":"c","networkInterfaces":[{"networkCardIndex":0,"deviceIndex":0,"interfaceType":"interface"}]}]}`, "nodeClasses[0].networkInterfaces: needs EC2NodeClass networkInterfaces, which Karpenter 1.12.0 does not have (first in 1.12.1"},
+		{"0.37.7", `{"nodeClasses":[{"name":"c","networkInterfaces":[{"networkCardIndex":0,"deviceIndex":0,"interfaceType":"interface"}]}]}`, "nodeClasses[0].networkInterfaces: needs EC2NodeClass networkInterfaces, which Karpenter 0.37.7 does not have (first in 1.12.1"},
+		{"1.13.4", `{"nodeClasses":[{"name":"c","connectionTracking":{"udpTimeout":30}}]}`, "nodeClasses[0].connectionTracking: needs EC2NodeClass connectionTracking, which Karpenter 1.13.4 does not have (first in 1.14.0"},
+		{"1.13.4", `{"nodeClasses":[{"name":"c","cpuOptions":{"nestedVirtualization":"enabled"}}]}`, "nodeClasses[0].cpuOptions: needs EC2NodeClass cpuOptions, which Karpenter 1.13.4 does not have (first in 1.14.0"},
+		{"0.29.1", `{"nodeClasses":[{"name":"c","context":"c-1"}]}`, "nodeClasses[0].context: needs the node class context field, which Karpenter 0.29.1 does not have (first in 0.29.2"},
 	} {
 		t.Run(tc.version+" "+tc.want[:20], func(t *testing.T) {
 			msg := renderError(t, withDefaults(t, strings.TrimSuffix(tc.args, "}")+`,"version":"`+tc.version+`"}`))

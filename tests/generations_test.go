@@ -318,6 +318,7 @@ func checkRich(t *testing.T, g generation, r *harness.Render, applied []harness.
 			{classes["general"], "spec.role", outputString(t, r, "nodeRoleName")},
 			{classes["general"], "spec.instanceStorePolicy", "RAID0"},
 			{classes["general"], "spec.associatePublicIPAddress", "false"},
+			{classes["general"], "spec.context", "c-0123456789abcdef0"},
 			{classes["general"], "spec.securityGroupSelectorTerms", "[map[tags:map[karpenter.sh/discovery:prod-us-west-2]] map[name:eks-node-extra]]"},
 			{classes["gpu"], "spec.amiFamily", "Bottlerocket"},
 			{classes["gpu"], "spec.instanceProfile", "KarpenterGpuNodeInstanceProfile"},
@@ -353,6 +354,7 @@ func checkRich(t *testing.T, g generation, r *harness.Render, applied []harness.
 			{classes["general"], "spec.metadataOptions.httpTokens", "required"},
 			{classes["general"], "spec.detailedMonitoring", "true"},
 			{classes["general"], "spec.userData", "#!/bin/bash\necho hello\n"},
+			{classes["general"], "spec.context", "c-0123456789abcdef0"},
 			{classes["general"], "spec.instanceProfile", "<nil>"}, // the chart's defaultInstanceProfile
 			{classes["gpu"], "spec.instanceProfile", "KarpenterGpuNodeInstanceProfile"},
 			{classes["gpu"], "spec.subnetSelector", "map[aws-ids:subnet-0a1b2c3d4e5f60718,subnet-0a1b2c3d4e5f60719]"},

@@ -122,6 +122,108 @@ namespace PulumiKarpenter.Karpenter
     }
 
     [EnumType]
+    public readonly struct InstanceMatchCriteria : IEquatable<InstanceMatchCriteria>
+    {
+        private readonly string _value;
+
+        private InstanceMatchCriteria(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// Any instance with matching attributes runs in the reservation.
+        /// </summary>
+        public static InstanceMatchCriteria Open { get; } = new InstanceMatchCriteria("open");
+        /// <summary>
+        /// Only instances that target the reservation run in it.
+        /// </summary>
+        public static InstanceMatchCriteria Targeted { get; } = new InstanceMatchCriteria("targeted");
+
+        public static bool operator ==(InstanceMatchCriteria left, InstanceMatchCriteria right) => left.Equals(right);
+        public static bool operator !=(InstanceMatchCriteria left, InstanceMatchCriteria right) => !left.Equals(right);
+
+        public static explicit operator string(InstanceMatchCriteria value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is InstanceMatchCriteria other && Equals(other);
+        public bool Equals(InstanceMatchCriteria other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
+    public readonly struct NestedVirtualization : IEquatable<NestedVirtualization>
+    {
+        private readonly string _value;
+
+        private NestedVirtualization(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// Nested virtualization on.
+        /// </summary>
+        public static NestedVirtualization Enabled { get; } = new NestedVirtualization("enabled");
+        /// <summary>
+        /// Nested virtualization off.
+        /// </summary>
+        public static NestedVirtualization Disabled { get; } = new NestedVirtualization("disabled");
+
+        public static bool operator ==(NestedVirtualization left, NestedVirtualization right) => left.Equals(right);
+        public static bool operator !=(NestedVirtualization left, NestedVirtualization right) => !left.Equals(right);
+
+        public static explicit operator string(NestedVirtualization value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is NestedVirtualization other && Equals(other);
+        public bool Equals(NestedVirtualization other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
+    public readonly struct NetworkInterfaceType : IEquatable<NetworkInterfaceType>
+    {
+        private readonly string _value;
+
+        private NetworkInterfaceType(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// An ENA interface (with EFA where the instance type supports it).
+        /// </summary>
+        public static NetworkInterfaceType Interface { get; } = new NetworkInterfaceType("interface");
+        /// <summary>
+        /// An EFA-only interface, without IP addresses.
+        /// </summary>
+        public static NetworkInterfaceType EfaOnly { get; } = new NetworkInterfaceType("efa-only");
+
+        public static bool operator ==(NetworkInterfaceType left, NetworkInterfaceType right) => left.Equals(right);
+        public static bool operator !=(NetworkInterfaceType left, NetworkInterfaceType right) => !left.Equals(right);
+
+        public static explicit operator string(NetworkInterfaceType value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is NetworkInterfaceType other && Equals(other);
+        public bool Equals(NetworkInterfaceType other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
     public readonly struct NodeAccess : IEquatable<NodeAccess>
     {
         private readonly string _value;

@@ -53,6 +53,12 @@ namespace PulumiKarpenter.Karpenter.Inputs
         public Input<int>? Throughput { get; set; }
 
         /// <summary>
+        /// Rate in MiB/s (100-300) at which the snapshot's blocks are downloaded to the volume (EBS Provisioned Rate for Volume Initialization); requires `snapshotId`. Karpenter 1.6.3+.
+        /// </summary>
+        [Input("volumeInitializationRate")]
+        public Input<int>? VolumeInitializationRate { get; set; }
+
+        /// <summary>
         /// Volume size as a quantity, e.g. `100Gi`. Required unless `snapshotId` is set.
         /// </summary>
         [Input("volumeSize")]

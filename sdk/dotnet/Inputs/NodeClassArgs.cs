@@ -58,6 +58,36 @@ namespace PulumiKarpenter.Karpenter.Inputs
             set => _blockDeviceMappings = value;
         }
 
+        [Input("capacityReservationSelectorTerms")]
+        private InputList<Inputs.CapacityReservationSelectorTermArgs>? _capacityReservationSelectorTerms;
+
+        /// <summary>
+        /// Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
+        /// </summary>
+        public InputList<Inputs.CapacityReservationSelectorTermArgs> CapacityReservationSelectorTerms
+        {
+            get => _capacityReservationSelectorTerms ?? (_capacityReservationSelectorTerms = new InputList<Inputs.CapacityReservationSelectorTermArgs>());
+            set => _capacityReservationSelectorTerms = value;
+        }
+
+        /// <summary>
+        /// Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
+        /// </summary>
+        [Input("connectionTracking")]
+        public Input<Inputs.ConnectionTrackingArgs>? ConnectionTracking { get; set; }
+
+        /// <summary>
+        /// The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).
+        /// </summary>
+        [Input("context")]
+        public Input<string>? Context { get; set; }
+
+        /// <summary>
+        /// CPU options of the instances. Karpenter 1.14+.
+        /// </summary>
+        [Input("cpuOptions")]
+        public Input<Inputs.CpuOptionsArgs>? CpuOptions { get; set; }
+
         /// <summary>
         /// Enable detailed CloudWatch monitoring on the instances.
         /// </summary>
@@ -83,6 +113,12 @@ namespace PulumiKarpenter.Karpenter.Inputs
         public Input<string>? InstanceStorePolicy { get; set; }
 
         /// <summary>
+        /// Number of IPv4 prefixes assigned automatically to the primary network interface (at least 0). Karpenter 1.8.6+.
+        /// </summary>
+        [Input("ipPrefixCount")]
+        public Input<int>? IpPrefixCount { get; set; }
+
+        /// <summary>
         /// Kubelet configuration for the nodes.
         /// </summary>
         [Input("kubelet")]
@@ -99,6 +135,24 @@ namespace PulumiKarpenter.Karpenter.Inputs
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
+
+        [Input("networkInterfaces")]
+        private InputList<Inputs.NetworkInterfaceArgs>? _networkInterfaces;
+
+        /// <summary>
+        /// The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
+        /// </summary>
+        public InputList<Inputs.NetworkInterfaceArgs> NetworkInterfaces
+        {
+            get => _networkInterfaces ?? (_networkInterfaces = new InputList<Inputs.NetworkInterfaceArgs>());
+            set => _networkInterfaces = value;
+        }
+
+        /// <summary>
+        /// The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
+        /// </summary>
+        [Input("placementGroupSelector")]
+        public Input<Inputs.PlacementGroupSelectorArgs>? PlacementGroupSelector { get; set; }
 
         /// <summary>
         /// IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.

@@ -56,7 +56,7 @@ namespace PulumiKarpenter.Karpenter.Inputs
         private InputMap<string>? _limits;
 
         /// <summary>
-        /// Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`).
+        /// Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`); a static pool (`replicas`) takes only `nodes`.
         /// </summary>
         public InputMap<string> Limits
         {
@@ -75,6 +75,12 @@ namespace PulumiKarpenter.Karpenter.Inputs
         /// </summary>
         [Input("nodeClassRef")]
         public Input<string>? NodeClassRef { get; set; }
+
+        /// <summary>
+        /// Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.
+        /// </summary>
+        [Input("replicas")]
+        public Input<int>? Replicas { get; set; }
 
         [Input("requirements")]
         private InputList<Inputs.RequirementArgs>? _requirements;
@@ -119,7 +125,7 @@ namespace PulumiKarpenter.Karpenter.Inputs
         public Input<string>? TerminationGracePeriod { get; set; }
 
         /// <summary>
-        /// Priority of the pool relative to other pools (1-100; higher first).
+        /// Priority of the pool relative to other pools (1-100; higher first). Not supported on a static pool (`replicas`).
         /// </summary>
         [Input("weight")]
         public Input<int>? Weight { get; set; }

@@ -520,6 +520,507 @@ func (in *controllerIdentityPtr) ToControllerIdentityPtrOutputWithContext(ctx co
 	return pulumi.ToOutputWithContext(ctx, in).(ControllerIdentityPtrOutput)
 }
 
+type InstanceMatchCriteria string
+
+const (
+	// Any instance with matching attributes runs in the reservation.
+	InstanceMatchCriteriaOpen = InstanceMatchCriteria("open")
+	// Only instances that target the reservation run in it.
+	InstanceMatchCriteriaTargeted = InstanceMatchCriteria("targeted")
+)
+
+func (InstanceMatchCriteria) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceMatchCriteria)(nil)).Elem()
+}
+
+func (e InstanceMatchCriteria) ToInstanceMatchCriteriaOutput() InstanceMatchCriteriaOutput {
+	return pulumi.ToOutput(e).(InstanceMatchCriteriaOutput)
+}
+
+func (e InstanceMatchCriteria) ToInstanceMatchCriteriaOutputWithContext(ctx context.Context) InstanceMatchCriteriaOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(InstanceMatchCriteriaOutput)
+}
+
+func (e InstanceMatchCriteria) ToInstanceMatchCriteriaPtrOutput() InstanceMatchCriteriaPtrOutput {
+	return e.ToInstanceMatchCriteriaPtrOutputWithContext(context.Background())
+}
+
+func (e InstanceMatchCriteria) ToInstanceMatchCriteriaPtrOutputWithContext(ctx context.Context) InstanceMatchCriteriaPtrOutput {
+	return InstanceMatchCriteria(e).ToInstanceMatchCriteriaOutputWithContext(ctx).ToInstanceMatchCriteriaPtrOutputWithContext(ctx)
+}
+
+func (e InstanceMatchCriteria) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e InstanceMatchCriteria) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e InstanceMatchCriteria) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e InstanceMatchCriteria) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type InstanceMatchCriteriaOutput struct{ *pulumi.OutputState }
+
+func (InstanceMatchCriteriaOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*InstanceMatchCriteria)(nil)).Elem()
+}
+
+func (o InstanceMatchCriteriaOutput) ToInstanceMatchCriteriaOutput() InstanceMatchCriteriaOutput {
+	return o
+}
+
+func (o InstanceMatchCriteriaOutput) ToInstanceMatchCriteriaOutputWithContext(ctx context.Context) InstanceMatchCriteriaOutput {
+	return o
+}
+
+func (o InstanceMatchCriteriaOutput) ToInstanceMatchCriteriaPtrOutput() InstanceMatchCriteriaPtrOutput {
+	return o.ToInstanceMatchCriteriaPtrOutputWithContext(context.Background())
+}
+
+func (o InstanceMatchCriteriaOutput) ToInstanceMatchCriteriaPtrOutputWithContext(ctx context.Context) InstanceMatchCriteriaPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v InstanceMatchCriteria) *InstanceMatchCriteria {
+		return &v
+	}).(InstanceMatchCriteriaPtrOutput)
+}
+
+func (o InstanceMatchCriteriaOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o InstanceMatchCriteriaOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e InstanceMatchCriteria) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o InstanceMatchCriteriaOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o InstanceMatchCriteriaOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e InstanceMatchCriteria) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type InstanceMatchCriteriaPtrOutput struct{ *pulumi.OutputState }
+
+func (InstanceMatchCriteriaPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**InstanceMatchCriteria)(nil)).Elem()
+}
+
+func (o InstanceMatchCriteriaPtrOutput) ToInstanceMatchCriteriaPtrOutput() InstanceMatchCriteriaPtrOutput {
+	return o
+}
+
+func (o InstanceMatchCriteriaPtrOutput) ToInstanceMatchCriteriaPtrOutputWithContext(ctx context.Context) InstanceMatchCriteriaPtrOutput {
+	return o
+}
+
+func (o InstanceMatchCriteriaPtrOutput) Elem() InstanceMatchCriteriaOutput {
+	return o.ApplyT(func(v *InstanceMatchCriteria) InstanceMatchCriteria {
+		if v != nil {
+			return *v
+		}
+		var ret InstanceMatchCriteria
+		return ret
+	}).(InstanceMatchCriteriaOutput)
+}
+
+func (o InstanceMatchCriteriaPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o InstanceMatchCriteriaPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *InstanceMatchCriteria) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// InstanceMatchCriteriaInput is an input type that accepts values of the InstanceMatchCriteria enum
+// A concrete instance of `InstanceMatchCriteriaInput` can be one of the following:
+//
+//	InstanceMatchCriteriaOpen
+//	InstanceMatchCriteriaTargeted
+type InstanceMatchCriteriaInput interface {
+	pulumi.Input
+
+	ToInstanceMatchCriteriaOutput() InstanceMatchCriteriaOutput
+	ToInstanceMatchCriteriaOutputWithContext(context.Context) InstanceMatchCriteriaOutput
+}
+
+var instanceMatchCriteriaPtrType = reflect.TypeOf((**InstanceMatchCriteria)(nil)).Elem()
+
+type InstanceMatchCriteriaPtrInput interface {
+	pulumi.Input
+
+	ToInstanceMatchCriteriaPtrOutput() InstanceMatchCriteriaPtrOutput
+	ToInstanceMatchCriteriaPtrOutputWithContext(context.Context) InstanceMatchCriteriaPtrOutput
+}
+
+type instanceMatchCriteriaPtr string
+
+func InstanceMatchCriteriaPtr(v string) InstanceMatchCriteriaPtrInput {
+	return (*instanceMatchCriteriaPtr)(&v)
+}
+
+func (*instanceMatchCriteriaPtr) ElementType() reflect.Type {
+	return instanceMatchCriteriaPtrType
+}
+
+func (in *instanceMatchCriteriaPtr) ToInstanceMatchCriteriaPtrOutput() InstanceMatchCriteriaPtrOutput {
+	return pulumi.ToOutput(in).(InstanceMatchCriteriaPtrOutput)
+}
+
+func (in *instanceMatchCriteriaPtr) ToInstanceMatchCriteriaPtrOutputWithContext(ctx context.Context) InstanceMatchCriteriaPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(InstanceMatchCriteriaPtrOutput)
+}
+
+type NestedVirtualization string
+
+const (
+	// Nested virtualization on.
+	NestedVirtualizationEnabled = NestedVirtualization("enabled")
+	// Nested virtualization off.
+	NestedVirtualizationDisabled = NestedVirtualization("disabled")
+)
+
+func (NestedVirtualization) ElementType() reflect.Type {
+	return reflect.TypeOf((*NestedVirtualization)(nil)).Elem()
+}
+
+func (e NestedVirtualization) ToNestedVirtualizationOutput() NestedVirtualizationOutput {
+	return pulumi.ToOutput(e).(NestedVirtualizationOutput)
+}
+
+func (e NestedVirtualization) ToNestedVirtualizationOutputWithContext(ctx context.Context) NestedVirtualizationOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(NestedVirtualizationOutput)
+}
+
+func (e NestedVirtualization) ToNestedVirtualizationPtrOutput() NestedVirtualizationPtrOutput {
+	return e.ToNestedVirtualizationPtrOutputWithContext(context.Background())
+}
+
+func (e NestedVirtualization) ToNestedVirtualizationPtrOutputWithContext(ctx context.Context) NestedVirtualizationPtrOutput {
+	return NestedVirtualization(e).ToNestedVirtualizationOutputWithContext(ctx).ToNestedVirtualizationPtrOutputWithContext(ctx)
+}
+
+func (e NestedVirtualization) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e NestedVirtualization) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e NestedVirtualization) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e NestedVirtualization) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type NestedVirtualizationOutput struct{ *pulumi.OutputState }
+
+func (NestedVirtualizationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NestedVirtualization)(nil)).Elem()
+}
+
+func (o NestedVirtualizationOutput) ToNestedVirtualizationOutput() NestedVirtualizationOutput {
+	return o
+}
+
+func (o NestedVirtualizationOutput) ToNestedVirtualizationOutputWithContext(ctx context.Context) NestedVirtualizationOutput {
+	return o
+}
+
+func (o NestedVirtualizationOutput) ToNestedVirtualizationPtrOutput() NestedVirtualizationPtrOutput {
+	return o.ToNestedVirtualizationPtrOutputWithContext(context.Background())
+}
+
+func (o NestedVirtualizationOutput) ToNestedVirtualizationPtrOutputWithContext(ctx context.Context) NestedVirtualizationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v NestedVirtualization) *NestedVirtualization {
+		return &v
+	}).(NestedVirtualizationPtrOutput)
+}
+
+func (o NestedVirtualizationOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o NestedVirtualizationOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NestedVirtualization) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o NestedVirtualizationOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o NestedVirtualizationOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NestedVirtualization) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type NestedVirtualizationPtrOutput struct{ *pulumi.OutputState }
+
+func (NestedVirtualizationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**NestedVirtualization)(nil)).Elem()
+}
+
+func (o NestedVirtualizationPtrOutput) ToNestedVirtualizationPtrOutput() NestedVirtualizationPtrOutput {
+	return o
+}
+
+func (o NestedVirtualizationPtrOutput) ToNestedVirtualizationPtrOutputWithContext(ctx context.Context) NestedVirtualizationPtrOutput {
+	return o
+}
+
+func (o NestedVirtualizationPtrOutput) Elem() NestedVirtualizationOutput {
+	return o.ApplyT(func(v *NestedVirtualization) NestedVirtualization {
+		if v != nil {
+			return *v
+		}
+		var ret NestedVirtualization
+		return ret
+	}).(NestedVirtualizationOutput)
+}
+
+func (o NestedVirtualizationPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o NestedVirtualizationPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *NestedVirtualization) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// NestedVirtualizationInput is an input type that accepts values of the NestedVirtualization enum
+// A concrete instance of `NestedVirtualizationInput` can be one of the following:
+//
+//	NestedVirtualizationEnabled
+//	NestedVirtualizationDisabled
+type NestedVirtualizationInput interface {
+	pulumi.Input
+
+	ToNestedVirtualizationOutput() NestedVirtualizationOutput
+	ToNestedVirtualizationOutputWithContext(context.Context) NestedVirtualizationOutput
+}
+
+var nestedVirtualizationPtrType = reflect.TypeOf((**NestedVirtualization)(nil)).Elem()
+
+type NestedVirtualizationPtrInput interface {
+	pulumi.Input
+
+	ToNestedVirtualizationPtrOutput() NestedVirtualizationPtrOutput
+	ToNestedVirtualizationPtrOutputWithContext(context.Context) NestedVirtualizationPtrOutput
+}
+
+type nestedVirtualizationPtr string
+
+func NestedVirtualizationPtr(v string) NestedVirtualizationPtrInput {
+	return (*nestedVirtualizationPtr)(&v)
+}
+
+func (*nestedVirtualizationPtr) ElementType() reflect.Type {
+	return nestedVirtualizationPtrType
+}
+
+func (in *nestedVirtualizationPtr) ToNestedVirtualizationPtrOutput() NestedVirtualizationPtrOutput {
+	return pulumi.ToOutput(in).(NestedVirtualizationPtrOutput)
+}
+
+func (in *nestedVirtualizationPtr) ToNestedVirtualizationPtrOutputWithContext(ctx context.Context) NestedVirtualizationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(NestedVirtualizationPtrOutput)
+}
+
+type NetworkInterfaceType string
+
+const (
+	// An ENA interface (with EFA where the instance type supports it).
+	NetworkInterfaceTypeInterface = NetworkInterfaceType("interface")
+	// An EFA-only interface, without IP addresses.
+	NetworkInterfaceTypeEfaOnly = NetworkInterfaceType("efa-only")
+)
+
+func (NetworkInterfaceType) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetworkInterfaceType)(nil)).Elem()
+}
+
+func (e NetworkInterfaceType) ToNetworkInterfaceTypeOutput() NetworkInterfaceTypeOutput {
+	return pulumi.ToOutput(e).(NetworkInterfaceTypeOutput)
+}
+
+func (e NetworkInterfaceType) ToNetworkInterfaceTypeOutputWithContext(ctx context.Context) NetworkInterfaceTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(NetworkInterfaceTypeOutput)
+}
+
+func (e NetworkInterfaceType) ToNetworkInterfaceTypePtrOutput() NetworkInterfaceTypePtrOutput {
+	return e.ToNetworkInterfaceTypePtrOutputWithContext(context.Background())
+}
+
+func (e NetworkInterfaceType) ToNetworkInterfaceTypePtrOutputWithContext(ctx context.Context) NetworkInterfaceTypePtrOutput {
+	return NetworkInterfaceType(e).ToNetworkInterfaceTypeOutputWithContext(ctx).ToNetworkInterfaceTypePtrOutputWithContext(ctx)
+}
+
+func (e NetworkInterfaceType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e NetworkInterfaceType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e NetworkInterfaceType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e NetworkInterfaceType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type NetworkInterfaceTypeOutput struct{ *pulumi.OutputState }
+
+func (NetworkInterfaceTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetworkInterfaceType)(nil)).Elem()
+}
+
+func (o NetworkInterfaceTypeOutput) ToNetworkInterfaceTypeOutput() NetworkInterfaceTypeOutput {
+	return o
+}
+
+func (o NetworkInterfaceTypeOutput) ToNetworkInterfaceTypeOutputWithContext(ctx context.Context) NetworkInterfaceTypeOutput {
+	return o
+}
+
+func (o NetworkInterfaceTypeOutput) ToNetworkInterfaceTypePtrOutput() NetworkInterfaceTypePtrOutput {
+	return o.ToNetworkInterfaceTypePtrOutputWithContext(context.Background())
+}
+
+func (o NetworkInterfaceTypeOutput) ToNetworkInterfaceTypePtrOutputWithContext(ctx context.Context) NetworkInterfaceTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v NetworkInterfaceType) *NetworkInterfaceType {
+		return &v
+	}).(NetworkInterfaceTypePtrOutput)
+}
+
+func (o NetworkInterfaceTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o NetworkInterfaceTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NetworkInterfaceType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o NetworkInterfaceTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o NetworkInterfaceTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NetworkInterfaceType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type NetworkInterfaceTypePtrOutput struct{ *pulumi.OutputState }
+
+func (NetworkInterfaceTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**NetworkInterfaceType)(nil)).Elem()
+}
+
+func (o NetworkInterfaceTypePtrOutput) ToNetworkInterfaceTypePtrOutput() NetworkInterfaceTypePtrOutput {
+	return o
+}
+
+func (o NetworkInterfaceTypePtrOutput) ToNetworkInterfaceTypePtrOutputWithContext(ctx context.Context) NetworkInterfaceTypePtrOutput {
+	return o
+}
+
+func (o NetworkInterfaceTypePtrOutput) Elem() NetworkInterfaceTypeOutput {
+	return o.ApplyT(func(v *NetworkInterfaceType) NetworkInterfaceType {
+		if v != nil {
+			return *v
+		}
+		var ret NetworkInterfaceType
+		return ret
+	}).(NetworkInterfaceTypeOutput)
+}
+
+func (o NetworkInterfaceTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o NetworkInterfaceTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *NetworkInterfaceType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// NetworkInterfaceTypeInput is an input type that accepts values of the NetworkInterfaceType enum
+// A concrete instance of `NetworkInterfaceTypeInput` can be one of the following:
+//
+//	NetworkInterfaceTypeInterface
+//	NetworkInterfaceTypeEfaOnly
+type NetworkInterfaceTypeInput interface {
+	pulumi.Input
+
+	ToNetworkInterfaceTypeOutput() NetworkInterfaceTypeOutput
+	ToNetworkInterfaceTypeOutputWithContext(context.Context) NetworkInterfaceTypeOutput
+}
+
+var networkInterfaceTypePtrType = reflect.TypeOf((**NetworkInterfaceType)(nil)).Elem()
+
+type NetworkInterfaceTypePtrInput interface {
+	pulumi.Input
+
+	ToNetworkInterfaceTypePtrOutput() NetworkInterfaceTypePtrOutput
+	ToNetworkInterfaceTypePtrOutputWithContext(context.Context) NetworkInterfaceTypePtrOutput
+}
+
+type networkInterfaceTypePtr string
+
+func NetworkInterfaceTypePtr(v string) NetworkInterfaceTypePtrInput {
+	return (*networkInterfaceTypePtr)(&v)
+}
+
+func (*networkInterfaceTypePtr) ElementType() reflect.Type {
+	return networkInterfaceTypePtrType
+}
+
+func (in *networkInterfaceTypePtr) ToNetworkInterfaceTypePtrOutput() NetworkInterfaceTypePtrOutput {
+	return pulumi.ToOutput(in).(NetworkInterfaceTypePtrOutput)
+}
+
+func (in *networkInterfaceTypePtr) ToNetworkInterfaceTypePtrOutputWithContext(ctx context.Context) NetworkInterfaceTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(NetworkInterfaceTypePtrOutput)
+}
+
 type NodeAccess string
 
 const (
@@ -1052,6 +1553,12 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ConsolidationPolicyPtrInput)(nil)).Elem(), ConsolidationPolicy("WhenEmpty"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ControllerIdentityInput)(nil)).Elem(), ControllerIdentity("irsa"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ControllerIdentityPtrInput)(nil)).Elem(), ControllerIdentity("irsa"))
+	pulumi.RegisterInputType(reflect.TypeOf((*InstanceMatchCriteriaInput)(nil)).Elem(), InstanceMatchCriteria("open"))
+	pulumi.RegisterInputType(reflect.TypeOf((*InstanceMatchCriteriaPtrInput)(nil)).Elem(), InstanceMatchCriteria("open"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NestedVirtualizationInput)(nil)).Elem(), NestedVirtualization("enabled"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NestedVirtualizationPtrInput)(nil)).Elem(), NestedVirtualization("enabled"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NetworkInterfaceTypeInput)(nil)).Elem(), NetworkInterfaceType("interface"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NetworkInterfaceTypePtrInput)(nil)).Elem(), NetworkInterfaceType("interface"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeAccessInput)(nil)).Elem(), NodeAccess("accessEntry"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeAccessPtrInput)(nil)).Elem(), NodeAccess("accessEntry"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RequirementOperatorInput)(nil)).Elem(), RequirementOperator("In"))
@@ -1064,6 +1571,12 @@ func init() {
 	pulumi.RegisterOutputType(ConsolidationPolicyPtrOutput{})
 	pulumi.RegisterOutputType(ControllerIdentityOutput{})
 	pulumi.RegisterOutputType(ControllerIdentityPtrOutput{})
+	pulumi.RegisterOutputType(InstanceMatchCriteriaOutput{})
+	pulumi.RegisterOutputType(InstanceMatchCriteriaPtrOutput{})
+	pulumi.RegisterOutputType(NestedVirtualizationOutput{})
+	pulumi.RegisterOutputType(NestedVirtualizationPtrOutput{})
+	pulumi.RegisterOutputType(NetworkInterfaceTypeOutput{})
+	pulumi.RegisterOutputType(NetworkInterfaceTypePtrOutput{})
 	pulumi.RegisterOutputType(NodeAccessOutput{})
 	pulumi.RegisterOutputType(NodeAccessPtrOutput{})
 	pulumi.RegisterOutputType(RequirementOperatorOutput{})

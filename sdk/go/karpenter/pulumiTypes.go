@@ -172,6 +172,8 @@ type BlockDevice struct {
 	SnapshotId *string `pulumi:"snapshotId"`
 	// Throughput in MiB/s (gp3).
 	Throughput *int `pulumi:"throughput"`
+	// Rate in MiB/s (100-300) at which the snapshot's blocks are downloaded to the volume (EBS Provisioned Rate for Volume Initialization); requires `snapshotId`. Karpenter 1.6.3+.
+	VolumeInitializationRate *int `pulumi:"volumeInitializationRate"`
 	// Volume size as a quantity, e.g. `100Gi`. Required unless `snapshotId` is set.
 	VolumeSize *string `pulumi:"volumeSize"`
 	// Volume type: `gp3`, `gp2`, `io1`, `io2`, `sc1`, `st1` or `standard`.
@@ -203,6 +205,8 @@ type BlockDeviceArgs struct {
 	SnapshotId pulumi.StringPtrInput `pulumi:"snapshotId"`
 	// Throughput in MiB/s (gp3).
 	Throughput pulumi.IntPtrInput `pulumi:"throughput"`
+	// Rate in MiB/s (100-300) at which the snapshot's blocks are downloaded to the volume (EBS Provisioned Rate for Volume Initialization); requires `snapshotId`. Karpenter 1.6.3+.
+	VolumeInitializationRate pulumi.IntPtrInput `pulumi:"volumeInitializationRate"`
 	// Volume size as a quantity, e.g. `100Gi`. Required unless `snapshotId` is set.
 	VolumeSize pulumi.StringPtrInput `pulumi:"volumeSize"`
 	// Volume type: `gp3`, `gp2`, `io1`, `io2`, `sc1`, `st1` or `standard`.
@@ -317,6 +321,11 @@ func (o BlockDeviceOutput) Throughput() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v BlockDevice) *int { return v.Throughput }).(pulumi.IntPtrOutput)
 }
 
+// Rate in MiB/s (100-300) at which the snapshot's blocks are downloaded to the volume (EBS Provisioned Rate for Volume Initialization); requires `snapshotId`. Karpenter 1.6.3+.
+func (o BlockDeviceOutput) VolumeInitializationRate() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BlockDevice) *int { return v.VolumeInitializationRate }).(pulumi.IntPtrOutput)
+}
+
 // Volume size as a quantity, e.g. `100Gi`. Required unless `snapshotId` is set.
 func (o BlockDeviceOutput) VolumeSize() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v BlockDevice) *string { return v.VolumeSize }).(pulumi.StringPtrOutput)
@@ -408,6 +417,16 @@ func (o BlockDevicePtrOutput) Throughput() pulumi.IntPtrOutput {
 			return nil
 		}
 		return v.Throughput
+	}).(pulumi.IntPtrOutput)
+}
+
+// Rate in MiB/s (100-300) at which the snapshot's blocks are downloaded to the volume (EBS Provisioned Rate for Volume Initialization); requires `snapshotId`. Karpenter 1.6.3+.
+func (o BlockDevicePtrOutput) VolumeInitializationRate() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *BlockDevice) *int {
+		if v == nil {
+			return nil
+		}
+		return v.VolumeInitializationRate
 	}).(pulumi.IntPtrOutput)
 }
 
@@ -674,6 +693,451 @@ func (o BudgetArrayOutput) Index(i pulumi.IntInput) BudgetOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) Budget {
 		return vs[0].([]Budget)[vs[1].(int)]
 	}).(BudgetOutput)
+}
+
+// Selects capacity reservations. Terms are alternatives; the fields of one term must all match. Set `id`, or any of `tags`, `ownerID` and `instanceMatchCriteria` (with `tags` or `instanceMatchCriteria`).
+type CapacityReservationSelectorTerm struct {
+	// Capacity reservation id (`cr-...`). Stands alone in its term.
+	Id *string `pulumi:"id"`
+	// How instances are matched to the reservation. Karpenter 1.8.6+.
+	InstanceMatchCriteria *InstanceMatchCriteria `pulumi:"instanceMatchCriteria"`
+	// Id of the account that owns the reservation (12 digits).
+	OwnerID *string `pulumi:"ownerID"`
+	// Capacity reservation tags (`*` matches any value; at most 20).
+	Tags map[string]string `pulumi:"tags"`
+}
+
+// CapacityReservationSelectorTermInput is an input type that accepts CapacityReservationSelectorTermArgs and CapacityReservationSelectorTermOutput values.
+// You can construct a concrete instance of `CapacityReservationSelectorTermInput` via:
+//
+//	CapacityReservationSelectorTermArgs{...}
+type CapacityReservationSelectorTermInput interface {
+	pulumi.Input
+
+	ToCapacityReservationSelectorTermOutput() CapacityReservationSelectorTermOutput
+	ToCapacityReservationSelectorTermOutputWithContext(context.Context) CapacityReservationSelectorTermOutput
+}
+
+// Selects capacity reservations. Terms are alternatives; the fields of one term must all match. Set `id`, or any of `tags`, `ownerID` and `instanceMatchCriteria` (with `tags` or `instanceMatchCriteria`).
+type CapacityReservationSelectorTermArgs struct {
+	// Capacity reservation id (`cr-...`). Stands alone in its term.
+	Id pulumi.StringPtrInput `pulumi:"id"`
+	// How instances are matched to the reservation. Karpenter 1.8.6+.
+	InstanceMatchCriteria InstanceMatchCriteriaPtrInput `pulumi:"instanceMatchCriteria"`
+	// Id of the account that owns the reservation (12 digits).
+	OwnerID pulumi.StringPtrInput `pulumi:"ownerID"`
+	// Capacity reservation tags (`*` matches any value; at most 20).
+	Tags pulumi.StringMapInput `pulumi:"tags"`
+}
+
+func (CapacityReservationSelectorTermArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CapacityReservationSelectorTerm)(nil)).Elem()
+}
+
+func (i CapacityReservationSelectorTermArgs) ToCapacityReservationSelectorTermOutput() CapacityReservationSelectorTermOutput {
+	return i.ToCapacityReservationSelectorTermOutputWithContext(context.Background())
+}
+
+func (i CapacityReservationSelectorTermArgs) ToCapacityReservationSelectorTermOutputWithContext(ctx context.Context) CapacityReservationSelectorTermOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CapacityReservationSelectorTermOutput)
+}
+
+// CapacityReservationSelectorTermArrayInput is an input type that accepts CapacityReservationSelectorTermArray and CapacityReservationSelectorTermArrayOutput values.
+// You can construct a concrete instance of `CapacityReservationSelectorTermArrayInput` via:
+//
+//	CapacityReservationSelectorTermArray{ CapacityReservationSelectorTermArgs{...} }
+type CapacityReservationSelectorTermArrayInput interface {
+	pulumi.Input
+
+	ToCapacityReservationSelectorTermArrayOutput() CapacityReservationSelectorTermArrayOutput
+	ToCapacityReservationSelectorTermArrayOutputWithContext(context.Context) CapacityReservationSelectorTermArrayOutput
+}
+
+type CapacityReservationSelectorTermArray []CapacityReservationSelectorTermInput
+
+func (CapacityReservationSelectorTermArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CapacityReservationSelectorTerm)(nil)).Elem()
+}
+
+func (i CapacityReservationSelectorTermArray) ToCapacityReservationSelectorTermArrayOutput() CapacityReservationSelectorTermArrayOutput {
+	return i.ToCapacityReservationSelectorTermArrayOutputWithContext(context.Background())
+}
+
+func (i CapacityReservationSelectorTermArray) ToCapacityReservationSelectorTermArrayOutputWithContext(ctx context.Context) CapacityReservationSelectorTermArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CapacityReservationSelectorTermArrayOutput)
+}
+
+// Selects capacity reservations. Terms are alternatives; the fields of one term must all match. Set `id`, or any of `tags`, `ownerID` and `instanceMatchCriteria` (with `tags` or `instanceMatchCriteria`).
+type CapacityReservationSelectorTermOutput struct{ *pulumi.OutputState }
+
+func (CapacityReservationSelectorTermOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CapacityReservationSelectorTerm)(nil)).Elem()
+}
+
+func (o CapacityReservationSelectorTermOutput) ToCapacityReservationSelectorTermOutput() CapacityReservationSelectorTermOutput {
+	return o
+}
+
+func (o CapacityReservationSelectorTermOutput) ToCapacityReservationSelectorTermOutputWithContext(ctx context.Context) CapacityReservationSelectorTermOutput {
+	return o
+}
+
+// Capacity reservation id (`cr-...`). Stands alone in its term.
+func (o CapacityReservationSelectorTermOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CapacityReservationSelectorTerm) *string { return v.Id }).(pulumi.StringPtrOutput)
+}
+
+// How instances are matched to the reservation. Karpenter 1.8.6+.
+func (o CapacityReservationSelectorTermOutput) InstanceMatchCriteria() InstanceMatchCriteriaPtrOutput {
+	return o.ApplyT(func(v CapacityReservationSelectorTerm) *InstanceMatchCriteria { return v.InstanceMatchCriteria }).(InstanceMatchCriteriaPtrOutput)
+}
+
+// Id of the account that owns the reservation (12 digits).
+func (o CapacityReservationSelectorTermOutput) OwnerID() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CapacityReservationSelectorTerm) *string { return v.OwnerID }).(pulumi.StringPtrOutput)
+}
+
+// Capacity reservation tags (`*` matches any value; at most 20).
+func (o CapacityReservationSelectorTermOutput) Tags() pulumi.StringMapOutput {
+	return o.ApplyT(func(v CapacityReservationSelectorTerm) map[string]string { return v.Tags }).(pulumi.StringMapOutput)
+}
+
+type CapacityReservationSelectorTermArrayOutput struct{ *pulumi.OutputState }
+
+func (CapacityReservationSelectorTermArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CapacityReservationSelectorTerm)(nil)).Elem()
+}
+
+func (o CapacityReservationSelectorTermArrayOutput) ToCapacityReservationSelectorTermArrayOutput() CapacityReservationSelectorTermArrayOutput {
+	return o
+}
+
+func (o CapacityReservationSelectorTermArrayOutput) ToCapacityReservationSelectorTermArrayOutputWithContext(ctx context.Context) CapacityReservationSelectorTermArrayOutput {
+	return o
+}
+
+func (o CapacityReservationSelectorTermArrayOutput) Index(i pulumi.IntInput) CapacityReservationSelectorTermOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CapacityReservationSelectorTerm {
+		return vs[0].([]CapacityReservationSelectorTerm)[vs[1].(int)]
+	}).(CapacityReservationSelectorTermOutput)
+}
+
+// Idle connection tracking timeouts, in seconds (at least one). Unset ones keep EC2's defaults.
+type ConnectionTracking struct {
+	// Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
+	TcpEstablishedTimeout *int `pulumi:"tcpEstablishedTimeout"`
+	// Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+	UdpStreamTimeout *int `pulumi:"udpStreamTimeout"`
+	// Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+	UdpTimeout *int `pulumi:"udpTimeout"`
+}
+
+// ConnectionTrackingInput is an input type that accepts ConnectionTrackingArgs and ConnectionTrackingOutput values.
+// You can construct a concrete instance of `ConnectionTrackingInput` via:
+//
+//	ConnectionTrackingArgs{...}
+type ConnectionTrackingInput interface {
+	pulumi.Input
+
+	ToConnectionTrackingOutput() ConnectionTrackingOutput
+	ToConnectionTrackingOutputWithContext(context.Context) ConnectionTrackingOutput
+}
+
+// Idle connection tracking timeouts, in seconds (at least one). Unset ones keep EC2's defaults.
+type ConnectionTrackingArgs struct {
+	// Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
+	TcpEstablishedTimeout pulumi.IntPtrInput `pulumi:"tcpEstablishedTimeout"`
+	// Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+	UdpStreamTimeout pulumi.IntPtrInput `pulumi:"udpStreamTimeout"`
+	// Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+	UdpTimeout pulumi.IntPtrInput `pulumi:"udpTimeout"`
+}
+
+func (ConnectionTrackingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ConnectionTracking)(nil)).Elem()
+}
+
+func (i ConnectionTrackingArgs) ToConnectionTrackingOutput() ConnectionTrackingOutput {
+	return i.ToConnectionTrackingOutputWithContext(context.Background())
+}
+
+func (i ConnectionTrackingArgs) ToConnectionTrackingOutputWithContext(ctx context.Context) ConnectionTrackingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ConnectionTrackingOutput)
+}
+
+func (i ConnectionTrackingArgs) ToConnectionTrackingPtrOutput() ConnectionTrackingPtrOutput {
+	return i.ToConnectionTrackingPtrOutputWithContext(context.Background())
+}
+
+func (i ConnectionTrackingArgs) ToConnectionTrackingPtrOutputWithContext(ctx context.Context) ConnectionTrackingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ConnectionTrackingOutput).ToConnectionTrackingPtrOutputWithContext(ctx)
+}
+
+// ConnectionTrackingPtrInput is an input type that accepts ConnectionTrackingArgs, ConnectionTrackingPtr and ConnectionTrackingPtrOutput values.
+// You can construct a concrete instance of `ConnectionTrackingPtrInput` via:
+//
+//	        ConnectionTrackingArgs{...}
+//
+//	or:
+//
+//	        nil
+type ConnectionTrackingPtrInput interface {
+	pulumi.Input
+
+	ToConnectionTrackingPtrOutput() ConnectionTrackingPtrOutput
+	ToConnectionTrackingPtrOutputWithContext(context.Context) ConnectionTrackingPtrOutput
+}
+
+type connectionTrackingPtrType ConnectionTrackingArgs
+
+func ConnectionTrackingPtr(v *ConnectionTrackingArgs) ConnectionTrackingPtrInput {
+	return (*connectionTrackingPtrType)(v)
+}
+
+func (*connectionTrackingPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ConnectionTracking)(nil)).Elem()
+}
+
+func (i *connectionTrackingPtrType) ToConnectionTrackingPtrOutput() ConnectionTrackingPtrOutput {
+	return i.ToConnectionTrackingPtrOutputWithContext(context.Background())
+}
+
+func (i *connectionTrackingPtrType) ToConnectionTrackingPtrOutputWithContext(ctx context.Context) ConnectionTrackingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ConnectionTrackingPtrOutput)
+}
+
+// Idle connection tracking timeouts, in seconds (at least one). Unset ones keep EC2's defaults.
+type ConnectionTrackingOutput struct{ *pulumi.OutputState }
+
+func (ConnectionTrackingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ConnectionTracking)(nil)).Elem()
+}
+
+func (o ConnectionTrackingOutput) ToConnectionTrackingOutput() ConnectionTrackingOutput {
+	return o
+}
+
+func (o ConnectionTrackingOutput) ToConnectionTrackingOutputWithContext(ctx context.Context) ConnectionTrackingOutput {
+	return o
+}
+
+func (o ConnectionTrackingOutput) ToConnectionTrackingPtrOutput() ConnectionTrackingPtrOutput {
+	return o.ToConnectionTrackingPtrOutputWithContext(context.Background())
+}
+
+func (o ConnectionTrackingOutput) ToConnectionTrackingPtrOutputWithContext(ctx context.Context) ConnectionTrackingPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ConnectionTracking) *ConnectionTracking {
+		return &v
+	}).(ConnectionTrackingPtrOutput)
+}
+
+// Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
+func (o ConnectionTrackingOutput) TcpEstablishedTimeout() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ConnectionTracking) *int { return v.TcpEstablishedTimeout }).(pulumi.IntPtrOutput)
+}
+
+// Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+func (o ConnectionTrackingOutput) UdpStreamTimeout() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ConnectionTracking) *int { return v.UdpStreamTimeout }).(pulumi.IntPtrOutput)
+}
+
+// Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+func (o ConnectionTrackingOutput) UdpTimeout() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ConnectionTracking) *int { return v.UdpTimeout }).(pulumi.IntPtrOutput)
+}
+
+type ConnectionTrackingPtrOutput struct{ *pulumi.OutputState }
+
+func (ConnectionTrackingPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ConnectionTracking)(nil)).Elem()
+}
+
+func (o ConnectionTrackingPtrOutput) ToConnectionTrackingPtrOutput() ConnectionTrackingPtrOutput {
+	return o
+}
+
+func (o ConnectionTrackingPtrOutput) ToConnectionTrackingPtrOutputWithContext(ctx context.Context) ConnectionTrackingPtrOutput {
+	return o
+}
+
+func (o ConnectionTrackingPtrOutput) Elem() ConnectionTrackingOutput {
+	return o.ApplyT(func(v *ConnectionTracking) ConnectionTracking {
+		if v != nil {
+			return *v
+		}
+		var ret ConnectionTracking
+		return ret
+	}).(ConnectionTrackingOutput)
+}
+
+// Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
+func (o ConnectionTrackingPtrOutput) TcpEstablishedTimeout() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ConnectionTracking) *int {
+		if v == nil {
+			return nil
+		}
+		return v.TcpEstablishedTimeout
+	}).(pulumi.IntPtrOutput)
+}
+
+// Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+func (o ConnectionTrackingPtrOutput) UdpStreamTimeout() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ConnectionTracking) *int {
+		if v == nil {
+			return nil
+		}
+		return v.UdpStreamTimeout
+	}).(pulumi.IntPtrOutput)
+}
+
+// Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+func (o ConnectionTrackingPtrOutput) UdpTimeout() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ConnectionTracking) *int {
+		if v == nil {
+			return nil
+		}
+		return v.UdpTimeout
+	}).(pulumi.IntPtrOutput)
+}
+
+// CPU options of the instances.
+type CpuOptions struct {
+	// Nested virtualization; when enabled, Karpenter picks only instance types that support it.
+	NestedVirtualization *NestedVirtualization `pulumi:"nestedVirtualization"`
+}
+
+// CpuOptionsInput is an input type that accepts CpuOptionsArgs and CpuOptionsOutput values.
+// You can construct a concrete instance of `CpuOptionsInput` via:
+//
+//	CpuOptionsArgs{...}
+type CpuOptionsInput interface {
+	pulumi.Input
+
+	ToCpuOptionsOutput() CpuOptionsOutput
+	ToCpuOptionsOutputWithContext(context.Context) CpuOptionsOutput
+}
+
+// CPU options of the instances.
+type CpuOptionsArgs struct {
+	// Nested virtualization; when enabled, Karpenter picks only instance types that support it.
+	NestedVirtualization NestedVirtualizationPtrInput `pulumi:"nestedVirtualization"`
+}
+
+func (CpuOptionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CpuOptions)(nil)).Elem()
+}
+
+func (i CpuOptionsArgs) ToCpuOptionsOutput() CpuOptionsOutput {
+	return i.ToCpuOptionsOutputWithContext(context.Background())
+}
+
+func (i CpuOptionsArgs) ToCpuOptionsOutputWithContext(ctx context.Context) CpuOptionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CpuOptionsOutput)
+}
+
+func (i CpuOptionsArgs) ToCpuOptionsPtrOutput() CpuOptionsPtrOutput {
+	return i.ToCpuOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i CpuOptionsArgs) ToCpuOptionsPtrOutputWithContext(ctx context.Context) CpuOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CpuOptionsOutput).ToCpuOptionsPtrOutputWithContext(ctx)
+}
+
+// CpuOptionsPtrInput is an input type that accepts CpuOptionsArgs, CpuOptionsPtr and CpuOptionsPtrOutput values.
+// You can construct a concrete instance of `CpuOptionsPtrInput` via:
+//
+//	        CpuOptionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type CpuOptionsPtrInput interface {
+	pulumi.Input
+
+	ToCpuOptionsPtrOutput() CpuOptionsPtrOutput
+	ToCpuOptionsPtrOutputWithContext(context.Context) CpuOptionsPtrOutput
+}
+
+type cpuOptionsPtrType CpuOptionsArgs
+
+func CpuOptionsPtr(v *CpuOptionsArgs) CpuOptionsPtrInput {
+	return (*cpuOptionsPtrType)(v)
+}
+
+func (*cpuOptionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**CpuOptions)(nil)).Elem()
+}
+
+func (i *cpuOptionsPtrType) ToCpuOptionsPtrOutput() CpuOptionsPtrOutput {
+	return i.ToCpuOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i *cpuOptionsPtrType) ToCpuOptionsPtrOutputWithContext(ctx context.Context) CpuOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CpuOptionsPtrOutput)
+}
+
+// CPU options of the instances.
+type CpuOptionsOutput struct{ *pulumi.OutputState }
+
+func (CpuOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CpuOptions)(nil)).Elem()
+}
+
+func (o CpuOptionsOutput) ToCpuOptionsOutput() CpuOptionsOutput {
+	return o
+}
+
+func (o CpuOptionsOutput) ToCpuOptionsOutputWithContext(ctx context.Context) CpuOptionsOutput {
+	return o
+}
+
+func (o CpuOptionsOutput) ToCpuOptionsPtrOutput() CpuOptionsPtrOutput {
+	return o.ToCpuOptionsPtrOutputWithContext(context.Background())
+}
+
+func (o CpuOptionsOutput) ToCpuOptionsPtrOutputWithContext(ctx context.Context) CpuOptionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v CpuOptions) *CpuOptions {
+		return &v
+	}).(CpuOptionsPtrOutput)
+}
+
+// Nested virtualization; when enabled, Karpenter picks only instance types that support it.
+func (o CpuOptionsOutput) NestedVirtualization() NestedVirtualizationPtrOutput {
+	return o.ApplyT(func(v CpuOptions) *NestedVirtualization { return v.NestedVirtualization }).(NestedVirtualizationPtrOutput)
+}
+
+type CpuOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (CpuOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CpuOptions)(nil)).Elem()
+}
+
+func (o CpuOptionsPtrOutput) ToCpuOptionsPtrOutput() CpuOptionsPtrOutput {
+	return o
+}
+
+func (o CpuOptionsPtrOutput) ToCpuOptionsPtrOutputWithContext(ctx context.Context) CpuOptionsPtrOutput {
+	return o
+}
+
+func (o CpuOptionsPtrOutput) Elem() CpuOptionsOutput {
+	return o.ApplyT(func(v *CpuOptions) CpuOptions {
+		if v != nil {
+			return *v
+		}
+		var ret CpuOptions
+		return ret
+	}).(CpuOptionsOutput)
+}
+
+// Nested virtualization; when enabled, Karpenter picks only instance types that support it.
+func (o CpuOptionsPtrOutput) NestedVirtualization() NestedVirtualizationPtrOutput {
+	return o.ApplyT(func(v *CpuOptions) *NestedVirtualization {
+		if v == nil {
+			return nil
+		}
+		return v.NestedVirtualization
+	}).(NestedVirtualizationPtrOutput)
 }
 
 // Resources the component tags `karpenter.sh/discovery: <clusterName>`.
@@ -1718,6 +2182,124 @@ func (o MetadataOptionsPtrOutput) HttpTokens() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// A network interface attached to the instances. Each networkCardIndex/deviceIndex pair at most once; at most one `efa-only` interface per network card.
+type NetworkInterface struct {
+	// Device index of the attachment (at least 0).
+	DeviceIndex int `pulumi:"deviceIndex"`
+	// Interface type.
+	InterfaceType NetworkInterfaceType `pulumi:"interfaceType"`
+	// Index of the network card the interface attaches to (at least 0).
+	NetworkCardIndex int `pulumi:"networkCardIndex"`
+}
+
+// NetworkInterfaceInput is an input type that accepts NetworkInterfaceArgs and NetworkInterfaceOutput values.
+// You can construct a concrete instance of `NetworkInterfaceInput` via:
+//
+//	NetworkInterfaceArgs{...}
+type NetworkInterfaceInput interface {
+	pulumi.Input
+
+	ToNetworkInterfaceOutput() NetworkInterfaceOutput
+	ToNetworkInterfaceOutputWithContext(context.Context) NetworkInterfaceOutput
+}
+
+// A network interface attached to the instances. Each networkCardIndex/deviceIndex pair at most once; at most one `efa-only` interface per network card.
+type NetworkInterfaceArgs struct {
+	// Device index of the attachment (at least 0).
+	DeviceIndex pulumi.IntInput `pulumi:"deviceIndex"`
+	// Interface type.
+	InterfaceType NetworkInterfaceTypeInput `pulumi:"interfaceType"`
+	// Index of the network card the interface attaches to (at least 0).
+	NetworkCardIndex pulumi.IntInput `pulumi:"networkCardIndex"`
+}
+
+func (NetworkInterfaceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetworkInterface)(nil)).Elem()
+}
+
+func (i NetworkInterfaceArgs) ToNetworkInterfaceOutput() NetworkInterfaceOutput {
+	return i.ToNetworkInterfaceOutputWithContext(context.Background())
+}
+
+func (i NetworkInterfaceArgs) ToNetworkInterfaceOutputWithContext(ctx context.Context) NetworkInterfaceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NetworkInterfaceOutput)
+}
+
+// NetworkInterfaceArrayInput is an input type that accepts NetworkInterfaceArray and NetworkInterfaceArrayOutput values.
+// You can construct a concrete instance of `NetworkInterfaceArrayInput` via:
+//
+//	NetworkInterfaceArray{ NetworkInterfaceArgs{...} }
+type NetworkInterfaceArrayInput interface {
+	pulumi.Input
+
+	ToNetworkInterfaceArrayOutput() NetworkInterfaceArrayOutput
+	ToNetworkInterfaceArrayOutputWithContext(context.Context) NetworkInterfaceArrayOutput
+}
+
+type NetworkInterfaceArray []NetworkInterfaceInput
+
+func (NetworkInterfaceArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NetworkInterface)(nil)).Elem()
+}
+
+func (i NetworkInterfaceArray) ToNetworkInterfaceArrayOutput() NetworkInterfaceArrayOutput {
+	return i.ToNetworkInterfaceArrayOutputWithContext(context.Background())
+}
+
+func (i NetworkInterfaceArray) ToNetworkInterfaceArrayOutputWithContext(ctx context.Context) NetworkInterfaceArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NetworkInterfaceArrayOutput)
+}
+
+// A network interface attached to the instances. Each networkCardIndex/deviceIndex pair at most once; at most one `efa-only` interface per network card.
+type NetworkInterfaceOutput struct{ *pulumi.OutputState }
+
+func (NetworkInterfaceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetworkInterface)(nil)).Elem()
+}
+
+func (o NetworkInterfaceOutput) ToNetworkInterfaceOutput() NetworkInterfaceOutput {
+	return o
+}
+
+func (o NetworkInterfaceOutput) ToNetworkInterfaceOutputWithContext(ctx context.Context) NetworkInterfaceOutput {
+	return o
+}
+
+// Device index of the attachment (at least 0).
+func (o NetworkInterfaceOutput) DeviceIndex() pulumi.IntOutput {
+	return o.ApplyT(func(v NetworkInterface) int { return v.DeviceIndex }).(pulumi.IntOutput)
+}
+
+// Interface type.
+func (o NetworkInterfaceOutput) InterfaceType() NetworkInterfaceTypeOutput {
+	return o.ApplyT(func(v NetworkInterface) NetworkInterfaceType { return v.InterfaceType }).(NetworkInterfaceTypeOutput)
+}
+
+// Index of the network card the interface attaches to (at least 0).
+func (o NetworkInterfaceOutput) NetworkCardIndex() pulumi.IntOutput {
+	return o.ApplyT(func(v NetworkInterface) int { return v.NetworkCardIndex }).(pulumi.IntOutput)
+}
+
+type NetworkInterfaceArrayOutput struct{ *pulumi.OutputState }
+
+func (NetworkInterfaceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NetworkInterface)(nil)).Elem()
+}
+
+func (o NetworkInterfaceArrayOutput) ToNetworkInterfaceArrayOutput() NetworkInterfaceArrayOutput {
+	return o
+}
+
+func (o NetworkInterfaceArrayOutput) ToNetworkInterfaceArrayOutputWithContext(ctx context.Context) NetworkInterfaceArrayOutput {
+	return o
+}
+
+func (o NetworkInterfaceArrayOutput) Index(i pulumi.IntInput) NetworkInterfaceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NetworkInterface {
+		return vs[0].([]NetworkInterface)[vs[1].(int)]
+	}).(NetworkInterfaceOutput)
+}
+
 // An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
 type NodeClass struct {
 	// AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
@@ -1730,6 +2312,14 @@ type NodeClass struct {
 	AssociatePublicIPAddress *bool `pulumi:"associatePublicIPAddress"`
 	// EBS volumes attached to the nodes.
 	BlockDeviceMappings []BlockDeviceMapping `pulumi:"blockDeviceMappings"`
+	// Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
+	CapacityReservationSelectorTerms []CapacityReservationSelectorTerm `pulumi:"capacityReservationSelectorTerms"`
+	// Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
+	ConnectionTracking *ConnectionTracking `pulumi:"connectionTracking"`
+	// The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).
+	Context *string `pulumi:"context"`
+	// CPU options of the instances. Karpenter 1.14+.
+	CpuOptions *CpuOptions `pulumi:"cpuOptions"`
 	// Enable detailed CloudWatch monitoring on the instances.
 	DetailedMonitoring *bool `pulumi:"detailedMonitoring"`
 	// AWS Nitro Enclaves on the instances (Karpenter 1.15+).
@@ -1738,12 +2328,18 @@ type NodeClass struct {
 	InstanceProfile *string `pulumi:"instanceProfile"`
 	// How to use local instance store volumes: `RAID0`.
 	InstanceStorePolicy *string `pulumi:"instanceStorePolicy"`
+	// Number of IPv4 prefixes assigned automatically to the primary network interface (at least 0). Karpenter 1.8.6+.
+	IpPrefixCount *int `pulumi:"ipPrefixCount"`
 	// Kubelet configuration for the nodes.
 	Kubelet *KubeletConfiguration `pulumi:"kubelet"`
 	// Instance metadata service options.
 	MetadataOptions *MetadataOptions `pulumi:"metadataOptions"`
 	// Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
 	Name string `pulumi:"name"`
+	// The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
+	NetworkInterfaces []NetworkInterface `pulumi:"networkInterfaces"`
+	// The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
+	PlacementGroupSelector *PlacementGroupSelector `pulumi:"placementGroupSelector"`
 	// IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.
 	Role *string `pulumi:"role"`
 	// Security group selector terms. Default: security groups tagged `karpenter.sh/discovery: <clusterName>`.
@@ -1779,6 +2375,14 @@ type NodeClassArgs struct {
 	AssociatePublicIPAddress pulumi.BoolPtrInput `pulumi:"associatePublicIPAddress"`
 	// EBS volumes attached to the nodes.
 	BlockDeviceMappings BlockDeviceMappingArrayInput `pulumi:"blockDeviceMappings"`
+	// Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
+	CapacityReservationSelectorTerms CapacityReservationSelectorTermArrayInput `pulumi:"capacityReservationSelectorTerms"`
+	// Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
+	ConnectionTracking ConnectionTrackingPtrInput `pulumi:"connectionTracking"`
+	// The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).
+	Context pulumi.StringPtrInput `pulumi:"context"`
+	// CPU options of the instances. Karpenter 1.14+.
+	CpuOptions CpuOptionsPtrInput `pulumi:"cpuOptions"`
 	// Enable detailed CloudWatch monitoring on the instances.
 	DetailedMonitoring pulumi.BoolPtrInput `pulumi:"detailedMonitoring"`
 	// AWS Nitro Enclaves on the instances (Karpenter 1.15+).
@@ -1787,12 +2391,18 @@ type NodeClassArgs struct {
 	InstanceProfile pulumi.StringPtrInput `pulumi:"instanceProfile"`
 	// How to use local instance store volumes: `RAID0`.
 	InstanceStorePolicy pulumi.StringPtrInput `pulumi:"instanceStorePolicy"`
+	// Number of IPv4 prefixes assigned automatically to the primary network interface (at least 0). Karpenter 1.8.6+.
+	IpPrefixCount pulumi.IntPtrInput `pulumi:"ipPrefixCount"`
 	// Kubelet configuration for the nodes.
 	Kubelet KubeletConfigurationPtrInput `pulumi:"kubelet"`
 	// Instance metadata service options.
 	MetadataOptions MetadataOptionsPtrInput `pulumi:"metadataOptions"`
 	// Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
 	Name pulumi.StringInput `pulumi:"name"`
+	// The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
+	NetworkInterfaces NetworkInterfaceArrayInput `pulumi:"networkInterfaces"`
+	// The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
+	PlacementGroupSelector PlacementGroupSelectorPtrInput `pulumi:"placementGroupSelector"`
 	// IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.
 	Role pulumi.StringPtrInput `pulumi:"role"`
 	// Security group selector terms. Default: security groups tagged `karpenter.sh/discovery: <clusterName>`.
@@ -1882,6 +2492,26 @@ func (o NodeClassOutput) BlockDeviceMappings() BlockDeviceMappingArrayOutput {
 	return o.ApplyT(func(v NodeClass) []BlockDeviceMapping { return v.BlockDeviceMappings }).(BlockDeviceMappingArrayOutput)
 }
 
+// Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
+func (o NodeClassOutput) CapacityReservationSelectorTerms() CapacityReservationSelectorTermArrayOutput {
+	return o.ApplyT(func(v NodeClass) []CapacityReservationSelectorTerm { return v.CapacityReservationSelectorTerms }).(CapacityReservationSelectorTermArrayOutput)
+}
+
+// Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
+func (o NodeClassOutput) ConnectionTracking() ConnectionTrackingPtrOutput {
+	return o.ApplyT(func(v NodeClass) *ConnectionTracking { return v.ConnectionTracking }).(ConnectionTrackingPtrOutput)
+}
+
+// The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).
+func (o NodeClassOutput) Context() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NodeClass) *string { return v.Context }).(pulumi.StringPtrOutput)
+}
+
+// CPU options of the instances. Karpenter 1.14+.
+func (o NodeClassOutput) CpuOptions() CpuOptionsPtrOutput {
+	return o.ApplyT(func(v NodeClass) *CpuOptions { return v.CpuOptions }).(CpuOptionsPtrOutput)
+}
+
 // Enable detailed CloudWatch monitoring on the instances.
 func (o NodeClassOutput) DetailedMonitoring() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v NodeClass) *bool { return v.DetailedMonitoring }).(pulumi.BoolPtrOutput)
@@ -1902,6 +2532,11 @@ func (o NodeClassOutput) InstanceStorePolicy() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NodeClass) *string { return v.InstanceStorePolicy }).(pulumi.StringPtrOutput)
 }
 
+// Number of IPv4 prefixes assigned automatically to the primary network interface (at least 0). Karpenter 1.8.6+.
+func (o NodeClassOutput) IpPrefixCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v NodeClass) *int { return v.IpPrefixCount }).(pulumi.IntPtrOutput)
+}
+
 // Kubelet configuration for the nodes.
 func (o NodeClassOutput) Kubelet() KubeletConfigurationPtrOutput {
 	return o.ApplyT(func(v NodeClass) *KubeletConfiguration { return v.Kubelet }).(KubeletConfigurationPtrOutput)
@@ -1915,6 +2550,16 @@ func (o NodeClassOutput) MetadataOptions() MetadataOptionsPtrOutput {
 // Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
 func (o NodeClassOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v NodeClass) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
+func (o NodeClassOutput) NetworkInterfaces() NetworkInterfaceArrayOutput {
+	return o.ApplyT(func(v NodeClass) []NetworkInterface { return v.NetworkInterfaces }).(NetworkInterfaceArrayOutput)
+}
+
+// The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
+func (o NodeClassOutput) PlacementGroupSelector() PlacementGroupSelectorPtrOutput {
+	return o.ApplyT(func(v NodeClass) *PlacementGroupSelector { return v.PlacementGroupSelector }).(PlacementGroupSelectorPtrOutput)
 }
 
 // IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.
@@ -1972,12 +2617,14 @@ type NodePool struct {
 	ExpireAfter *string `pulumi:"expireAfter"`
 	// Labels applied to every node of the pool.
 	Labels map[string]string `pulumi:"labels"`
-	// Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`).
+	// Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`); a static pool (`replicas`) takes only `nodes`.
 	Limits map[string]string `pulumi:"limits"`
 	// Name of the NodePool object (a lowercase DNS label, at most 63 characters).
 	Name string `pulumi:"name"`
 	// Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.
 	NodeClassRef *string `pulumi:"nodeClassRef"`
+	// Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.
+	Replicas *int `pulumi:"replicas"`
 	// Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2.
 	Requirements []Requirement `pulumi:"requirements"`
 	// Taints applied at node start that a daemon is expected to remove (Karpenter does not wait for them when scheduling).
@@ -1986,7 +2633,7 @@ type NodePool struct {
 	Taints []Taint `pulumi:"taints"`
 	// How long Karpenter waits for pods to drain before forcefully terminating a node (e.g. `48h`).
 	TerminationGracePeriod *string `pulumi:"terminationGracePeriod"`
-	// Priority of the pool relative to other pools (1-100; higher first).
+	// Priority of the pool relative to other pools (1-100; higher first). Not supported on a static pool (`replicas`).
 	Weight *int `pulumi:"weight"`
 }
 
@@ -2011,12 +2658,14 @@ type NodePoolArgs struct {
 	ExpireAfter pulumi.StringPtrInput `pulumi:"expireAfter"`
 	// Labels applied to every node of the pool.
 	Labels pulumi.StringMapInput `pulumi:"labels"`
-	// Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`).
+	// Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`); a static pool (`replicas`) takes only `nodes`.
 	Limits pulumi.StringMapInput `pulumi:"limits"`
 	// Name of the NodePool object (a lowercase DNS label, at most 63 characters).
 	Name pulumi.StringInput `pulumi:"name"`
 	// Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.
 	NodeClassRef pulumi.StringPtrInput `pulumi:"nodeClassRef"`
+	// Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.
+	Replicas pulumi.IntPtrInput `pulumi:"replicas"`
 	// Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2.
 	Requirements RequirementArrayInput `pulumi:"requirements"`
 	// Taints applied at node start that a daemon is expected to remove (Karpenter does not wait for them when scheduling).
@@ -2025,7 +2674,7 @@ type NodePoolArgs struct {
 	Taints TaintArrayInput `pulumi:"taints"`
 	// How long Karpenter waits for pods to drain before forcefully terminating a node (e.g. `48h`).
 	TerminationGracePeriod pulumi.StringPtrInput `pulumi:"terminationGracePeriod"`
-	// Priority of the pool relative to other pools (1-100; higher first).
+	// Priority of the pool relative to other pools (1-100; higher first). Not supported on a static pool (`replicas`).
 	Weight pulumi.IntPtrInput `pulumi:"weight"`
 }
 
@@ -2101,7 +2750,7 @@ func (o NodePoolOutput) Labels() pulumi.StringMapOutput {
 	return o.ApplyT(func(v NodePool) map[string]string { return v.Labels }).(pulumi.StringMapOutput)
 }
 
-// Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`).
+// Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`); a static pool (`replicas`) takes only `nodes`.
 func (o NodePoolOutput) Limits() pulumi.StringMapOutput {
 	return o.ApplyT(func(v NodePool) map[string]string { return v.Limits }).(pulumi.StringMapOutput)
 }
@@ -2114,6 +2763,11 @@ func (o NodePoolOutput) Name() pulumi.StringOutput {
 // Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.
 func (o NodePoolOutput) NodeClassRef() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NodePool) *string { return v.NodeClassRef }).(pulumi.StringPtrOutput)
+}
+
+// Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.
+func (o NodePoolOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v NodePool) *int { return v.Replicas }).(pulumi.IntPtrOutput)
 }
 
 // Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2.
@@ -2136,7 +2790,7 @@ func (o NodePoolOutput) TerminationGracePeriod() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NodePool) *string { return v.TerminationGracePeriod }).(pulumi.StringPtrOutput)
 }
 
-// Priority of the pool relative to other pools (1-100; higher first).
+// Priority of the pool relative to other pools (1-100; higher first). Not supported on a static pool (`replicas`).
 func (o NodePoolOutput) Weight() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v NodePool) *int { return v.Weight }).(pulumi.IntPtrOutput)
 }
@@ -2159,6 +2813,165 @@ func (o NodePoolArrayOutput) Index(i pulumi.IntInput) NodePoolOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NodePool {
 		return vs[0].([]NodePool)[vs[1].(int)]
 	}).(NodePoolOutput)
+}
+
+// An EC2 placement group, by name or by id (exactly one).
+type PlacementGroupSelector struct {
+	// Placement group id (`pg-...`).
+	Id *string `pulumi:"id"`
+	// Placement group name.
+	Name *string `pulumi:"name"`
+}
+
+// PlacementGroupSelectorInput is an input type that accepts PlacementGroupSelectorArgs and PlacementGroupSelectorOutput values.
+// You can construct a concrete instance of `PlacementGroupSelectorInput` via:
+//
+//	PlacementGroupSelectorArgs{...}
+type PlacementGroupSelectorInput interface {
+	pulumi.Input
+
+	ToPlacementGroupSelectorOutput() PlacementGroupSelectorOutput
+	ToPlacementGroupSelectorOutputWithContext(context.Context) PlacementGroupSelectorOutput
+}
+
+// An EC2 placement group, by name or by id (exactly one).
+type PlacementGroupSelectorArgs struct {
+	// Placement group id (`pg-...`).
+	Id pulumi.StringPtrInput `pulumi:"id"`
+	// Placement group name.
+	Name pulumi.StringPtrInput `pulumi:"name"`
+}
+
+func (PlacementGroupSelectorArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PlacementGroupSelector)(nil)).Elem()
+}
+
+func (i PlacementGroupSelectorArgs) ToPlacementGroupSelectorOutput() PlacementGroupSelectorOutput {
+	return i.ToPlacementGroupSelectorOutputWithContext(context.Background())
+}
+
+func (i PlacementGroupSelectorArgs) ToPlacementGroupSelectorOutputWithContext(ctx context.Context) PlacementGroupSelectorOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PlacementGroupSelectorOutput)
+}
+
+func (i PlacementGroupSelectorArgs) ToPlacementGroupSelectorPtrOutput() PlacementGroupSelectorPtrOutput {
+	return i.ToPlacementGroupSelectorPtrOutputWithContext(context.Background())
+}
+
+func (i PlacementGroupSelectorArgs) ToPlacementGroupSelectorPtrOutputWithContext(ctx context.Context) PlacementGroupSelectorPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PlacementGroupSelectorOutput).ToPlacementGroupSelectorPtrOutputWithContext(ctx)
+}
+
+// PlacementGroupSelectorPtrInput is an input type that accepts PlacementGroupSelectorArgs, PlacementGroupSelectorPtr and PlacementGroupSelectorPtrOutput values.
+// You can construct a concrete instance of `PlacementGroupSelectorPtrInput` via:
+//
+//	        PlacementGroupSelectorArgs{...}
+//
+//	or:
+//
+//	        nil
+type PlacementGroupSelectorPtrInput interface {
+	pulumi.Input
+
+	ToPlacementGroupSelectorPtrOutput() PlacementGroupSelectorPtrOutput
+	ToPlacementGroupSelectorPtrOutputWithContext(context.Context) PlacementGroupSelectorPtrOutput
+}
+
+type placementGroupSelectorPtrType PlacementGroupSelectorArgs
+
+func PlacementGroupSelectorPtr(v *PlacementGroupSelectorArgs) PlacementGroupSelectorPtrInput {
+	return (*placementGroupSelectorPtrType)(v)
+}
+
+func (*placementGroupSelectorPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PlacementGroupSelector)(nil)).Elem()
+}
+
+func (i *placementGroupSelectorPtrType) ToPlacementGroupSelectorPtrOutput() PlacementGroupSelectorPtrOutput {
+	return i.ToPlacementGroupSelectorPtrOutputWithContext(context.Background())
+}
+
+func (i *placementGroupSelectorPtrType) ToPlacementGroupSelectorPtrOutputWithContext(ctx context.Context) PlacementGroupSelectorPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PlacementGroupSelectorPtrOutput)
+}
+
+// An EC2 placement group, by name or by id (exactly one).
+type PlacementGroupSelectorOutput struct{ *pulumi.OutputState }
+
+func (PlacementGroupSelectorOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PlacementGroupSelector)(nil)).Elem()
+}
+
+func (o PlacementGroupSelectorOutput) ToPlacementGroupSelectorOutput() PlacementGroupSelectorOutput {
+	return o
+}
+
+func (o PlacementGroupSelectorOutput) ToPlacementGroupSelectorOutputWithContext(ctx context.Context) PlacementGroupSelectorOutput {
+	return o
+}
+
+func (o PlacementGroupSelectorOutput) ToPlacementGroupSelectorPtrOutput() PlacementGroupSelectorPtrOutput {
+	return o.ToPlacementGroupSelectorPtrOutputWithContext(context.Background())
+}
+
+func (o PlacementGroupSelectorOutput) ToPlacementGroupSelectorPtrOutputWithContext(ctx context.Context) PlacementGroupSelectorPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PlacementGroupSelector) *PlacementGroupSelector {
+		return &v
+	}).(PlacementGroupSelectorPtrOutput)
+}
+
+// Placement group id (`pg-...`).
+func (o PlacementGroupSelectorOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PlacementGroupSelector) *string { return v.Id }).(pulumi.StringPtrOutput)
+}
+
+// Placement group name.
+func (o PlacementGroupSelectorOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PlacementGroupSelector) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+type PlacementGroupSelectorPtrOutput struct{ *pulumi.OutputState }
+
+func (PlacementGroupSelectorPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PlacementGroupSelector)(nil)).Elem()
+}
+
+func (o PlacementGroupSelectorPtrOutput) ToPlacementGroupSelectorPtrOutput() PlacementGroupSelectorPtrOutput {
+	return o
+}
+
+func (o PlacementGroupSelectorPtrOutput) ToPlacementGroupSelectorPtrOutputWithContext(ctx context.Context) PlacementGroupSelectorPtrOutput {
+	return o
+}
+
+func (o PlacementGroupSelectorPtrOutput) Elem() PlacementGroupSelectorOutput {
+	return o.ApplyT(func(v *PlacementGroupSelector) PlacementGroupSelector {
+		if v != nil {
+			return *v
+		}
+		var ret PlacementGroupSelector
+		return ret
+	}).(PlacementGroupSelectorOutput)
+}
+
+// Placement group id (`pg-...`).
+func (o PlacementGroupSelectorPtrOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PlacementGroupSelector) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Id
+	}).(pulumi.StringPtrOutput)
+}
+
+// Placement group name.
+func (o PlacementGroupSelectorPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PlacementGroupSelector) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Name
+	}).(pulumi.StringPtrOutput)
 }
 
 // An IAM condition.
@@ -2938,6 +3751,12 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*BlockDeviceMappingArrayInput)(nil)).Elem(), BlockDeviceMappingArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BudgetInput)(nil)).Elem(), BudgetArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BudgetArrayInput)(nil)).Elem(), BudgetArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CapacityReservationSelectorTermInput)(nil)).Elem(), CapacityReservationSelectorTermArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CapacityReservationSelectorTermArrayInput)(nil)).Elem(), CapacityReservationSelectorTermArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ConnectionTrackingInput)(nil)).Elem(), ConnectionTrackingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ConnectionTrackingPtrInput)(nil)).Elem(), ConnectionTrackingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CpuOptionsInput)(nil)).Elem(), CpuOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CpuOptionsPtrInput)(nil)).Elem(), CpuOptionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DiscoveryInput)(nil)).Elem(), DiscoveryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DiscoveryPtrInput)(nil)).Elem(), DiscoveryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DisruptionInput)(nil)).Elem(), DisruptionArgs{})
@@ -2948,10 +3767,14 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*KubeletConfigurationPtrInput)(nil)).Elem(), KubeletConfigurationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MetadataOptionsInput)(nil)).Elem(), MetadataOptionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MetadataOptionsPtrInput)(nil)).Elem(), MetadataOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NetworkInterfaceInput)(nil)).Elem(), NetworkInterfaceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NetworkInterfaceArrayInput)(nil)).Elem(), NetworkInterfaceArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeClassInput)(nil)).Elem(), NodeClassArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeClassArrayInput)(nil)).Elem(), NodeClassArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NodePoolInput)(nil)).Elem(), NodePoolArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NodePoolArrayInput)(nil)).Elem(), NodePoolArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PlacementGroupSelectorInput)(nil)).Elem(), PlacementGroupSelectorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PlacementGroupSelectorPtrInput)(nil)).Elem(), PlacementGroupSelectorArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PolicyConditionInput)(nil)).Elem(), PolicyConditionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PolicyConditionArrayInput)(nil)).Elem(), PolicyConditionArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PolicyStatementInput)(nil)).Elem(), PolicyStatementArgs{})
@@ -2972,6 +3795,12 @@ func init() {
 	pulumi.RegisterOutputType(BlockDeviceMappingArrayOutput{})
 	pulumi.RegisterOutputType(BudgetOutput{})
 	pulumi.RegisterOutputType(BudgetArrayOutput{})
+	pulumi.RegisterOutputType(CapacityReservationSelectorTermOutput{})
+	pulumi.RegisterOutputType(CapacityReservationSelectorTermArrayOutput{})
+	pulumi.RegisterOutputType(ConnectionTrackingOutput{})
+	pulumi.RegisterOutputType(ConnectionTrackingPtrOutput{})
+	pulumi.RegisterOutputType(CpuOptionsOutput{})
+	pulumi.RegisterOutputType(CpuOptionsPtrOutput{})
 	pulumi.RegisterOutputType(DiscoveryOutput{})
 	pulumi.RegisterOutputType(DiscoveryPtrOutput{})
 	pulumi.RegisterOutputType(DisruptionOutput{})
@@ -2982,10 +3811,14 @@ func init() {
 	pulumi.RegisterOutputType(KubeletConfigurationPtrOutput{})
 	pulumi.RegisterOutputType(MetadataOptionsOutput{})
 	pulumi.RegisterOutputType(MetadataOptionsPtrOutput{})
+	pulumi.RegisterOutputType(NetworkInterfaceOutput{})
+	pulumi.RegisterOutputType(NetworkInterfaceArrayOutput{})
 	pulumi.RegisterOutputType(NodeClassOutput{})
 	pulumi.RegisterOutputType(NodeClassArrayOutput{})
 	pulumi.RegisterOutputType(NodePoolOutput{})
 	pulumi.RegisterOutputType(NodePoolArrayOutput{})
+	pulumi.RegisterOutputType(PlacementGroupSelectorOutput{})
+	pulumi.RegisterOutputType(PlacementGroupSelectorPtrOutput{})
 	pulumi.RegisterOutputType(PolicyConditionOutput{})
 	pulumi.RegisterOutputType(PolicyConditionArrayOutput{})
 	pulumi.RegisterOutputType(PolicyStatementOutput{})

@@ -67,6 +67,10 @@ export interface BlockDeviceArgs {
      */
     throughput?: pulumi.Input<number | undefined>;
     /**
+     * Rate in MiB/s (100-300) at which the snapshot's blocks are downloaded to the volume (EBS Provisioned Rate for Volume Initialization); requires `snapshotId`. Karpenter 1.6.3+.
+     */
+    volumeInitializationRate?: pulumi.Input<number | undefined>;
+    /**
      * Volume size as a quantity, e.g. `100Gi`. Required unless `snapshotId` is set.
      */
     volumeSize?: pulumi.Input<string | undefined>;
@@ -114,6 +118,56 @@ export interface BudgetArgs {
      * Cron schedule (5 fields, UTC, or a macro like `@daily`) when the budget starts being active. Requires `duration`.
      */
     schedule?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * Selects capacity reservations. Terms are alternatives; the fields of one term must all match. Set `id`, or any of `tags`, `ownerID` and `instanceMatchCriteria` (with `tags` or `instanceMatchCriteria`).
+ */
+export interface CapacityReservationSelectorTermArgs {
+    /**
+     * Capacity reservation id (`cr-...`). Stands alone in its term.
+     */
+    id?: pulumi.Input<string | undefined>;
+    /**
+     * How instances are matched to the reservation. Karpenter 1.8.6+.
+     */
+    instanceMatchCriteria?: pulumi.Input<enums.InstanceMatchCriteria | undefined>;
+    /**
+     * Id of the account that owns the reservation (12 digits).
+     */
+    ownerID?: pulumi.Input<string | undefined>;
+    /**
+     * Capacity reservation tags (`*` matches any value; at most 20).
+     */
+    tags?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+}
+
+/**
+ * Idle connection tracking timeouts, in seconds (at least one). Unset ones keep EC2's defaults.
+ */
+export interface ConnectionTrackingArgs {
+    /**
+     * Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
+     */
+    tcpEstablishedTimeout?: pulumi.Input<number | undefined>;
+    /**
+     * Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+     */
+    udpStreamTimeout?: pulumi.Input<number | undefined>;
+    /**
+     * Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+     */
+    udpTimeout?: pulumi.Input<number | undefined>;
+}
+
+/**
+ * CPU options of the instances.
+ */
+export interface CpuOptionsArgs {
+    /**
+     * Nested virtualization; when enabled, Karpenter picks only instance types that support it.
+     */
+    nestedVirtualization?: pulumi.Input<enums.NestedVirtualization | undefined>;
 }
 
 /**
@@ -239,6 +293,24 @@ export interface MetadataOptionsArgs {
 }
 
 /**
+ * A network interface attached to the instances. Each networkCardIndex/deviceIndex pair at most once; at most one `efa-only` interface per network card.
+ */
+export interface NetworkInterfaceArgs {
+    /**
+     * Device index of the attachment (at least 0).
+     */
+    deviceIndex: pulumi.Input<number>;
+    /**
+     * Interface type.
+     */
+    interfaceType: pulumi.Input<enums.NetworkInterfaceType>;
+    /**
+     * Index of the network card the interface attaches to (at least 0).
+     */
+    networkCardIndex: pulumi.Input<number>;
+}
+
+/**
  * An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
  */
 export interface NodeClassArgs {
@@ -263,6 +335,22 @@ export interface NodeClassArgs {
      */
     blockDeviceMappings?: pulumi.Input<pulumi.Input<inputs.BlockDeviceMappingArgs>[] | undefined>;
     /**
+     * Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
+     */
+    capacityReservationSelectorTerms?: pulumi.Input<pulumi.Input<inputs.CapacityReservationSelectorTermArgs>[] | undefined>;
+    /**
+     * Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
+     */
+    connectionTracking?: pulumi.Input<inputs.ConnectionTrackingArgs | undefined>;
+    /**
+     * The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).
+     */
+    context?: pulumi.Input<string | undefined>;
+    /**
+     * CPU options of the instances. Karpenter 1.14+.
+     */
+    cpuOptions?: pulumi.Input<inputs.CpuOptionsArgs | undefined>;
+    /**
      * Enable detailed CloudWatch monitoring on the instances.
      */
     detailedMonitoring?: pulumi.Input<boolean | undefined>;
@@ -279,6 +367,10 @@ export interface NodeClassArgs {
      */
     instanceStorePolicy?: pulumi.Input<string | undefined>;
     /**
+     * Number of IPv4 prefixes assigned automatically to the primary network interface (at least 0). Karpenter 1.8.6+.
+     */
+    ipPrefixCount?: pulumi.Input<number | undefined>;
+    /**
      * Kubelet configuration for the nodes.
      */
     kubelet?: pulumi.Input<inputs.KubeletConfigurationArgs | undefined>;
@@ -290,6 +382,14 @@ export interface NodeClassArgs {
      * Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
      */
     name: pulumi.Input<string>;
+    /**
+     * The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
+     */
+    networkInterfaces?: pulumi.Input<pulumi.Input<inputs.NetworkInterfaceArgs>[] | undefined>;
+    /**
+     * The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
+     */
+    placementGroupSelector?: pulumi.Input<inputs.PlacementGroupSelectorArgs | undefined>;
     /**
      * IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.
      */
@@ -333,7 +433,7 @@ export interface NodePoolArgs {
      */
     labels?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
-     * Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`).
+     * Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`); a static pool (`replicas`) takes only `nodes`.
      */
     limits?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
@@ -344,6 +444,10 @@ export interface NodePoolArgs {
      * Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.
      */
     nodeClassRef?: pulumi.Input<string | undefined>;
+    /**
+     * Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.
+     */
+    replicas?: pulumi.Input<number | undefined>;
     /**
      * Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2.
      */
@@ -361,9 +465,23 @@ export interface NodePoolArgs {
      */
     terminationGracePeriod?: pulumi.Input<string | undefined>;
     /**
-     * Priority of the pool relative to other pools (1-100; higher first).
+     * Priority of the pool relative to other pools (1-100; higher first). Not supported on a static pool (`replicas`).
      */
     weight?: pulumi.Input<number | undefined>;
+}
+
+/**
+ * An EC2 placement group, by name or by id (exactly one).
+ */
+export interface PlacementGroupSelectorArgs {
+    /**
+     * Placement group id (`pg-...`).
+     */
+    id?: pulumi.Input<string | undefined>;
+    /**
+     * Placement group name.
+     */
+    name?: pulumi.Input<string | undefined>;
 }
 
 /**

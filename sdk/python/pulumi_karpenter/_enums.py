@@ -10,6 +10,9 @@ __all__ = [
     'AuthenticationMode',
     'ConsolidationPolicy',
     'ControllerIdentity',
+    'InstanceMatchCriteria',
+    'NestedVirtualization',
+    'NetworkInterfaceType',
     'NodeAccess',
     'RequirementOperator',
     'TaintEffect',
@@ -61,6 +64,42 @@ class ControllerIdentity(_builtins.str, Enum):
     BOTH = "both"
     """
     Trust both, to migrate from IRSA to Pod Identity.
+    """
+
+
+@pulumi.type_token("karpenter:index:InstanceMatchCriteria")
+class InstanceMatchCriteria(_builtins.str, Enum):
+    OPEN = "open"
+    """
+    Any instance with matching attributes runs in the reservation.
+    """
+    TARGETED = "targeted"
+    """
+    Only instances that target the reservation run in it.
+    """
+
+
+@pulumi.type_token("karpenter:index:NestedVirtualization")
+class NestedVirtualization(_builtins.str, Enum):
+    ENABLED = "enabled"
+    """
+    Nested virtualization on.
+    """
+    DISABLED = "disabled"
+    """
+    Nested virtualization off.
+    """
+
+
+@pulumi.type_token("karpenter:index:NetworkInterfaceType")
+class NetworkInterfaceType(_builtins.str, Enum):
+    INTERFACE = "interface"
+    """
+    An ENA interface (with EFA where the instance type supports it).
+    """
+    EFA_ONLY = "efa-only"
+    """
+    An EFA-only interface, without IP addresses.
     """
 
 

@@ -24,6 +24,12 @@ __all__ = [
     'BlockDeviceMappingArgsDict',
     'BudgetArgs',
     'BudgetArgsDict',
+    'CapacityReservationSelectorTermArgs',
+    'CapacityReservationSelectorTermArgsDict',
+    'ConnectionTrackingArgs',
+    'ConnectionTrackingArgsDict',
+    'CpuOptionsArgs',
+    'CpuOptionsArgsDict',
     'DiscoveryArgs',
     'DiscoveryArgsDict',
     'DisruptionArgs',
@@ -34,10 +40,14 @@ __all__ = [
     'KubeletConfigurationArgsDict',
     'MetadataOptionsArgs',
     'MetadataOptionsArgsDict',
+    'NetworkInterfaceArgs',
+    'NetworkInterfaceArgsDict',
     'NodeClassArgs',
     'NodeClassArgsDict',
     'NodePoolArgs',
     'NodePoolArgsDict',
+    'PlacementGroupSelectorArgs',
+    'PlacementGroupSelectorArgsDict',
     'PolicyConditionArgs',
     'PolicyConditionArgsDict',
     'PolicyStatementArgs',
@@ -214,6 +224,10 @@ class BlockDeviceArgsDict(TypedDict):
     """
     Throughput in MiB/s (gp3).
     """
+    volume_initialization_rate: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Rate in MiB/s (100-300) at which the snapshot's blocks are downloaded to the volume (EBS Provisioned Rate for Volume Initialization); requires `snapshotId`. Karpenter 1.6.3+.
+    """
     volume_size: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Volume size as a quantity, e.g. `100Gi`. Required unless `snapshotId` is set.
@@ -232,6 +246,7 @@ class BlockDeviceArgs:
                  kms_key_id: pulumi.Input[Optional[_builtins.str]] = None,
                  snapshot_id: pulumi.Input[Optional[_builtins.str]] = None,
                  throughput: pulumi.Input[Optional[_builtins.int]] = None,
+                 volume_initialization_rate: pulumi.Input[Optional[_builtins.int]] = None,
                  volume_size: pulumi.Input[Optional[_builtins.str]] = None,
                  volume_type: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -243,6 +258,7 @@ class BlockDeviceArgs:
         :param pulumi.Input[_builtins.str] kms_key_id: KMS key for encryption.
         :param pulumi.Input[_builtins.str] snapshot_id: Snapshot to create the volume from.
         :param pulumi.Input[_builtins.int] throughput: Throughput in MiB/s (gp3).
+        :param pulumi.Input[_builtins.int] volume_initialization_rate: Rate in MiB/s (100-300) at which the snapshot's blocks are downloaded to the volume (EBS Provisioned Rate for Volume Initialization); requires `snapshotId`. Karpenter 1.6.3+.
         :param pulumi.Input[_builtins.str] volume_size: Volume size as a quantity, e.g. `100Gi`. Required unless `snapshotId` is set.
         :param pulumi.Input[_builtins.str] volume_type: Volume type: `gp3`, `gp2`, `io1`, `io2`, `sc1`, `st1` or `standard`.
         """
@@ -258,6 +274,8 @@ class BlockDeviceArgs:
             pulumi.set(__self__, "snapshot_id", snapshot_id)
         if throughput is not None:
             pulumi.set(__self__, "throughput", throughput)
+        if volume_initialization_rate is not None:
+            pulumi.set(__self__, "volume_initialization_rate", volume_initialization_rate)
         if volume_size is not None:
             pulumi.set(__self__, "volume_size", volume_size)
         if volume_type is not None:
@@ -334,6 +352,18 @@ class BlockDeviceArgs:
     @throughput.setter
     def throughput(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "throughput", value)
+
+    @_builtins.property
+    @pulumi.getter(name="volumeInitializationRate")
+    def volume_initialization_rate(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Rate in MiB/s (100-300) at which the snapshot's blocks are downloaded to the volume (EBS Provisioned Rate for Volume Initialization); requires `snapshotId`. Karpenter 1.6.3+.
+        """
+        return pulumi.get(self, "volume_initialization_rate")
+
+    @volume_initialization_rate.setter
+    def volume_initialization_rate(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "volume_initialization_rate", value)
 
     @_builtins.property
     @pulumi.getter(name="volumeSize")
@@ -526,6 +556,208 @@ class BudgetArgs:
     @schedule.setter
     def schedule(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "schedule", value)
+
+
+class CapacityReservationSelectorTermArgsDict(TypedDict):
+    """
+    Selects capacity reservations. Terms are alternatives; the fields of one term must all match. Set `id`, or any of `tags`, `ownerID` and `instanceMatchCriteria` (with `tags` or `instanceMatchCriteria`).
+    """
+    id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Capacity reservation id (`cr-...`). Stands alone in its term.
+    """
+    instance_match_criteria: NotRequired[pulumi.Input[Optional['InstanceMatchCriteria']]]
+    """
+    How instances are matched to the reservation. Karpenter 1.8.6+.
+    """
+    owner_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Id of the account that owns the reservation (12 digits).
+    """
+    tags: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Capacity reservation tags (`*` matches any value; at most 20).
+    """
+
+@pulumi.input_type
+class CapacityReservationSelectorTermArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[Optional[_builtins.str]] = None,
+                 instance_match_criteria: pulumi.Input[Optional['InstanceMatchCriteria']] = None,
+                 owner_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
+        """
+        Selects capacity reservations. Terms are alternatives; the fields of one term must all match. Set `id`, or any of `tags`, `ownerID` and `instanceMatchCriteria` (with `tags` or `instanceMatchCriteria`).
+
+        :param pulumi.Input[_builtins.str] id: Capacity reservation id (`cr-...`). Stands alone in its term.
+        :param pulumi.Input['InstanceMatchCriteria'] instance_match_criteria: How instances are matched to the reservation. Karpenter 1.8.6+.
+        :param pulumi.Input[_builtins.str] owner_id: Id of the account that owns the reservation (12 digits).
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Capacity reservation tags (`*` matches any value; at most 20).
+        """
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if instance_match_criteria is not None:
+            pulumi.set(__self__, "instance_match_criteria", instance_match_criteria)
+        if owner_id is not None:
+            pulumi.set(__self__, "owner_id", owner_id)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Capacity reservation id (`cr-...`). Stands alone in its term.
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="instanceMatchCriteria")
+    def instance_match_criteria(self) -> pulumi.Input[Optional['InstanceMatchCriteria']]:
+        """
+        How instances are matched to the reservation. Karpenter 1.8.6+.
+        """
+        return pulumi.get(self, "instance_match_criteria")
+
+    @instance_match_criteria.setter
+    def instance_match_criteria(self, value: pulumi.Input[Optional['InstanceMatchCriteria']]):
+        pulumi.set(self, "instance_match_criteria", value)
+
+    @_builtins.property
+    @pulumi.getter(name="ownerID")
+    def owner_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Id of the account that owns the reservation (12 digits).
+        """
+        return pulumi.get(self, "owner_id")
+
+    @owner_id.setter
+    def owner_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "owner_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Capacity reservation tags (`*` matches any value; at most 20).
+        """
+        return pulumi.get(self, "tags")
+
+    @tags.setter
+    def tags(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "tags", value)
+
+
+class ConnectionTrackingArgsDict(TypedDict):
+    """
+    Idle connection tracking timeouts, in seconds (at least one). Unset ones keep EC2's defaults.
+    """
+    tcp_established_timeout: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
+    """
+    udp_stream_timeout: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+    """
+    udp_timeout: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+    """
+
+@pulumi.input_type
+class ConnectionTrackingArgs:
+    def __init__(__self__, *,
+                 tcp_established_timeout: pulumi.Input[Optional[_builtins.int]] = None,
+                 udp_stream_timeout: pulumi.Input[Optional[_builtins.int]] = None,
+                 udp_timeout: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        Idle connection tracking timeouts, in seconds (at least one). Unset ones keep EC2's defaults.
+
+        :param pulumi.Input[_builtins.int] tcp_established_timeout: Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
+        :param pulumi.Input[_builtins.int] udp_stream_timeout: Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+        :param pulumi.Input[_builtins.int] udp_timeout: Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+        """
+        if tcp_established_timeout is not None:
+            pulumi.set(__self__, "tcp_established_timeout", tcp_established_timeout)
+        if udp_stream_timeout is not None:
+            pulumi.set(__self__, "udp_stream_timeout", udp_stream_timeout)
+        if udp_timeout is not None:
+            pulumi.set(__self__, "udp_timeout", udp_timeout)
+
+    @_builtins.property
+    @pulumi.getter(name="tcpEstablishedTimeout")
+    def tcp_established_timeout(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
+        """
+        return pulumi.get(self, "tcp_established_timeout")
+
+    @tcp_established_timeout.setter
+    def tcp_established_timeout(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "tcp_established_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter(name="udpStreamTimeout")
+    def udp_stream_timeout(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+        """
+        return pulumi.get(self, "udp_stream_timeout")
+
+    @udp_stream_timeout.setter
+    def udp_stream_timeout(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "udp_stream_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter(name="udpTimeout")
+    def udp_timeout(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+        """
+        return pulumi.get(self, "udp_timeout")
+
+    @udp_timeout.setter
+    def udp_timeout(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "udp_timeout", value)
+
+
+class CpuOptionsArgsDict(TypedDict):
+    """
+    CPU options of the instances.
+    """
+    nested_virtualization: NotRequired[pulumi.Input[Optional['NestedVirtualization']]]
+    """
+    Nested virtualization; when enabled, Karpenter picks only instance types that support it.
+    """
+
+@pulumi.input_type
+class CpuOptionsArgs:
+    def __init__(__self__, *,
+                 nested_virtualization: pulumi.Input[Optional['NestedVirtualization']] = None):
+        """
+        CPU options of the instances.
+
+        :param pulumi.Input['NestedVirtualization'] nested_virtualization: Nested virtualization; when enabled, Karpenter picks only instance types that support it.
+        """
+        if nested_virtualization is not None:
+            pulumi.set(__self__, "nested_virtualization", nested_virtualization)
+
+    @_builtins.property
+    @pulumi.getter(name="nestedVirtualization")
+    def nested_virtualization(self) -> pulumi.Input[Optional['NestedVirtualization']]:
+        """
+        Nested virtualization; when enabled, Karpenter picks only instance types that support it.
+        """
+        return pulumi.get(self, "nested_virtualization")
+
+    @nested_virtualization.setter
+    def nested_virtualization(self, value: pulumi.Input[Optional['NestedVirtualization']]):
+        pulumi.set(self, "nested_virtualization", value)
 
 
 class DiscoveryArgsDict(TypedDict):
@@ -1057,6 +1289,77 @@ class MetadataOptionsArgs:
         pulumi.set(self, "http_tokens", value)
 
 
+class NetworkInterfaceArgsDict(TypedDict):
+    """
+    A network interface attached to the instances. Each networkCardIndex/deviceIndex pair at most once; at most one `efa-only` interface per network card.
+    """
+    device_index: pulumi.Input[_builtins.int]
+    """
+    Device index of the attachment (at least 0).
+    """
+    interface_type: pulumi.Input['NetworkInterfaceType']
+    """
+    Interface type.
+    """
+    network_card_index: pulumi.Input[_builtins.int]
+    """
+    Index of the network card the interface attaches to (at least 0).
+    """
+
+@pulumi.input_type
+class NetworkInterfaceArgs:
+    def __init__(__self__, *,
+                 device_index: pulumi.Input[_builtins.int],
+                 interface_type: pulumi.Input['NetworkInterfaceType'],
+                 network_card_index: pulumi.Input[_builtins.int]):
+        """
+        A network interface attached to the instances. Each networkCardIndex/deviceIndex pair at most once; at most one `efa-only` interface per network card.
+
+        :param pulumi.Input[_builtins.int] device_index: Device index of the attachment (at least 0).
+        :param pulumi.Input['NetworkInterfaceType'] interface_type: Interface type.
+        :param pulumi.Input[_builtins.int] network_card_index: Index of the network card the interface attaches to (at least 0).
+        """
+        pulumi.set(__self__, "device_index", device_index)
+        pulumi.set(__self__, "interface_type", interface_type)
+        pulumi.set(__self__, "network_card_index", network_card_index)
+
+    @_builtins.property
+    @pulumi.getter(name="deviceIndex")
+    def device_index(self) -> pulumi.Input[_builtins.int]:
+        """
+        Device index of the attachment (at least 0).
+        """
+        return pulumi.get(self, "device_index")
+
+    @device_index.setter
+    def device_index(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "device_index", value)
+
+    @_builtins.property
+    @pulumi.getter(name="interfaceType")
+    def interface_type(self) -> pulumi.Input['NetworkInterfaceType']:
+        """
+        Interface type.
+        """
+        return pulumi.get(self, "interface_type")
+
+    @interface_type.setter
+    def interface_type(self, value: pulumi.Input['NetworkInterfaceType']):
+        pulumi.set(self, "interface_type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="networkCardIndex")
+    def network_card_index(self) -> pulumi.Input[_builtins.int]:
+        """
+        Index of the network card the interface attaches to (at least 0).
+        """
+        return pulumi.get(self, "network_card_index")
+
+    @network_card_index.setter
+    def network_card_index(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "network_card_index", value)
+
+
 class NodeClassArgsDict(TypedDict):
     """
     An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
@@ -1085,6 +1388,22 @@ class NodeClassArgsDict(TypedDict):
     """
     EBS volumes attached to the nodes.
     """
+    capacity_reservation_selector_terms: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapacityReservationSelectorTermArgsDict']]]]]
+    """
+    Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
+    """
+    connection_tracking: NotRequired[pulumi.Input[Optional['ConnectionTrackingArgsDict']]]
+    """
+    Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
+    """
+    context: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).
+    """
+    cpu_options: NotRequired[pulumi.Input[Optional['CpuOptionsArgsDict']]]
+    """
+    CPU options of the instances. Karpenter 1.14+.
+    """
     detailed_monitoring: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
     Enable detailed CloudWatch monitoring on the instances.
@@ -1101,6 +1420,10 @@ class NodeClassArgsDict(TypedDict):
     """
     How to use local instance store volumes: `RAID0`.
     """
+    ip_prefix_count: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Number of IPv4 prefixes assigned automatically to the primary network interface (at least 0). Karpenter 1.8.6+.
+    """
     kubelet: NotRequired[pulumi.Input[Optional['KubeletConfigurationArgsDict']]]
     """
     Kubelet configuration for the nodes.
@@ -1108,6 +1431,14 @@ class NodeClassArgsDict(TypedDict):
     metadata_options: NotRequired[pulumi.Input[Optional['MetadataOptionsArgsDict']]]
     """
     Instance metadata service options.
+    """
+    network_interfaces: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['NetworkInterfaceArgsDict']]]]]
+    """
+    The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
+    """
+    placement_group_selector: NotRequired[pulumi.Input[Optional['PlacementGroupSelectorArgsDict']]]
+    """
+    The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
     """
     role: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1139,12 +1470,19 @@ class NodeClassArgs:
                  ami_selector_terms: pulumi.Input[Optional[Sequence[pulumi.Input['AmiSelectorTermArgs']]]] = None,
                  associate_public_ip_address: pulumi.Input[Optional[_builtins.bool]] = None,
                  block_device_mappings: pulumi.Input[Optional[Sequence[pulumi.Input['BlockDeviceMappingArgs']]]] = None,
+                 capacity_reservation_selector_terms: pulumi.Input[Optional[Sequence[pulumi.Input['CapacityReservationSelectorTermArgs']]]] = None,
+                 connection_tracking: pulumi.Input[Optional['ConnectionTrackingArgs']] = None,
+                 context: pulumi.Input[Optional[_builtins.str]] = None,
+                 cpu_options: pulumi.Input[Optional['CpuOptionsArgs']] = None,
                  detailed_monitoring: pulumi.Input[Optional[_builtins.bool]] = None,
                  enclave_options: pulumi.Input[Optional['EnclaveOptionsArgs']] = None,
                  instance_profile: pulumi.Input[Optional[_builtins.str]] = None,
                  instance_store_policy: pulumi.Input[Optional[_builtins.str]] = None,
+                 ip_prefix_count: pulumi.Input[Optional[_builtins.int]] = None,
                  kubelet: pulumi.Input[Optional['KubeletConfigurationArgs']] = None,
                  metadata_options: pulumi.Input[Optional['MetadataOptionsArgs']] = None,
+                 network_interfaces: pulumi.Input[Optional[Sequence[pulumi.Input['NetworkInterfaceArgs']]]] = None,
+                 placement_group_selector: pulumi.Input[Optional['PlacementGroupSelectorArgs']] = None,
                  role: pulumi.Input[Optional[_builtins.str]] = None,
                  security_group_selector_terms: pulumi.Input[Optional[Sequence[pulumi.Input['SecurityGroupSelectorTermArgs']]]] = None,
                  subnet_selector_terms: pulumi.Input[Optional[Sequence[pulumi.Input['SubnetSelectorTermArgs']]]] = None,
@@ -1159,12 +1497,19 @@ class NodeClassArgs:
         :param pulumi.Input[Sequence[pulumi.Input['AmiSelectorTermArgs']]] ami_selector_terms: AMI selector terms (instead of `amiAlias`).
         :param pulumi.Input[_builtins.bool] associate_public_ip_address: Associate a public IP address with the instances' primary network interface.
         :param pulumi.Input[Sequence[pulumi.Input['BlockDeviceMappingArgs']]] block_device_mappings: EBS volumes attached to the nodes.
+        :param pulumi.Input[Sequence[pulumi.Input['CapacityReservationSelectorTermArgs']]] capacity_reservation_selector_terms: Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
+        :param pulumi.Input['ConnectionTrackingArgs'] connection_tracking: Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
+        :param pulumi.Input[_builtins.str] context: The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).
+        :param pulumi.Input['CpuOptionsArgs'] cpu_options: CPU options of the instances. Karpenter 1.14+.
         :param pulumi.Input[_builtins.bool] detailed_monitoring: Enable detailed CloudWatch monitoring on the instances.
         :param pulumi.Input['EnclaveOptionsArgs'] enclave_options: AWS Nitro Enclaves on the instances (Karpenter 1.15+).
         :param pulumi.Input[_builtins.str] instance_profile: Existing instance profile name for the nodes. Mutually exclusive with `role`.
         :param pulumi.Input[_builtins.str] instance_store_policy: How to use local instance store volumes: `RAID0`.
+        :param pulumi.Input[_builtins.int] ip_prefix_count: Number of IPv4 prefixes assigned automatically to the primary network interface (at least 0). Karpenter 1.8.6+.
         :param pulumi.Input['KubeletConfigurationArgs'] kubelet: Kubelet configuration for the nodes.
         :param pulumi.Input['MetadataOptionsArgs'] metadata_options: Instance metadata service options.
+        :param pulumi.Input[Sequence[pulumi.Input['NetworkInterfaceArgs']]] network_interfaces: The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
+        :param pulumi.Input['PlacementGroupSelectorArgs'] placement_group_selector: The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
         :param pulumi.Input[_builtins.str] role: IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.
         :param pulumi.Input[Sequence[pulumi.Input['SecurityGroupSelectorTermArgs']]] security_group_selector_terms: Security group selector terms. Default: security groups tagged `karpenter.sh/discovery: <clusterName>`.
         :param pulumi.Input[Sequence[pulumi.Input['SubnetSelectorTermArgs']]] subnet_selector_terms: Subnet selector terms. Default: subnets tagged `karpenter.sh/discovery: <clusterName>`.
@@ -1182,6 +1527,14 @@ class NodeClassArgs:
             pulumi.set(__self__, "associate_public_ip_address", associate_public_ip_address)
         if block_device_mappings is not None:
             pulumi.set(__self__, "block_device_mappings", block_device_mappings)
+        if capacity_reservation_selector_terms is not None:
+            pulumi.set(__self__, "capacity_reservation_selector_terms", capacity_reservation_selector_terms)
+        if connection_tracking is not None:
+            pulumi.set(__self__, "connection_tracking", connection_tracking)
+        if context is not None:
+            pulumi.set(__self__, "context", context)
+        if cpu_options is not None:
+            pulumi.set(__self__, "cpu_options", cpu_options)
         if detailed_monitoring is not None:
             pulumi.set(__self__, "detailed_monitoring", detailed_monitoring)
         if enclave_options is not None:
@@ -1190,10 +1543,16 @@ class NodeClassArgs:
             pulumi.set(__self__, "instance_profile", instance_profile)
         if instance_store_policy is not None:
             pulumi.set(__self__, "instance_store_policy", instance_store_policy)
+        if ip_prefix_count is not None:
+            pulumi.set(__self__, "ip_prefix_count", ip_prefix_count)
         if kubelet is not None:
             pulumi.set(__self__, "kubelet", kubelet)
         if metadata_options is not None:
             pulumi.set(__self__, "metadata_options", metadata_options)
+        if network_interfaces is not None:
+            pulumi.set(__self__, "network_interfaces", network_interfaces)
+        if placement_group_selector is not None:
+            pulumi.set(__self__, "placement_group_selector", placement_group_selector)
         if role is not None:
             pulumi.set(__self__, "role", role)
         if security_group_selector_terms is not None:
@@ -1278,6 +1637,54 @@ class NodeClassArgs:
         pulumi.set(self, "block_device_mappings", value)
 
     @_builtins.property
+    @pulumi.getter(name="capacityReservationSelectorTerms")
+    def capacity_reservation_selector_terms(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapacityReservationSelectorTermArgs']]]]:
+        """
+        Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
+        """
+        return pulumi.get(self, "capacity_reservation_selector_terms")
+
+    @capacity_reservation_selector_terms.setter
+    def capacity_reservation_selector_terms(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapacityReservationSelectorTermArgs']]]]):
+        pulumi.set(self, "capacity_reservation_selector_terms", value)
+
+    @_builtins.property
+    @pulumi.getter(name="connectionTracking")
+    def connection_tracking(self) -> pulumi.Input[Optional['ConnectionTrackingArgs']]:
+        """
+        Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
+        """
+        return pulumi.get(self, "connection_tracking")
+
+    @connection_tracking.setter
+    def connection_tracking(self, value: pulumi.Input[Optional['ConnectionTrackingArgs']]):
+        pulumi.set(self, "connection_tracking", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def context(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).
+        """
+        return pulumi.get(self, "context")
+
+    @context.setter
+    def context(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "context", value)
+
+    @_builtins.property
+    @pulumi.getter(name="cpuOptions")
+    def cpu_options(self) -> pulumi.Input[Optional['CpuOptionsArgs']]:
+        """
+        CPU options of the instances. Karpenter 1.14+.
+        """
+        return pulumi.get(self, "cpu_options")
+
+    @cpu_options.setter
+    def cpu_options(self, value: pulumi.Input[Optional['CpuOptionsArgs']]):
+        pulumi.set(self, "cpu_options", value)
+
+    @_builtins.property
     @pulumi.getter(name="detailedMonitoring")
     def detailed_monitoring(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -1326,6 +1733,18 @@ class NodeClassArgs:
         pulumi.set(self, "instance_store_policy", value)
 
     @_builtins.property
+    @pulumi.getter(name="ipPrefixCount")
+    def ip_prefix_count(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Number of IPv4 prefixes assigned automatically to the primary network interface (at least 0). Karpenter 1.8.6+.
+        """
+        return pulumi.get(self, "ip_prefix_count")
+
+    @ip_prefix_count.setter
+    def ip_prefix_count(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "ip_prefix_count", value)
+
+    @_builtins.property
     @pulumi.getter
     def kubelet(self) -> pulumi.Input[Optional['KubeletConfigurationArgs']]:
         """
@@ -1348,6 +1767,30 @@ class NodeClassArgs:
     @metadata_options.setter
     def metadata_options(self, value: pulumi.Input[Optional['MetadataOptionsArgs']]):
         pulumi.set(self, "metadata_options", value)
+
+    @_builtins.property
+    @pulumi.getter(name="networkInterfaces")
+    def network_interfaces(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NetworkInterfaceArgs']]]]:
+        """
+        The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
+        """
+        return pulumi.get(self, "network_interfaces")
+
+    @network_interfaces.setter
+    def network_interfaces(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NetworkInterfaceArgs']]]]):
+        pulumi.set(self, "network_interfaces", value)
+
+    @_builtins.property
+    @pulumi.getter(name="placementGroupSelector")
+    def placement_group_selector(self) -> pulumi.Input[Optional['PlacementGroupSelectorArgs']]:
+        """
+        The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
+        """
+        return pulumi.get(self, "placement_group_selector")
+
+    @placement_group_selector.setter
+    def placement_group_selector(self, value: pulumi.Input[Optional['PlacementGroupSelectorArgs']]):
+        pulumi.set(self, "placement_group_selector", value)
 
     @_builtins.property
     @pulumi.getter
@@ -1436,11 +1879,15 @@ class NodePoolArgsDict(TypedDict):
     """
     limits: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
-    Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`).
+    Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`); a static pool (`replicas`) takes only `nodes`.
     """
     node_class_ref: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.
+    """
+    replicas: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.
     """
     requirements: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RequirementArgsDict']]]]]
     """
@@ -1460,7 +1907,7 @@ class NodePoolArgsDict(TypedDict):
     """
     weight: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Priority of the pool relative to other pools (1-100; higher first).
+    Priority of the pool relative to other pools (1-100; higher first). Not supported on a static pool (`replicas`).
     """
 
 @pulumi.input_type
@@ -1473,6 +1920,7 @@ class NodePoolArgs:
                  labels: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  limits: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  node_class_ref: pulumi.Input[Optional[_builtins.str]] = None,
+                 replicas: pulumi.Input[Optional[_builtins.int]] = None,
                  requirements: pulumi.Input[Optional[Sequence[pulumi.Input['RequirementArgs']]]] = None,
                  startup_taints: pulumi.Input[Optional[Sequence[pulumi.Input['TaintArgs']]]] = None,
                  taints: pulumi.Input[Optional[Sequence[pulumi.Input['TaintArgs']]]] = None,
@@ -1486,13 +1934,14 @@ class NodePoolArgs:
         :param pulumi.Input['DisruptionArgs'] disruption: How Karpenter consolidates the pool's nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.
         :param pulumi.Input[_builtins.str] expire_after: How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] labels: Labels applied to every node of the pool.
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] limits: Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`).
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] limits: Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`); a static pool (`replicas`) takes only `nodes`.
         :param pulumi.Input[_builtins.str] node_class_ref: Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.
+        :param pulumi.Input[_builtins.int] replicas: Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.
         :param pulumi.Input[Sequence[pulumi.Input['RequirementArgs']]] requirements: Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2.
         :param pulumi.Input[Sequence[pulumi.Input['TaintArgs']]] startup_taints: Taints applied at node start that a daemon is expected to remove (Karpenter does not wait for them when scheduling).
         :param pulumi.Input[Sequence[pulumi.Input['TaintArgs']]] taints: Taints applied to every node of the pool.
         :param pulumi.Input[_builtins.str] termination_grace_period: How long Karpenter waits for pods to drain before forcefully terminating a node (e.g. `48h`).
-        :param pulumi.Input[_builtins.int] weight: Priority of the pool relative to other pools (1-100; higher first).
+        :param pulumi.Input[_builtins.int] weight: Priority of the pool relative to other pools (1-100; higher first). Not supported on a static pool (`replicas`).
         """
         pulumi.set(__self__, "name", name)
         if annotations is not None:
@@ -1507,6 +1956,8 @@ class NodePoolArgs:
             pulumi.set(__self__, "limits", limits)
         if node_class_ref is not None:
             pulumi.set(__self__, "node_class_ref", node_class_ref)
+        if replicas is not None:
+            pulumi.set(__self__, "replicas", replicas)
         if requirements is not None:
             pulumi.set(__self__, "requirements", requirements)
         if startup_taints is not None:
@@ -1582,7 +2033,7 @@ class NodePoolArgs:
     @pulumi.getter
     def limits(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
         """
-        Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`).
+        Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`); a static pool (`replicas`) takes only `nodes`.
         """
         return pulumi.get(self, "limits")
 
@@ -1601,6 +2052,18 @@ class NodePoolArgs:
     @node_class_ref.setter
     def node_class_ref(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "node_class_ref", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def replicas(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.
+        """
+        return pulumi.get(self, "replicas")
+
+    @replicas.setter
+    def replicas(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "replicas", value)
 
     @_builtins.property
     @pulumi.getter
@@ -1654,13 +2117,67 @@ class NodePoolArgs:
     @pulumi.getter
     def weight(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Priority of the pool relative to other pools (1-100; higher first).
+        Priority of the pool relative to other pools (1-100; higher first). Not supported on a static pool (`replicas`).
         """
         return pulumi.get(self, "weight")
 
     @weight.setter
     def weight(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "weight", value)
+
+
+class PlacementGroupSelectorArgsDict(TypedDict):
+    """
+    An EC2 placement group, by name or by id (exactly one).
+    """
+    id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Placement group id (`pg-...`).
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Placement group name.
+    """
+
+@pulumi.input_type
+class PlacementGroupSelectorArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        An EC2 placement group, by name or by id (exactly one).
+
+        :param pulumi.Input[_builtins.str] id: Placement group id (`pg-...`).
+        :param pulumi.Input[_builtins.str] name: Placement group name.
+        """
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Placement group id (`pg-...`).
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Placement group name.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
 
 
 class PolicyConditionArgsDict(TypedDict):

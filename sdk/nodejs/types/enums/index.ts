@@ -53,6 +53,45 @@ export const ControllerIdentity = {
 
 export type ControllerIdentity = (typeof ControllerIdentity)[keyof typeof ControllerIdentity];
 
+export const InstanceMatchCriteria = {
+    /**
+     * Any instance with matching attributes runs in the reservation.
+     */
+    Open: "open",
+    /**
+     * Only instances that target the reservation run in it.
+     */
+    Targeted: "targeted",
+} as const;
+
+export type InstanceMatchCriteria = (typeof InstanceMatchCriteria)[keyof typeof InstanceMatchCriteria];
+
+export const NestedVirtualization = {
+    /**
+     * Nested virtualization on.
+     */
+    Enabled: "enabled",
+    /**
+     * Nested virtualization off.
+     */
+    Disabled: "disabled",
+} as const;
+
+export type NestedVirtualization = (typeof NestedVirtualization)[keyof typeof NestedVirtualization];
+
+export const NetworkInterfaceType = {
+    /**
+     * An ENA interface (with EFA where the instance type supports it).
+     */
+    Interface: "interface",
+    /**
+     * An EFA-only interface, without IP addresses.
+     */
+    EfaOnly: "efa-only",
+} as const;
+
+export type NetworkInterfaceType = (typeof NetworkInterfaceType)[keyof typeof NetworkInterfaceType];
+
 export const NodeAccess = {
     /**
      * An EKS access entry (clusters in API or API_AND_CONFIG_MAP mode).

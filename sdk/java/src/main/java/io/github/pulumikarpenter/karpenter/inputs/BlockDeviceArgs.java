@@ -112,6 +112,21 @@ public final class BlockDeviceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Rate in MiB/s (100-300) at which the snapshot&#39;s blocks are downloaded to the volume (EBS Provisioned Rate for Volume Initialization); requires `snapshotId`. Karpenter 1.6.3+.
+     * 
+     */
+    @Import(name="volumeInitializationRate")
+    private @Nullable Output<Integer> volumeInitializationRate;
+
+    /**
+     * @return Rate in MiB/s (100-300) at which the snapshot&#39;s blocks are downloaded to the volume (EBS Provisioned Rate for Volume Initialization); requires `snapshotId`. Karpenter 1.6.3+.
+     * 
+     */
+    public Optional<Output<Integer>> volumeInitializationRate() {
+        return Optional.ofNullable(this.volumeInitializationRate);
+    }
+
+    /**
      * Volume size as a quantity, e.g. `100Gi`. Required unless `snapshotId` is set.
      * 
      */
@@ -150,6 +165,7 @@ public final class BlockDeviceArgs extends com.pulumi.resources.ResourceArgs {
         this.kmsKeyId = $.kmsKeyId;
         this.snapshotId = $.snapshotId;
         this.throughput = $.throughput;
+        this.volumeInitializationRate = $.volumeInitializationRate;
         this.volumeSize = $.volumeSize;
         this.volumeType = $.volumeType;
     }
@@ -296,6 +312,27 @@ public final class BlockDeviceArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder throughput(Integer throughput) {
             return throughput(Output.of(throughput));
+        }
+
+        /**
+         * @param volumeInitializationRate Rate in MiB/s (100-300) at which the snapshot&#39;s blocks are downloaded to the volume (EBS Provisioned Rate for Volume Initialization); requires `snapshotId`. Karpenter 1.6.3+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder volumeInitializationRate(@Nullable Output<Integer> volumeInitializationRate) {
+            $.volumeInitializationRate = volumeInitializationRate;
+            return this;
+        }
+
+        /**
+         * @param volumeInitializationRate Rate in MiB/s (100-300) at which the snapshot&#39;s blocks are downloaded to the volume (EBS Provisioned Rate for Volume Initialization); requires `snapshotId`. Karpenter 1.6.3+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder volumeInitializationRate(Integer volumeInitializationRate) {
+            return volumeInitializationRate(Output.of(volumeInitializationRate));
         }
 
         /**

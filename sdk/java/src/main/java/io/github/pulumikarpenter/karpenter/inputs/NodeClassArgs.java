@@ -8,12 +8,18 @@ import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import io.github.pulumikarpenter.karpenter.inputs.AmiSelectorTermArgs;
 import io.github.pulumikarpenter.karpenter.inputs.BlockDeviceMappingArgs;
+import io.github.pulumikarpenter.karpenter.inputs.CapacityReservationSelectorTermArgs;
+import io.github.pulumikarpenter.karpenter.inputs.ConnectionTrackingArgs;
+import io.github.pulumikarpenter.karpenter.inputs.CpuOptionsArgs;
 import io.github.pulumikarpenter.karpenter.inputs.EnclaveOptionsArgs;
 import io.github.pulumikarpenter.karpenter.inputs.KubeletConfigurationArgs;
 import io.github.pulumikarpenter.karpenter.inputs.MetadataOptionsArgs;
+import io.github.pulumikarpenter.karpenter.inputs.NetworkInterfaceArgs;
+import io.github.pulumikarpenter.karpenter.inputs.PlacementGroupSelectorArgs;
 import io.github.pulumikarpenter.karpenter.inputs.SecurityGroupSelectorTermArgs;
 import io.github.pulumikarpenter.karpenter.inputs.SubnetSelectorTermArgs;
 import java.lang.Boolean;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Map;
@@ -106,6 +112,66 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
+     * 
+     */
+    @Import(name="capacityReservationSelectorTerms")
+    private @Nullable Output<List<CapacityReservationSelectorTermArgs>> capacityReservationSelectorTerms;
+
+    /**
+     * @return Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
+     * 
+     */
+    public Optional<Output<List<CapacityReservationSelectorTermArgs>>> capacityReservationSelectorTerms() {
+        return Optional.ofNullable(this.capacityReservationSelectorTerms);
+    }
+
+    /**
+     * Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
+     * 
+     */
+    @Import(name="connectionTracking")
+    private @Nullable Output<ConnectionTrackingArgs> connectionTracking;
+
+    /**
+     * @return Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
+     * 
+     */
+    public Optional<Output<ConnectionTrackingArgs>> connectionTracking() {
+        return Optional.ofNullable(this.connectionTracking);
+    }
+
+    /**
+     * The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).
+     * 
+     */
+    @Import(name="context")
+    private @Nullable Output<String> context;
+
+    /**
+     * @return The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).
+     * 
+     */
+    public Optional<Output<String>> context() {
+        return Optional.ofNullable(this.context);
+    }
+
+    /**
+     * CPU options of the instances. Karpenter 1.14+.
+     * 
+     */
+    @Import(name="cpuOptions")
+    private @Nullable Output<CpuOptionsArgs> cpuOptions;
+
+    /**
+     * @return CPU options of the instances. Karpenter 1.14+.
+     * 
+     */
+    public Optional<Output<CpuOptionsArgs>> cpuOptions() {
+        return Optional.ofNullable(this.cpuOptions);
+    }
+
+    /**
      * Enable detailed CloudWatch monitoring on the instances.
      * 
      */
@@ -166,6 +232,21 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Number of IPv4 prefixes assigned automatically to the primary network interface (at least 0). Karpenter 1.8.6+.
+     * 
+     */
+    @Import(name="ipPrefixCount")
+    private @Nullable Output<Integer> ipPrefixCount;
+
+    /**
+     * @return Number of IPv4 prefixes assigned automatically to the primary network interface (at least 0). Karpenter 1.8.6+.
+     * 
+     */
+    public Optional<Output<Integer>> ipPrefixCount() {
+        return Optional.ofNullable(this.ipPrefixCount);
+    }
+
+    /**
      * Kubelet configuration for the nodes.
      * 
      */
@@ -208,6 +289,36 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Output<String> name() {
         return this.name;
+    }
+
+    /**
+     * The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
+     * 
+     */
+    @Import(name="networkInterfaces")
+    private @Nullable Output<List<NetworkInterfaceArgs>> networkInterfaces;
+
+    /**
+     * @return The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
+     * 
+     */
+    public Optional<Output<List<NetworkInterfaceArgs>>> networkInterfaces() {
+        return Optional.ofNullable(this.networkInterfaces);
+    }
+
+    /**
+     * The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
+     * 
+     */
+    @Import(name="placementGroupSelector")
+    private @Nullable Output<PlacementGroupSelectorArgs> placementGroupSelector;
+
+    /**
+     * @return The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
+     * 
+     */
+    public Optional<Output<PlacementGroupSelectorArgs>> placementGroupSelector() {
+        return Optional.ofNullable(this.placementGroupSelector);
     }
 
     /**
@@ -293,13 +404,20 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
         this.amiSelectorTerms = $.amiSelectorTerms;
         this.associatePublicIPAddress = $.associatePublicIPAddress;
         this.blockDeviceMappings = $.blockDeviceMappings;
+        this.capacityReservationSelectorTerms = $.capacityReservationSelectorTerms;
+        this.connectionTracking = $.connectionTracking;
+        this.context = $.context;
+        this.cpuOptions = $.cpuOptions;
         this.detailedMonitoring = $.detailedMonitoring;
         this.enclaveOptions = $.enclaveOptions;
         this.instanceProfile = $.instanceProfile;
         this.instanceStorePolicy = $.instanceStorePolicy;
+        this.ipPrefixCount = $.ipPrefixCount;
         this.kubelet = $.kubelet;
         this.metadataOptions = $.metadataOptions;
         this.name = $.name;
+        this.networkInterfaces = $.networkInterfaces;
+        this.placementGroupSelector = $.placementGroupSelector;
         this.role = $.role;
         this.securityGroupSelectorTerms = $.securityGroupSelectorTerms;
         this.subnetSelectorTerms = $.subnetSelectorTerms;
@@ -451,6 +569,100 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
+         * @param capacityReservationSelectorTerms Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder capacityReservationSelectorTerms(@Nullable Output<List<CapacityReservationSelectorTermArgs>> capacityReservationSelectorTerms) {
+            $.capacityReservationSelectorTerms = capacityReservationSelectorTerms;
+            return this;
+        }
+
+        /**
+         * @param capacityReservationSelectorTerms Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder capacityReservationSelectorTerms(List<CapacityReservationSelectorTermArgs> capacityReservationSelectorTerms) {
+            return capacityReservationSelectorTerms(Output.of(capacityReservationSelectorTerms));
+        }
+
+        /**
+         * @param capacityReservationSelectorTerms Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder capacityReservationSelectorTerms(CapacityReservationSelectorTermArgs... capacityReservationSelectorTerms) {
+            return capacityReservationSelectorTerms(List.of(capacityReservationSelectorTerms));
+        }
+
+        /**
+         * @param connectionTracking Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder connectionTracking(@Nullable Output<ConnectionTrackingArgs> connectionTracking) {
+            $.connectionTracking = connectionTracking;
+            return this;
+        }
+
+        /**
+         * @param connectionTracking Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder connectionTracking(ConnectionTrackingArgs connectionTracking) {
+            return connectionTracking(Output.of(connectionTracking));
+        }
+
+        /**
+         * @param context The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder context(@Nullable Output<String> context) {
+            $.context = context;
+            return this;
+        }
+
+        /**
+         * @param context The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder context(String context) {
+            return context(Output.of(context));
+        }
+
+        /**
+         * @param cpuOptions CPU options of the instances. Karpenter 1.14+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder cpuOptions(@Nullable Output<CpuOptionsArgs> cpuOptions) {
+            $.cpuOptions = cpuOptions;
+            return this;
+        }
+
+        /**
+         * @param cpuOptions CPU options of the instances. Karpenter 1.14+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder cpuOptions(CpuOptionsArgs cpuOptions) {
+            return cpuOptions(Output.of(cpuOptions));
+        }
+
+        /**
          * @param detailedMonitoring Enable detailed CloudWatch monitoring on the instances.
          * 
          * @return builder
@@ -535,6 +747,27 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
+         * @param ipPrefixCount Number of IPv4 prefixes assigned automatically to the primary network interface (at least 0). Karpenter 1.8.6+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder ipPrefixCount(@Nullable Output<Integer> ipPrefixCount) {
+            $.ipPrefixCount = ipPrefixCount;
+            return this;
+        }
+
+        /**
+         * @param ipPrefixCount Number of IPv4 prefixes assigned automatically to the primary network interface (at least 0). Karpenter 1.8.6+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder ipPrefixCount(Integer ipPrefixCount) {
+            return ipPrefixCount(Output.of(ipPrefixCount));
+        }
+
+        /**
          * @param kubelet Kubelet configuration for the nodes.
          * 
          * @return builder
@@ -595,6 +828,58 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder name(String name) {
             return name(Output.of(name));
+        }
+
+        /**
+         * @param networkInterfaces The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder networkInterfaces(@Nullable Output<List<NetworkInterfaceArgs>> networkInterfaces) {
+            $.networkInterfaces = networkInterfaces;
+            return this;
+        }
+
+        /**
+         * @param networkInterfaces The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder networkInterfaces(List<NetworkInterfaceArgs> networkInterfaces) {
+            return networkInterfaces(Output.of(networkInterfaces));
+        }
+
+        /**
+         * @param networkInterfaces The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder networkInterfaces(NetworkInterfaceArgs... networkInterfaces) {
+            return networkInterfaces(List.of(networkInterfaces));
+        }
+
+        /**
+         * @param placementGroupSelector The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder placementGroupSelector(@Nullable Output<PlacementGroupSelectorArgs> placementGroupSelector) {
+            $.placementGroupSelector = placementGroupSelector;
+            return this;
+        }
+
+        /**
+         * @param placementGroupSelector The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder placementGroupSelector(PlacementGroupSelectorArgs placementGroupSelector) {
+            return placementGroupSelector(Output.of(placementGroupSelector));
         }
 
         /**

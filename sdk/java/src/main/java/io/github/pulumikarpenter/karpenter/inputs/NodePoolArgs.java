@@ -87,14 +87,14 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{&#34;cpu&#34;: &#34;1000&#34;, &#34;memory&#34;: &#34;1000Gi&#34;}`).
+     * Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{&#34;cpu&#34;: &#34;1000&#34;, &#34;memory&#34;: &#34;1000Gi&#34;}`); a static pool (`replicas`) takes only `nodes`.
      * 
      */
     @Import(name="limits")
     private @Nullable Output<Map<String,String>> limits;
 
     /**
-     * @return Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{&#34;cpu&#34;: &#34;1000&#34;, &#34;memory&#34;: &#34;1000Gi&#34;}`).
+     * @return Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{&#34;cpu&#34;: &#34;1000&#34;, &#34;memory&#34;: &#34;1000Gi&#34;}`); a static pool (`replicas`) takes only `nodes`.
      * 
      */
     public Optional<Output<Map<String,String>>> limits() {
@@ -129,6 +129,21 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<String>> nodeClassRef() {
         return Optional.ofNullable(this.nodeClassRef);
+    }
+
+    /**
+     * Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.
+     * 
+     */
+    @Import(name="replicas")
+    private @Nullable Output<Integer> replicas;
+
+    /**
+     * @return Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.
+     * 
+     */
+    public Optional<Output<Integer>> replicas() {
+        return Optional.ofNullable(this.replicas);
     }
 
     /**
@@ -192,14 +207,14 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Priority of the pool relative to other pools (1-100; higher first).
+     * Priority of the pool relative to other pools (1-100; higher first). Not supported on a static pool (`replicas`).
      * 
      */
     @Import(name="weight")
     private @Nullable Output<Integer> weight;
 
     /**
-     * @return Priority of the pool relative to other pools (1-100; higher first).
+     * @return Priority of the pool relative to other pools (1-100; higher first). Not supported on a static pool (`replicas`).
      * 
      */
     public Optional<Output<Integer>> weight() {
@@ -216,6 +231,7 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
         this.limits = $.limits;
         this.name = $.name;
         this.nodeClassRef = $.nodeClassRef;
+        this.replicas = $.replicas;
         this.requirements = $.requirements;
         this.startupTaints = $.startupTaints;
         this.taints = $.taints;
@@ -326,7 +342,7 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param limits Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{&#34;cpu&#34;: &#34;1000&#34;, &#34;memory&#34;: &#34;1000Gi&#34;}`).
+         * @param limits Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{&#34;cpu&#34;: &#34;1000&#34;, &#34;memory&#34;: &#34;1000Gi&#34;}`); a static pool (`replicas`) takes only `nodes`.
          * 
          * @return builder
          * 
@@ -337,7 +353,7 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param limits Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{&#34;cpu&#34;: &#34;1000&#34;, &#34;memory&#34;: &#34;1000Gi&#34;}`).
+         * @param limits Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{&#34;cpu&#34;: &#34;1000&#34;, &#34;memory&#34;: &#34;1000Gi&#34;}`); a static pool (`replicas`) takes only `nodes`.
          * 
          * @return builder
          * 
@@ -386,6 +402,27 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder nodeClassRef(String nodeClassRef) {
             return nodeClassRef(Output.of(nodeClassRef));
+        }
+
+        /**
+         * @param replicas Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder replicas(@Nullable Output<Integer> replicas) {
+            $.replicas = replicas;
+            return this;
+        }
+
+        /**
+         * @param replicas Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder replicas(Integer replicas) {
+            return replicas(Output.of(replicas));
         }
 
         /**
@@ -503,7 +540,7 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param weight Priority of the pool relative to other pools (1-100; higher first).
+         * @param weight Priority of the pool relative to other pools (1-100; higher first). Not supported on a static pool (`replicas`).
          * 
          * @return builder
          * 
@@ -514,7 +551,7 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param weight Priority of the pool relative to other pools (1-100; higher first).
+         * @param weight Priority of the pool relative to other pools (1-100; higher first). Not supported on a static pool (`replicas`).
          * 
          * @return builder
          * 
