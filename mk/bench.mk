@@ -1,5 +1,5 @@
 # Performance: benchmarks and sizes, printed as one table (see README, Performance).
 # Not part of `make test`: benchmarks measure, they are not assertions.
 .PHONY: bench
-bench:
+bench: build harness-deps e2e-deps
 	bash scripts/bench.sh

@@ -9,7 +9,8 @@ EXAMPLES_TESTS := tests/examples
 EXAMPLES_GO    := GOWORK=off
 
 .PHONY: examples-deps test-examples test-example-typescript test-example-python \
-	test-example-go test-example-java test-example-yaml test-docs-examples
+	test-example-go test-example-java test-example-yaml test-docs-examples \
+	test-example-typescript-team-pool test-example-python-team-pool
 
 examples-deps:
 	$(EXAMPLES_TESTS)/typescript.sh deps
@@ -23,6 +24,14 @@ test-example-typescript:
 
 test-example-python:
 	$(EXAMPLES_TESTS)/python.sh
+
+# The second-stack examples (a NodeClass and a NodePool read from the main stack's outputs),
+# checked with the pins of the main example of their language.
+test-example-typescript-team-pool:
+	PROGRAM=examples/typescript-team-pool/index.ts $(EXAMPLES_TESTS)/typescript.sh
+
+test-example-python-team-pool:
+	PROGRAM=examples/python-team-pool/__main__.py $(EXAMPLES_TESTS)/python.sh
 
 # go.mod replaces the SDK module with ../../sdk/go; vet type-checks, build links the program.
 test-example-go:
@@ -42,7 +51,7 @@ test-docs-examples:
 	$(EXAMPLES_TESTS)/docs.sh
 
 test-examples: test-example-typescript test-example-python test-example-go test-example-java test-example-yaml \
-	test-docs-examples
+	test-docs-examples test-example-typescript-team-pool test-example-python-team-pool
 
 DEPS_TARGETS += examples-deps
 TEST_TARGETS += test-examples

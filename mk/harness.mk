@@ -20,6 +20,9 @@ test-harness: build harness-deps
 	cd tests && go vet ./... && set -o pipefail && pkgs="$$(GOWORK=off go list ./... | grep -v '/tests/conformance$$')" && \
 		$(HARNESS_ENV) go test -count=1 -parallel $(HARNESS_PARALLEL) -timeout 20m $$pkgs
 
-# Render the default install for a sample cluster, install it into a local API server, print it.
-demo: build harness-deps
-	cd tests && $(HARNESS_ENV) go run ./cmd/demo -args $(abspath $(or $(ARGS),examples/render/default.json))
+# A real `pulumi up` of the component (tests/e2e/testdata/program.yaml) on a local API server and
+# moto, through the stand-in provider plugins (tests/e2e); prints the engine's output, the
+# NodePool/EC2NodeClass tables and the AWS inventory, then runs `pulumi destroy`. ARGS=file adds
+# component inputs (JSON or YAML, e.g. a render args file).
+demo: build harness-deps e2e-deps
+	cd tests && $(HARNESS_ENV) go run ./cmd/demo $(if $(ARGS),-args $(abspath $(ARGS)))

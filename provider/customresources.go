@@ -14,7 +14,7 @@ import (
 
 // nodePoolSpec renders a pool; class is the node class it refers to (in v1beta1 and the
 // Provisioner era the kubelet settings live on the pool, so they come from the class).
-func (b *builder) nodePoolSpec(p NodePool, class NodeClass) map[string]any {
+func (b *builder) nodePoolSpec(p NodePoolSpec, class NodeClassSpec) map[string]any {
 	switch b.plan.release.name {
 	case "v1alpha5":
 		return b.provisionerSpec(p, class)
@@ -25,7 +25,7 @@ func (b *builder) nodePoolSpec(p NodePool, class NodeClass) map[string]any {
 	}
 }
 
-func (b *builder) nodeClassSpec(c NodeClass) map[string]any {
+func (b *builder) nodeClassSpec(c NodeClassSpec) map[string]any {
 	switch b.plan.release.name {
 	case "v1alpha5":
 		return b.awsNodeTemplateSpec(c)
@@ -37,7 +37,7 @@ func (b *builder) nodeClassSpec(c NodeClass) map[string]any {
 }
 
 // requirementsOf is a pool's requirements, or the defaults when it sets none.
-func requirementsOf(p NodePool) []Requirement {
+func requirementsOf(p NodePoolSpec) []Requirement {
 	if len(p.Requirements) == 0 {
 		return defaultRequirements()
 	}
@@ -45,7 +45,7 @@ func requirementsOf(p NodePool) []Requirement {
 }
 
 // nodePoolSpecV1 renders the karpenter.sh/v1 NodePool.
-func (b *builder) nodePoolSpecV1(p NodePool) map[string]any {
+func (b *builder) nodePoolSpecV1(p NodePoolSpec) map[string]any {
 	r := b.plan.release
 	template := map[string]any{
 		"nodeClassRef": map[string]any{"group": r.nodeClass.group(), "kind": r.nodeClass.kind, "name": deref(p.NodeClassRef, "")},
@@ -76,7 +76,7 @@ func (b *builder) nodePoolSpecV1(p NodePool) map[string]any {
 // nodePoolSpecV1beta1 renders the karpenter.sh/v1beta1 NodePool: expiry under disruption,
 // kubelet on the pool, WhenUnderutilized instead of WhenEmptyOrUnderutilized (which takes no
 // consolidateAfter).
-func (b *builder) nodePoolSpecV1beta1(p NodePool, class NodeClass) map[string]any {
+func (b *builder) nodePoolSpecV1beta1(p NodePoolSpec, class NodeClassSpec) map[string]any {
 	r := b.plan.release
 	template := map[string]any{
 		"nodeClassRef": map[string]any{"apiVersion": r.nodeClass.apiVersion, "kind": r.nodeClass.kind, "name": deref(p.NodeClassRef, "")},
@@ -107,7 +107,7 @@ func (b *builder) nodePoolSpecV1beta1(p NodePool, class NodeClass) map[string]an
 
 // provisionerSpec renders the karpenter.sh/v1alpha5 Provisioner: consolidation is a switch,
 // emptiness and expiry are TTLs in seconds, limits sit under resources.
-func (b *builder) provisionerSpec(p NodePool, class NodeClass) map[string]any {
+func (b *builder) provisionerSpec(p NodePoolSpec, class NodeClassSpec) map[string]any {
 	spec := map[string]any{
 		"providerRef":  map[string]any{"name": deref(p.NodeClassRef, "")},
 		"requirements": renderRequirements(requirementsOf(p)),
@@ -148,7 +148,7 @@ func seconds(d string) int {
 	return int(parsed.Seconds())
 }
 
-func withMetadata(template map[string]any, p NodePool) map[string]any {
+func withMetadata(template map[string]any, p NodePoolSpec) map[string]any {
 	metadata := map[string]any{}
 	putStringMap(metadata, "labels", p.Labels)
 	putStringMap(metadata, "annotations", p.Annotations)
@@ -190,7 +190,7 @@ func renderRequirements(reqs []Requirement) []any {
 
 // roleOrProfile is how a class's nodes get their IAM identity: the class's instance profile
 // or role, or the component's node role.
-func (b *builder) roleOrProfile(spec map[string]any, c NodeClass) {
+func (b *builder) roleOrProfile(spec map[string]any, c NodeClassSpec) {
 	switch {
 	case c.InstanceProfile != nil:
 		spec["instanceProfile"] = c.InstanceProfile
@@ -206,7 +206,7 @@ func (b *builder) discoveryTerms() []any {
 	return []any{map[string]any{"tags": map[string]any{discoveryTag: b.args.ClusterName}}}
 }
 
-func (b *builder) subnetTerms(c NodeClass) []any {
+func (b *builder) subnetTerms(c NodeClassSpec) []any {
 	if len(c.SubnetSelectorTerms) == 0 {
 		return b.discoveryTerms()
 	}
@@ -217,7 +217,7 @@ func (b *builder) subnetTerms(c NodeClass) []any {
 	return terms
 }
 
-func (b *builder) securityGroupTerms(c NodeClass) []any {
+func (b *builder) securityGroupTerms(c NodeClassSpec) []any {
 	if len(c.SecurityGroupSelectorTerms) == 0 {
 		return b.discoveryTerms()
 	}
@@ -228,7 +228,7 @@ func (b *builder) securityGroupTerms(c NodeClass) []any {
 	return terms
 }
 
-func amiTerms(c NodeClass) []any {
+func amiTerms(c NodeClassSpec) []any {
 	var terms []any
 	for _, t := range c.AmiSelectorTerms {
 		term := map[string]any{}
@@ -244,7 +244,7 @@ func amiTerms(c NodeClass) []any {
 }
 
 // nodeClassSpecV1 renders the karpenter.k8s.aws/v1 EC2NodeClass.
-func (b *builder) nodeClassSpecV1(c NodeClass) map[string]any {
+func (b *builder) nodeClassSpecV1(c NodeClassSpec) map[string]any {
 	spec := map[string]any{
 		"subnetSelectorTerms":        b.subnetTerms(c),
 		"securityGroupSelectorTerms": b.securityGroupTerms(c),
@@ -318,7 +318,7 @@ func putNetworkInterfaces(spec map[string]any, interfaces []NetworkInterface) {
 
 // nodeClassSpecV1beta1 renders the karpenter.k8s.aws/v1beta1 EC2NodeClass: AMIs come from
 // amiFamily (an alias `<family>@latest` means that family's latest EKS-optimized AMI).
-func (b *builder) nodeClassSpecV1beta1(c NodeClass) map[string]any {
+func (b *builder) nodeClassSpecV1beta1(c NodeClassSpec) map[string]any {
 	spec := map[string]any{
 		"subnetSelectorTerms":        b.subnetTerms(c),
 		"securityGroupSelectorTerms": b.securityGroupTerms(c),
@@ -335,7 +335,7 @@ func (b *builder) nodeClassSpecV1beta1(c NodeClass) map[string]any {
 // awsNodeTemplateSpec renders the karpenter.k8s.aws/v1alpha1 AWSNodeTemplate: selectors are
 // single maps (tags, or `aws-ids` listing ids), and the nodes' instance profile is the
 // class's or, by default, the chart's settings.aws.defaultInstanceProfile.
-func (b *builder) awsNodeTemplateSpec(c NodeClass) map[string]any {
+func (b *builder) awsNodeTemplateSpec(c NodeClassSpec) map[string]any {
 	spec := map[string]any{
 		"subnetSelector":        b.alphaSelector(alphaSubnetTerms(c)),
 		"securityGroupSelector": b.alphaSelector(alphaSecurityGroupTerms(c)),
@@ -362,7 +362,7 @@ type alphaTerm struct {
 	tags map[string]string
 }
 
-func alphaSubnetTerms(c NodeClass) []alphaTerm {
+func alphaSubnetTerms(c NodeClassSpec) []alphaTerm {
 	var out []alphaTerm
 	for _, t := range c.SubnetSelectorTerms {
 		out = append(out, alphaTerm{t.Id, t.Tags})
@@ -370,7 +370,7 @@ func alphaSubnetTerms(c NodeClass) []alphaTerm {
 	return out
 }
 
-func alphaSecurityGroupTerms(c NodeClass) []alphaTerm {
+func alphaSecurityGroupTerms(c NodeClassSpec) []alphaTerm {
 	var out []alphaTerm
 	for _, t := range c.SecurityGroupSelectorTerms {
 		out = append(out, alphaTerm{t.Id, t.Tags})
@@ -431,7 +431,7 @@ func alphaAmiSelector(terms []AmiSelectorTerm) map[string]any {
 }
 
 // amiFamilyOf is a class's AMI family for generations without aliases.
-func (b *builder) amiFamilyOf(c NodeClass) string {
+func (b *builder) amiFamilyOf(c NodeClassSpec) string {
 	if c.AmiFamily != nil {
 		return *c.AmiFamily
 	}
@@ -445,7 +445,7 @@ var aliasFamilies = map[string]string{
 	"windows2019": "Windows2019", "windows2022": "Windows2022", "windows2025": "Windows2025",
 }
 
-func putClassCommon(spec map[string]any, c NodeClass) {
+func putClassCommon(spec map[string]any, c NodeClassSpec) {
 	putStringMap(spec, "tags", c.Tags)
 	putBlockDevices(spec, c.BlockDeviceMappings)
 	putMetadataOptions(spec, c.MetadataOptions)

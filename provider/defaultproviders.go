@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	p "github.com/pulumi/pulumi-go-provider"
@@ -31,10 +32,19 @@ import (
 // diff when awsVersion changes.
 var awsV7OnlyConfigKeys = []string{"assumeRoles", "tagPolicyCompliance", "userAgents"}
 
+// childPackages are the provider packages each component's children use: the standalone
+// NodePool and NodeClass create only a custom resource and call no aws function.
+var childPackages = map[string][]tokens.Package{
+	componentToken: {"aws", "kubernetes"},
+	nodePoolToken:  {"kubernetes"},
+	nodeClassToken: {"kubernetes"},
+}
+
 // checkDefaultProviders warns for each package the children would get a default provider for,
 // and fails when that default aws provider would be built from pulumi-aws v7 config.
 func checkDefaultProviders(ctx context.Context, req p.ConstructRequest) error {
-	if defaultProviderFor(req, "aws") {
+	uses := childPackages[string(req.Urn.Type())]
+	if slices.Contains(uses, "aws") && defaultProviderFor(req, "aws") {
 		var v7 []string
 		for _, name := range awsV7OnlyConfigKeys {
 			if _, ok := req.Config[pconfig.MustMakeKey("aws", name)]; ok {
@@ -55,7 +65,7 @@ func checkDefaultProviders(ctx context.Context, req p.ConstructRequest) error {
 			"from the program's. Programs on pulumi-aws v7, or with their own aws provider, should pass "+
 			"`providers: {aws: <aws.Provider>, kubernetes: <kubernetes.Provider>}` explicitly.", awsVersion))
 	}
-	if defaultProviderFor(req, "kubernetes") {
+	if slices.Contains(uses, "kubernetes") && defaultProviderFor(req, "kubernetes") {
 		p.GetLogger(ctx).Warning(fmt.Sprintf("no kubernetes provider was passed to this component (the `providers` "+
 			"option, or a parent component's), so its Helm releases and Karpenter resources use a default "+
 			"pulumi-kubernetes %s provider configured from the stack's `kubernetes:*` config or the ambient kubeconfig, "+

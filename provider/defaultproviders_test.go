@@ -115,3 +115,25 @@ func TestSharedAWSConfigWithoutAWSProviderWarnsOnly(t *testing.T) {
 	require.Len(t, warnings, 2)
 	assert.True(t, strings.HasPrefix(warnings[0].GetMessage(), "no aws provider"))
 }
+
+// The standalone NodePool creates only a custom resource: no aws provider is needed, so none is
+// warned about (a kubernetes one still is).
+func TestStandaloneWarnsOnlyForKubernetes(t *testing.T) {
+	args, err := ParseRenderArgs([]byte(`{"type": "karpenter:index:NodePool", "name": "team-a", "spec": {"name": "team-a", "nodeClassRef": "default"}}`))
+	require.NoError(t, err)
+	h, err := startRenderHost(t.Context(), &renderMocks{}, args.Project, args.Stack)
+	require.NoError(t, err)
+	defer h.close()
+	_, _, err = h.construct(t.Context(), args)
+	require.NoError(t, err)
+	h.engine.mu.Lock()
+	defer h.engine.mu.Unlock()
+	var warnings []string
+	for _, l := range h.engine.logs {
+		if l.GetSeverity() == pulumirpc.LogSeverity_WARNING {
+			warnings = append(warnings, l.GetMessage())
+		}
+	}
+	require.Len(t, warnings, 1)
+	assert.Contains(t, warnings[0], "no kubernetes provider was passed")
+}

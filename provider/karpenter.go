@@ -56,9 +56,9 @@ type KarpenterArgs struct {
 	Values                    pulumi.MapInput       `pulumi:"values,optional"`
 
 	// Provisioning.
-	DefaultNodePool *bool       `pulumi:"defaultNodePool,optional"`
-	NodePools       []NodePool  `pulumi:"nodePools,optional"`
-	NodeClasses     []NodeClass `pulumi:"nodeClasses,optional"`
+	DefaultNodePool *bool           `pulumi:"defaultNodePool,optional"`
+	NodePools       []NodePoolSpec  `pulumi:"nodePools,optional"`
+	NodeClasses     []NodeClassSpec `pulumi:"nodeClasses,optional"`
 }
 
 // Annotate documents every input; the descriptions become the SDK docs in every language.
@@ -154,14 +154,8 @@ func NewKarpenter(ctx *pulumi.Context, name string, args KarpenterArgs, opts ...
 	}
 
 	comp := &Karpenter{}
-	if rec := registrationRecorderFrom(ctx.Context()); rec != nil {
-		opts = append(opts, pulumi.Transformations([]pulumi.ResourceTransformation{rec.record}))
-	}
-	if err := ctx.RegisterComponentResource(componentToken, name, comp, opts...); err != nil {
+	if err := registerComponent(ctx, componentToken, name, comp, plan.release, opts...); err != nil {
 		return nil, err
-	}
-	if plan.release.unverified {
-		_ = ctx.Log.Warn(plan.release.unverifiedWarning(), &pulumi.LogArgs{Resource: comp})
 	}
 
 	// Registration runs on a fresh goroutine: the SDK records the Go stack of every
@@ -179,18 +173,34 @@ func NewKarpenter(ctx *pulumi.Context, name string, args KarpenterArgs, opts ...
 	if err := <-done; err != nil {
 		return nil, err
 	}
-	b.setOutputs()
+	b.setOutputs(comp)
 	return comp, nil
+}
+
+// registerComponent registers a component of this package (under render, noting the
+// registration order of its children) and warns when its release is unverified.
+func registerComponent(ctx *pulumi.Context, token, name string, comp pulumi.ComponentResource, rel release, opts ...pulumi.ResourceOption) error {
+	if rec := registrationRecorderFrom(ctx.Context()); rec != nil {
+		opts = append(opts, pulumi.Transformations([]pulumi.ResourceTransformation{rec.record}))
+	}
+	if err := ctx.RegisterComponentResource(token, name, comp, opts...); err != nil {
+		return err
+	}
+	if rel.unverified {
+		_ = ctx.Log.Warn(rel.unverifiedWarning(), &pulumi.LogArgs{Resource: comp})
+	}
+	return nil
 }
 
 // builder registers the component's children. Each create* method returns what later
 // children need, so the dependency order reads top to bottom in build.
 type builder struct {
-	ctx  *pulumi.Context
-	comp *Karpenter
-	plan *installPlan
-	args KarpenterArgs
-	aws  awsScope
+	ctx *pulumi.Context
+	// parent is the component the children belong to: a Karpenter, NodePool or NodeClass.
+	parent pulumi.Resource
+	plan   *installPlan
+	args   KarpenterArgs
+	aws    awsScope
 	// gate fails every child's registration when an Input value (known only once resolved)
 	// is invalid, so bad input creates nothing even when it was unknown during preview.
 	gate pulumi.ResourceArrayOutput
@@ -204,7 +214,7 @@ type builder struct {
 }
 
 func newBuilder(ctx *pulumi.Context, comp *Karpenter, plan *installPlan, args KarpenterArgs) (*builder, error) {
-	b := &builder{ctx: ctx, comp: comp, plan: plan, args: args}
+	b := &builder{ctx: ctx, parent: comp, plan: plan, args: args}
 	aws, err := b.resolveAWSScope()
 	if err != nil {
 		return nil, err
@@ -297,7 +307,7 @@ func (b *builder) describe(what string) pulumi.String {
 
 // opts are the options of every child: parented to the component, gated on valid inputs.
 func (b *builder) opts(extra ...pulumi.ResourceOption) []pulumi.ResourceOption {
-	return append([]pulumi.ResourceOption{pulumi.Parent(b.comp), pulumi.DependsOnInputs(b.gate)}, extra...)
+	return append([]pulumi.ResourceOption{pulumi.Parent(b.parent), pulumi.DependsOnInputs(b.gate)}, extra...)
 }
 
 // resolveAWSScope reads partition, region and account through the component's aws provider,
@@ -349,8 +359,7 @@ func (b *builder) resolveAWSScope() (awsScope, error) {
 	return awsScope{Partition: partition.Partition, DNSSuffix: partition.DNSSuffix, Region: regionName, Account: caller.AccountID}, nil
 }
 
-func (b *builder) setOutputs() {
-	c := b.comp
+func (b *builder) setOutputs(c *Karpenter) {
 	c.ControllerRoleArn = b.controller.roleArn
 	c.ControllerRoleName = b.controller.roleName
 	c.ControllerPolicyArns = b.controller.policyArns

@@ -89,7 +89,7 @@ func checkKubeletForFamily(field string, k *KubeletConfiguration, family string)
 // classAmiFamily is the AMI family a v1 class bootstraps with: its amiFamily, or the family of
 // its alias (the default alias when it selects none). "" when it cannot be told (AMIs selected
 // by id, name or tags with amiFamily missing, which validation reports on its own).
-func classAmiFamily(c NodeClass) string {
+func classAmiFamily(c NodeClassSpec) string {
 	if c.AmiFamily != nil {
 		return *c.AmiFamily
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 // NodePool is the typed form of a Karpenter NodePool (karpenter.sh/v1).
-type NodePool struct {
+type NodePoolSpec struct {
 	Name                   string            `pulumi:"name"`
 	NodeClassRef           *string           `pulumi:"nodeClassRef,optional"`
 	Requirements           []Requirement     `pulumi:"requirements,optional"`
@@ -22,7 +22,7 @@ type NodePool struct {
 	Disruption             *Disruption       `pulumi:"disruption,optional"`
 }
 
-func (p *NodePool) Annotate(a infer.Annotator) {
+func (p *NodePoolSpec) Annotate(a infer.Annotator) {
 	a.Describe(&p, "A Karpenter NodePool: which nodes Karpenter may launch for pending pods, and how it disrupts them.")
 	a.Describe(&p.Name, "Name of the NodePool object (a lowercase DNS label, at most 63 characters).")
 	a.Describe(&p.NodeClassRef, "Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.")
@@ -142,7 +142,7 @@ func (b *Budget) Annotate(a infer.Annotator) {
 }
 
 // NodeClass is the typed form of an EC2NodeClass (karpenter.k8s.aws/v1).
-type NodeClass struct {
+type NodeClassSpec struct {
 	Name                       string                      `pulumi:"name"`
 	AmiAlias                   *string                     `pulumi:"amiAlias,optional"`
 	AmiFamily                  *string                     `pulumi:"amiFamily,optional"`
@@ -170,7 +170,7 @@ type NodeClass struct {
 	Context                          *string                           `pulumi:"context,optional"`
 }
 
-func (c *NodeClass) Annotate(a infer.Annotator) {
+func (c *NodeClassSpec) Annotate(a infer.Annotator) {
 	a.Describe(&c, "An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).")
 	a.Describe(&c.Name, "Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).")
 	a.Describe(&c.AmiAlias, "AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.")
@@ -200,7 +200,7 @@ func (c *NodeClass) Annotate(a infer.Annotator) {
 
 // alias is the AMI alias a class selects (amiAlias or an alias term; validation allows one),
 // or nil.
-func (c NodeClass) alias() *string {
+func (c NodeClassSpec) alias() *string {
 	for _, t := range c.AmiSelectorTerms {
 		if t.Alias != nil {
 			return t.Alias
@@ -490,7 +490,7 @@ func (b *builder) createCustomResources() error {
 		deps = append(deps, b.crdRelease)
 	}
 	r := b.plan.release
-	classes := map[string]NodeClass{}
+	classes := map[string]NodeClassSpec{}
 	for _, c := range b.plan.classes {
 		classes[c.Name] = c
 		if _, err := b.newCustomResource("-nodeclass-"+c.Name, r.nodeClass, c.Name, b.nodeClassSpec(c), deps); err != nil {

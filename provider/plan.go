@@ -69,10 +69,10 @@ type installPlan struct {
 	nodeAccess   NodeAccess
 	windowsNodes bool
 
-	pools   []NodePool
-	classes []NodeClass
+	pools   []NodePoolSpec
+	classes []NodeClassSpec
 	// userPools are the pools the user gave (pools may add the default one).
-	userPools []NodePool
+	userPools []NodePoolSpec
 }
 
 // newInstallPlan validates the plain inputs and resolves defaults. All problems are
@@ -93,15 +93,12 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 		namespace:           deref(args.Namespace, rel.defaultNamespace),
 		serviceAccount:      deref(args.ServiceAccountName, defaultServiceAccount),
 		chartRepository:     deref(args.ChartRepository, defaultChartRepository),
-		defaultAmiAlias:     "al2023@latest",
+		defaultAmiAlias:     defaultAmiAliasOf(rel),
 		installCrds:         crds && rel.crdChart,
 		chartCrds:           crds && !rel.crdChart,
 		interruption:        deref(args.InterruptionHandling, true),
 		createControllerIAM: args.ControllerRoleArn == nil,
 		createNodeRole:      args.NodeRoleArn == nil,
-	}
-	if !slices.Contains(rel.amiFamilies, "AL2023") || !rel.has(featureAL2023) {
-		p.defaultAmiAlias = "al2@latest"
 	}
 	p.createInstanceProfile = p.createNodeRole && deref(args.CreateInstanceProfile, true)
 	p.spotServiceLinkedRole = deref(args.CreateSpotServiceLinkedRole, false)
@@ -154,6 +151,15 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 	return p, nil
 }
 
+// defaultAmiAliasOf is the AMI alias of a class that names none: AL2023 where the release
+// supports it, else AL2.
+func defaultAmiAliasOf(rel release) string {
+	if !slices.Contains(rel.amiFamilies, "AL2023") || !rel.has(featureAL2023) {
+		return "al2@latest"
+	}
+	return defaultAmiAlias
+}
+
 // resolveIdentity decides how the controller authenticates.
 func (p *installPlan) resolveIdentity(args KarpenterArgs) []error {
 	identity := deref(args.ControllerIdentity, "irsa")
@@ -202,7 +208,7 @@ func (p *installPlan) resolveNodeAccess(args KarpenterArgs) []error {
 
 // usesWindowsWithNodeRole says whether a class launches Windows nodes with the component's
 // node role (which then needs Windows node access).
-func usesWindowsWithNodeRole(c NodeClass) bool {
+func usesWindowsWithNodeRole(c NodeClassSpec) bool {
 	if c.Role != nil || c.InstanceProfile != nil {
 		return false
 	}
@@ -216,14 +222,14 @@ func usesWindowsWithNodeRole(c NodeClass) bool {
 // resolveProvisioning completes the user's pools and classes with the component's defaults:
 // one default pool when none is given, a default class when pools exist without classes,
 // and a pool's nodeClassRef when there is only one class to refer to.
-func resolveProvisioning(args KarpenterArgs) ([]NodePool, []NodeClass) {
+func resolveProvisioning(args KarpenterArgs) ([]NodePoolSpec, []NodeClassSpec) {
 	pools := slices.Clone(args.NodePools)
 	classes := slices.Clone(args.NodeClasses)
 	if len(pools) == 0 && deref(args.DefaultNodePool, true) {
-		pools = []NodePool{{Name: defaultNodePoolName, Limits: map[string]string{"cpu": defaultPoolCPULimit}}}
+		pools = []NodePoolSpec{{Name: defaultNodePoolName, Limits: map[string]string{"cpu": defaultPoolCPULimit}}}
 	}
 	if len(classes) == 0 && len(pools) > 0 {
-		classes = []NodeClass{{Name: defaultNodeClassName}}
+		classes = []NodeClassSpec{{Name: defaultNodeClassName}}
 	}
 	for i := range pools {
 		if pools[i].NodeClassRef != nil {
@@ -231,7 +237,7 @@ func resolveProvisioning(args KarpenterArgs) ([]NodePool, []NodeClass) {
 		}
 		if len(classes) == 1 {
 			pools[i].NodeClassRef = &classes[0].Name
-		} else if len(args.NodePools) == 0 && slices.ContainsFunc(classes, func(c NodeClass) bool { return c.Name == defaultNodeClassName }) {
+		} else if len(args.NodePools) == 0 && slices.ContainsFunc(classes, func(c NodeClassSpec) bool { return c.Name == defaultNodeClassName }) {
 			// The default pool uses the class named default when there are several.
 			pools[i].NodeClassRef = ptr(defaultNodeClassName)
 		}

@@ -1,4 +1,6 @@
-// Package provider implements the karpenter:index:Karpenter component.
+// Package provider implements the karpenter:index:Karpenter component, and the
+// karpenter:index:NodePool and karpenter:index:NodeClass components for pools and classes
+// declared outside it.
 package provider
 
 import (
@@ -36,7 +38,7 @@ func Provider() (p.Provider, error) {
 		WithPluginDownloadURL("github://api.github.com/pulumi-karpenter/pulumi-karpenter").
 		WithLanguageMap(languageMap()).
 		WithModuleMap(map[tokens.ModuleName]tokens.ModuleName{"provider": "index"}).
-		WithComponents(infer.ComponentF(NewKarpenter)).
+		WithComponents(infer.ComponentF(NewKarpenter), infer.ComponentF(NewNodePool), infer.ComponentF(NewNodeClass)).
 		Build()
 	if err != nil {
 		return p.Provider{}, err
@@ -81,6 +83,8 @@ func unwrapGateError(err error) error {
 // componentArgs are the input types of each component, for checkUnknownProperties.
 var componentArgs = map[string]reflect.Type{
 	componentToken: reflect.TypeFor[KarpenterArgs](),
+	nodePoolToken:  reflect.TypeFor[NodePoolArgs](),
+	nodeClassToken: reflect.TypeFor[NodeClassArgs](),
 }
 
 type knownInputsKey struct{}

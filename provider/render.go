@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	presource "github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -52,11 +53,12 @@ type RenderedResource struct {
 }
 
 // RenderArgs parses a render args file (JSON or YAML): the component's inputs by their
-// schema names, plus optional `name` (default "karpenter"), `project` and `stack` (which,
-// like account and region, seed the physical names).
+// schema names, plus optional `type` (the component: karpenter:index:Karpenter, the default,
+// karpenter:index:NodePool or karpenter:index:NodeClass), `name` (default "karpenter"),
+// `project` and `stack` (which, like account and region, seed the physical names).
 type RenderArgs struct {
-	Name, Project, Stack string
-	Inputs               property.Map
+	Type, Name, Project, Stack string
+	Inputs                     property.Map
 	// providers (package to "urn::id") and config ("ns:key" to value) are what the engine sends
 	// with a construct besides the inputs. Render sends none; tests set them.
 	providers, config map[string]string
@@ -76,8 +78,8 @@ func ParseRenderArgs(data []byte) (RenderArgs, error) {
 	if err := json.Unmarshal(b, &inputs); err != nil || inputs == nil {
 		return RenderArgs{}, errors.New("reading args: the file must hold an object of the component's inputs")
 	}
-	args := RenderArgs{Name: "karpenter", Project: "project", Stack: "stack"}
-	for key, dst := range map[string]*string{"name": &args.Name, "project": &args.Project, "stack": &args.Stack} {
+	args := RenderArgs{Type: componentToken, Name: "karpenter", Project: "project", Stack: "stack"}
+	for key, dst := range map[string]*string{"type": &args.Type, "name": &args.Name, "project": &args.Project, "stack": &args.Stack} {
 		if v, ok := inputs[key]; ok {
 			s, isString := v.(string)
 			if !isString || s == "" {
@@ -87,8 +89,20 @@ func ParseRenderArgs(data []byte) (RenderArgs, error) {
 			delete(inputs, key)
 		}
 	}
+	if _, ok := componentArgs[args.Type]; !ok {
+		return RenderArgs{}, fmt.Errorf("type: %q is not a component of this package; one of: %s", args.Type, strings.Join(sortedKeys(componentArgs), ", "))
+	}
 	args.Inputs = presource.FromResourcePropertyMap(presource.NewPropertyMapFromMap(inputs))
 	return args, nil
+}
+
+// componentType is the component to construct: the Karpenter component unless `type` names
+// another.
+func (a RenderArgs) componentType() string {
+	if a.Type == "" {
+		return componentToken
+	}
+	return a.Type
 }
 
 // Render constructs the component in-process against mocks that answer the way AWS and
@@ -105,7 +119,7 @@ func render(ctx context.Context, args RenderArgs, mocks *renderMocks) (*Rendered
 		return nil, err
 	}
 	out := &Rendered{
-		Component: RenderedComponent{Type: componentToken, Name: args.Name},
+		Component: RenderedComponent{Type: args.componentType(), Name: args.Name},
 		Resources: []RenderedResource{},
 		Outputs:   plainMap(presource.FromResourcePropertyMap(outputs)),
 		Invokes:   renderedInvokes(mocks, rec),

@@ -92,7 +92,7 @@ func (h *renderHost) construct(ctx context.Context, args RenderArgs) (presource.
 	resp, err := h.server.Construct(ctx, &pulumirpc.ConstructRequest{
 		Project:             args.Project,
 		Stack:               args.Stack,
-		Type:                componentToken,
+		Type:                args.componentType(),
 		Name:                args.Name,
 		Inputs:              inputs,
 		Providers:           args.providers,

@@ -70,7 +70,7 @@ func (b *builder) invoke(token string, args, result any) error {
 	if rec := registrationRecorderFrom(b.ctx.Context()); rec != nil {
 		rec.recordReads(token, resultFields(result))
 	}
-	return b.ctx.Invoke(token, args, result, pulumi.Parent(b.comp), pulumi.Version(awsVersion))
+	return b.ctx.Invoke(token, args, result, pulumi.Parent(b.parent), pulumi.Version(awsVersion))
 }
 
 func versionOf(token string) []pulumi.ResourceOption {

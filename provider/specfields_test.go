@@ -138,7 +138,7 @@ func TestDocsListEveryPoolAndClassField(t *testing.T) {
 		if end := strings.Index(section[1:], "\n#"); end >= 0 {
 			section = section[:end+1]
 		}
-		for kind, typ := range map[string]reflect.Type{"NodePool": reflect.TypeFor[NodePool](), "NodeClass": reflect.TypeFor[NodeClass]()} {
+		for kind, typ := range map[string]reflect.Type{"NodePool": reflect.TypeFor[NodePoolSpec](), "NodeClass": reflect.TypeFor[NodeClassSpec]()} {
 			rows := map[string]string{} // top-level field -> its row
 			table := section[strings.Index(section, "| "+kind+" field |"):]
 			for _, line := range strings.Split(table, "\n") {

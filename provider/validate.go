@@ -22,12 +22,7 @@ import (
 // child: when a value is invalid, no child registers.
 func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
 	args := b.args
-	type check struct {
-		field string
-		value pulumi.StringPtrInput
-		fn    func(field, value string) error
-	}
-	checks := []check{
+	checks := []inputCheck{
 		{"clusterName", args.ClusterName.ToStringOutput().ToStringPtrOutput(), checkClusterName},
 		{"clusterEndpoint", args.ClusterEndpoint, checkEndpoint},
 		{"oidcProviderArn", args.OidcProviderArn, checkArn("oidc-provider/")},
@@ -35,49 +30,75 @@ func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
 		{"nodeRoleArn", args.NodeRoleArn, checkArn("role/")},
 	}
 	for _, key := range sortedKeys(args.ControllerPolicyArns) {
-		checks = append(checks, check{"controllerPolicyArns." + key, args.ControllerPolicyArns[key].ToStringOutput().ToStringPtrOutput(), checkArn("policy/")})
+		checks = append(checks, inputCheck{"controllerPolicyArns." + key, args.ControllerPolicyArns[key].ToStringOutput().ToStringPtrOutput(), checkArn("policy/")})
 	}
 	for _, key := range sortedKeys(args.NodeRoleAdditionalPolicyArns) {
-		checks = append(checks, check{"nodeRoleAdditionalPolicyArns." + key, args.NodeRoleAdditionalPolicyArns[key].ToStringOutput().ToStringPtrOutput(), checkArn("policy/")})
+		checks = append(checks, inputCheck{"nodeRoleAdditionalPolicyArns." + key, args.NodeRoleAdditionalPolicyArns[key].ToStringOutput().ToStringPtrOutput(), checkArn("policy/")})
 	}
 	if d := args.Discovery; d != nil {
 		for i, id := range d.SubnetIds {
-			checks = append(checks, check{fmt.Sprintf("discovery.subnetIds[%d]", i), id.ToStringOutput().ToStringPtrOutput(), checkID("subnet-")})
+			checks = append(checks, inputCheck{fmt.Sprintf("discovery.subnetIds[%d]", i), id.ToStringOutput().ToStringPtrOutput(), checkID("subnet-")})
 		}
 		for i, id := range d.SecurityGroupIds {
-			checks = append(checks, check{fmt.Sprintf("discovery.securityGroupIds[%d]", i), id.ToStringOutput().ToStringPtrOutput(), checkID("sg-")})
+			checks = append(checks, inputCheck{fmt.Sprintf("discovery.securityGroupIds[%d]", i), id.ToStringOutput().ToStringPtrOutput(), checkID("sg-")})
 		}
 	}
 	for i, c := range b.plan.classes {
-		for j, t := range c.SubnetSelectorTerms {
-			checks = append(checks, check{fmt.Sprintf("nodeClasses[%d].subnetSelectorTerms[%d].id", i, j), t.Id, checkID("subnet-")})
-		}
-		for j, t := range c.SecurityGroupSelectorTerms {
-			checks = append(checks, check{fmt.Sprintf("nodeClasses[%d].securityGroupSelectorTerms[%d].id", i, j), t.Id, checkID("sg-")})
-		}
-		for j, t := range c.CapacityReservationSelectorTerms {
-			checks = append(checks, check{fmt.Sprintf("nodeClasses[%d].capacityReservationSelectorTerms[%d].id", i, j), t.Id, checkID("cr-")})
-		}
-		if s := c.PlacementGroupSelector; s != nil {
-			checks = append(checks,
-				check{fmt.Sprintf("nodeClasses[%d].placementGroupSelector.id", i), s.Id, checkID("pg-")},
-				check{fmt.Sprintf("nodeClasses[%d].placementGroupSelector.name", i), s.Name, checkNotEmpty})
-		}
+		checks = append(checks, classInputChecks(fmt.Sprintf("nodeClasses[%d]", i), c)...)
 	}
 
+	chartValues := pulumi.MapInput(pulumi.Map{})
+	if args.Values != nil {
+		chartValues = args.Values
+	}
+	return inputGate(checks, []any{args.ClusterName.ToStringOutput(), chartValues.ToMapOutput()},
+		func(extra []any) []error {
+			return validateChartValues(extra[1].(map[string]any), b.plan.release)
+		},
+		// With valid inputs, the cluster-side check that needs them.
+		func(extra []any) error { return b.checkPodIdentityAgent(extra[0].(string)) })
+}
+
+// inputCheck validates one Input-typed string once it resolves.
+type inputCheck struct {
+	field string
+	value pulumi.StringPtrInput
+	fn    func(field, value string) error
+}
+
+// classInputChecks are the checks of a node class's Input-typed ids and names.
+func classInputChecks(field string, c NodeClassSpec) []inputCheck {
+	var checks []inputCheck
+	for j, t := range c.SubnetSelectorTerms {
+		checks = append(checks, inputCheck{fmt.Sprintf("%s.subnetSelectorTerms[%d].id", field, j), t.Id, checkID("subnet-")})
+	}
+	for j, t := range c.SecurityGroupSelectorTerms {
+		checks = append(checks, inputCheck{fmt.Sprintf("%s.securityGroupSelectorTerms[%d].id", field, j), t.Id, checkID("sg-")})
+	}
+	for j, t := range c.CapacityReservationSelectorTerms {
+		checks = append(checks, inputCheck{fmt.Sprintf("%s.capacityReservationSelectorTerms[%d].id", field, j), t.Id, checkID("cr-")})
+	}
+	if s := c.PlacementGroupSelector; s != nil {
+		checks = append(checks,
+			inputCheck{field + ".placementGroupSelector.id", s.Id, checkID("pg-")},
+			inputCheck{field + ".placementGroupSelector.name", s.Name, checkNotEmpty})
+	}
+	return checks
+}
+
+// inputGate resolves the checked values and extra values, and fails when a check or
+// validate (given the resolved extra values) reports a problem; with none, then runs (may be
+// nil). The result gates every child of a component.
+func inputGate(checks []inputCheck, extra []any, validate func(extra []any) []error, then func(extra []any) error) pulumi.ResourceArrayOutput {
 	var values []any
-	var active []check
+	var active []inputCheck
 	for _, c := range checks {
 		if c.value != nil {
 			values = append(values, c.value.ToStringPtrOutput())
 			active = append(active, c)
 		}
 	}
-	chartValues := pulumi.MapInput(pulumi.Map{})
-	if args.Values != nil {
-		chartValues = args.Values
-	}
-	values = append(values, chartValues.ToMapOutput())
+	values = append(values, extra...)
 	return pulumi.All(values...).ApplyT(func(vals []any) ([]pulumi.Resource, error) {
 		var errs []error
 		for i, c := range active {
@@ -85,12 +106,13 @@ func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
 				errs = append(errs, c.fn(c.field, *v))
 			}
 		}
-		errs = append(errs, validateChartValues(vals[len(vals)-1].(map[string]any), b.plan.release)...)
-		if err := errors.Join(errs...); err != nil {
-			return nil, err
+		if validate != nil {
+			errs = append(errs, validate(vals[len(active):])...)
 		}
-		// With valid inputs, the cluster-side check that needs them.
-		return []pulumi.Resource{}, b.checkPodIdentityAgent(*vals[0].(*string))
+		if err := errors.Join(errs...); err != nil || then == nil {
+			return []pulumi.Resource{}, err
+		}
+		return []pulumi.Resource{}, then(vals[len(active):])
 	}).(pulumi.ResourceArrayOutput)
 }
 
@@ -322,7 +344,7 @@ func checkLabelKey(field, key string) error {
 	return nil
 }
 
-func validateNodePool(field string, pool NodePool, rel release) []error {
+func validateNodePool(field string, pool NodePoolSpec, rel release) []error {
 	var errs []error
 	errs = append(errs, checkDNSLabel(field+".name", pool.Name))
 	for i, r := range pool.Requirements {
@@ -551,7 +573,7 @@ var (
 	kubeletReserved  = []string{"cpu", "memory", "ephemeral-storage", "pid"}
 )
 
-func validateNodeClass(field string, c NodeClass, rel release) []error {
+func validateNodeClass(field string, c NodeClassSpec, rel release) []error {
 	var errs []error
 	errs = append(errs, checkDNSLabel(field+".name", c.Name))
 	if c.Role != nil && c.InstanceProfile != nil {
@@ -693,7 +715,7 @@ func validateNodeClass(field string, c NodeClass, rel release) []error {
 // validateStaticPool checks a static pool (replicas): the CRD refuses weight and limits but
 // nodes on it, and Karpenter ignores its consolidation settings, which would then be set for
 // nothing.
-func validateStaticPool(field string, pool NodePool, rel release) []error {
+func validateStaticPool(field string, pool NodePoolSpec, rel release) []error {
 	if pool.Replicas == nil {
 		return nil
 	}
@@ -726,7 +748,7 @@ var ownerIDPattern = regexp.MustCompile(`^[0-9]{12}$`)
 // capacity reservations, placement group, network interfaces and IP prefixes, connection
 // tracking, CPU options and the fleet context. Input-typed ids are checked once they resolve
 // (validateInputs).
-func validateLaunchOptions(field string, c NodeClass, rel release) []error {
+func validateLaunchOptions(field string, c NodeClassSpec, rel release) []error {
 	errs := []error{rel.require(field+".context", c.Context != nil, featureContext)}
 	errs = append(errs, validateCapacityReservationTerms(field+".capacityReservationSelectorTerms", c.CapacityReservationSelectorTerms, rel)...)
 	if s := c.PlacementGroupSelector; s != nil {
@@ -851,7 +873,7 @@ func checkAtLeast(field string, v *int, lo int) error {
 
 // checkAliasFamily applies the CRD's rule: with an alias, amiFamily is the alias's family or
 // Custom.
-func checkAliasFamily(field, amiFamily string, c NodeClass) error {
+func checkAliasFamily(field, amiFamily string, c NodeClassSpec) error {
 	alias := c.alias()
 	if alias == nil || amiFamily == "Custom" {
 		return nil
@@ -894,7 +916,7 @@ func checkAmiAlias(field, alias string, rel release) []error {
 
 // alphaSelectorErrors reports selector terms v1alpha1 cannot express: its selectors are one
 // map of tags, or a list of ids.
-func alphaSelectorErrors(field string, c NodeClass) []error {
+func alphaSelectorErrors(field string, c NodeClassSpec) []error {
 	var errs []error
 	check := func(name string, ids, tagTerms, nameTerms int) {
 		if nameTerms > 0 {
@@ -950,7 +972,7 @@ func checkSelectorTags(field string, tags map[string]string) []error {
 	return errs
 }
 
-func validateKubelet(field string, k *KubeletConfiguration, c NodeClass, rel release) []error {
+func validateKubelet(field string, k *KubeletConfiguration, c NodeClassSpec, rel release) []error {
 	var errs []error
 	errs = append(errs, rel.require(field+".additionalSettings", len(k.AdditionalSettings) > 0, featureOpenKubelet))
 	if rel.has(featureOpenKubelet) {

@@ -5,6 +5,7 @@
 #   - plugin cold start (exec -> first answered GetSchema) and peak RSS
 #   - stripped release binary size, and what each Pulumi SDK package would add
 #   - the longest dependency chain of the default graph
+#   - the engine's view: plugin start and Construct inside a real `pulumi preview` (tests/e2e)
 # Benchmarks measure; nothing here is asserted in `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +19,10 @@ go build -trimpath -ldflags "-s -w -X github.com/pulumi-karpenter/pulumi-karpent
   -o "$plugin" ./provider/cmd/pulumi-resource-karpenter
 
 echo "running benchmarks (count=$COUNT)..." >&2
+# The engine's view: real `pulumi preview`s of the default install (tests/e2e), needing the
+# harness and engine tools (make harness-deps e2e-deps) and the plugin bin/ holds (make build).
+(cd tests && PROVIDER_BIN="$PWD/../bin/pulumi-resource-karpenter" CACHE_DIR="$CACHE_DIR" GOWORK=off \
+  go test -tags e2e ./e2e/ -run '^$' -bench EnginePreview -benchtime 5x -count "$COUNT" -timeout 30m) > "$out/engine.txt"
 go test ./provider -run '^$' -bench 'ConstructDefault|InlineDefault|ConstructNodePools' -benchtime 30x -count "$COUNT" > "$out/construct.txt"
 KARPENTER_PLUGIN="$plugin" go test ./provider/cmd/pulumi-resource-karpenter -run '^$' -bench ColdStart -benchtime 20x -count "$COUNT" > "$out/coldstart.txt"
 
@@ -72,6 +77,14 @@ row "Plugin cold start (exec -> first GetSchema)" "${cold} ms" "<= 150 ms" "$(ch
 row "Plugin peak RSS" "$(awk -v m="$rss" 'BEGIN{printf "%.1f", m}') MB" "" ""
 row "Release binary, stripped" "$(mb "$size")" "<= 100 MB" "$(check "$size" 104857600)"
 row "Longest dependency chain, default graph" "$chain steps" "<= 4" "$(check "$chain" 4)"
+epreview=$(median BenchmarkEnginePreview "$out/engine.txt" ms/preview)
+estart=$(median BenchmarkEnginePreview "$out/engine.txt" ms/plugin-start)
+econstruct=$(median BenchmarkEnginePreview "$out/engine.txt" ms/construct)
+eshare=$(median BenchmarkEnginePreview "$out/engine.txt" %-of-preview)
+row "Engine: pulumi preview of the default install (wall)" "$epreview ms" "" ""
+row "Engine: plugin start (exec -> Handshake answered)" "$estart ms" "" ""
+row "Engine: Construct (as the engine times it)" "$econstruct ms" "" ""
+row "Engine: plugin start + Construct, share of the preview" "$(awk -v v="$eshare" 'BEGIN{printf "%.0f", v}') %" "" ""
 printf '\nWhat each Pulumi SDK package would add to a go-provider component (stripped; baseline %s).\n' "$(mb "$base")"
 printf 'The provider links none of them: it registers its children by type token.\n'
 for tag in $all_tags; do

@@ -67,17 +67,17 @@ var specMappings = map[string]map[string]crdMapping{
 
 // typedOnly are typed inputs without a spec field of their name, and what they become.
 var typedOnly = map[string]string{
-	"NodePool.name":  "metadata.name",
-	"NodeClass.name": "metadata.name",
+	"NodePoolSpec.name":  "metadata.name",
+	"NodeClassSpec.name": "metadata.name",
 	// A shortcut for amiSelectorTerms: [{alias}].
-	"NodeClass.amiAlias": "amiSelectorTerms[].alias",
+	"NodeClassSpec.amiAlias": "amiSelectorTerms[].alias",
 }
 
 // specKinds are the CRDs checked, with their typed input types in schema.json and the type
 // tokens of their rendered objects.
 var specKinds = []struct{ kind, crd, typed, rendered string }{
-	{"NodePool", "karpenter.sh_nodepools.yaml", "NodePool", harness.NodePoolType},
-	{"EC2NodeClass", "karpenter.k8s.aws_ec2nodeclasses.yaml", "NodeClass", harness.NodeClassType},
+	{"NodePool", "karpenter.sh_nodepools.yaml", "NodePoolSpec", harness.NodePoolType},
+	{"EC2NodeClass", "karpenter.k8s.aws_ec2nodeclasses.yaml", "NodeClassSpec", harness.NodeClassType},
 }
 
 // schemaType is a type of schema.json, as far as the walk needs it.

@@ -66,9 +66,9 @@ return await Deployment.RunAsync(() =>
         ClusterAuthenticationMode = AuthenticationMode.Api,
         NodePools =
         {
-            new KarpenterInputs.NodePoolArgs { Name = "default", Requirements = { CapacityType("on-demand") } },
+            new KarpenterInputs.NodePoolSpecArgs { Name = "default", Requirements = { CapacityType("on-demand") } },
             // Only pods that tolerate spot=true:NoSchedule land on spot capacity.
-            new KarpenterInputs.NodePoolArgs
+            new KarpenterInputs.NodePoolSpecArgs
             {
                 Name = "spot",
                 Requirements = { CapacityType("spot") },

@@ -82,13 +82,13 @@ func main() {
 			ClusterName:               cluster.EksCluster.Name(),
 			OidcProviderArn:           cluster.OidcProviderArn,
 			ClusterAuthenticationMode: karpenter.AuthenticationModeApi,
-			NodePools: karpenter.NodePoolArray{
-				karpenter.NodePoolArgs{
+			NodePools: karpenter.NodePoolSpecArray{
+				karpenter.NodePoolSpecArgs{
 					Name:         pulumi.String("default"),
 					Requirements: capacityType("on-demand"),
 				},
 				// Only pods that tolerate spot=true:NoSchedule land on spot capacity.
-				karpenter.NodePoolArgs{
+				karpenter.NodePoolSpecArgs{
 					Name:         pulumi.String("spot"),
 					Requirements: capacityType("spot"),
 					Taints: karpenter.TaintArray{karpenter.TaintArgs{

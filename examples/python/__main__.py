@@ -63,9 +63,9 @@ k = karpenter.Karpenter(
     oidc_provider_arn=cluster.oidc_provider_arn,
     cluster_authentication_mode=karpenter.AuthenticationMode.API,
     node_pools=[
-        karpenter.NodePoolArgs(name="default", requirements=capacity_type("on-demand")),
+        karpenter.NodePoolSpecArgs(name="default", requirements=capacity_type("on-demand")),
         # Only pods that tolerate spot=true:NoSchedule land on spot capacity.
-        karpenter.NodePoolArgs(
+        karpenter.NodePoolSpecArgs(
             name="spot",
             requirements=capacity_type("spot"),
             taints=[karpenter.TaintArgs(key="spot", value="true", effect=karpenter.TaintEffect.NO_SCHEDULE)],
@@ -77,3 +77,9 @@ k = karpenter.Karpenter(
 pulumi.export("controllerRoleArn", k.controller_role_arn)
 pulumi.export("nodeRoleArn", k.node_role_arn)
 pulumi.export("interruptionQueueName", k.interruption_queue_name)
+
+# Read by a second stack that adds its own pools (examples/python-team-pool).
+pulumi.export("clusterName", cluster.eks_cluster.name)
+pulumi.export("version", k.version)
+pulumi.export("nodeRoleName", k.node_role_name)
+pulumi.export("kubeconfig", pulumi.Output.secret(cluster.kubeconfig_json))

@@ -66,3 +66,9 @@ const k = new karpenter.Karpenter("karpenter", {
 export const controllerRoleArn = k.controllerRoleArn;
 export const nodeRoleArn = k.nodeRoleArn;
 export const interruptionQueueName = k.interruptionQueueName;
+
+// Read by a second stack that adds its own pools (examples/typescript-team-pool).
+export { clusterName }; // the cluster is named clusterName
+export const version = k.version;
+export const nodeRoleName = k.nodeRoleName;
+export const kubeconfig = pulumi.secret(cluster.kubeconfigJson);

@@ -274,26 +274,26 @@ namespace PulumiKarpenter.Karpenter
         public Input<PulumiKarpenter.Karpenter.NodeAccess>? NodeAccess { get; set; }
 
         [Input("nodeClasses")]
-        private InputList<Inputs.NodeClassArgs>? _nodeClasses;
+        private InputList<Inputs.NodeClassSpecArgs>? _nodeClasses;
 
         /// <summary>
         /// EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: &lt;clusterName&gt;`, the node role.
         /// </summary>
-        public InputList<Inputs.NodeClassArgs> NodeClasses
+        public InputList<Inputs.NodeClassSpecArgs> NodeClasses
         {
-            get => _nodeClasses ?? (_nodeClasses = new InputList<Inputs.NodeClassArgs>());
+            get => _nodeClasses ?? (_nodeClasses = new InputList<Inputs.NodeClassSpecArgs>());
             set => _nodeClasses = value;
         }
 
         [Input("nodePools")]
-        private InputList<Inputs.NodePoolArgs>? _nodePools;
+        private InputList<Inputs.NodePoolSpecArgs>? _nodePools;
 
         /// <summary>
         /// NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
         /// </summary>
-        public InputList<Inputs.NodePoolArgs> NodePools
+        public InputList<Inputs.NodePoolSpecArgs> NodePools
         {
-            get => _nodePools ?? (_nodePools = new InputList<Inputs.NodePoolArgs>());
+            get => _nodePools ?? (_nodePools = new InputList<Inputs.NodePoolSpecArgs>());
             set => _nodePools = value;
         }
 

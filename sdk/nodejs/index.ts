@@ -10,6 +10,16 @@ export type Karpenter = import("./karpenter").Karpenter;
 export const Karpenter: typeof import("./karpenter").Karpenter = null as any;
 utilities.lazyLoad(exports, ["Karpenter"], () => require("./karpenter"));
 
+export { NodeClassArgs } from "./nodeClass";
+export type NodeClass = import("./nodeClass").NodeClass;
+export const NodeClass: typeof import("./nodeClass").NodeClass = null as any;
+utilities.lazyLoad(exports, ["NodeClass"], () => require("./nodeClass"));
+
+export { NodePoolArgs } from "./nodePool";
+export type NodePool = import("./nodePool").NodePool;
+export const NodePool: typeof import("./nodePool").NodePool = null as any;
+utilities.lazyLoad(exports, ["NodePool"], () => require("./nodePool"));
+
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
@@ -32,6 +42,10 @@ const _module = {
         switch (type) {
             case "karpenter:index:Karpenter":
                 return new Karpenter(name, <any>undefined, { urn })
+            case "karpenter:index:NodeClass":
+                return new NodeClass(name, <any>undefined, { urn })
+            case "karpenter:index:NodePool":
+                return new NodePool(name, <any>undefined, { urn })
             default:
                 throw new Error(`unknown resource type ${type}`);
         }

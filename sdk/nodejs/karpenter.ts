@@ -255,11 +255,11 @@ export interface KarpenterArgs {
     /**
      * EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
      */
-    nodeClasses?: pulumi.Input<pulumi.Input<inputs.NodeClassArgs>[] | undefined>;
+    nodeClasses?: pulumi.Input<pulumi.Input<inputs.NodeClassSpecArgs>[] | undefined>;
     /**
      * NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
      */
-    nodePools?: pulumi.Input<pulumi.Input<inputs.NodePoolArgs>[] | undefined>;
+    nodePools?: pulumi.Input<pulumi.Input<inputs.NodePoolSpecArgs>[] | undefined>;
     /**
      * Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
      */

@@ -116,7 +116,8 @@ func TestConformance(t *testing.T) {
 				t.Errorf("%s: %s %s: no declarations of its provider are checked (add the package to versions.go)", r.file, res.Type, res.Name)
 			}
 		}
-		if len(r.render.Invokes) == 0 {
+		// The Karpenter component always reads the AWS scope; a NodePool or NodeClass calls nothing.
+		if len(r.render.Invokes) == 0 && r.render.Component.Type == "karpenter:index:Karpenter" {
 			t.Fatalf("%s: the render reports no invokes (a provider binary older than the invokes list?)", r.file)
 		}
 		for _, inv := range r.render.Invokes {

@@ -15,8 +15,11 @@ import (
 // harness decodes the same output strictly; this package only needs types, names, inputs and
 // invokes, and depends on nothing but the standard library.)
 
-// Render is a render's children and invokes.
+// Render is a render's component, children and invokes.
 type Render struct {
+	Component struct {
+		Type string `json:"type"`
+	} `json:"component"`
 	Resources []Resource `json:"resources"`
 	Invokes   []Invoke   `json:"invokes"`
 }

@@ -23,6 +23,10 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 	switch typ {
 	case "karpenter:index:Karpenter":
 		r = &Karpenter{}
+	case "karpenter:index:NodeClass":
+		r = &NodeClass{}
+	case "karpenter:index:NodePool":
+		r = &NodePool{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

@@ -138,9 +138,9 @@ type karpenterArgs struct {
 	// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
 	NodeAccess *NodeAccess `pulumi:"nodeAccess"`
 	// EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
-	NodeClasses []NodeClass `pulumi:"nodeClasses"`
+	NodeClasses []NodeClassSpec `pulumi:"nodeClasses"`
 	// NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
-	NodePools []NodePool `pulumi:"nodePools"`
+	NodePools []NodePoolSpec `pulumi:"nodePools"`
 	// Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
 	NodeRoleAdditionalPolicyArns map[string]string `pulumi:"nodeRoleAdditionalPolicyArns"`
 	// ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.
@@ -204,9 +204,9 @@ type KarpenterArgs struct {
 	// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
 	NodeAccess NodeAccessPtrInput
 	// EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
-	NodeClasses NodeClassArrayInput
+	NodeClasses NodeClassSpecArrayInput
 	// NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
-	NodePools NodePoolArrayInput
+	NodePools NodePoolSpecArrayInput
 	// Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
 	NodeRoleAdditionalPolicyArns pulumi.StringMapInput
 	// ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.

@@ -2301,7 +2301,7 @@ func (o NetworkInterfaceArrayOutput) Index(i pulumi.IntInput) NetworkInterfaceOu
 }
 
 // An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
-type NodeClass struct {
+type NodeClassSpec struct {
 	// AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
 	AmiAlias *string `pulumi:"amiAlias"`
 	// AMI family for bootstrapping when selecting AMIs by id, name or tags: `AL2`, `AL2023`, `Bottlerocket`, `Windows2019`, `Windows2022`, `Windows2025` or `Custom`.
@@ -2352,19 +2352,19 @@ type NodeClass struct {
 	UserData *string `pulumi:"userData"`
 }
 
-// NodeClassInput is an input type that accepts NodeClassArgs and NodeClassOutput values.
-// You can construct a concrete instance of `NodeClassInput` via:
+// NodeClassSpecInput is an input type that accepts NodeClassSpecArgs and NodeClassSpecOutput values.
+// You can construct a concrete instance of `NodeClassSpecInput` via:
 //
-//	NodeClassArgs{...}
-type NodeClassInput interface {
+//	NodeClassSpecArgs{...}
+type NodeClassSpecInput interface {
 	pulumi.Input
 
-	ToNodeClassOutput() NodeClassOutput
-	ToNodeClassOutputWithContext(context.Context) NodeClassOutput
+	ToNodeClassSpecOutput() NodeClassSpecOutput
+	ToNodeClassSpecOutputWithContext(context.Context) NodeClassSpecOutput
 }
 
 // An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
-type NodeClassArgs struct {
+type NodeClassSpecArgs struct {
 	// AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
 	AmiAlias pulumi.StringPtrInput `pulumi:"amiAlias"`
 	// AMI family for bootstrapping when selecting AMIs by id, name or tags: `AL2`, `AL2023`, `Bottlerocket`, `Windows2019`, `Windows2022`, `Windows2025` or `Custom`.
@@ -2415,200 +2415,200 @@ type NodeClassArgs struct {
 	UserData pulumi.StringPtrInput `pulumi:"userData"`
 }
 
-func (NodeClassArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*NodeClass)(nil)).Elem()
+func (NodeClassSpecArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*NodeClassSpec)(nil)).Elem()
 }
 
-func (i NodeClassArgs) ToNodeClassOutput() NodeClassOutput {
-	return i.ToNodeClassOutputWithContext(context.Background())
+func (i NodeClassSpecArgs) ToNodeClassSpecOutput() NodeClassSpecOutput {
+	return i.ToNodeClassSpecOutputWithContext(context.Background())
 }
 
-func (i NodeClassArgs) ToNodeClassOutputWithContext(ctx context.Context) NodeClassOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(NodeClassOutput)
+func (i NodeClassSpecArgs) ToNodeClassSpecOutputWithContext(ctx context.Context) NodeClassSpecOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NodeClassSpecOutput)
 }
 
-// NodeClassArrayInput is an input type that accepts NodeClassArray and NodeClassArrayOutput values.
-// You can construct a concrete instance of `NodeClassArrayInput` via:
+// NodeClassSpecArrayInput is an input type that accepts NodeClassSpecArray and NodeClassSpecArrayOutput values.
+// You can construct a concrete instance of `NodeClassSpecArrayInput` via:
 //
-//	NodeClassArray{ NodeClassArgs{...} }
-type NodeClassArrayInput interface {
+//	NodeClassSpecArray{ NodeClassSpecArgs{...} }
+type NodeClassSpecArrayInput interface {
 	pulumi.Input
 
-	ToNodeClassArrayOutput() NodeClassArrayOutput
-	ToNodeClassArrayOutputWithContext(context.Context) NodeClassArrayOutput
+	ToNodeClassSpecArrayOutput() NodeClassSpecArrayOutput
+	ToNodeClassSpecArrayOutputWithContext(context.Context) NodeClassSpecArrayOutput
 }
 
-type NodeClassArray []NodeClassInput
+type NodeClassSpecArray []NodeClassSpecInput
 
-func (NodeClassArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]NodeClass)(nil)).Elem()
+func (NodeClassSpecArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NodeClassSpec)(nil)).Elem()
 }
 
-func (i NodeClassArray) ToNodeClassArrayOutput() NodeClassArrayOutput {
-	return i.ToNodeClassArrayOutputWithContext(context.Background())
+func (i NodeClassSpecArray) ToNodeClassSpecArrayOutput() NodeClassSpecArrayOutput {
+	return i.ToNodeClassSpecArrayOutputWithContext(context.Background())
 }
 
-func (i NodeClassArray) ToNodeClassArrayOutputWithContext(ctx context.Context) NodeClassArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(NodeClassArrayOutput)
+func (i NodeClassSpecArray) ToNodeClassSpecArrayOutputWithContext(ctx context.Context) NodeClassSpecArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NodeClassSpecArrayOutput)
 }
 
 // An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
-type NodeClassOutput struct{ *pulumi.OutputState }
+type NodeClassSpecOutput struct{ *pulumi.OutputState }
 
-func (NodeClassOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*NodeClass)(nil)).Elem()
+func (NodeClassSpecOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NodeClassSpec)(nil)).Elem()
 }
 
-func (o NodeClassOutput) ToNodeClassOutput() NodeClassOutput {
+func (o NodeClassSpecOutput) ToNodeClassSpecOutput() NodeClassSpecOutput {
 	return o
 }
 
-func (o NodeClassOutput) ToNodeClassOutputWithContext(ctx context.Context) NodeClassOutput {
+func (o NodeClassSpecOutput) ToNodeClassSpecOutputWithContext(ctx context.Context) NodeClassSpecOutput {
 	return o
 }
 
 // AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
-func (o NodeClassOutput) AmiAlias() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NodeClass) *string { return v.AmiAlias }).(pulumi.StringPtrOutput)
+func (o NodeClassSpecOutput) AmiAlias() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *string { return v.AmiAlias }).(pulumi.StringPtrOutput)
 }
 
 // AMI family for bootstrapping when selecting AMIs by id, name or tags: `AL2`, `AL2023`, `Bottlerocket`, `Windows2019`, `Windows2022`, `Windows2025` or `Custom`.
-func (o NodeClassOutput) AmiFamily() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NodeClass) *string { return v.AmiFamily }).(pulumi.StringPtrOutput)
+func (o NodeClassSpecOutput) AmiFamily() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *string { return v.AmiFamily }).(pulumi.StringPtrOutput)
 }
 
 // AMI selector terms (instead of `amiAlias`).
-func (o NodeClassOutput) AmiSelectorTerms() AmiSelectorTermArrayOutput {
-	return o.ApplyT(func(v NodeClass) []AmiSelectorTerm { return v.AmiSelectorTerms }).(AmiSelectorTermArrayOutput)
+func (o NodeClassSpecOutput) AmiSelectorTerms() AmiSelectorTermArrayOutput {
+	return o.ApplyT(func(v NodeClassSpec) []AmiSelectorTerm { return v.AmiSelectorTerms }).(AmiSelectorTermArrayOutput)
 }
 
 // Associate a public IP address with the instances' primary network interface.
-func (o NodeClassOutput) AssociatePublicIPAddress() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v NodeClass) *bool { return v.AssociatePublicIPAddress }).(pulumi.BoolPtrOutput)
+func (o NodeClassSpecOutput) AssociatePublicIPAddress() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *bool { return v.AssociatePublicIPAddress }).(pulumi.BoolPtrOutput)
 }
 
 // EBS volumes attached to the nodes.
-func (o NodeClassOutput) BlockDeviceMappings() BlockDeviceMappingArrayOutput {
-	return o.ApplyT(func(v NodeClass) []BlockDeviceMapping { return v.BlockDeviceMappings }).(BlockDeviceMappingArrayOutput)
+func (o NodeClassSpecOutput) BlockDeviceMappings() BlockDeviceMappingArrayOutput {
+	return o.ApplyT(func(v NodeClassSpec) []BlockDeviceMapping { return v.BlockDeviceMappings }).(BlockDeviceMappingArrayOutput)
 }
 
 // Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
-func (o NodeClassOutput) CapacityReservationSelectorTerms() CapacityReservationSelectorTermArrayOutput {
-	return o.ApplyT(func(v NodeClass) []CapacityReservationSelectorTerm { return v.CapacityReservationSelectorTerms }).(CapacityReservationSelectorTermArrayOutput)
+func (o NodeClassSpecOutput) CapacityReservationSelectorTerms() CapacityReservationSelectorTermArrayOutput {
+	return o.ApplyT(func(v NodeClassSpec) []CapacityReservationSelectorTerm { return v.CapacityReservationSelectorTerms }).(CapacityReservationSelectorTermArrayOutput)
 }
 
 // Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
-func (o NodeClassOutput) ConnectionTracking() ConnectionTrackingPtrOutput {
-	return o.ApplyT(func(v NodeClass) *ConnectionTracking { return v.ConnectionTracking }).(ConnectionTrackingPtrOutput)
+func (o NodeClassSpecOutput) ConnectionTracking() ConnectionTrackingPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *ConnectionTracking { return v.ConnectionTracking }).(ConnectionTrackingPtrOutput)
 }
 
 // The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).
-func (o NodeClassOutput) Context() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NodeClass) *string { return v.Context }).(pulumi.StringPtrOutput)
+func (o NodeClassSpecOutput) Context() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *string { return v.Context }).(pulumi.StringPtrOutput)
 }
 
 // CPU options of the instances. Karpenter 1.14+.
-func (o NodeClassOutput) CpuOptions() CpuOptionsPtrOutput {
-	return o.ApplyT(func(v NodeClass) *CpuOptions { return v.CpuOptions }).(CpuOptionsPtrOutput)
+func (o NodeClassSpecOutput) CpuOptions() CpuOptionsPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *CpuOptions { return v.CpuOptions }).(CpuOptionsPtrOutput)
 }
 
 // Enable detailed CloudWatch monitoring on the instances.
-func (o NodeClassOutput) DetailedMonitoring() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v NodeClass) *bool { return v.DetailedMonitoring }).(pulumi.BoolPtrOutput)
+func (o NodeClassSpecOutput) DetailedMonitoring() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *bool { return v.DetailedMonitoring }).(pulumi.BoolPtrOutput)
 }
 
 // AWS Nitro Enclaves on the instances (Karpenter 1.15+).
-func (o NodeClassOutput) EnclaveOptions() EnclaveOptionsPtrOutput {
-	return o.ApplyT(func(v NodeClass) *EnclaveOptions { return v.EnclaveOptions }).(EnclaveOptionsPtrOutput)
+func (o NodeClassSpecOutput) EnclaveOptions() EnclaveOptionsPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *EnclaveOptions { return v.EnclaveOptions }).(EnclaveOptionsPtrOutput)
 }
 
 // Existing instance profile name for the nodes. Mutually exclusive with `role`.
-func (o NodeClassOutput) InstanceProfile() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NodeClass) *string { return v.InstanceProfile }).(pulumi.StringPtrOutput)
+func (o NodeClassSpecOutput) InstanceProfile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *string { return v.InstanceProfile }).(pulumi.StringPtrOutput)
 }
 
 // How to use local instance store volumes: `RAID0`.
-func (o NodeClassOutput) InstanceStorePolicy() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NodeClass) *string { return v.InstanceStorePolicy }).(pulumi.StringPtrOutput)
+func (o NodeClassSpecOutput) InstanceStorePolicy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *string { return v.InstanceStorePolicy }).(pulumi.StringPtrOutput)
 }
 
 // Number of IPv4 prefixes assigned automatically to the primary network interface (at least 0). Karpenter 1.8.6+.
-func (o NodeClassOutput) IpPrefixCount() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v NodeClass) *int { return v.IpPrefixCount }).(pulumi.IntPtrOutput)
+func (o NodeClassSpecOutput) IpPrefixCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *int { return v.IpPrefixCount }).(pulumi.IntPtrOutput)
 }
 
 // Kubelet configuration for the nodes.
-func (o NodeClassOutput) Kubelet() KubeletConfigurationPtrOutput {
-	return o.ApplyT(func(v NodeClass) *KubeletConfiguration { return v.Kubelet }).(KubeletConfigurationPtrOutput)
+func (o NodeClassSpecOutput) Kubelet() KubeletConfigurationPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *KubeletConfiguration { return v.Kubelet }).(KubeletConfigurationPtrOutput)
 }
 
 // Instance metadata service options.
-func (o NodeClassOutput) MetadataOptions() MetadataOptionsPtrOutput {
-	return o.ApplyT(func(v NodeClass) *MetadataOptions { return v.MetadataOptions }).(MetadataOptionsPtrOutput)
+func (o NodeClassSpecOutput) MetadataOptions() MetadataOptionsPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *MetadataOptions { return v.MetadataOptions }).(MetadataOptionsPtrOutput)
 }
 
 // Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
-func (o NodeClassOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v NodeClass) string { return v.Name }).(pulumi.StringOutput)
+func (o NodeClassSpecOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v NodeClassSpec) string { return v.Name }).(pulumi.StringOutput)
 }
 
 // The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
-func (o NodeClassOutput) NetworkInterfaces() NetworkInterfaceArrayOutput {
-	return o.ApplyT(func(v NodeClass) []NetworkInterface { return v.NetworkInterfaces }).(NetworkInterfaceArrayOutput)
+func (o NodeClassSpecOutput) NetworkInterfaces() NetworkInterfaceArrayOutput {
+	return o.ApplyT(func(v NodeClassSpec) []NetworkInterface { return v.NetworkInterfaces }).(NetworkInterfaceArrayOutput)
 }
 
 // The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
-func (o NodeClassOutput) PlacementGroupSelector() PlacementGroupSelectorPtrOutput {
-	return o.ApplyT(func(v NodeClass) *PlacementGroupSelector { return v.PlacementGroupSelector }).(PlacementGroupSelectorPtrOutput)
+func (o NodeClassSpecOutput) PlacementGroupSelector() PlacementGroupSelectorPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *PlacementGroupSelector { return v.PlacementGroupSelector }).(PlacementGroupSelectorPtrOutput)
 }
 
 // IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.
-func (o NodeClassOutput) Role() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NodeClass) *string { return v.Role }).(pulumi.StringPtrOutput)
+func (o NodeClassSpecOutput) Role() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *string { return v.Role }).(pulumi.StringPtrOutput)
 }
 
 // Security group selector terms. Default: security groups tagged `karpenter.sh/discovery: <clusterName>`.
-func (o NodeClassOutput) SecurityGroupSelectorTerms() SecurityGroupSelectorTermArrayOutput {
-	return o.ApplyT(func(v NodeClass) []SecurityGroupSelectorTerm { return v.SecurityGroupSelectorTerms }).(SecurityGroupSelectorTermArrayOutput)
+func (o NodeClassSpecOutput) SecurityGroupSelectorTerms() SecurityGroupSelectorTermArrayOutput {
+	return o.ApplyT(func(v NodeClassSpec) []SecurityGroupSelectorTerm { return v.SecurityGroupSelectorTerms }).(SecurityGroupSelectorTermArrayOutput)
 }
 
 // Subnet selector terms. Default: subnets tagged `karpenter.sh/discovery: <clusterName>`.
-func (o NodeClassOutput) SubnetSelectorTerms() SubnetSelectorTermArrayOutput {
-	return o.ApplyT(func(v NodeClass) []SubnetSelectorTerm { return v.SubnetSelectorTerms }).(SubnetSelectorTermArrayOutput)
+func (o NodeClassSpecOutput) SubnetSelectorTerms() SubnetSelectorTermArrayOutput {
+	return o.ApplyT(func(v NodeClassSpec) []SubnetSelectorTerm { return v.SubnetSelectorTerms }).(SubnetSelectorTermArrayOutput)
 }
 
 // Tags Karpenter applies to the EC2 instances, volumes and launch templates it creates.
-func (o NodeClassOutput) Tags() pulumi.StringMapOutput {
-	return o.ApplyT(func(v NodeClass) map[string]string { return v.Tags }).(pulumi.StringMapOutput)
+func (o NodeClassSpecOutput) Tags() pulumi.StringMapOutput {
+	return o.ApplyT(func(v NodeClassSpec) map[string]string { return v.Tags }).(pulumi.StringMapOutput)
 }
 
 // Extra user data merged with the AMI family's bootstrap.
-func (o NodeClassOutput) UserData() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NodeClass) *string { return v.UserData }).(pulumi.StringPtrOutput)
+func (o NodeClassSpecOutput) UserData() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *string { return v.UserData }).(pulumi.StringPtrOutput)
 }
 
-type NodeClassArrayOutput struct{ *pulumi.OutputState }
+type NodeClassSpecArrayOutput struct{ *pulumi.OutputState }
 
-func (NodeClassArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]NodeClass)(nil)).Elem()
+func (NodeClassSpecArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NodeClassSpec)(nil)).Elem()
 }
 
-func (o NodeClassArrayOutput) ToNodeClassArrayOutput() NodeClassArrayOutput {
+func (o NodeClassSpecArrayOutput) ToNodeClassSpecArrayOutput() NodeClassSpecArrayOutput {
 	return o
 }
 
-func (o NodeClassArrayOutput) ToNodeClassArrayOutputWithContext(ctx context.Context) NodeClassArrayOutput {
+func (o NodeClassSpecArrayOutput) ToNodeClassSpecArrayOutputWithContext(ctx context.Context) NodeClassSpecArrayOutput {
 	return o
 }
 
-func (o NodeClassArrayOutput) Index(i pulumi.IntInput) NodeClassOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NodeClass {
-		return vs[0].([]NodeClass)[vs[1].(int)]
-	}).(NodeClassOutput)
+func (o NodeClassSpecArrayOutput) Index(i pulumi.IntInput) NodeClassSpecOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NodeClassSpec {
+		return vs[0].([]NodeClassSpec)[vs[1].(int)]
+	}).(NodeClassSpecOutput)
 }
 
 // A Karpenter NodePool: which nodes Karpenter may launch for pending pods, and how it disrupts them.
-type NodePool struct {
+type NodePoolSpec struct {
 	// Annotations applied to every node of the pool.
 	Annotations map[string]string `pulumi:"annotations"`
 	// How Karpenter consolidates the pool's nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.
@@ -2637,19 +2637,19 @@ type NodePool struct {
 	Weight *int `pulumi:"weight"`
 }
 
-// NodePoolInput is an input type that accepts NodePoolArgs and NodePoolOutput values.
-// You can construct a concrete instance of `NodePoolInput` via:
+// NodePoolSpecInput is an input type that accepts NodePoolSpecArgs and NodePoolSpecOutput values.
+// You can construct a concrete instance of `NodePoolSpecInput` via:
 //
-//	NodePoolArgs{...}
-type NodePoolInput interface {
+//	NodePoolSpecArgs{...}
+type NodePoolSpecInput interface {
 	pulumi.Input
 
-	ToNodePoolOutput() NodePoolOutput
-	ToNodePoolOutputWithContext(context.Context) NodePoolOutput
+	ToNodePoolSpecOutput() NodePoolSpecOutput
+	ToNodePoolSpecOutputWithContext(context.Context) NodePoolSpecOutput
 }
 
 // A Karpenter NodePool: which nodes Karpenter may launch for pending pods, and how it disrupts them.
-type NodePoolArgs struct {
+type NodePoolSpecArgs struct {
 	// Annotations applied to every node of the pool.
 	Annotations pulumi.StringMapInput `pulumi:"annotations"`
 	// How Karpenter consolidates the pool's nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.
@@ -2678,141 +2678,141 @@ type NodePoolArgs struct {
 	Weight pulumi.IntPtrInput `pulumi:"weight"`
 }
 
-func (NodePoolArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*NodePool)(nil)).Elem()
+func (NodePoolSpecArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*NodePoolSpec)(nil)).Elem()
 }
 
-func (i NodePoolArgs) ToNodePoolOutput() NodePoolOutput {
-	return i.ToNodePoolOutputWithContext(context.Background())
+func (i NodePoolSpecArgs) ToNodePoolSpecOutput() NodePoolSpecOutput {
+	return i.ToNodePoolSpecOutputWithContext(context.Background())
 }
 
-func (i NodePoolArgs) ToNodePoolOutputWithContext(ctx context.Context) NodePoolOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(NodePoolOutput)
+func (i NodePoolSpecArgs) ToNodePoolSpecOutputWithContext(ctx context.Context) NodePoolSpecOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NodePoolSpecOutput)
 }
 
-// NodePoolArrayInput is an input type that accepts NodePoolArray and NodePoolArrayOutput values.
-// You can construct a concrete instance of `NodePoolArrayInput` via:
+// NodePoolSpecArrayInput is an input type that accepts NodePoolSpecArray and NodePoolSpecArrayOutput values.
+// You can construct a concrete instance of `NodePoolSpecArrayInput` via:
 //
-//	NodePoolArray{ NodePoolArgs{...} }
-type NodePoolArrayInput interface {
+//	NodePoolSpecArray{ NodePoolSpecArgs{...} }
+type NodePoolSpecArrayInput interface {
 	pulumi.Input
 
-	ToNodePoolArrayOutput() NodePoolArrayOutput
-	ToNodePoolArrayOutputWithContext(context.Context) NodePoolArrayOutput
+	ToNodePoolSpecArrayOutput() NodePoolSpecArrayOutput
+	ToNodePoolSpecArrayOutputWithContext(context.Context) NodePoolSpecArrayOutput
 }
 
-type NodePoolArray []NodePoolInput
+type NodePoolSpecArray []NodePoolSpecInput
 
-func (NodePoolArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]NodePool)(nil)).Elem()
+func (NodePoolSpecArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NodePoolSpec)(nil)).Elem()
 }
 
-func (i NodePoolArray) ToNodePoolArrayOutput() NodePoolArrayOutput {
-	return i.ToNodePoolArrayOutputWithContext(context.Background())
+func (i NodePoolSpecArray) ToNodePoolSpecArrayOutput() NodePoolSpecArrayOutput {
+	return i.ToNodePoolSpecArrayOutputWithContext(context.Background())
 }
 
-func (i NodePoolArray) ToNodePoolArrayOutputWithContext(ctx context.Context) NodePoolArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(NodePoolArrayOutput)
+func (i NodePoolSpecArray) ToNodePoolSpecArrayOutputWithContext(ctx context.Context) NodePoolSpecArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NodePoolSpecArrayOutput)
 }
 
 // A Karpenter NodePool: which nodes Karpenter may launch for pending pods, and how it disrupts them.
-type NodePoolOutput struct{ *pulumi.OutputState }
+type NodePoolSpecOutput struct{ *pulumi.OutputState }
 
-func (NodePoolOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*NodePool)(nil)).Elem()
+func (NodePoolSpecOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NodePoolSpec)(nil)).Elem()
 }
 
-func (o NodePoolOutput) ToNodePoolOutput() NodePoolOutput {
+func (o NodePoolSpecOutput) ToNodePoolSpecOutput() NodePoolSpecOutput {
 	return o
 }
 
-func (o NodePoolOutput) ToNodePoolOutputWithContext(ctx context.Context) NodePoolOutput {
+func (o NodePoolSpecOutput) ToNodePoolSpecOutputWithContext(ctx context.Context) NodePoolSpecOutput {
 	return o
 }
 
 // Annotations applied to every node of the pool.
-func (o NodePoolOutput) Annotations() pulumi.StringMapOutput {
-	return o.ApplyT(func(v NodePool) map[string]string { return v.Annotations }).(pulumi.StringMapOutput)
+func (o NodePoolSpecOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v NodePoolSpec) map[string]string { return v.Annotations }).(pulumi.StringMapOutput)
 }
 
 // How Karpenter consolidates the pool's nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.
-func (o NodePoolOutput) Disruption() DisruptionPtrOutput {
-	return o.ApplyT(func(v NodePool) *Disruption { return v.Disruption }).(DisruptionPtrOutput)
+func (o NodePoolSpecOutput) Disruption() DisruptionPtrOutput {
+	return o.ApplyT(func(v NodePoolSpec) *Disruption { return v.Disruption }).(DisruptionPtrOutput)
 }
 
 // How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.
-func (o NodePoolOutput) ExpireAfter() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NodePool) *string { return v.ExpireAfter }).(pulumi.StringPtrOutput)
+func (o NodePoolSpecOutput) ExpireAfter() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NodePoolSpec) *string { return v.ExpireAfter }).(pulumi.StringPtrOutput)
 }
 
 // Labels applied to every node of the pool.
-func (o NodePoolOutput) Labels() pulumi.StringMapOutput {
-	return o.ApplyT(func(v NodePool) map[string]string { return v.Labels }).(pulumi.StringMapOutput)
+func (o NodePoolSpecOutput) Labels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v NodePoolSpec) map[string]string { return v.Labels }).(pulumi.StringMapOutput)
 }
 
 // Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`); a static pool (`replicas`) takes only `nodes`.
-func (o NodePoolOutput) Limits() pulumi.StringMapOutput {
-	return o.ApplyT(func(v NodePool) map[string]string { return v.Limits }).(pulumi.StringMapOutput)
+func (o NodePoolSpecOutput) Limits() pulumi.StringMapOutput {
+	return o.ApplyT(func(v NodePoolSpec) map[string]string { return v.Limits }).(pulumi.StringMapOutput)
 }
 
 // Name of the NodePool object (a lowercase DNS label, at most 63 characters).
-func (o NodePoolOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v NodePool) string { return v.Name }).(pulumi.StringOutput)
+func (o NodePoolSpecOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v NodePoolSpec) string { return v.Name }).(pulumi.StringOutput)
 }
 
 // Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.
-func (o NodePoolOutput) NodeClassRef() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NodePool) *string { return v.NodeClassRef }).(pulumi.StringPtrOutput)
+func (o NodePoolSpecOutput) NodeClassRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NodePoolSpec) *string { return v.NodeClassRef }).(pulumi.StringPtrOutput)
 }
 
 // Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.
-func (o NodePoolOutput) Replicas() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v NodePool) *int { return v.Replicas }).(pulumi.IntPtrOutput)
+func (o NodePoolSpecOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v NodePoolSpec) *int { return v.Replicas }).(pulumi.IntPtrOutput)
 }
 
 // Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2.
-func (o NodePoolOutput) Requirements() RequirementArrayOutput {
-	return o.ApplyT(func(v NodePool) []Requirement { return v.Requirements }).(RequirementArrayOutput)
+func (o NodePoolSpecOutput) Requirements() RequirementArrayOutput {
+	return o.ApplyT(func(v NodePoolSpec) []Requirement { return v.Requirements }).(RequirementArrayOutput)
 }
 
 // Taints applied at node start that a daemon is expected to remove (Karpenter does not wait for them when scheduling).
-func (o NodePoolOutput) StartupTaints() TaintArrayOutput {
-	return o.ApplyT(func(v NodePool) []Taint { return v.StartupTaints }).(TaintArrayOutput)
+func (o NodePoolSpecOutput) StartupTaints() TaintArrayOutput {
+	return o.ApplyT(func(v NodePoolSpec) []Taint { return v.StartupTaints }).(TaintArrayOutput)
 }
 
 // Taints applied to every node of the pool.
-func (o NodePoolOutput) Taints() TaintArrayOutput {
-	return o.ApplyT(func(v NodePool) []Taint { return v.Taints }).(TaintArrayOutput)
+func (o NodePoolSpecOutput) Taints() TaintArrayOutput {
+	return o.ApplyT(func(v NodePoolSpec) []Taint { return v.Taints }).(TaintArrayOutput)
 }
 
 // How long Karpenter waits for pods to drain before forcefully terminating a node (e.g. `48h`).
-func (o NodePoolOutput) TerminationGracePeriod() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NodePool) *string { return v.TerminationGracePeriod }).(pulumi.StringPtrOutput)
+func (o NodePoolSpecOutput) TerminationGracePeriod() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NodePoolSpec) *string { return v.TerminationGracePeriod }).(pulumi.StringPtrOutput)
 }
 
 // Priority of the pool relative to other pools (1-100; higher first). Not supported on a static pool (`replicas`).
-func (o NodePoolOutput) Weight() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v NodePool) *int { return v.Weight }).(pulumi.IntPtrOutput)
+func (o NodePoolSpecOutput) Weight() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v NodePoolSpec) *int { return v.Weight }).(pulumi.IntPtrOutput)
 }
 
-type NodePoolArrayOutput struct{ *pulumi.OutputState }
+type NodePoolSpecArrayOutput struct{ *pulumi.OutputState }
 
-func (NodePoolArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]NodePool)(nil)).Elem()
+func (NodePoolSpecArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NodePoolSpec)(nil)).Elem()
 }
 
-func (o NodePoolArrayOutput) ToNodePoolArrayOutput() NodePoolArrayOutput {
+func (o NodePoolSpecArrayOutput) ToNodePoolSpecArrayOutput() NodePoolSpecArrayOutput {
 	return o
 }
 
-func (o NodePoolArrayOutput) ToNodePoolArrayOutputWithContext(ctx context.Context) NodePoolArrayOutput {
+func (o NodePoolSpecArrayOutput) ToNodePoolSpecArrayOutputWithContext(ctx context.Context) NodePoolSpecArrayOutput {
 	return o
 }
 
-func (o NodePoolArrayOutput) Index(i pulumi.IntInput) NodePoolOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NodePool {
-		return vs[0].([]NodePool)[vs[1].(int)]
-	}).(NodePoolOutput)
+func (o NodePoolSpecArrayOutput) Index(i pulumi.IntInput) NodePoolSpecOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NodePoolSpec {
+		return vs[0].([]NodePoolSpec)[vs[1].(int)]
+	}).(NodePoolSpecOutput)
 }
 
 // An EC2 placement group, by name or by id (exactly one).
@@ -3769,10 +3769,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*MetadataOptionsPtrInput)(nil)).Elem(), MetadataOptionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NetworkInterfaceInput)(nil)).Elem(), NetworkInterfaceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NetworkInterfaceArrayInput)(nil)).Elem(), NetworkInterfaceArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*NodeClassInput)(nil)).Elem(), NodeClassArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*NodeClassArrayInput)(nil)).Elem(), NodeClassArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*NodePoolInput)(nil)).Elem(), NodePoolArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*NodePoolArrayInput)(nil)).Elem(), NodePoolArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NodeClassSpecInput)(nil)).Elem(), NodeClassSpecArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NodeClassSpecArrayInput)(nil)).Elem(), NodeClassSpecArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NodePoolSpecInput)(nil)).Elem(), NodePoolSpecArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NodePoolSpecArrayInput)(nil)).Elem(), NodePoolSpecArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PlacementGroupSelectorInput)(nil)).Elem(), PlacementGroupSelectorArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PlacementGroupSelectorPtrInput)(nil)).Elem(), PlacementGroupSelectorArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PolicyConditionInput)(nil)).Elem(), PolicyConditionArgs{})
@@ -3813,10 +3813,10 @@ func init() {
 	pulumi.RegisterOutputType(MetadataOptionsPtrOutput{})
 	pulumi.RegisterOutputType(NetworkInterfaceOutput{})
 	pulumi.RegisterOutputType(NetworkInterfaceArrayOutput{})
-	pulumi.RegisterOutputType(NodeClassOutput{})
-	pulumi.RegisterOutputType(NodeClassArrayOutput{})
-	pulumi.RegisterOutputType(NodePoolOutput{})
-	pulumi.RegisterOutputType(NodePoolArrayOutput{})
+	pulumi.RegisterOutputType(NodeClassSpecOutput{})
+	pulumi.RegisterOutputType(NodeClassSpecArrayOutput{})
+	pulumi.RegisterOutputType(NodePoolSpecOutput{})
+	pulumi.RegisterOutputType(NodePoolSpecArrayOutput{})
 	pulumi.RegisterOutputType(PlacementGroupSelectorOutput{})
 	pulumi.RegisterOutputType(PlacementGroupSelectorPtrOutput{})
 	pulumi.RegisterOutputType(PolicyConditionOutput{})

@@ -313,7 +313,7 @@ export interface NetworkInterfaceArgs {
 /**
  * An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
  */
-export interface NodeClassArgs {
+export interface NodeClassSpecArgs {
     /**
      * AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
      */
@@ -415,7 +415,7 @@ export interface NodeClassArgs {
 /**
  * A Karpenter NodePool: which nodes Karpenter may launch for pending pods, and how it disrupts them.
  */
-export interface NodePoolArgs {
+export interface NodePoolSpecArgs {
     /**
      * Annotations applied to every node of the pool.
      */

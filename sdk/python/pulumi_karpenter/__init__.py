@@ -8,6 +8,8 @@ import typing
 # Export this package's modules as members:
 from ._enums import *
 from .karpenter import *
+from .node_class import *
+from .node_pool import *
 from .provider import *
 from ._inputs import *
 _utilities.register(
@@ -18,7 +20,9 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_karpenter",
   "classes": {
-   "karpenter:index:Karpenter": "Karpenter"
+   "karpenter:index:Karpenter": "Karpenter",
+   "karpenter:index:NodeClass": "NodeClass",
+   "karpenter:index:NodePool": "NodePool"
   }
  }
 ]

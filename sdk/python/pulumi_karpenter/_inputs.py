@@ -42,10 +42,10 @@ __all__ = [
     'MetadataOptionsArgsDict',
     'NetworkInterfaceArgs',
     'NetworkInterfaceArgsDict',
-    'NodeClassArgs',
-    'NodeClassArgsDict',
-    'NodePoolArgs',
-    'NodePoolArgsDict',
+    'NodeClassSpecArgs',
+    'NodeClassSpecArgsDict',
+    'NodePoolSpecArgs',
+    'NodePoolSpecArgsDict',
     'PlacementGroupSelectorArgs',
     'PlacementGroupSelectorArgsDict',
     'PolicyConditionArgs',
@@ -1360,7 +1360,7 @@ class NetworkInterfaceArgs:
         pulumi.set(self, "network_card_index", value)
 
 
-class NodeClassArgsDict(TypedDict):
+class NodeClassSpecArgsDict(TypedDict):
     """
     An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
     """
@@ -1462,7 +1462,7 @@ class NodeClassArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class NodeClassArgs:
+class NodeClassSpecArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  ami_alias: pulumi.Input[Optional[_builtins.str]] = None,
@@ -1853,7 +1853,7 @@ class NodeClassArgs:
         pulumi.set(self, "user_data", value)
 
 
-class NodePoolArgsDict(TypedDict):
+class NodePoolSpecArgsDict(TypedDict):
     """
     A Karpenter NodePool: which nodes Karpenter may launch for pending pods, and how it disrupts them.
     """
@@ -1911,7 +1911,7 @@ class NodePoolArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class NodePoolArgs:
+class NodePoolSpecArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,

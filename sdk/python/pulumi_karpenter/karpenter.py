@@ -41,8 +41,8 @@ class KarpenterArgs:
                  kubernetes_version: Optional[_builtins.str] = None,
                  namespace: Optional[_builtins.str] = None,
                  node_access: pulumi.Input[Optional['NodeAccess']] = None,
-                 node_classes: pulumi.Input[Optional[Sequence[pulumi.Input['NodeClassArgs']]]] = None,
-                 node_pools: pulumi.Input[Optional[Sequence[pulumi.Input['NodePoolArgs']]]] = None,
+                 node_classes: pulumi.Input[Optional[Sequence[pulumi.Input['NodeClassSpecArgs']]]] = None,
+                 node_pools: pulumi.Input[Optional[Sequence[pulumi.Input['NodePoolSpecArgs']]]] = None,
                  node_role_additional_policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  node_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,
@@ -75,8 +75,8 @@ class KarpenterArgs:
         :param _builtins.str kubernetes_version: The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
         :param _builtins.str namespace: Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
         :param pulumi.Input['NodeAccess'] node_access: How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
-        :param pulumi.Input[Sequence[pulumi.Input['NodeClassArgs']]] node_classes: EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
-        :param pulumi.Input[Sequence[pulumi.Input['NodePoolArgs']]] node_pools: NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
+        :param pulumi.Input[Sequence[pulumi.Input['NodeClassSpecArgs']]] node_classes: EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
+        :param pulumi.Input[Sequence[pulumi.Input['NodePoolSpecArgs']]] node_pools: NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_role_additional_policy_arns: Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
         :param pulumi.Input[_builtins.str] node_role_arn: ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.
         :param pulumi.Input[_builtins.str] oidc_provider_arn: ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
@@ -403,26 +403,26 @@ class KarpenterArgs:
 
     @_builtins.property
     @pulumi.getter(name="nodeClasses")
-    def node_classes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NodeClassArgs']]]]:
+    def node_classes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NodeClassSpecArgs']]]]:
         """
         EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
         """
         return pulumi.get(self, "node_classes")
 
     @node_classes.setter
-    def node_classes(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NodeClassArgs']]]]):
+    def node_classes(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NodeClassSpecArgs']]]]):
         pulumi.set(self, "node_classes", value)
 
     @_builtins.property
     @pulumi.getter(name="nodePools")
-    def node_pools(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NodePoolArgs']]]]:
+    def node_pools(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NodePoolSpecArgs']]]]:
         """
         NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
         """
         return pulumi.get(self, "node_pools")
 
     @node_pools.setter
-    def node_pools(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NodePoolArgs']]]]):
+    def node_pools(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NodePoolSpecArgs']]]]):
         pulumi.set(self, "node_pools", value)
 
     @_builtins.property
@@ -560,8 +560,8 @@ class Karpenter(pulumi.ComponentResource):
                  kubernetes_version: Optional[_builtins.str] = None,
                  namespace: Optional[_builtins.str] = None,
                  node_access: pulumi.Input[Optional['NodeAccess']] = None,
-                 node_classes: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodeClassArgs', 'NodeClassArgsDict']]]]] = None,
-                 node_pools: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodePoolArgs', 'NodePoolArgsDict']]]]] = None,
+                 node_classes: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodeClassSpecArgs', 'NodeClassSpecArgsDict']]]]] = None,
+                 node_pools: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodePoolSpecArgs', 'NodePoolSpecArgsDict']]]]] = None,
                  node_role_additional_policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  node_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,
@@ -597,8 +597,8 @@ class Karpenter(pulumi.ComponentResource):
         :param _builtins.str kubernetes_version: The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
         :param _builtins.str namespace: Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
         :param pulumi.Input['NodeAccess'] node_access: How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['NodeClassArgs', 'NodeClassArgsDict']]]] node_classes: EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['NodePoolArgs', 'NodePoolArgsDict']]]] node_pools: NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
+        :param pulumi.Input[Sequence[pulumi.Input[Union['NodeClassSpecArgs', 'NodeClassSpecArgsDict']]]] node_classes: EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['NodePoolSpecArgs', 'NodePoolSpecArgsDict']]]] node_pools: NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_role_additional_policy_arns: Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
         :param pulumi.Input[_builtins.str] node_role_arn: ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.
         :param pulumi.Input[_builtins.str] oidc_provider_arn: ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
@@ -653,8 +653,8 @@ class Karpenter(pulumi.ComponentResource):
                  kubernetes_version: Optional[_builtins.str] = None,
                  namespace: Optional[_builtins.str] = None,
                  node_access: pulumi.Input[Optional['NodeAccess']] = None,
-                 node_classes: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodeClassArgs', 'NodeClassArgsDict']]]]] = None,
-                 node_pools: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodePoolArgs', 'NodePoolArgsDict']]]]] = None,
+                 node_classes: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodeClassSpecArgs', 'NodeClassSpecArgsDict']]]]] = None,
+                 node_pools: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodePoolSpecArgs', 'NodePoolSpecArgsDict']]]]] = None,
                  node_role_additional_policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  node_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,

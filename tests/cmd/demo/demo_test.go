@@ -1,62 +1,133 @@
+//go:build e2e
+
 package main
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e"
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
 )
 
-// TestDemo runs `make demo`'s program end to end for each API generation and checks that it
-// prints what the README promises: the releases, the controller wiring, and a
-// `kubectl get -o wide` table per custom resource kind listing every pool and class the args
-// name. The resource names (plurals) are the CRDs' own, as kubectl shows them.
+// standIns are built once for the three runs.
+var standIns e2e.StandIns
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "demo-standins-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if standIns, err = e2e.BuildStandIns(context.Background(), dir); err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// TestDemo runs `make demo`'s program (a real `pulumi up`, the tables, `pulumi destroy`) for the
+// default install of each API generation, and checks it prints what the README promises: the
+// engine's resource tree with every child under the component, the releases deployed, a
+// `kubectl get -o wide` table per custom resource kind listing the default pool and class, the
+// AWS inventory, and a destroy that deletes everything it created — but, in the Provisioner
+// era, what Helm itself never deletes (the chart's crds/ CRDs, with their APIServices, and the
+// namespace the release created).
+//
+// Run with the e2e build tag (make e2e): it needs the Pulumi CLI, the YAML host and moto.
 func TestDemo(t *testing.T) {
 	root, err := harness.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	// classes and pools: the `kubectl get` resources whose tables list the classes and pools.
-	cases := []struct{ name, args, classes, pools string }{
-		{"v1", filepath.Join(root, "examples", "render", "default.json"),
-			"ec2nodeclasses.v1.karpenter.k8s.aws", "nodepools.v1.karpenter.sh"},
-		{"v1beta1", filepath.Join(root, "tests", "testdata", "args", "rich-v1beta1.json"),
-			"ec2nodeclasses.v1beta1.karpenter.k8s.aws", "nodepools.v1beta1.karpenter.sh"},
-		{"v1alpha5", filepath.Join(root, "tests", "testdata", "args", "rich-v1alpha5.json"),
-			"awsnodetemplates.v1alpha1.karpenter.k8s.aws", "provisioners.v1alpha5.karpenter.sh"},
+	cases := []struct {
+		name, version, classes, pools string
+		children                      int
+		leftovers                     []string
+	}{
+		{"v1", "", "ec2nodeclasses.v1.karpenter.k8s.aws", "nodepools.v1.karpenter.sh", 36, nil},
+		{"v1beta1", "0.36.2", "ec2nodeclasses.v1beta1.karpenter.k8s.aws", "nodepools.v1beta1.karpenter.sh", 0, nil},
+		{"v1alpha5", "0.31.0", "awsnodetemplates.v1alpha1.karpenter.k8s.aws", "provisioners.v1alpha5.karpenter.sh", 0, []string{
+			"apiservices.apiregistration.k8s.io v1alpha1.karpenter.k8s.aws",
+			"apiservices.apiregistration.k8s.io v1alpha5.karpenter.sh",
+			"customresourcedefinitions.apiextensions.k8s.io awsnodetemplates.karpenter.k8s.aws",
+			"customresourcedefinitions.apiextensions.k8s.io machines.karpenter.sh",
+			"customresourcedefinitions.apiextensions.k8s.io provisioners.karpenter.sh",
+			"namespaces karpenter",
+		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
+			args := ""
+			if tc.version != "" {
+				args = filepath.Join(t.TempDir(), "args.json")
+				if err := os.WriteFile(args, []byte(`{"version": "`+tc.version+`"}`), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			var out bytes.Buffer
-			if err := run(context.Background(), &out, root, tc.args); err != nil {
+			res, err := run(context.Background(), &out, root, args, &standIns)
+			if err != nil {
 				t.Fatalf("demo failed: %v\n%s", err, out.String())
 			}
 			sections := splitSections(out.String())
 
-			if rows := tableRows(t, sections, "helm list -A"); len(rows) == 0 {
-				t.Errorf("helm list shows no release")
+			if !strings.Contains(res.Up, "created") || !strings.Contains(res.Destroy, "deleted") {
+				t.Errorf("the engine's up/destroy output is missing:\n%s", out.String())
 			}
-			pools, classes := argNames(t, tc.args)
-			for resource, want := range map[string][]string{tc.classes: classes, tc.pools: pools} {
-				rows := tableRows(t, sections, "kubectl get "+resource+" -o wide")
-				for _, name := range want {
-					if !hasRow(rows, name) {
-						t.Errorf("kubectl get %s: no row for %q in\n%s", resource, name, strings.Join(rows, "\n"))
-					}
+			// The tree: the component under the stack, its children under it.
+			tree := sections["pulumi stack (the resources, as the engine parented them)"]
+			var under int
+			for _, line := range tree {
+				if strings.HasPrefix(strings.TrimSpace(line), "│  ├─") || strings.HasPrefix(strings.TrimSpace(line), "│  └─") {
+					under++
 				}
 			}
-			if !strings.Contains(out.String(), "== Stopped the local API server") {
-				t.Errorf("demo did not report stopping the API server")
+			if under == 0 || (tc.children > 0 && under != tc.children) {
+				t.Errorf("resource tree: %d children under the component, want %d:\n%s", under, tc.children, strings.Join(tree, "\n"))
+			}
+			for _, name := range []string{"karpenter-crd", "karpenter"} {
+				if tc.name == "v1alpha5" && name == "karpenter-crd" {
+					continue // the Provisioner-era chart installs its own CRDs
+				}
+				if !hasDeployedRow(tableRows(t, sections, "helm list -n "+str(res.Outputs["namespace"])), name) {
+					t.Errorf("helm list shows no deployed %s", name)
+				}
+			}
+			for _, resource := range []string{tc.classes, tc.pools} {
+				if rows := tableRows(t, sections, "kubectl get "+resource+" -o wide"); !hasRow(rows, "default") {
+					t.Errorf("kubectl get %s: no row for the default pool/class in\n%s", resource, strings.Join(rows, "\n"))
+				}
+			}
+			if roles := sections["AWS (moto): IAM roles"]; len(roles) == 0 || !strings.Contains(strings.Join(roles, "\n"), roleName(str(res.Outputs["controllerRoleArn"]))) {
+				t.Errorf("the AWS inventory does not list the controller role %v:\n%s", res.Outputs["controllerRoleArn"], strings.Join(roles, "\n"))
+			}
+			if !reflect.DeepEqual(res.Leftovers, tc.leftovers) {
+				t.Errorf("left behind after the destroy:\n got %q\nwant %q", res.Leftovers, tc.leftovers)
+			}
+			if !strings.Contains(out.String(), "== Stopped moto and the local API server") {
+				t.Errorf("demo did not report stopping moto and the API server")
 			}
 		})
 	}
 }
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func roleName(arn string) string { return arn[strings.LastIndex(arn, "/")+1:] }
 
 // splitSections maps each "== heading" of the demo's output to the lines under it.
 func splitSections(out string) map[string][]string {
@@ -99,32 +170,11 @@ func hasRow(rows []string, name string) bool {
 	return false
 }
 
-// argNames reads the pool and class names the args file asks for; with none, the component's
-// documented default pair is named "default".
-func argNames(t *testing.T, file string) (pools, classes []string) {
-	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
+func hasDeployedRow(rows []string, name string) bool {
+	for _, r := range rows {
+		if f := strings.Fields(r); len(f) > 3 && f[0] == name && f[3] == "deployed" {
+			return true
+		}
 	}
-	var args struct {
-		NodePools   []struct{ Name string } `json:"nodePools"`
-		NodeClasses []struct{ Name string } `json:"nodeClasses"`
-	}
-	if err := json.Unmarshal(b, &args); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range args.NodePools {
-		pools = append(pools, p.Name)
-	}
-	for _, c := range args.NodeClasses {
-		classes = append(classes, c.Name)
-	}
-	if len(pools) == 0 {
-		pools = []string{"default"}
-	}
-	if len(classes) == 0 {
-		classes = []string{"default"}
-	}
-	return pools, classes
+	return false
 }

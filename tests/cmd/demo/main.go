@@ -1,6 +1,12 @@
-// Command demo is `make demo`: it renders the Karpenter component for a sample cluster,
-// installs the result into a throwaway local Kubernetes API server with the real Karpenter
-// charts and CRDs, prints what a user would look at, and shuts everything down.
+// Command demo is `make demo`: a real `pulumi up` of the Karpenter component, with no AWS account.
+//
+// The Pulumi CLI and the YAML language host (built from the Go module proxy by `make e2e-deps`)
+// run the engine tests' YAML program (tests/e2e/testdata/program.yaml); the engine starts the
+// component plugin (bin/pulumi-resource-karpenter) and calls its Construct over gRPC; the
+// component's children go to two stand-in provider plugins, installed as pulumi-aws 6.83.2 and
+// pulumi-kubernetes 4.30.0: the aws one against a local moto server, the kubernetes one against a
+// local kube-apiserver + etcd with the real Karpenter charts. The demo prints the engine's
+// output, what the API server and moto then hold, and runs `pulumi destroy`.
 package main
 
 import (
@@ -14,12 +20,12 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e"
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -36,102 +42,173 @@ func main() {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(1)
 	}
-	argsFile := flag.String("args", filepath.Join(root, "examples", "render", "default.json"), "component inputs (JSON or YAML)")
+	argsFile := flag.String("args", "", "extra component inputs (JSON or YAML, e.g. a render args file; clusterName and oidcProviderArn come from the program)")
 	flag.Parse()
 
-	// Ctrl-C still tears the API server down (the deferred Stop runs).
+	// Ctrl-C still tears moto and the API server down (the deferred Close runs).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Stdout, root, *argsFile); err != nil {
+	if _, err := run(ctx, os.Stdout, root, *argsFile, nil); err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		stop()
 		os.Exit(1)
 	}
 }
 
-// run renders argsFile, installs the result into a fresh local API server and prints it to out.
-func run(ctx context.Context, out io.Writer, root, argsFile string) error {
-	bin, err := harness.ProviderBinary()
-	if err != nil {
-		return err
-	}
-	heading(out, "Rendering %s", rel(root, argsFile))
-	r, err := harness.RunRender(bin, argsFile)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "%s %q: %d child resources\n", r.Component.Type, r.Component.Name, len(r.Resources))
-	printAWS(out, r)
+// result is what the demo saw, for its test.
+type result struct {
+	Up, Destroy string         // the engine's output
+	Outputs     map[string]any // the stack outputs after `up`
+	// Leftovers: what moto and the API server held after `pulumi destroy` that they did not
+	// hold before `up` (empty when the destroy was complete).
+	Leftovers []string
+}
 
-	heading(out, "Starting a local Kubernetes API server (kube-apiserver %s + etcd)", harness.KubernetesVersion)
+// run does the demo, printing to out: `pulumi up` of the program with the inputs of argsFile
+// (optional) added, the API server's and moto's view, then `pulumi destroy`. It builds the
+// stand-in plugins unless given them.
+func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2e.StandIns) (*result, error) {
+	res := &result{}
+	extra := ""
+	var ignored []string
+	if argsFile != "" {
+		doc, err := os.ReadFile(argsFile)
+		if err != nil {
+			return nil, err
+		}
+		if extra, ignored, err = e2e.InputsYAML(doc); err != nil {
+			return nil, fmt.Errorf("%s: %w", argsFile, err)
+		}
+	}
+	program, err := e2e.Program(extra)
+	if err != nil {
+		return nil, err
+	}
+	tools, err := e2e.FindTools()
+	if err != nil {
+		return nil, err
+	}
 	dir, err := os.MkdirTemp("", "karpenter-demo-")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	start := time.Now()
-	cp, err := harness.Start(ctx, dir)
+
+	heading(out, "What runs here (no AWS account, no cluster)")
+	version, err := e2e.PluginVersion(tools.Provider)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	for _, row := range [][2]string{
+		{"real", fmt.Sprintf("Pulumi CLI %s and engine, YAML language host %s (built from the Go module proxy)", tools.PulumiVersion, tools.YAMLVersion)},
+		{"real", fmt.Sprintf("the component plugin %s (%s), Construct called over gRPC", version, rel(root, tools.Provider))},
+		{"real", fmt.Sprintf("kube-apiserver %s + etcd on loopback; the Karpenter charts and CRDs (Helm SDK)", harness.KubernetesVersion)},
+		{"stand-in", fmt.Sprintf("pulumi-resource-aws %s: tests/e2e/standin/aws, against moto %s on loopback", e2e.AWSVersion, tools.MotoVersion)},
+		{"stand-in", "  (EKS access entries, add-ons, pod identity: an in-memory record; moto has none)"},
+		{"stand-in", fmt.Sprintf("pulumi-resource-kubernetes %s: tests/e2e/standin/kubernetes, Helm releases and objects on the API server", e2e.KubernetesVersion)},
+		{"stand-in", "the cluster: an IAM role named like one, and its OIDC provider (program: " + rel(root, filepath.Join(root, "tests", "e2e", "testdata", "program.yaml")) + ")"},
+	} {
+		fmt.Fprintf(tw, "  %s\t%s\n", row[0], row[1])
+	}
+	tw.Flush()
+	if extra != "" {
+		fmt.Fprintf(out, "\nComponent inputs from %s:\n%s", rel(root, argsFile), indent(extra, "  "))
+	}
+	if len(ignored) > 0 {
+		fmt.Fprintf(out, "(not taken from %s: %s — the program sets them)\n", rel(root, argsFile), strings.Join(ignored, ", "))
+	}
+
+	heading(out, "Building the stand-in plugins, starting moto and a local API server")
+	start := time.Now()
+	if standIns == nil {
+		built, err := e2e.BuildStandIns(ctx, filepath.Join(dir, "standins"))
+		if err != nil {
+			return nil, err
+		}
+		standIns = &built
+	}
+	w, err := e2e.NewWorld(ctx, filepath.Join(dir, "world"), tools, *standIns)
+	if err != nil {
+		return nil, err
 	}
 	defer func() {
-		cp.Stop()
-		heading(out, "Stopped the local API server")
+		w.Close()
+		heading(out, "Stopped moto and the local API server")
 	}()
-	fmt.Fprintf(out, "ready at %s in %s\n", cp.URL, time.Since(start).Round(100*time.Millisecond))
-	c, err := harness.NewCluster(cp)
+	fmt.Fprintf(out, "moto at %s, API server at %s, plugins installed (%s)\n", w.Moto.URL, w.ControlPlane.URL, time.Since(start).Round(100*time.Millisecond))
+	baseline, err := e2e.SnapshotKubernetes(ctx, w.ControlPlane.Config)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if err := w.NewStack(program); err != nil {
+		return nil, err
 	}
 
-	heading(out, "Installing what the component renders (Helm releases, then custom resources)")
-	applied, err := c.Install(ctx, r)
-	for _, a := range applied {
-		switch {
-		case a.Release != nil:
-			fmt.Fprintf(out, "  helm install %-14s %s\n", a.Release.Name, a.Resource.String("chart")+"@"+a.Resource.String("version"))
-		case a.Got != nil && a.Sent == nil:
-			fmt.Fprintf(out, "  read    %s %s (exists; the component reads it, nothing creates it)\n", strings.ToLower(a.Got.GetKind()), a.Resource.ReadID)
-		case a.Got != nil && a.FieldManager != "":
-			fmt.Fprintf(out, "  applied %s %s/%s (server-side apply as %s; read back: matches)\n", strings.ToLower(a.Got.GetKind()), a.Got.GetNamespace(), a.Got.GetName(), a.FieldManager)
-		case a.Got != nil:
-			fmt.Fprintf(out, "  created %s/%s (read back: matches what was sent)\n", strings.ToLower(a.Got.GetKind()), a.Got.GetName())
-		}
-		if a.Release != nil {
-			for _, w := range c.RemovedWebhooks(a.Release.Name) {
-				fmt.Fprintf(out, "  removed %s (served by the controller pod, which cannot run here)\n", w)
-			}
-		}
-	}
+	heading(out, "pulumi up")
+	w.Engine.Echo = out
+	stdout, stderr, err := w.Engine.RunContext(ctx, "up", "--yes", "--non-interactive")
+	res.Up = stdout
+	w.Engine.Echo = nil
 	if err != nil {
-		return err
+		return res, fmt.Errorf("%w\n%s", err, stderr)
+	}
+	heading(out, "pulumi stack (the resources, as the engine parented them)")
+	tree, stderr, err := w.Engine.RunContext(ctx, "stack", "--show-urns=false")
+	if err != nil {
+		return res, fmt.Errorf("%w\n%s", err, stderr)
+	}
+	fmt.Fprint(out, tree)
+	outputs, _, err := w.Engine.RunContext(ctx, "stack", "output", "--json")
+	if err != nil {
+		return res, err
+	}
+	if err := json.Unmarshal([]byte(outputs), &res.Outputs); err != nil {
+		return res, err
 	}
 
-	if err := printReleases(ctx, out, c, applied); err != nil {
-		return err
+	state, err := w.StateResources()
+	if err != nil {
+		return res, err
 	}
-	if err := printController(ctx, out, c, applied); err != nil {
-		return err
+	if err := printKubernetes(ctx, out, w, state, res.Outputs); err != nil {
+		return res, err
 	}
-	// The generation's custom resources (NodePool/EC2NodeClass v1 or v1beta1, or
-	// Provisioner/AWSNodeTemplate), in render order.
-	seen := map[string]bool{}
-	for _, res := range r.Resources {
-		if !res.IsCustomResource() || seen[res.Type] {
-			continue
-		}
-		seen[res.Type] = true
-		m, err := c.Mapping(res.GroupVersionKind())
-		if err != nil {
-			return err
-		}
-		gvr := m.Resource
-		heading(out, "kubectl get %s.%s.%s -o wide", gvr.Resource, gvr.Version, gvr.Group)
-		if err := printTable(ctx, out, cp, m.Resource); err != nil {
-			return err
-		}
+	inv, err := e2e.ReadAWS(ctx, w.AWS, w.StateDir)
+	if err != nil {
+		return res, err
 	}
-	return nil
+	printAWS(out, inv)
+
+	heading(out, "pulumi destroy --skip-preview")
+	w.Engine.Echo = out
+	stdout, stderr, err = w.Engine.RunContext(ctx, "destroy", "--yes", "--non-interactive", "--skip-preview")
+	res.Destroy = stdout
+	w.Engine.Echo = nil
+	if err != nil {
+		return res, fmt.Errorf("%w\n%s", err, stderr)
+	}
+	after, err := e2e.ReadAWS(ctx, w.AWS, w.StateDir)
+	if err != nil {
+		return res, err
+	}
+	now, err := e2e.SnapshotKubernetes(ctx, w.ControlPlane.Config)
+	if err != nil {
+		return res, err
+	}
+	res.Leftovers = append(after.Leftovers(), e2e.NewObjects(baseline, now)...)
+	if len(res.Leftovers) == 0 {
+		fmt.Fprintln(out, "\nAfter the destroy moto holds nothing and the API server what it held at its start.")
+		return res, nil
+	}
+	// Helm never deletes the CRDs of a chart's crds/ directory (the Provisioner era installs
+	// them so), nor a namespace a release created: a destroy leaves them, as it would on EKS.
+	heading(out, "Left behind after the destroy")
+	for _, l := range res.Leftovers {
+		fmt.Fprintf(out, "  %s\n", l)
+	}
+	fmt.Fprintln(out, "(Helm keeps a chart's crds/ CRDs, the API server their APIServices, and a namespace a release created.)")
+	return res, nil
 }
 
 func heading(w io.Writer, format string, a ...any) {
@@ -145,101 +222,208 @@ func rel(root, p string) string {
 	return p
 }
 
-// printAWS lists the AWS resources with the settings a reviewer checks before `pulumi up`.
-func printAWS(w io.Writer, r *harness.Render) {
-	heading(w, "AWS resources the component would create (not created here: no AWS account)")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TYPE\tNAME\tSETTINGS")
-	for _, res := range r.Resources {
-		if !strings.HasPrefix(res.Type, "aws:") {
+func indent(s, prefix string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		b.WriteString(prefix + line + "\n")
+	}
+	return b.String()
+}
+
+// printKubernetes shows the API server's side: `helm list`, the controller's wiring, and a
+// `kubectl get -o wide` table per custom resource kind the component created.
+func printKubernetes(ctx context.Context, out io.Writer, w *e2e.World, state []e2e.StateResource, outputs map[string]any) error {
+	ns, _ := outputs["namespace"].(string)
+	var releases []string
+	for _, k := range []string{"crdReleaseName", "releaseName"} {
+		if name, _ := outputs[k].(string); name != "" {
+			releases = append(releases, name)
+		}
+	}
+	heading(out, "helm list -n %s", ns)
+	tw := tabwriter.NewWriter(out, 0, 0, 3, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tNAMESPACE\tREVISION\tSTATUS\tCHART\tAPP VERSION")
+	for _, name := range releases {
+		st, err := w.Cluster.ReleaseStatus(ns, name)
+		if err != nil {
+			return err
+		}
+		md := st.Chart.Metadata
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s-%s\t%s\n", st.Name, st.Namespace, st.Version, st.Info.Status, md.Name, md.Version, md.AppVersion)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if name, _ := outputs["releaseName"].(string); name != "" {
+		if err := printController(ctx, out, w.Cluster, ns, name); err != nil {
+			return err
+		}
+	}
+	// The generation's custom resources (NodePool/EC2NodeClass v1 or v1beta1, or
+	// Provisioner/AWSNodeTemplate), in state order.
+	seen := map[string]bool{}
+	for _, r := range state {
+		gvk, ok := customResourceKind(r.Type)
+		if !ok || seen[r.Type] {
 			continue
 		}
-		settings := summarize(res)
-		if len(settings) == 0 {
-			settings = []string{"-"}
+		seen[r.Type] = true
+		m, err := w.Cluster.Mapping(gvk)
+		if err != nil {
+			return err
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", shortType(res.Type), res.Name, settings[0])
-		for _, s := range settings[1:] {
-			fmt.Fprintf(tw, "\t\t%s\n", s)
+		gvr := m.Resource
+		heading(out, "kubectl get %s.%s.%s -o wide", gvr.Resource, gvr.Version, gvr.Group)
+		if err := printTable(ctx, out, w.ControlPlane, gvr); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// customResourceKind is the kind of a kubernetes:<group>/<version>:<Kind> type token of a
+// Karpenter API group.
+func customResourceKind(token string) (schema.GroupVersionKind, bool) {
+	parts := strings.Split(token, ":")
+	if len(parts) != 3 || parts[0] != "kubernetes" || !strings.HasPrefix(parts[1], "karpenter.") {
+		return schema.GroupVersionKind{}, false
+	}
+	gv, err := schema.ParseGroupVersion(parts[1])
+	if err != nil {
+		return schema.GroupVersionKind{}, false
+	}
+	return gv.WithKind(parts[2]), true
+}
+
+// printController shows the controller's wiring: the settings the chart turned into env vars
+// (or, before v0.32, the karpenter-global-settings ConfigMap) and the IRSA role on its service
+// account.
+func printController(ctx context.Context, w io.Writer, c *harness.Cluster, ns, release string) error {
+	st, err := c.ReleaseStatus(ns, release)
+	if err != nil {
+		return err
+	}
+	for _, doc := range strings.Split(st.Manifest, "\n---") {
+		var m map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &m); err != nil || m["kind"] != "Deployment" {
+			continue
+		}
+		meta, _ := m["metadata"].(map[string]any)
+		name, _ := meta["name"].(string)
+		dep, err := c.Dynamic.Resource(schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}).
+			Namespace(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		tmpl, _, _ := unstructured.NestedMap(dep.Object, "spec", "template")
+		var pt corev1.PodTemplateSpec
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(tmpl, &pt); err != nil {
+			return err
+		}
+		heading(w, "Controller: deployment %s/%s (no nodes here, so no pods run)", ns, name)
+		cm, err := c.Dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).
+			Namespace(ns).Get(ctx, "karpenter-global-settings", metav1.GetOptions{})
+		if err == nil {
+			data, _, _ := unstructured.NestedStringMap(cm.Object, "data")
+			fmt.Fprintf(w, "  configmap %s/karpenter-global-settings\n", ns)
+			for _, k := range slices.Sorted(maps.Keys(data)) {
+				if strings.HasPrefix(k, "aws.") && data[k] != "" {
+					fmt.Fprintf(w, "    %s=%s\n", k, data[k])
+				}
+			}
+		}
+		for _, ctr := range pt.Spec.Containers {
+			fmt.Fprintf(w, "  container %s image %s\n", ctr.Name, ctr.Image)
+			for _, e := range ctr.Env {
+				if e.Value != "" {
+					fmt.Fprintf(w, "    %s=%s\n", e.Name, e.Value)
+				}
+			}
+		}
+		sa, err := c.Dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "serviceaccounts"}).
+			Namespace(ns).Get(ctx, pt.Spec.ServiceAccountName, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "  serviceaccount %s/%s\n", ns, sa.GetName())
+		for _, k := range slices.Sorted(maps.Keys(sa.GetAnnotations())) {
+			fmt.Fprintf(w, "    %s: %s\n", k, sa.GetAnnotations()[k])
+		}
+	}
+	return nil
+}
+
+// printAWS is the AWS inventory: what moto holds (read with the AWS SDK, not through the
+// stand-in), then the stand-in's EKS record.
+func printAWS(w io.Writer, inv *e2e.AWSInventory) {
+	heading(w, "AWS (moto): IAM roles")
+	for _, r := range inv.Roles {
+		fmt.Fprintf(w, "%s\n", r.Name)
+		for _, line := range statements("trust", r.AssumeRolePolicy)[1:] {
+			fmt.Fprintf(w, "  trust%s\n", line)
+		}
+		for _, a := range r.AttachedPolicyArns {
+			fmt.Fprintf(w, "  attached %s\n", shortArn(a))
+		}
+	}
+
+	heading(w, "AWS (moto): customer-managed IAM policies")
+	for _, p := range inv.Policies {
+		fmt.Fprintf(w, "%s (default %s, attached %d)\n", p.Name, p.DefaultVersion, p.AttachmentCount)
+		for _, line := range statements("  policy", p.Document) {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
+
+	heading(w, "AWS (moto): instance profiles, OIDC providers")
+	for _, p := range inv.InstanceProfiles {
+		fmt.Fprintf(w, "instance profile %s: role %s\n", p.Name, strings.Join(p.Roles, ", "))
+	}
+	for _, p := range inv.OIDCProviders {
+		fmt.Fprintf(w, "OIDC provider %s\n", p)
+	}
+
+	heading(w, "AWS (moto): SQS queues, EventBridge rules")
+	for _, q := range inv.Queues {
+		a := q.Attributes
+		fmt.Fprintf(w, "queue %s: retention %ss, SSE %s\n", q.Name, a["MessageRetentionPeriod"], a["SqsManagedSseEnabled"])
+		for _, line := range statements("policy", a["Policy"]) {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RULE\tPATTERN\tTARGET")
+	for _, r := range inv.Rules {
+		var targets []string
+		for _, t := range r.Targets {
+			targets = append(targets, t.ID+" -> "+shortArn(t.Arn))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, compact(decode(r.EventPattern), 90), strings.Join(targets, ", "))
 	}
 	tw.Flush()
-	if len(r.Outputs) > 0 {
-		fmt.Fprintln(w, "\nComponent outputs (names of mocked resources are placeholders until `pulumi up`):")
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		keys := make([]string, 0, len(r.Outputs))
-		for k := range r.Outputs {
-			keys = append(keys, k)
+
+	heading(w, "EKS (the aws stand-in's record: moto has no access entries, add-ons or pod identity)")
+	none := true
+	for _, l := range [][2]any{{"access entry", inv.AccessEntries}, {"add-on", inv.Addons}, {"pod identity association", inv.PodIdentityAssociations}} {
+		for _, e := range l[1].([]string) {
+			fmt.Fprintf(w, "%s %s\n", l[0], e)
+			none = false
 		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			fmt.Fprintf(tw, "  %s\t%s\n", k, compact(r.Outputs[k], 110))
-		}
-		tw.Flush()
+	}
+	if none {
+		fmt.Fprintln(w, "(none)")
 	}
 }
 
-// shortType turns "aws:iam/role:Role" into "iam.Role".
-func shortType(t string) string {
-	parts := strings.Split(t, ":")
-	if len(parts) != 3 {
-		return t
+// shortArn drops the partition and account of an ARN: arn:aws:iam::aws:policy/X -> iam::aws:policy/X.
+func shortArn(arn string) string {
+	if parts := strings.SplitN(arn, ":", 4); len(parts) == 4 && parts[0] == "arn" {
+		return parts[2] + ":" + parts[3]
 	}
-	return strings.SplitN(parts[1], "/", 2)[0] + "." + parts[2]
+	return arn
 }
 
-// Inputs that hold JSON documents and how to show them.
-var documents = map[string]func(any) []string{
-	"assumeRolePolicy": func(v any) []string { return statements("trust", v) },
-	"policy":           func(v any) []string { return statements("policy", v) },
-	"eventPattern":     func(v any) []string { return []string{"pattern: " + compact(decode(v), 100)} },
-}
-
-// summarize picks the interesting inputs of an AWS resource: documents decoded, scalars
-// shown as key=value, long values cut.
-func summarize(res harness.Resource) []string {
-	var docs, scalars []string
-	keys := make([]string, 0, len(res.Inputs))
-	for k := range res.Inputs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		v := res.Inputs[k]
-		if f, ok := documents[k]; ok {
-			docs = append(docs, f(v)...)
-			continue
-		}
-		switch v.(type) {
-		case map[string]any, []any:
-			if k == "tags" || k == "tagsAll" {
-				continue // the same on every resource; not what distinguishes them
-			}
-			scalars = append(scalars, k+"="+compact(v, 60))
-		default:
-			scalars = append(scalars, k+"="+compact(v, 80))
-		}
-	}
-	// Several short settings share a line; documents follow, one statement per line.
-	var out []string
-	line := ""
-	for _, s := range scalars {
-		if line != "" && len(line)+len(s) > 100 {
-			out = append(out, line)
-			line = ""
-		}
-		if line != "" {
-			line += "  "
-		}
-		line += s
-	}
-	if line != "" {
-		out = append(out, line)
-	}
-	return append(out, docs...)
-}
-
-// statements renders an IAM policy document one statement per line.
+// statements renders an IAM policy document one statement per line, after a summary line.
 func statements(label string, v any) []string {
 	doc, ok := decode(v).(map[string]any)
 	if !ok {
@@ -296,92 +480,6 @@ func compact(v any, max int) string {
 		s = s[:max-3] + "..."
 	}
 	return s
-}
-
-// printReleases is `helm list`.
-func printReleases(ctx context.Context, w io.Writer, c *harness.Cluster, applied []harness.Applied) error {
-	heading(w, "helm list -A")
-	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tNAMESPACE\tREVISION\tSTATUS\tCHART\tAPP VERSION\tSOURCE")
-	for _, a := range applied {
-		if a.Release == nil {
-			continue
-		}
-		st, err := c.ReleaseStatus(a.Release.Namespace, a.Release.Name)
-		if err != nil {
-			return err
-		}
-		md := st.Chart.Metadata
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s-%s\t%s\t%s\n", st.Name, st.Namespace, st.Version, st.Info.Status,
-			md.Name, md.Version, md.AppVersion, a.Resource.String("chart"))
-	}
-	return tw.Flush()
-}
-
-// printController shows the controller's wiring: the settings the chart turned into env vars
-// and the IRSA role on its service account.
-func printController(ctx context.Context, w io.Writer, c *harness.Cluster, applied []harness.Applied) error {
-	for _, a := range applied {
-		if a.Release == nil || a.Release.Chart.Name() != "karpenter" {
-			continue
-		}
-		ns := a.Release.Namespace
-		for _, doc := range strings.Split(a.Release.Manifest, "\n---") {
-			var m map[string]any
-			if err := yaml.Unmarshal([]byte(doc), &m); err != nil || m["kind"] != "Deployment" {
-				continue
-			}
-			meta, _ := m["metadata"].(map[string]any)
-			name, _ := meta["name"].(string)
-			dep, err := c.Dynamic.Resource(schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}).
-				Namespace(ns).Get(ctx, name, metav1.GetOptions{})
-			if err != nil {
-				return err
-			}
-			tmpl, _, _ := unstructured.NestedMap(dep.Object, "spec", "template")
-			var pt corev1.PodTemplateSpec
-			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(tmpl, &pt); err != nil {
-				return err
-			}
-			heading(w, "Controller: deployment %s/%s (no nodes here, so no pods run)", ns, name)
-			// Before v0.32 the chart passes the settings in this ConfigMap, not in env vars.
-			cm, err := c.Dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).
-				Namespace(ns).Get(ctx, "karpenter-global-settings", metav1.GetOptions{})
-			if err == nil {
-				data, _, _ := unstructured.NestedStringMap(cm.Object, "data")
-				fmt.Fprintf(w, "  configmap %s/karpenter-global-settings\n", ns)
-				for _, k := range slices.Sorted(maps.Keys(data)) {
-					if strings.HasPrefix(k, "aws.") && data[k] != "" {
-						fmt.Fprintf(w, "    %s=%s\n", k, data[k])
-					}
-				}
-			}
-			for _, ctr := range pt.Spec.Containers {
-				fmt.Fprintf(w, "  container %s image %s\n", ctr.Name, ctr.Image)
-				for _, e := range ctr.Env {
-					if e.Value != "" {
-						fmt.Fprintf(w, "    %s=%s\n", e.Name, e.Value)
-					}
-				}
-			}
-			sa, err := c.Dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "serviceaccounts"}).
-				Namespace(ns).Get(ctx, pt.Spec.ServiceAccountName, metav1.GetOptions{})
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(w, "  serviceaccount %s/%s\n", ns, sa.GetName())
-			ann := sa.GetAnnotations()
-			keys := make([]string, 0, len(ann))
-			for k := range ann {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				fmt.Fprintf(w, "    %s: %s\n", k, ann[k])
-			}
-		}
-	}
-	return nil
 }
 
 // printTable is `kubectl get RESOURCE -o wide`: the API server renders the table from the

@@ -50,7 +50,7 @@ func TestKarpenterOutputs(t *testing.T) {
 			OidcProviderArn: pulumi.String("arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/ABC"),
 			Tags:            pulumi.StringMap{"team": pulumi.String("platform")},
 			// Nested object types and enums from the schema.
-			NodePools: karpenter.NodePoolArray{karpenter.NodePoolArgs{
+			NodePools: karpenter.NodePoolSpecArray{karpenter.NodePoolSpecArgs{
 				Name: pulumi.String("spot"),
 				Requirements: karpenter.RequirementArray{karpenter.RequirementArgs{
 					Key:      pulumi.String("karpenter.sh/capacity-type"),

@@ -44,7 +44,7 @@ def test_karpenter_outputs():
         tags={"team": "platform"},
         # Nested object types and enums from the schema.
         node_pools=[
-            karpenter.NodePoolArgs(
+            karpenter.NodePoolSpecArgs(
                 name="spot",
                 requirements=[
                     karpenter.RequirementArgs(

@@ -51,7 +51,7 @@ import io.github.pulumikarpenter.karpenter.KarpenterArgs;
 import io.github.pulumikarpenter.karpenter.enums.AuthenticationMode;
 import io.github.pulumikarpenter.karpenter.enums.RequirementOperator;
 import io.github.pulumikarpenter.karpenter.enums.TaintEffect;
-import io.github.pulumikarpenter.karpenter.inputs.NodePoolArgs;
+import io.github.pulumikarpenter.karpenter.inputs.NodePoolSpecArgs;
 import io.github.pulumikarpenter.karpenter.inputs.RequirementArgs;
 import io.github.pulumikarpenter.karpenter.inputs.TaintArgs;
 
@@ -155,9 +155,9 @@ public class App {
             .oidcProviderArn(oidc.arn())
             .clusterAuthenticationMode(AuthenticationMode.Api)
             .nodePools(
-                NodePoolArgs.builder().name("default").requirements(capacityType("on-demand")).build(),
+                NodePoolSpecArgs.builder().name("default").requirements(capacityType("on-demand")).build(),
                 // Only pods that tolerate spot=true:NoSchedule land on spot capacity.
-                NodePoolArgs.builder().name("spot").requirements(capacityType("spot"))
+                NodePoolSpecArgs.builder().name("spot").requirements(capacityType("spot"))
                     .taints(TaintArgs.builder().key("spot").value("true").effect(TaintEffect.NoSchedule).build())
                     .build())
             .build(),

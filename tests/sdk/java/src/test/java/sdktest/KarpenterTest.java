@@ -9,7 +9,7 @@ import io.github.pulumikarpenter.karpenter.Karpenter;
 import io.github.pulumikarpenter.karpenter.KarpenterArgs;
 import io.github.pulumikarpenter.karpenter.enums.RequirementOperator;
 import io.github.pulumikarpenter.karpenter.enums.TaintEffect;
-import io.github.pulumikarpenter.karpenter.inputs.NodePoolArgs;
+import io.github.pulumikarpenter.karpenter.inputs.NodePoolSpecArgs;
 import io.github.pulumikarpenter.karpenter.inputs.RequirementArgs;
 import io.github.pulumikarpenter.karpenter.inputs.TaintArgs;
 import java.util.HashMap;
@@ -57,7 +57,7 @@ class KarpenterTest {
                         .oidcProviderArn("arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/ABC")
                         .tags(Map.of("team", "platform"))
                         // Nested object types and enums from the schema.
-                        .nodePools(NodePoolArgs.builder()
+                        .nodePools(NodePoolSpecArgs.builder()
                                 .name("spot")
                                 .requirements(RequirementArgs.builder()
                                         .key("karpenter.sh/capacity-type")

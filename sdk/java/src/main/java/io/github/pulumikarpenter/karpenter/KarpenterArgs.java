@@ -11,8 +11,8 @@ import io.github.pulumikarpenter.karpenter.enums.AuthenticationMode;
 import io.github.pulumikarpenter.karpenter.enums.ControllerIdentity;
 import io.github.pulumikarpenter.karpenter.enums.NodeAccess;
 import io.github.pulumikarpenter.karpenter.inputs.DiscoveryArgs;
-import io.github.pulumikarpenter.karpenter.inputs.NodeClassArgs;
-import io.github.pulumikarpenter.karpenter.inputs.NodePoolArgs;
+import io.github.pulumikarpenter.karpenter.inputs.NodeClassSpecArgs;
+import io.github.pulumikarpenter.karpenter.inputs.NodePoolSpecArgs;
 import io.github.pulumikarpenter.karpenter.inputs.PolicyStatementArgs;
 import java.lang.Boolean;
 import java.lang.Object;
@@ -333,13 +333,13 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="nodeClasses")
-    private @Nullable Output<List<NodeClassArgs>> nodeClasses;
+    private @Nullable Output<List<NodeClassSpecArgs>> nodeClasses;
 
     /**
      * @return EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023{@literal @}latest`, subnets and security groups tagged `karpenter.sh/discovery: &lt;clusterName&gt;`, the node role.
      * 
      */
-    public Optional<Output<List<NodeClassArgs>>> nodeClasses() {
+    public Optional<Output<List<NodeClassSpecArgs>>> nodeClasses() {
         return Optional.ofNullable(this.nodeClasses);
     }
 
@@ -348,13 +348,13 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="nodePools")
-    private @Nullable Output<List<NodePoolArgs>> nodePools;
+    private @Nullable Output<List<NodePoolSpecArgs>> nodePools;
 
     /**
      * @return NodePools to create. A pool&#39;s `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
      * 
      */
-    public Optional<Output<List<NodePoolArgs>>> nodePools() {
+    public Optional<Output<List<NodePoolSpecArgs>>> nodePools() {
         return Optional.ofNullable(this.nodePools);
     }
 
@@ -873,7 +873,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder nodeClasses(@Nullable Output<List<NodeClassArgs>> nodeClasses) {
+        public Builder nodeClasses(@Nullable Output<List<NodeClassSpecArgs>> nodeClasses) {
             $.nodeClasses = nodeClasses;
             return this;
         }
@@ -884,7 +884,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder nodeClasses(List<NodeClassArgs> nodeClasses) {
+        public Builder nodeClasses(List<NodeClassSpecArgs> nodeClasses) {
             return nodeClasses(Output.of(nodeClasses));
         }
 
@@ -894,7 +894,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder nodeClasses(NodeClassArgs... nodeClasses) {
+        public Builder nodeClasses(NodeClassSpecArgs... nodeClasses) {
             return nodeClasses(List.of(nodeClasses));
         }
 
@@ -904,7 +904,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder nodePools(@Nullable Output<List<NodePoolArgs>> nodePools) {
+        public Builder nodePools(@Nullable Output<List<NodePoolSpecArgs>> nodePools) {
             $.nodePools = nodePools;
             return this;
         }
@@ -915,7 +915,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder nodePools(List<NodePoolArgs> nodePools) {
+        public Builder nodePools(List<NodePoolSpecArgs> nodePools) {
             return nodePools(Output.of(nodePools));
         }
 
@@ -925,7 +925,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder nodePools(NodePoolArgs... nodePools) {
+        public Builder nodePools(NodePoolSpecArgs... nodePools) {
             return nodePools(List.of(nodePools));
         }
 

@@ -14,7 +14,7 @@ namespace PulumiKarpenter.Karpenter.Inputs
     /// <summary>
     /// An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
     /// </summary>
-    public sealed class NodeClassArgs : global::Pulumi.ResourceArgs
+    public sealed class NodeClassSpecArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
         /// AMI alias `&lt;family&gt;@&lt;version&gt;`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
@@ -202,9 +202,9 @@ namespace PulumiKarpenter.Karpenter.Inputs
         [Input("userData")]
         public Input<string>? UserData { get; set; }
 
-        public NodeClassArgs()
+        public NodeClassSpecArgs()
         {
         }
-        public static new NodeClassArgs Empty => new NodeClassArgs();
+        public static new NodeClassSpecArgs Empty => new NodeClassSpecArgs();
     }
 }

@@ -22,9 +22,9 @@ import javax.annotation.Nullable;
  * A Karpenter NodePool: which nodes Karpenter may launch for pending pods, and how it disrupts them.
  * 
  */
-public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
+public final class NodePoolSpecArgs extends com.pulumi.resources.ResourceArgs {
 
-    public static final NodePoolArgs Empty = new NodePoolArgs();
+    public static final NodePoolSpecArgs Empty = new NodePoolSpecArgs();
 
     /**
      * Annotations applied to every node of the pool.
@@ -221,9 +221,9 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
         return Optional.ofNullable(this.weight);
     }
 
-    private NodePoolArgs() {}
+    private NodePoolSpecArgs() {}
 
-    private NodePoolArgs(NodePoolArgs $) {
+    private NodePoolSpecArgs(NodePoolSpecArgs $) {
         this.annotations = $.annotations;
         this.disruption = $.disruption;
         this.expireAfter = $.expireAfter;
@@ -242,19 +242,19 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
     public static Builder builder() {
         return new Builder();
     }
-    public static Builder builder(NodePoolArgs defaults) {
+    public static Builder builder(NodePoolSpecArgs defaults) {
         return new Builder(defaults);
     }
 
     public static final class Builder {
-        private NodePoolArgs $;
+        private NodePoolSpecArgs $;
 
         public Builder() {
-            $ = new NodePoolArgs();
+            $ = new NodePoolSpecArgs();
         }
 
-        public Builder(NodePoolArgs defaults) {
-            $ = new NodePoolArgs(Objects.requireNonNull(defaults));
+        public Builder(NodePoolSpecArgs defaults) {
+            $ = new NodePoolSpecArgs(Objects.requireNonNull(defaults));
         }
 
         /**
@@ -560,9 +560,9 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
             return weight(Output.of(weight));
         }
 
-        public NodePoolArgs build() {
+        public NodePoolSpecArgs build() {
             if ($.name == null) {
-                throw new MissingRequiredPropertyException("NodePoolArgs", "name");
+                throw new MissingRequiredPropertyException("NodePoolSpecArgs", "name");
             }
             return $;
         }

@@ -14,7 +14,7 @@ namespace PulumiKarpenter.Karpenter.Inputs
     /// <summary>
     /// A Karpenter NodePool: which nodes Karpenter may launch for pending pods, and how it disrupts them.
     /// </summary>
-    public sealed class NodePoolArgs : global::Pulumi.ResourceArgs
+    public sealed class NodePoolSpecArgs : global::Pulumi.ResourceArgs
     {
         [Input("annotations")]
         private InputMap<string>? _annotations;
@@ -130,9 +130,9 @@ namespace PulumiKarpenter.Karpenter.Inputs
         [Input("weight")]
         public Input<int>? Weight { get; set; }
 
-        public NodePoolArgs()
+        public NodePoolSpecArgs()
         {
         }
-        public static new NodePoolArgs Empty => new NodePoolArgs();
+        public static new NodePoolSpecArgs Empty => new NodePoolSpecArgs();
     }
 }

@@ -32,9 +32,9 @@ import javax.annotation.Nullable;
  * An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
  * 
  */
-public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
+public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
 
-    public static final NodeClassArgs Empty = new NodeClassArgs();
+    public static final NodeClassSpecArgs Empty = new NodeClassSpecArgs();
 
     /**
      * AMI alias `&lt;family&gt;{@literal @}&lt;version&gt;`, e.g. `al2023{@literal @}latest` or `bottlerocket{@literal @}v1.20.0`. Default (when no `amiSelectorTerms`): `al2023{@literal @}latest`.
@@ -396,9 +396,9 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
         return Optional.ofNullable(this.userData);
     }
 
-    private NodeClassArgs() {}
+    private NodeClassSpecArgs() {}
 
-    private NodeClassArgs(NodeClassArgs $) {
+    private NodeClassSpecArgs(NodeClassSpecArgs $) {
         this.amiAlias = $.amiAlias;
         this.amiFamily = $.amiFamily;
         this.amiSelectorTerms = $.amiSelectorTerms;
@@ -428,19 +428,19 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
     public static Builder builder() {
         return new Builder();
     }
-    public static Builder builder(NodeClassArgs defaults) {
+    public static Builder builder(NodeClassSpecArgs defaults) {
         return new Builder(defaults);
     }
 
     public static final class Builder {
-        private NodeClassArgs $;
+        private NodeClassSpecArgs $;
 
         public Builder() {
-            $ = new NodeClassArgs();
+            $ = new NodeClassSpecArgs();
         }
 
-        public Builder(NodeClassArgs defaults) {
-            $ = new NodeClassArgs(Objects.requireNonNull(defaults));
+        public Builder(NodeClassSpecArgs defaults) {
+            $ = new NodeClassSpecArgs(Objects.requireNonNull(defaults));
         }
 
         /**
@@ -1007,9 +1007,9 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
             return userData(Output.of(userData));
         }
 
-        public NodeClassArgs build() {
+        public NodeClassSpecArgs build() {
             if ($.name == null) {
-                throw new MissingRequiredPropertyException("NodeClassArgs", "name");
+                throw new MissingRequiredPropertyException("NodeClassSpecArgs", "name");
             }
             return $;
         }

@@ -1,0 +1,63 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The standalone NodePool and NodeClass: the same spec code as the component's lists, for
+// one custom resource (golden renders: testdata/golden/node{pool,class}-team-a.json).
+
+func TestStandaloneNodePoolRendersLikeTheComponentsPool(t *testing.T) {
+	pool := `{"name": "spot", "nodeClassRef": "default", "requirements": [{"key": "karpenter.sh/capacity-type", "operator": "In", "values": ["spot"]}]}`
+	comp := renderArgs(t, withDefaults(t, `{"nodePools": [`+pool+`]}`))
+	standalone := renderArgs(t, `{"type": "karpenter:index:NodePool", "name": "team", "spec": `+pool+`}`)
+	require.Len(t, standalone.Resources, 1)
+	assert.Equal(t, comp.get("karpenter-nodepool-spot").Inputs, standalone.get("team").Inputs)
+	assert.Equal(t, "karpenter:index:NodePool", standalone.Component.Type)
+	assert.Equal(t, map[string]any{"nodePoolName": "spot", "version": defaultVersion}, standalone.Outputs)
+}
+
+func TestStandaloneNodeClassRendersLikeTheComponentsClass(t *testing.T) {
+	class := `{"name": "default", "role": "my-node-role", "amiAlias": "al2023@latest"}`
+	comp := renderArgs(t, withDefaults(t, `{"nodeClasses": [`+class+`]}`))
+	standalone := renderArgs(t, `{"type": "karpenter:index:NodeClass", "name": "team", "clusterName": "demo", "spec": `+class+`}`)
+	require.Len(t, standalone.Resources, 1)
+	assert.Equal(t, comp.get("karpenter-nodeclass-default").Inputs, standalone.get("team").Inputs)
+	assert.Equal(t, map[string]any{"nodeClassName": "default", "version": defaultVersion}, standalone.Outputs)
+}
+
+func TestStandaloneResourcesFollowTheVersion(t *testing.T) {
+	pool := renderArgs(t, `{"type": "karpenter:index:NodePool", "version": "0.37.7", "spec": {"name": "p", "nodeClassRef": "c"}}`)
+	assert.Equal(t, "kubernetes:karpenter.sh/v1beta1:NodePool", pool.Resources[0].Type)
+	assert.Equal(t, "WhenUnderutilized", dig(pool.Resources[0].Inputs, "spec", "disruption", "consolidationPolicy"))
+
+	class := renderArgs(t, `{"type": "karpenter:index:NodeClass", "version": "0.31.4", "clusterName": "demo", "spec": {"name": "c"}}`)
+	assert.Equal(t, "kubernetes:karpenter.k8s.aws/v1alpha1:AWSNodeTemplate", class.Resources[0].Type)
+	assert.Equal(t, map[string]any{discoveryTag: "demo"}, dig(class.Resources[0].Inputs, "spec", "subnetSelector"))
+
+	msg := renderError(t, `{"type": "karpenter:index:NodePool", "version": "1.17.0", "spec": {"name": "p", "nodeClassRef": "c"}}`)
+	assert.Contains(t, msg, "allowUnverifiedVersion")
+	unverified := renderArgs(t, `{"type": "karpenter:index:NodePool", "version": "1.17.0", "allowUnverifiedVersion": true, "spec": {"name": "p", "nodeClassRef": "c"}}`)
+	assert.Equal(t, "1.17.0", unverified.Outputs["version"])
+}
+
+func TestStandaloneResourcesValidateLikeTheComponent(t *testing.T) {
+	for args, want := range map[string]string{
+		`{"type": "karpenter:index:NodePool", "spec": {"name": "p"}}`:                                                                               "spec.nodeClassRef: required",
+		`{"type": "karpenter:index:NodePool", "spec": {"name": "P_", "nodeClassRef": "c"}}`:                                                         "spec.name:",
+		`{"type": "karpenter:index:NodePool", "spec": {"name": "p", "nodeClassRef": "c", "weight": 500}}`:                                           "spec.weight",
+		`{"type": "karpenter:index:NodePool", "spec": {"name": "p", "nodeClassRef": "c", "wieght": 5}}`:                                             "spec.wieght: unknown property (did you mean weight?)",
+		`{"type": "karpenter:index:NodePool", "clusterName": "demo", "spec": {"name": "p", "nodeClassRef": "c"}}`:                                   "clusterName: unknown property",
+		`{"type": "karpenter:index:NodeClass", "clusterName": "demo", "spec": {"name": "c"}}`:                                                       "spec.role: required unless instanceProfile is set",
+		`{"type": "karpenter:index:NodeClass", "spec": {"name": "c", "role": "r"}}`:                                                                 "clusterName: required",
+		`{"type": "karpenter:index:NodeClass", "clusterName": "-bad", "spec": {"name": "c", "role": "r"}}`:                                          "clusterName",
+		`{"type": "karpenter:index:NodeClass", "clusterName": "demo", "spec": {"name": "c", "role": "r", "amiAlias": "x"}}`:                         "spec.amiAlias",
+		`{"type": "karpenter:index:NodeClass", "clusterName": "demo", "spec": {"name": "c", "role": "r", "subnetSelectorTerms": [{"id": "sg-1"}]}}`: "spec.subnetSelectorTerms[0].id",
+		`{"type": "karpenter:index:Nodepool", "spec": {}}`:                                                                                          `type: "karpenter:index:Nodepool" is not a component of this package`,
+	} {
+		assert.Contains(t, renderError(t, args), want, args)
+	}
+}

@@ -1,0 +1,84 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestBadInput: input the component rejects fails the preview naming each field (all problems at
+// once), `pulumi up` fails the same way, and nothing is created — moto empty, the API server as
+// it started. Then a bad value known only when the apply runs (a cluster name from another
+// resource's output): the preview passes, `up` fails naming the field, and none of the
+// component's children is created (the program's own resources are).
+func TestBadInput(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.stack("version: 0.5.0")
+
+	t.Run("an unknown version fails the preview naming it", func(t *testing.T) {
+		stdout, _, err := w.run(t, "preview", "--non-interactive")
+		if err == nil {
+			t.Fatalf("preview succeeded:\n%s", stdout)
+		}
+		if want := "version: Karpenter 0.5.0 is not supported; supported: >=0.19.0 <1.16.0"; !strings.Contains(stdout, want) {
+			t.Errorf("preview output does not say %q:\n%s", want, stdout)
+		}
+		w.assertNothingCreated(t)
+	})
+
+	// Two problems in one program: both reported by one preview.
+	w.program("nodePools:\n  - name: default\n    weight: 101\n  - name: Spot_Pool\n")
+	wantErrors := []string{
+		`nodePools[0].weight: 101 is not between 1 and 100`,
+		`nodePools[1].name`,
+	}
+	t.Run("bad node pools fail the preview naming every field", func(t *testing.T) {
+		stdout, stderr, err := w.run(t, "preview", "--non-interactive")
+		if err == nil {
+			t.Fatalf("preview succeeded:\n%s", stdout)
+		}
+		for _, want := range wantErrors {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("preview output does not name %q:\n%s\n%s", want, stdout, stderr)
+			}
+		}
+		w.assertNothingCreated(t)
+	})
+	t.Run("up fails the same way and creates nothing", func(t *testing.T) {
+		stdout, stderr, err := w.run(t, "up", "--yes", "--non-interactive")
+		if err == nil {
+			t.Fatalf("up succeeded:\n%s", stdout)
+		}
+		for _, want := range wantErrors {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("up output does not name %q:\n%s\n%s", want, stdout, stderr)
+			}
+		}
+		w.assertNothingCreated(t)
+	})
+
+	t.Run("a bad value known only at apply creates none of the children", func(t *testing.T) {
+		// A role name may hold '.', an EKS cluster name may not: the preview cannot know.
+		if _, err := w.Engine.NewProject(ProjectName, strings.Replace(w.programText(""), "namePrefix: e2e-cluster-", "namePrefix: e2e.cluster-", 1)); err != nil {
+			t.Fatal(err)
+		}
+		if _, stderr, err := w.run(t, "preview", "--non-interactive"); err != nil {
+			t.Fatalf("the preview should pass (clusterName is unknown): %v\n%s", err, stderr)
+		}
+		stdout, stderr, err := w.run(t, "up", "--yes", "--non-interactive", "--skip-preview")
+		if err == nil {
+			t.Fatalf("up succeeded:\n%s", stdout)
+		}
+		if !strings.Contains(stdout, "clusterName: \"e2e.cluster-") || !strings.Contains(stdout, "is not a valid EKS cluster name") {
+			t.Errorf("up output does not name clusterName:\n%s\n%s", stdout, stderr)
+		}
+		inv := w.aws(t)
+		if len(inv.Roles) != 1 || !strings.HasPrefix(inv.Roles[0].Name, "e2e.cluster-") || len(inv.OIDCProviders) != 1 {
+			t.Fatalf("moto should hold the program's role and OIDC provider only: %v", inv.Leftovers())
+		}
+		w.assertNothingCreated(t, "IAM role "+inv.Roles[0].Name, "OIDC provider "+inv.OIDCProviders[0],
+			"created:cluster", "created:oidcProvider")
+	})
+}

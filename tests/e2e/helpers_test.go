@@ -1,0 +1,314 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// standIns are built once per test binary (TestMain) and installed into every world's engine.
+var standIns StandIns
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "e2e-standins-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	start := time.Now()
+	standIns, err = BuildStandIns(context.Background(), dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	fmt.Fprintf(os.Stderr, "built the stand-in plugins in %s\n", time.Since(start).Round(100*time.Millisecond))
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// world is a World for one test, with what the test started stopped in t.Cleanup, and the API
+// server's objects right after its start (what a destroy must return to).
+type world struct {
+	*World
+	t        *testing.T
+	baseline map[KubeObject]bool
+	outDir   string // command outputs, kept in the test's temp dir
+	n        int
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	tools, err := FindTools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	dir := t.TempDir()
+	w, err := NewWorld(context.Background(), dir, tools, standIns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	w.Engine.Logf = t.Logf
+	base, err := SnapshotKubernetes(context.Background(), w.ControlPlane.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("world ready in %s: moto %s, API server %s", time.Since(start).Round(100*time.Millisecond), w.Moto.URL, w.ControlPlane.URL)
+	out := filepath.Join(dir, "out")
+	if keep := os.Getenv("E2E_OUT"); keep != "" {
+		// Kept after the test: every command's output, for reading a failure.
+		out = filepath.Join(keep, strings.ReplaceAll(t.Name(), "/", "_"))
+		_ = os.RemoveAll(out)
+	}
+	return &world{World: w, t: t, baseline: base, outDir: out}
+}
+
+// stack creates the project from the program with extra component inputs, and its stack.
+func (w *world) stack(extraInputs string) {
+	w.t.Helper()
+	if err := w.NewStack(w.programText(extraInputs)); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+func (w *world) programText(extraInputs string) string {
+	w.t.Helper()
+	prog, err := Program(extraInputs)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return prog
+}
+
+// program rewrites the project's program (the next command runs the new one).
+func (w *world) program(extraInputs string) {
+	w.t.Helper()
+	if _, err := w.Engine.NewProject(ProjectName, w.programText(extraInputs)); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// run runs `pulumi args...`; its output is saved under the test's temp dir and logged on failure.
+func (w *world) run(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	stdout, stderr, err = w.Engine.Run(args...)
+	w.n++
+	_ = os.MkdirAll(w.outDir, 0o755)
+	slug := strings.Trim(regexp.MustCompile(`[^a-z]+`).ReplaceAllString(strings.Join(args[:min(2, len(args))], " "), "-"), "-")
+	name := fmt.Sprintf("%02d-%s.txt", w.n, slug)
+	_ = os.WriteFile(filepath.Join(w.outDir, name), []byte(stdout+"\n--- stderr ---\n"+stderr), 0o644)
+	return stdout, stderr, err
+}
+
+// must runs `pulumi args...` and fails the test (with the output) when it fails.
+func (w *world) must(t *testing.T, args ...string) string {
+	t.Helper()
+	stdout, stderr, err := w.run(t, args...)
+	if err != nil {
+		t.Fatalf("%v\n--- stdout ---\n%s\n--- stderr ---\n%s", err, stdout, stderr)
+	}
+	return stdout
+}
+
+// preview is `pulumi preview --json`, parsed; it fails the test when the preview fails.
+func (w *world) preview(t *testing.T, args ...string) previewResult {
+	t.Helper()
+	out := w.must(t, append([]string{"preview", "--json", "--non-interactive"}, args...)...)
+	var p previewResult
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatalf("pulumi preview --json: %v\n%s", err, out)
+	}
+	return p
+}
+
+func (w *world) up(t *testing.T) string {
+	t.Helper()
+	return w.must(t, "up", "--yes", "--non-interactive", "--skip-preview")
+}
+
+// outputs are the stack's outputs (`pulumi stack output --json`).
+func (w *world) outputs(t *testing.T) map[string]any {
+	t.Helper()
+	var out map[string]any
+	if err := json.Unmarshal([]byte(w.must(t, "stack", "output", "--json")), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func (w *world) aws(t *testing.T) *AWSInventory {
+	t.Helper()
+	inv, err := ReadAWS(context.Background(), w.AWS, w.StateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inv
+}
+
+// newKubeObjects is what the API server holds that it did not at the start.
+func (w *world) newKubeObjects(t *testing.T) []string {
+	t.Helper()
+	now, err := SnapshotKubernetes(context.Background(), w.ControlPlane.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewObjects(w.baseline, now)
+}
+
+// assertNothingCreated: moto holds nothing but what allowed names, the API server nothing new,
+// and the stand-ins logged no Create.
+func (w *world) assertNothingCreated(t *testing.T, allowedAWS ...string) {
+	t.Helper()
+	allowed := map[string]bool{}
+	for _, a := range allowedAWS {
+		allowed[a] = true
+	}
+	for _, l := range w.aws(t).Leftovers() {
+		if !allowed[l] {
+			t.Errorf("moto holds %s", l)
+		}
+	}
+	if objs := w.newKubeObjects(t); len(objs) > 0 {
+		t.Errorf("the API server holds %d new objects: %s", len(objs), strings.Join(objs, ", "))
+	}
+	ops, err := w.ReadOpLog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range ops {
+		if op.Op == "Create" && !allowed["created:"+op.Name] {
+			t.Errorf("the stand-ins created %s %s", op.Type, op.Name)
+		}
+	}
+}
+
+func (w *world) release(t *testing.T, name string) releaseInfo {
+	t.Helper()
+	rel, err := w.Cluster.ReleaseStatus("kube-system", name)
+	if err != nil {
+		t.Fatalf("helm status %s: %v", name, err)
+	}
+	return releaseInfo{Status: string(rel.Info.Status), Revision: rel.Version, Chart: rel.Chart.Metadata.Version}
+}
+
+type releaseInfo struct {
+	Status   string
+	Revision int
+	Chart    string
+}
+
+// previewResult is `pulumi preview --json`.
+type previewResult struct {
+	Steps []struct {
+		Op       string `json:"op"`
+		URN      string `json:"urn"`
+		NewState *struct {
+			Type   string         `json:"type"`
+			Parent string         `json:"parent"`
+			Inputs map[string]any `json:"inputs"`
+		} `json:"newState"`
+		DiffReasons    []string `json:"diffReasons"`
+		ReplaceReasons []string `json:"replaceReasons"`
+	} `json:"steps"`
+	Diagnostics []struct {
+		URN      string `json:"urn"`
+		Message  string `json:"message"`
+		Severity string `json:"severity"`
+	} `json:"diagnostics"`
+	ChangeSummary map[string]int `json:"changeSummary"`
+}
+
+// ops maps each resource's name (the URN's last element) to its step's op.
+func (p previewResult) ops() map[string]string {
+	out := map[string]string{}
+	for _, s := range p.Steps {
+		out[urnName(s.URN)] = s.Op
+	}
+	return out
+}
+
+// errors are the preview's error diagnostics, colour codes removed.
+func (p previewResult) errors() []string {
+	var out []string
+	for _, d := range p.Diagnostics {
+		if strings.HasPrefix(d.Severity, "error") || d.Severity == "info#err" {
+			out = append(out, stripANSI(d.Message))
+		}
+	}
+	return out
+}
+
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+func stripANSI(s string) string { return ansi.ReplaceAllString(s, "") }
+
+func urnName(urn string) string { return urn[strings.LastIndex(urn, "::")+2:] }
+
+// unknownSentinel is how the engine serializes an unknown value in `preview --json`.
+const unknownSentinel = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
+
+func hasUnknown(v any) bool {
+	b, _ := json.Marshal(v)
+	return strings.Contains(string(b), unknownSentinel)
+}
+
+// The children of the default install (render of examples/render/default.json; provider/testdata
+// golden): 36, by type.
+var defaultChildren = map[string]int{
+	"aws:iam/role:Role":                                 2,
+	"aws:iam/policy:Policy":                             6,
+	"aws:iam/rolePolicyAttachment:RolePolicyAttachment": 10,
+	"aws:iam/instanceProfile:InstanceProfile":           1,
+	"aws:eks/accessEntry:AccessEntry":                   1,
+	"aws:sqs/queue:Queue":                               1,
+	"aws:sqs/queuePolicy:QueuePolicy":                   1,
+	"aws:cloudwatch/eventRule:EventRule":                5,
+	"aws:cloudwatch/eventTarget:EventTarget":            5,
+	"kubernetes:helm.sh/v3:Release":                     2,
+	"kubernetes:karpenter.k8s.aws/v1:EC2NodeClass":      1,
+	"kubernetes:karpenter.sh/v1:NodePool":               1,
+}
+
+func countTypes(types []string) map[string]int {
+	out := map[string]int{}
+	for _, t := range types {
+		out[t]++
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func strs(v any) []string {
+	var out []string
+	if l, ok := v.([]any); ok {
+		for _, e := range l {
+			out = append(out, str(e))
+		}
+	}
+	return out
+}

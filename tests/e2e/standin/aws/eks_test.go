@@ -1,0 +1,132 @@
+//go:build e2e
+
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	tAccessEntry = "aws:eks/accessEntry:AccessEntry"
+	tAddon       = "aws:eks/addon:Addon"
+	tPodIdentity = "aws:eks/podIdentityAssociation:PodIdentityAssociation"
+)
+
+// TestEKSRecord: access entries, add-ons and pod identity associations live in the stand-in's
+// record, persisted across plugin processes (each `pulumi` command starts a new one).
+func TestEKSRecord(t *testing.T) {
+	env := testSettings(t)
+	p := newPlugin(t, env)
+	role := p.create(t, tRole, "node", pmap{"name": sv(unique(t, "node")), "assumeRolePolicy": sv(trust("ec2.amazonaws.com"))})
+	roleArn := str(role.outputs, "arn")
+
+	entry := p.create(t, tAccessEntry, "node-access", pmap{
+		"clusterName": sv("prod-eu"), "principalArn": sv(roleArn), "type": sv("EC2_LINUX"),
+		"tags": mapValue(map[string]string{"team": "platform"}),
+	})
+	if entry.id != "prod-eu:"+roleArn {
+		t.Errorf("access entry id %q, want terraform's <cluster>:<principal>", entry.id)
+	}
+	if str(entry.outputs, "userName") != "system:node:{{EC2PrivateDNSName}}" || !strings.HasPrefix(str(entry.outputs, "accessEntryArn"), "arn:aws:eks:"+testRegion+":"+testAccount+":access-entry/prod-eu/role/") {
+		t.Errorf("access entry outputs %v", entry.outputs)
+	}
+
+	// A new plugin process (the next `pulumi` command) reads the record from STANDIN_STATE_DIR.
+	next := newPlugin(t, env)
+	if resp, outs, _ := next.read(t, entry); resp.GetId() != entry.id || str(outs, "type") != "EC2_LINUX" {
+		t.Fatalf("the next plugin process reads id %q outputs %v", resp.GetId(), outs)
+	}
+	data, err := os.ReadFile(filepath.Join(env.stateDir, "aws-eks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec eksRecord
+	if err := json.Unmarshal(data, &rec); err != nil || rec.AccessEntries[entry.id] == nil {
+		t.Fatalf("record file: %v %s", err, data)
+	}
+
+	// Updates in place; the principal and type are create-only.
+	news := entry.inputs.Copy()
+	news["kubernetesGroups"] = listValue([]string{"ops"})
+	entry = next.update(t, entry, news)
+	if got := stringList(entry.outputs, "kubernetesGroups"); len(got) != 1 || got[0] != "ops" {
+		t.Errorf("kubernetesGroups after update %v", got)
+	}
+	news["type"] = sv("STANDARD")
+	if d := next.diff(t, entry, next.check(t, tAccessEntry, "node-access", news, entry.inputs)); len(d.GetReplaces()) != 1 || d.GetReplaces()[0] != "type" {
+		t.Errorf("type change: %v", d.GetReplaces())
+	}
+
+	// EKS refuses an access entry for a principal that does not exist; the stand-in asks moto.
+	if _, err := next.tryCreate(t, tAccessEntry, "ghost", pmap{"clusterName": sv("prod-eu"), "principalArn": sv("arn:aws:iam::" + testAccount + ":role/does-not-exist")}); err == nil || !strings.Contains(err.Error(), "invalid principal") {
+		t.Errorf("access entry for a missing role: %v", err)
+	}
+
+	// Add-on, and the getAddon invoke that reads the record.
+	if _, err := next.invoke(t, "aws:eks/getAddon:getAddon", pmap{"clusterName": sv("prod-eu"), "addonName": sv("eks-pod-identity-agent")}); err == nil || !strings.Contains(err.Error(), "ResourceNotFoundException") {
+		t.Errorf("getAddon before the add-on exists: %v", err)
+	}
+	addon := next.create(t, tAddon, "pod-identity-agent", pmap{"clusterName": sv("prod-eu"), "addonName": sv("eks-pod-identity-agent")})
+	if addon.id != "prod-eu:eks-pod-identity-agent" || str(addon.outputs, "addonVersion") != standInAddonVersion {
+		t.Errorf("add-on id %q outputs %v", addon.id, addon.outputs)
+	}
+	got, err := newPlugin(t, env).invoke(t, "aws:eks/getAddon:getAddon", pmap{"clusterName": sv("prod-eu"), "addonName": sv("eks-pod-identity-agent")})
+	if err != nil || str(got, "addonVersion") != standInAddonVersion || str(got, "arn") != str(addon.outputs, "arn") {
+		t.Errorf("getAddon = %v, %v", got, err)
+	}
+	ain := addon.inputs.Copy()
+	ain["configurationValues"] = sv(`{"a":1}`)
+	addon = next.update(t, addon, ain)
+	if str(addon.outputs, "configurationValues") != `{"a":1}` {
+		t.Errorf("configurationValues %q", str(addon.outputs, "configurationValues"))
+	}
+
+	// Pod identity association.
+	ctl := next.create(t, tRole, "ctl", pmap{"name": sv(unique(t, "ctl")), "assumeRolePolicy": sv(trust("pods.eks.amazonaws.com"))})
+	ctl2 := next.create(t, tRole, "ctl2", pmap{"name": sv(unique(t, "ctl2")), "assumeRolePolicy": sv(trust("pods.eks.amazonaws.com"))})
+	pia := next.create(t, tPodIdentity, "pod-identity", pmap{
+		"clusterName": sv("prod-eu"), "namespace": sv("kube-system"), "serviceAccount": sv("karpenter"), "roleArn": sv(str(ctl.outputs, "arn")),
+	})
+	if !strings.HasPrefix(pia.id, "a-") || str(pia.outputs, "associationId") != pia.id ||
+		str(pia.outputs, "associationArn") != "arn:aws:eks:"+testRegion+":"+testAccount+":podidentityassociation/prod-eu/"+pia.id {
+		t.Errorf("pod identity id %q outputs %v", pia.id, pia.outputs)
+	}
+	pin := pia.inputs.Copy()
+	pin["roleArn"] = sv(str(ctl2.outputs, "arn"))
+	pia = next.update(t, pia, pin)
+	if str(pia.outputs, "roleArn") != str(ctl2.outputs, "arn") {
+		t.Errorf("roleArn after update %q", str(pia.outputs, "roleArn"))
+	}
+	pin["serviceAccount"] = sv("other")
+	if d := next.diff(t, pia, next.check(t, tPodIdentity, "pod-identity", pin, pia.inputs)); len(d.GetReplaces()) != 1 {
+		t.Errorf("serviceAccount change: %v", d.GetReplaces())
+	}
+
+	last := newPlugin(t, env)
+	for _, r := range []*res{pia, addon, entry} {
+		last.delete(t, r)
+		if resp, _, _ := last.read(t, r); resp.GetId() != "" {
+			t.Errorf("%s still recorded after Delete", r.typ)
+		}
+	}
+	for _, r := range []*res{ctl, ctl2, role} {
+		last.delete(t, r)
+	}
+	// The operation log has the EKS operations like any other.
+	var ops []string
+	for _, l := range opLines(t, env) {
+		if strings.HasPrefix(l[3], "aws:eks/") && l[2] != "Invoke" {
+			ops = append(ops, l[2]+" "+l[4])
+		}
+	}
+	want := "Create node-access Read node-access Update node-access Create pod-identity-agent Update pod-identity-agent " +
+		"Create pod-identity Update pod-identity Delete pod-identity Read pod-identity Delete pod-identity-agent " +
+		"Read pod-identity-agent Delete node-access Read node-access"
+	if strings.Join(ops, " ") != want {
+		t.Errorf("EKS operations logged:\n %s\nwant\n %s", strings.Join(ops, " "), want)
+	}
+}
