@@ -322,7 +322,7 @@ func (b *builder) nodeClassSpecV1beta1(c NodeClassSpec) map[string]any {
 	spec := map[string]any{
 		"subnetSelectorTerms":        b.subnetTerms(c),
 		"securityGroupSelectorTerms": b.securityGroupTerms(c),
-		"amiFamily":                  b.amiFamilyOf(c),
+		"amiFamily":                  c.amiFamily(b.plan.defaultAmiAlias),
 	}
 	b.roleOrProfile(spec, c)
 	if terms := amiTerms(c); len(terms) > 0 {
@@ -339,7 +339,7 @@ func (b *builder) awsNodeTemplateSpec(c NodeClassSpec) map[string]any {
 	spec := map[string]any{
 		"subnetSelector":        b.alphaSelector(alphaSubnetTerms(c)),
 		"securityGroupSelector": b.alphaSelector(alphaSecurityGroupTerms(c)),
-		"amiFamily":             b.amiFamilyOf(c),
+		"amiFamily":             c.amiFamily(b.plan.defaultAmiAlias),
 	}
 	if c.InstanceProfile != nil {
 		spec["instanceProfile"] = c.InstanceProfile
@@ -428,15 +428,6 @@ func alphaAmiSelector(terms []AmiSelectorTerm) map[string]any {
 		out["aws-ids"] = strings.Join(ids, ",")
 	}
 	return out
-}
-
-// amiFamilyOf is a class's AMI family for generations without aliases.
-func (b *builder) amiFamilyOf(c NodeClassSpec) string {
-	if c.AmiFamily != nil {
-		return *c.AmiFamily
-	}
-	family, _, _ := strings.Cut(deref(c.AmiAlias, b.plan.defaultAmiAlias), "@")
-	return aliasFamilies[family]
 }
 
 // aliasFamilies maps an AMI alias family to its amiFamily name.

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -86,20 +87,15 @@ func checkKubeletForFamily(field string, k *KubeletConfiguration, family string)
 	return errs
 }
 
-// classAmiFamily is the AMI family a v1 class bootstraps with: its amiFamily, or the family of
-// its alias (the default alias when it selects none). "" when it cannot be told (AMIs selected
-// by id, name or tags with amiFamily missing, which validation reports on its own).
-func classAmiFamily(c NodeClassSpec) string {
-	if c.AmiFamily != nil {
-		return *c.AmiFamily
-	}
-	alias := c.alias()
-	if alias == nil {
-		if len(c.AmiSelectorTerms) > 0 {
-			return ""
+// typedKubeletFields are the kubelet settings with a typed input (their schema names).
+func typedKubeletFields() []string {
+	var names []string
+	t := reflect.TypeFor[KubeletConfiguration]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("pulumi"), ",")
+		if name != "additionalSettings" {
+			names = append(names, name)
 		}
-		alias = ptr(defaultAmiAlias)
 	}
-	family, _, _ := strings.Cut(*alias, "@")
-	return aliasFamilies[family]
+	return names
 }

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"strings"
+
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -207,6 +209,24 @@ func (c NodeClassSpec) alias() *string {
 		}
 	}
 	return c.AmiAlias
+}
+
+// amiFamily is the AMI family the class bootstraps with: its amiFamily, or the family of its
+// alias (defaultAlias when it selects none). "" when it cannot be told (AMIs selected by id,
+// name or tags without amiFamily, which validation reports on its own).
+func (c NodeClassSpec) amiFamily(defaultAlias string) string {
+	if c.AmiFamily != nil {
+		return *c.AmiFamily
+	}
+	alias := c.alias()
+	if alias == nil {
+		if len(c.AmiSelectorTerms) > 0 {
+			return ""
+		}
+		alias = &defaultAlias
+	}
+	family, _, _ := strings.Cut(*alias, "@")
+	return aliasFamilies[family]
 }
 
 // CapacityReservationSelectorTerm selects capacity reservations by id, or by tags, owner and

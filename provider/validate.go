@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -976,7 +975,7 @@ func validateKubelet(field string, k *KubeletConfiguration, c NodeClassSpec, rel
 	var errs []error
 	errs = append(errs, rel.require(field+".additionalSettings", len(k.AdditionalSettings) > 0, featureOpenKubelet))
 	if rel.has(featureOpenKubelet) {
-		family := classAmiFamily(c)
+		family := c.amiFamily(defaultAmiAliasOf(rel))
 		errs = append(errs, checkAdditionalKubeletSettings(field, k, family)...)
 		errs = append(errs, checkKubeletForFamily(field, k, family)...)
 	}
@@ -1009,19 +1008,6 @@ func validateKubelet(field string, k *KubeletConfiguration, c NodeClassSpec, rel
 		errs = append(errs, fmt.Errorf("%s: imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent", field))
 	}
 	return errs
-}
-
-// typedKubeletFields are the kubelet settings with a typed input (their schema names).
-func typedKubeletFields() []string {
-	var names []string
-	t := reflect.TypeFor[KubeletConfiguration]()
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("pulumi"), ",")
-		if name != "additionalSettings" {
-			names = append(names, name)
-		}
-	}
-	return names
 }
 
 // validateChartValues checks the user's chart values the component knows about: values the
