@@ -156,7 +156,8 @@ func constructStandalone(ctx *pulumi.Context, name string, comp pulumi.Component
 	if err != nil {
 		return release{}, err
 	}
-	if err := errors.Join(append(s.validate(rel), validateComponentName(name))...); err != nil {
+	// No component-name check: unlike the Karpenter component, these name no AWS resource.
+	if err := errors.Join(s.validate(rel)...); err != nil {
 		return release{}, err
 	}
 	ro, err := pulumi.NewResourceOptions(opts...)

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -60,4 +61,14 @@ func TestStandaloneResourcesValidateLikeTheComponent(t *testing.T) {
 	} {
 		assert.Contains(t, renderError(t, args), want, args)
 	}
+}
+
+// The standalone resources name no AWS resource, so the component's AWS name limits do not
+// apply to their names.
+func TestStandaloneNamesAreNotAWSNames(t *testing.T) {
+	long := strings.Repeat("team-a-", 8) + "spot"
+	args, err := ParseRenderArgs([]byte(`{"type": "karpenter:index:NodePool", "name": "` + long + `", "spec": {"name": "spot", "nodeClassRef": "default"}}`))
+	require.NoError(t, err)
+	_, err = Render(t.Context(), args)
+	require.NoError(t, err)
 }
