@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -172,10 +173,17 @@ func TestEngineReachesConstruct(t *testing.T) {
 		}
 		invoked[inv.Tok] = true
 	}
-	for _, tok := range []string{"aws:index/getPartition:getPartition", "aws:index/getRegion:getRegion",
-		"aws:index/getCallerIdentity:getCallerIdentity"} {
-		if !invoked[tok] {
-			t.Errorf("Construct did not invoke %s (invoked: %v)", tok, invoked)
+	// Construct reads partition, region and account in parallel; the engine stops at the first
+	// answer (the missing aws plugin), so which of the three reached its log is a race. Each
+	// invoke logged must be one of them, and at least one must have been made.
+	scope := []string{"aws:index/getPartition:getPartition", "aws:index/getRegion:getRegion",
+		"aws:index/getCallerIdentity:getCallerIdentity"}
+	if len(invoked) == 0 {
+		t.Errorf("Construct invoked none of %v", scope)
+	}
+	for tok := range invoked {
+		if !slices.Contains(scope, tok) {
+			t.Errorf("Construct invoked %s, want only %v", tok, scope)
 		}
 	}
 	t.Logf("Construct: %s; gRPC calls logged: %d", cs[0].Duration, len(calls))

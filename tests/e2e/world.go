@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -122,9 +123,7 @@ func startMoto(ctx context.Context, bin, dir string) (*Moto, error) {
 	deadline := time.Now().Add(60 * time.Second)
 	client := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{Proxy: nil}}
 	for {
-		resp, err := client.Get(m.URL + "/moto-api/")
-		if err == nil {
-			resp.Body.Close()
+		if isMoto(client, m.URL) {
 			return m, nil
 		}
 		select {
@@ -142,6 +141,20 @@ func startMoto(ctx context.Context, bin, dir string) (*Moto, error) {
 			return nil, fmt.Errorf("moto_server did not answer on %s within 60s:\n%s", m.URL, log)
 		}
 	}
+}
+
+// isMoto says whether moto answers on url. Any answer is not enough: the port was free when
+// chosen, but etcd or kube-apiserver of a world starting in parallel may bind it first (moto
+// then exits and is retried on another port), and etcd answers every path with a 404. Only moto
+// serves /moto-api/data.json as a JSON object.
+func isMoto(client *http.Client, url string) bool {
+	resp, err := client.Get(url + "/moto-api/data.json")
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	var data map[string]any
+	return resp.StatusCode == http.StatusOK && json.NewDecoder(resp.Body).Decode(&data) == nil
 }
 
 // Stop terminates moto's process group (SIGTERM, SIGKILL after 10 s). Safe to call twice.

@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -134,10 +135,16 @@ func startMoto() (func(), error) {
 	motoEndpoint = fmt.Sprintf("http://127.0.0.1:%d", port)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		resp, err := http.Get(motoEndpoint + "/moto-api/")
+		// Only moto serves this as a JSON object: another server that took the port first (the
+		// engine tests' etcd, run in parallel) answers every path with a 404.
+		resp, err := http.Get(motoEndpoint + "/moto-api/data.json")
 		if err == nil {
+			var data map[string]any
+			ok := resp.StatusCode == http.StatusOK && json.NewDecoder(resp.Body).Decode(&data) == nil
 			resp.Body.Close()
-			break
+			if ok {
+				break
+			}
 		}
 		if time.Now().After(deadline) {
 			stop()
