@@ -132,6 +132,28 @@ func uuidLike() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
+// readRecorded reads an entry of one of the record's tables (nothing when it is gone).
+func readRecorded(table func(*eksRecord) map[string]map[string]any) func(context.Context, *call, string, pmap) (pmap, error) {
+	return func(_ context.Context, c *call, id string, _ pmap) (pmap, error) {
+		e, err := c.p.eks.get(table, id)
+		if e == nil || err != nil {
+			return nil, err
+		}
+		return entryOutputs(e), nil
+	}
+}
+
+// deleteRecorded removes an entry from one of the record's tables.
+func deleteRecorded(table func(*eksRecord) map[string]map[string]any) func(context.Context, *call, string, pmap) error {
+	return func(ctx context.Context, c *call, id string, _ pmap) error {
+		err := c.p.eks.with(true, func(r *eksRecord) error { delete(table(r), id); return nil })
+		if err == nil {
+			c.inMemory(ctx, "deleted")
+		}
+		return err
+	}
+}
+
 // entryOutputs turns a record entry (JSON values) into outputs.
 func entryOutputs(e map[string]any) pmap {
 	return resource.NewPropertyMapFromMap(e)
@@ -230,13 +252,7 @@ var accessEntryOps = ops{
 		c.inMemory(ctx, "created")
 		return id, nil
 	},
-	read: func(ctx context.Context, c *call, id string, _ pmap) (pmap, error) {
-		e, err := c.p.eks.get(accessEntries, id)
-		if e == nil || err != nil {
-			return nil, err
-		}
-		return entryOutputs(e), nil
-	},
+	read: readRecorded(accessEntries),
 	update: func(ctx context.Context, c *call, id string, _, _, newIn pmap) error {
 		err := c.p.eks.with(true, func(r *eksRecord) error {
 			e, ok := r.AccessEntries[id]
@@ -259,13 +275,7 @@ var accessEntryOps = ops{
 		}
 		return err
 	},
-	delete: func(ctx context.Context, c *call, id string, _ pmap) error {
-		err := c.p.eks.with(true, func(r *eksRecord) error { delete(r.AccessEntries, id); return nil })
-		if err == nil {
-			c.inMemory(ctx, "deleted")
-		}
-		return err
-	},
+	delete: deleteRecorded(accessEntries),
 }
 
 // accountAndName are the account and the last path segment of an IAM ARN.
@@ -344,13 +354,7 @@ var addonOps = ops{
 		c.inMemory(ctx, "created")
 		return id, nil
 	},
-	read: func(ctx context.Context, c *call, id string, _ pmap) (pmap, error) {
-		e, err := c.p.eks.get(addons, id)
-		if e == nil || err != nil {
-			return nil, err
-		}
-		return entryOutputs(e), nil
-	},
+	read: readRecorded(addons),
 	update: func(ctx context.Context, c *call, id string, _, _, newIn pmap) error {
 		err := c.p.eks.with(true, func(r *eksRecord) error {
 			old, ok := r.Addons[id]
@@ -370,13 +374,7 @@ var addonOps = ops{
 		}
 		return err
 	},
-	delete: func(ctx context.Context, c *call, id string, _ pmap) error {
-		err := c.p.eks.with(true, func(r *eksRecord) error { delete(r.Addons, id); return nil })
-		if err == nil {
-			c.inMemory(ctx, "deleted")
-		}
-		return err
-	},
+	delete: deleteRecorded(addons),
 }
 
 // ---- aws:eks/podIdentityAssociation:PodIdentityAssociation --------------------------------
@@ -416,13 +414,7 @@ var podIdentityOps = ops{
 		c.inMemory(ctx, "created")
 		return id, nil
 	},
-	read: func(ctx context.Context, c *call, id string, _ pmap) (pmap, error) {
-		e, err := c.p.eks.get(podIdentities, id)
-		if e == nil || err != nil {
-			return nil, err
-		}
-		return entryOutputs(e), nil
-	},
+	read: readRecorded(podIdentities),
 	update: func(ctx context.Context, c *call, id string, _, _, newIn pmap) error {
 		if ok, err := roleExists(ctx, c, str(newIn, "roleArn")); err != nil || !ok {
 			if err == nil {
@@ -445,11 +437,5 @@ var podIdentityOps = ops{
 		}
 		return err
 	},
-	delete: func(ctx context.Context, c *call, id string, _ pmap) error {
-		err := c.p.eks.with(true, func(r *eksRecord) error { delete(r.PodIdentityAssociations, id); return nil })
-		if err == nil {
-			c.inMemory(ctx, "deleted")
-		}
-		return err
-	},
+	delete: deleteRecorded(podIdentities),
 }
