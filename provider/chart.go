@@ -33,7 +33,7 @@ func (p *installPlan) chartSource(chart string) (ref string, version pulumi.Stri
 
 // newRelease registers a Helm release the way the kubernetes SDK does (which also sets
 // `compat`, keeping the provider's long-standing release semantics).
-func (b *builder) newRelease(suffix, chart string, values pulumi.Input, skipCrds bool, deps []pulumi.Resource) (*child, error) {
+func (b *builder) newRelease(suffix, chart string, values pulumi.Input, skipCrds bool, deps []pulumi.Resource, opts ...pulumi.ResourceOption) (*child, error) {
 	ref, version, repo := b.plan.chartSource(chart)
 	if b.args.RepositoryUsername != nil || b.args.RepositoryPassword != nil {
 		// Private mirrors only: public ECR needs (and gets) no credentials.
@@ -60,7 +60,7 @@ func (b *builder) newRelease(suffix, chart string, values pulumi.Input, skipCrds
 	if skipCrds {
 		inputs["skipCrds"] = pulumi.Bool(true)
 	}
-	return b.newChild(helmRelease, suffix, inputs, pulumi.DependsOn(deps))
+	return b.newChild(helmRelease, suffix, inputs, append(opts, pulumi.DependsOn(deps))...)
 }
 
 // createCrdRelease installs the CRDs as their own release: Helm never upgrades CRDs that
@@ -81,7 +81,14 @@ func (b *builder) createCrdRelease() (*child, error) {
 			"port":             pulumi.Int(8443),
 		})
 	}
-	return b.newRelease("-crd-release", crdChart, values, false, nil)
+	var opts []pulumi.ResourceOption
+	if b.plan.retainCrds {
+		// The CRD release stays when the component goes: on a cluster where EKS Auto Mode
+		// shares nodepools.karpenter.sh and nodeclaims.karpenter.sh, uninstalling it would
+		// delete every NodePool and NodeClaim, Auto Mode's included.
+		opts = append(opts, pulumi.RetainOnDelete(true))
+	}
+	return b.newRelease("-crd-release", crdChart, values, false, nil, opts...)
 }
 
 // createControllerRelease installs the controller once its CRDs, IAM and queue exist, so it

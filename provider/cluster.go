@@ -200,27 +200,8 @@ func (b *builder) createSpotServiceLinkedRole() ([]pulumi.Resource, error) {
 func (b *builder) passRoleArns(nodeRoleArn pulumi.StringInput) pulumi.StringArrayOutput {
 	arns := []any{nodeRoleArn}
 	for _, c := range b.plan.classes {
-		switch {
-		case c.Role != nil:
-			arns = append(arns, c.Role.ToStringPtrOutput().Elem().ApplyT(func(role string) string {
-				if strings.HasPrefix(role, "arn:") {
-					return role
-				}
-				return b.aws.roleArn(role)
-			}).(pulumi.StringOutput))
-		case c.InstanceProfile != nil:
-			arns = append(arns, c.InstanceProfile.ToStringPtrOutput().Elem().ApplyT(func(name string) (string, error) {
-				var profile struct {
-					RoleArn string `pulumi:"roleArn"`
-				}
-				args := struct {
-					Name string `pulumi:"name"`
-				}{name}
-				if err := b.invoke(invokeInstanceProfile, args, &profile); err != nil {
-					return "", fmt.Errorf("nodeClasses: reading instance profile %q: %w", name, err)
-				}
-				return profile.RoleArn, nil
-			}).(pulumi.StringOutput))
+		if arn, ok := b.classRoleArn(c); ok {
+			arns = append(arns, arn)
 		}
 	}
 	return pulumi.All(arns...).ApplyT(func(vals []any) []string {
@@ -232,4 +213,32 @@ func (b *builder) passRoleArns(nodeRoleArn pulumi.StringInput) pulumi.StringArra
 		}
 		return out
 	}).(pulumi.StringArrayOutput)
+}
+
+// classRoleArn is the ARN of a node class's own role: its role (a name, or an ARN), or the role
+// inside its instance profile, looked up. ok is false for a class that uses the node role.
+func (b *builder) classRoleArn(c NodeClassSpec) (arn pulumi.StringOutput, ok bool) {
+	switch {
+	case c.Role != nil:
+		return c.Role.ToStringPtrOutput().Elem().ApplyT(func(role string) string {
+			if strings.HasPrefix(role, "arn:") {
+				return role
+			}
+			return b.aws.roleArn(role)
+		}).(pulumi.StringOutput), true
+	case c.InstanceProfile != nil:
+		return c.InstanceProfile.ToStringPtrOutput().Elem().ApplyT(func(name string) (string, error) {
+			var profile struct {
+				RoleArn string `pulumi:"roleArn"`
+			}
+			args := struct {
+				Name string `pulumi:"name"`
+			}{name}
+			if err := b.invoke(invokeInstanceProfile, args, &profile); err != nil {
+				return "", fmt.Errorf("nodeClasses: reading instance profile %q: %w", name, err)
+			}
+			return profile.RoleArn, nil
+		}).(pulumi.StringOutput), true
+	}
+	return pulumi.StringOutput{}, false
 }

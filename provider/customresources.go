@@ -27,6 +27,8 @@ func (b *builder) nodePoolSpec(p NodePoolSpec, class NodeClassSpec) map[string]a
 
 func (b *builder) nodeClassSpec(c NodeClassSpec) map[string]any {
 	switch b.plan.release.name {
+	case autoModeGeneration.name:
+		return b.autoModeNodeClassSpec(c)
 	case "v1alpha5":
 		return b.awsNodeTemplateSpec(c)
 	case "v1beta1":
@@ -36,12 +38,19 @@ func (b *builder) nodeClassSpec(c NodeClassSpec) map[string]any {
 	}
 }
 
-// requirementsOf is a pool's requirements, or the defaults when it sets none.
-func requirementsOf(p NodePoolSpec) []Requirement {
+// requirementsOf is a pool's requirements, or the release's defaults when it sets none.
+func requirementsOf(p NodePoolSpec, r release) []Requirement {
 	if len(p.Requirements) == 0 {
-		return defaultRequirements()
+		_, defaults := r.poolDefaults()
+		return defaults
 	}
 	return p.Requirements
+}
+
+// expireAfterOf is a pool's expireAfter, or the release's default.
+func expireAfterOf(p NodePoolSpec, r release) string {
+	expire, _ := r.poolDefaults()
+	return deref(p.ExpireAfter, expire)
 }
 
 // nodePoolSpecV1 renders the karpenter.sh/v1 NodePool.
@@ -49,8 +58,8 @@ func (b *builder) nodePoolSpecV1(p NodePoolSpec) map[string]any {
 	r := b.plan.release
 	template := map[string]any{
 		"nodeClassRef": map[string]any{"group": r.nodeClass.group(), "kind": r.nodeClass.kind, "name": deref(p.NodeClassRef, "")},
-		"requirements": renderRequirements(requirementsOf(p)),
-		"expireAfter":  deref(p.ExpireAfter, defaultExpireAfter),
+		"requirements": renderRequirements(requirementsOf(p, b.plan.release)),
+		"expireAfter":  expireAfterOf(p, b.plan.release),
 	}
 	putTaints(template, "taints", p.Taints)
 	putTaints(template, "startupTaints", p.StartupTaints)
@@ -80,7 +89,7 @@ func (b *builder) nodePoolSpecV1beta1(p NodePoolSpec, class NodeClassSpec) map[s
 	r := b.plan.release
 	template := map[string]any{
 		"nodeClassRef": map[string]any{"apiVersion": r.nodeClass.apiVersion, "kind": r.nodeClass.kind, "name": deref(p.NodeClassRef, "")},
-		"requirements": renderRequirements(requirementsOf(p)),
+		"requirements": renderRequirements(requirementsOf(p, b.plan.release)),
 	}
 	putTaints(template, "taints", p.Taints)
 	putTaints(template, "startupTaints", p.StartupTaints)
@@ -93,7 +102,7 @@ func (b *builder) nodePoolSpecV1beta1(p NodePoolSpec, class NodeClassSpec) map[s
 	putInt(spec, "weight", p.Weight)
 
 	d := deref(p.Disruption, Disruption{})
-	disruption := map[string]any{"expireAfter": deref(p.ExpireAfter, defaultExpireAfter)}
+	disruption := map[string]any{"expireAfter": expireAfterOf(p, b.plan.release)}
 	if deref(d.ConsolidationPolicy, defaultConsolidation) == "WhenEmpty" {
 		disruption["consolidationPolicy"] = "WhenEmpty"
 		disruption["consolidateAfter"] = deref(d.ConsolidateAfter, defaultConsolidateAfter)
@@ -110,7 +119,7 @@ func (b *builder) nodePoolSpecV1beta1(p NodePoolSpec, class NodeClassSpec) map[s
 func (b *builder) provisionerSpec(p NodePoolSpec, class NodeClassSpec) map[string]any {
 	spec := map[string]any{
 		"providerRef":  map[string]any{"name": deref(p.NodeClassRef, "")},
-		"requirements": renderRequirements(requirementsOf(p)),
+		"requirements": renderRequirements(requirementsOf(p, b.plan.release)),
 	}
 	putStringMap(spec, "labels", p.Labels)
 	putStringMap(spec, "annotations", p.Annotations)
@@ -122,7 +131,7 @@ func (b *builder) provisionerSpec(p NodePoolSpec, class NodeClassSpec) map[strin
 		spec["limits"] = resources
 	}
 	putInt(spec, "weight", p.Weight)
-	if expire := deref(p.ExpireAfter, defaultExpireAfter); expire != "Never" {
+	if expire := expireAfterOf(p, b.plan.release); expire != "Never" {
 		spec["ttlSecondsUntilExpired"] = seconds(expire)
 	}
 	d := deref(p.Disruption, Disruption{})

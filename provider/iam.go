@@ -257,7 +257,7 @@ type policyAttachment struct {
 }
 
 // nodePolicyAttachments are the node role's managed policies: the four AWS policies every EKS
-// node needs, then the user's additional ones in key order.
+// node needs (Auto Mode's two), then the user's additional ones in key order.
 func (b *builder) nodePolicyAttachments() []policyAttachment {
 	aws := func(suffix, name string) policyAttachment {
 		return policyAttachment{suffix, pulumi.String(fmt.Sprintf("arn:%s:iam::aws:policy/%s", b.aws.Partition, name))}
@@ -267,6 +267,13 @@ func (b *builder) nodePolicyAttachments() []policyAttachment {
 		aws("-node-cni", "AmazonEKS_CNI_Policy"),
 		aws("-node-ecr", ecrPolicy(b.plan.release)),
 		aws("-node-ssm", "AmazonSSMManagedInstanceCore"),
+	}
+	if rules := b.plan.release.autoMode; rules != nil {
+		// Auto Mode nodes need less: AWS manages pod networking, and SSM access is blocked.
+		attachments = attachments[:0]
+		for _, p := range rules.nodePolicies {
+			attachments = append(attachments, aws(p.suffix, p.name))
+		}
 	}
 	for _, key := range sortedKeys(b.args.NodeRoleAdditionalPolicyArns) {
 		attachments = append(attachments, policyAttachment{"-node-extra-" + key, b.args.NodeRoleAdditionalPolicyArns[key]})

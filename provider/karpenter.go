@@ -18,6 +18,7 @@ import (
 // during preview.
 type KarpenterArgs struct {
 	// Cluster.
+	Mode                      *Mode                 `pulumi:"mode,optional"`
 	ClusterName               pulumi.StringInput    `pulumi:"clusterName"`
 	ClusterEndpoint           pulumi.StringPtrInput `pulumi:"clusterEndpoint,optional"`
 	OidcProviderArn           pulumi.StringPtrInput `pulumi:"oidcProviderArn,optional"`
@@ -53,6 +54,7 @@ type KarpenterArgs struct {
 	RepositoryPassword        pulumi.StringPtrInput `pulumi:"repositoryPassword,optional" provider:"secret"`
 	ControllerImageRepository *string               `pulumi:"controllerImageRepository,optional"`
 	InstallCrds               *bool                 `pulumi:"installCrds,optional"`
+	RetainCrdsOnDelete        *bool                 `pulumi:"retainCrdsOnDelete,optional"`
 	Values                    pulumi.MapInput       `pulumi:"values,optional"`
 
 	// Provisioning.
@@ -63,6 +65,7 @@ type KarpenterArgs struct {
 
 // Annotate documents every input; the descriptions become the SDK docs in every language.
 func (a *KarpenterArgs) Annotate(an infer.Annotator) {
+	an.Describe(&a.Mode, "Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.")
 	an.Describe(&a.ClusterName, "Name of the EKS cluster Karpenter manages nodes for (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit). Scopes the IAM policies, names the chart's `settings.clusterName` and the default subnet/security-group discovery tag.")
 	an.Describe(&a.ClusterEndpoint, "The cluster's API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.")
 	an.Describe(&a.OidcProviderArn, "ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.")
@@ -73,33 +76,28 @@ func (a *KarpenterArgs) Annotate(an infer.Annotator) {
 	an.Describe(&a.Tags, "Tags applied to every AWS resource the component creates.")
 	an.Describe(&a.Namespace, "Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).")
 	an.Describe(&a.ServiceAccountName, "Name of the controller's Kubernetes service account. Default: `karpenter`.")
-	an.SetDefault(&a.ServiceAccountName, defaultServiceAccount)
 	an.Describe(&a.ControllerIdentity, "How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster's OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.")
 	an.Describe(&a.CreatePodIdentityAgent, "With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.")
 	an.Describe(&a.ControllerRoleArn, "ARN of an existing IAM role for the controller. When set, the component creates no controller IAM (no role, no policies) and annotates the service account with this role.")
 	an.Describe(&a.ControllerPolicyStatements, "Extra IAM statements for the controller, added as one more managed policy attached to the controller role.")
 	an.Describe(&a.ControllerPolicyArns, "Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).")
-	an.Describe(&a.NodeRoleArn, "ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.")
+	an.Describe(&a.NodeRoleArn, "ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role's EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster's `computeConfig.nodeRoleArn`, whose entry EKS creates).")
 	an.Describe(&a.NodeRoleAdditionalPolicyArns, "Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{\"ebs\": \"arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy\"}`).")
-	an.Describe(&a.NodeAccess, "How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.")
+	an.Describe(&a.NodeAccess, "How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (type EC2, with the AmazonEKSAutoNodePolicy association) or `none`; default `accessEntry`.")
 	an.Describe(&a.CreateSpotServiceLinkedRole, "Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.")
 	an.Describe(&a.Discovery, "Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.")
-	an.Describe(&a.CreateInstanceProfile, "Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.")
-	an.SetDefault(&a.CreateInstanceProfile, true)
+	an.Describe(&a.CreateInstanceProfile, "Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass's role).")
 	an.Describe(&a.InterruptionHandling, "Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.")
-	an.SetDefault(&a.InterruptionHandling, true)
 	an.Describe(&a.RepositoryUsername, "Username for a private chart repository or registry mirror. Not needed for public ECR.")
 	an.Describe(&a.RepositoryPassword, "Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.")
 	an.Describe(&a.ControllerImageRepository, "Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).")
 	an.Describe(&a.ChartRepository, "Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.")
-	an.SetDefault(&a.ChartRepository, defaultChartRepository)
 	an.Describe(&a.InstallCrds, "Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.")
-	an.SetDefault(&a.InstallCrds, true)
+	an.Describe(&a.RetainCrdsOnDelete, "Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.")
 	an.Describe(&a.Values, "Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.")
-	an.Describe(&a.DefaultNodePool, "Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.")
-	an.SetDefault(&a.DefaultNodePool, true)
+	an.Describe(&a.DefaultNodePool, "Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.")
 	an.Describe(&a.NodePools, "NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).")
-	an.Describe(&a.NodeClasses, "EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.")
+	an.Describe(&a.NodeClasses, "Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role, and AMI alias `al2023@latest` (self-managed) or Auto Mode's documented defaults.")
 }
 
 // Karpenter is the component resource: everything Karpenter needs on one EKS cluster.
@@ -122,6 +120,7 @@ type Karpenter struct {
 	Version               pulumi.StringOutput      `pulumi:"version"`
 	NodePoolNames         pulumi.StringArrayOutput `pulumi:"nodePoolNames"`
 	NodeClassNames        pulumi.StringArrayOutput `pulumi:"nodeClassNames"`
+	Mode                  pulumi.StringOutput      `pulumi:"mode"`
 }
 
 // Annotate documents the component and its outputs.
@@ -140,9 +139,10 @@ func (k *Karpenter) Annotate(an infer.Annotator) {
 	an.Describe(&k.ServiceAccountName, "Name of the controller's service account.")
 	an.Describe(&k.ReleaseName, "Name of the controller Helm release (`karpenter`).")
 	an.Describe(&k.CrdReleaseName, "Name of the CRD Helm release (`karpenter-crd`); empty when `installCrds` is off.")
-	an.Describe(&k.Version, "The Karpenter version installed.")
+	an.Describe(&k.Version, "The Karpenter version installed; empty with mode `autoMode`.")
 	an.Describe(&k.NodePoolNames, "Names of the NodePools created.")
-	an.Describe(&k.NodeClassNames, "Names of the EC2NodeClasses created.")
+	an.Describe(&k.NodeClassNames, "Names of the node classes created (EC2NodeClasses, or Auto Mode NodeClasses).")
+	an.Describe(&k.Mode, "`selfManaged` or `autoMode`. With `autoMode` the controller, queue, release and version outputs are empty.")
 }
 
 // NewKarpenter builds the component. Everything a user can get wrong in plain inputs is
@@ -229,7 +229,11 @@ func (b *builder) build() error {
 	if b.node, err = b.createNodeIAM(); err != nil {
 		return err
 	}
-	access, err := b.createNodeAccess(b.node.roleArn)
+	createAccess := b.createNodeAccess
+	if b.plan.release.autoMode != nil && b.plan.nodeAccess == "accessEntry" {
+		createAccess = b.createAutoModeNodeAccess
+	}
+	access, err := createAccess(b.node.roleArn)
 	if err != nil {
 		return err
 	}
@@ -240,6 +244,16 @@ func (b *builder) build() error {
 	// Node classes need the nodes' IAM, their access to the cluster and the discovery tags
 	// for as long as nodes exist.
 	b.nodeDeps = append(append(append([]pulumi.Resource{}, b.node.resources...), access...), discovery...)
+	if b.plan.release.autoMode != nil {
+		// EKS runs Karpenter: no queue, controller IAM or releases; the classes and pools go
+		// straight onto the CRDs EKS installed.
+		spotRole, err := b.createSpotServiceLinkedRole()
+		if err != nil {
+			return err
+		}
+		b.nodeDeps = append(b.nodeDeps, spotRole...)
+		return b.createCustomResources()
+	}
 
 	queueArn := ""
 	if b.plan.interruption {
@@ -360,13 +374,17 @@ func (b *builder) resolveAWSScope() (awsScope, error) {
 }
 
 func (b *builder) setOutputs(c *Karpenter) {
-	c.ControllerRoleArn = b.controller.roleArn
-	c.ControllerRoleName = b.controller.roleName
-	c.ControllerPolicyArns = b.controller.policyArns
+	none := pulumi.String("").ToStringOutput()
+	c.ControllerRoleArn, c.ControllerRoleName = none, none
+	c.ControllerPolicyArns = pulumi.StringArray{}.ToStringArrayOutput()
+	if b.plan.release.autoMode == nil {
+		c.ControllerRoleArn = b.controller.roleArn
+		c.ControllerRoleName = b.controller.roleName
+		c.ControllerPolicyArns = b.controller.policyArns
+	}
 	c.NodeRoleArn = b.node.roleArn
 	c.NodeRoleName = b.node.roleName
 	c.InstanceProfileName = b.node.instanceProfileName
-	none := pulumi.String("").ToStringOutput()
 	c.InterruptionQueueName, c.InterruptionQueueArn, c.InterruptionQueueUrl = none, none, none
 	if b.queue != nil {
 		c.InterruptionQueueName, c.InterruptionQueueArn, c.InterruptionQueueUrl = b.queue.name, b.queue.arn, b.queue.url
@@ -378,7 +396,11 @@ func (b *builder) setOutputs(c *Karpenter) {
 	if b.plan.installCrds {
 		c.CrdReleaseName = pulumi.String(crdChart).ToStringOutput()
 	}
-	c.Version = pulumi.String(b.plan.release.version.String()).ToStringOutput()
+	c.Version, c.Mode = pulumi.String(b.plan.release.version.String()).ToStringOutput(), pulumi.String(ModeSelfManaged).ToStringOutput()
+	if b.plan.release.autoMode != nil {
+		c.Version, c.Mode = none, pulumi.String(ModeAutoMode).ToStringOutput()
+		c.ReleaseName = none
+	}
 	var pools, classes pulumi.StringArray
 	for _, p := range b.plan.pools {
 		pools = append(pools, pulumi.String(p.Name))

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pulumi/pulumi-go-provider/infer"
@@ -170,15 +171,26 @@ type NodeClassSpec struct {
 	ConnectionTracking               *ConnectionTracking               `pulumi:"connectionTracking,optional"`
 	CpuOptions                       *CpuOptions                       `pulumi:"cpuOptions,optional"`
 	Context                          *string                           `pulumi:"context,optional"`
+
+	// EKS Auto Mode NodeClass fields (automode.go).
+	EphemeralStorage              *EphemeralStorage              `pulumi:"ephemeralStorage,optional"`
+	NetworkPolicy                 *NetworkPolicyDefault          `pulumi:"networkPolicy,optional"`
+	NetworkPolicyEventLogs        *Toggle                        `pulumi:"networkPolicyEventLogs,optional"`
+	SnatPolicy                    *SnatPolicy                    `pulumi:"snatPolicy,optional"`
+	PodSubnetSelectorTerms        []SubnetSelectorTerm           `pulumi:"podSubnetSelectorTerms,optional"`
+	PodSecurityGroupSelectorTerms []PodSecurityGroupSelectorTerm `pulumi:"podSecurityGroupSelectorTerms,optional"`
+	AdvancedNetworking            *AdvancedNetworking            `pulumi:"advancedNetworking,optional"`
+	CertificateBundles            []CertificateBundle            `pulumi:"certificateBundles,optional"`
+	AdvancedSecurity              *AdvancedSecurity              `pulumi:"advancedSecurity,optional"`
 }
 
 func (c *NodeClassSpec) Annotate(a infer.Annotator) {
-	a.Describe(&c, "An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).")
-	a.Describe(&c.Name, "Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).")
+	a.Describe(&c, "A node class: the AWS side of the nodes. An EC2NodeClass (karpenter.k8s.aws; AMI, subnets, security groups, IAM, disks, kubelet), or with mode `autoMode` an EKS Auto Mode NodeClass (eks.amazonaws.com/v1). Fields marked \"EKS Auto Mode only\" exist only on the latter; the AMI, disk, kubelet, user data, metadata and top-level network interface fields only on the former, and setting one on the other kind fails naming it.")
+	a.Describe(&c.Name, "Name of the node class object (a lowercase DNS label, at most 63 characters). In Auto Mode not `default`, EKS's built-in class.")
 	a.Describe(&c.AmiAlias, "AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.")
 	a.Describe(&c.AmiFamily, "AMI family for bootstrapping when selecting AMIs by id, name or tags: `AL2`, `AL2023`, `Bottlerocket`, `Windows2019`, `Windows2022`, `Windows2025` or `Custom`.")
 	a.Describe(&c.AmiSelectorTerms, "AMI selector terms (instead of `amiAlias`).")
-	a.Describe(&c.Role, "IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.")
+	a.Describe(&c.Role, "IAM role name (not ARN) for the nodes; Karpenter (or EKS Auto Mode) manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`. Immutable in Auto Mode: a new role needs a new class (and its access entry).")
 	a.Describe(&c.InstanceProfile, "Existing instance profile name for the nodes. Mutually exclusive with `role`.")
 	a.Describe(&c.SubnetSelectorTerms, "Subnet selector terms. Default: subnets tagged `karpenter.sh/discovery: <clusterName>`.")
 	a.Describe(&c.SecurityGroupSelectorTerms, "Security group selector terms. Default: security groups tagged `karpenter.sh/discovery: <clusterName>`.")
@@ -198,6 +210,15 @@ func (c *NodeClassSpec) Annotate(a infer.Annotator) {
 	a.Describe(&c.ConnectionTracking, "Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.")
 	a.Describe(&c.CpuOptions, "CPU options of the instances. Karpenter 1.14+.")
 	a.Describe(&c.Context, "The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).")
+	a.Describe(&c.EphemeralStorage, "EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.")
+	a.Describe(&c.NetworkPolicy, "EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.")
+	a.Describe(&c.NetworkPolicyEventLogs, "EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.")
+	a.Describe(&c.SnatPolicy, "EKS Auto Mode only: source NAT of pod traffic leaving the VPC. Default: `Random`.")
+	a.Describe(&c.PodSubnetSelectorTerms, "EKS Auto Mode only: subnets for pod network interfaces (e.g. a secondary CIDR), in the node's Availability Zone; set with `podSecurityGroupSelectorTerms`. The node's primary interface then serves no pods, so pod density is lower. At most 30 terms.")
+	a.Describe(&c.PodSecurityGroupSelectorTerms, "EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.")
+	a.Describe(&c.AdvancedNetworking, "EKS Auto Mode only: proxy, public IPs, pod IP assignment, IPv4 egress and static (EFA) network interfaces.")
+	a.Describe(&c.CertificateBundles, "EKS Auto Mode only: custom CA certificates the nodes trust.")
+	a.Describe(&c.AdvancedSecurity, "EKS Auto Mode only: FIPS AMIs and kernel lockdown.")
 }
 
 // alias is the AMI alias a class selects (amiAlias or an alias term; validation allows one),
@@ -243,8 +264,8 @@ func (t *CapacityReservationSelectorTerm) Annotate(a infer.Annotator) {
 
 	a.Describe(&t.Id, "Capacity reservation id (`cr-...`). Stands alone in its term.")
 	a.Describe(&t.Tags, "Capacity reservation tags (`*` matches any value; at most 20).")
-	a.Describe(&t.OwnerID, "Id of the account that owns the reservation (12 digits).")
-	a.Describe(&t.InstanceMatchCriteria, "How instances are matched to the reservation. Karpenter 1.8.6+.")
+	a.Describe(&t.OwnerID, "Id of the account that owns the reservation (12 digits). Rendered as `owner` on an EKS Auto Mode NodeClass.")
+	a.Describe(&t.InstanceMatchCriteria, "How instances are matched to the reservation. Karpenter 1.8.6+; not in EKS Auto Mode.")
 }
 
 // InstanceMatchCriteria is how instances are matched to a capacity reservation.
@@ -505,7 +526,10 @@ func defaultRequirements() []Requirement {
 // join), so a destroy deletes them first, while Karpenter still runs with its permissions
 // and can drain and terminate the nodes they own.
 func (b *builder) createCustomResources() error {
-	deps := append([]pulumi.Resource{b.release}, b.nodeDeps...)
+	deps := slices.Clone(b.nodeDeps)
+	if b.release != nil {
+		deps = append(deps, b.release)
+	}
 	if b.crdRelease != nil {
 		deps = append(deps, b.crdRelease)
 	}

@@ -14,8 +14,7 @@ import (
 const (
 	defaultServiceAccount   = "karpenter"
 	defaultChartRepository  = "oci://public.ecr.aws/karpenter"
-	defaultNodeClassName    = "default"
-	defaultNodePoolName     = "default"
+	defaultNodeClassName    = "default" // and the default pool's name
 	discoveryTag            = "karpenter.sh/discovery"
 	defaultAmiAlias         = "al2023@latest"
 	defaultExpireAfter      = "720h"
@@ -56,7 +55,9 @@ type installPlan struct {
 
 	// installCrds: a karpenter-crd release; chartCrds: the controller chart installs the CRDs
 	// from its crds/ directory (the Provisioner era, which has no CRD chart).
-	installCrds, chartCrds              bool
+	installCrds, chartCrds bool
+	// retainCrds: the CRD release is kept when the component is deleted.
+	retainCrds                          bool
 	interruption, createInstanceProfile bool
 	createControllerIAM, createNodeRole bool
 	spotServiceLinkedRole               bool
@@ -81,7 +82,7 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 	if args.ClusterName == nil {
 		return nil, errors.New("clusterName: required (the name of the EKS cluster)")
 	}
-	rel, err := lookupRelease(deref(args.Version, defaultVersion), deref(args.AllowUnverifiedVersion, false))
+	rel, err := releaseForMode(args.Mode, args.Version, args.AllowUnverifiedVersion)
 	if err != nil {
 		return nil, err // everything else depends on the version
 	}
@@ -101,18 +102,26 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 		createNodeRole:      args.NodeRoleArn == nil,
 	}
 	p.createInstanceProfile = p.createNodeRole && deref(args.CreateInstanceProfile, true)
+	p.retainCrds = deref(args.RetainCrdsOnDelete, false)
+	if p.retainCrds && !p.installCrds && rel.autoMode == nil {
+		errs = append(errs, fmt.Errorf("retainCrdsOnDelete: only for the karpenter-crd release, which this install does not have (installCrds false, or Karpenter %s, whose chart installs CRDs that Helm never deletes)", rel.version))
+	}
 	p.spotServiceLinkedRole = deref(args.CreateSpotServiceLinkedRole, false)
-	errs = append(errs, p.resolveIdentity(args)...)
-	errs = append(errs, p.resolveNodeAccess(args)...)
+	if rel.autoMode != nil {
+		errs = append(errs, p.resolveAutoMode(args)...)
+	} else {
+		errs = append(errs, p.resolveIdentity(args)...)
+		errs = append(errs, p.resolveNodeAccess(args)...)
+		errs = append(errs, checkDNSLabel("namespace", p.namespace))
+		errs = append(errs, checkDNSSubdomain("serviceAccountName", p.serviceAccount))
+		errs = append(errs, validateChartRepository(p.chartRepository))
+	}
 
 	errs = append(errs, validateComponentName(name))
-	errs = append(errs, checkDNSLabel("namespace", p.namespace))
-	errs = append(errs, checkDNSSubdomain("serviceAccountName", p.serviceAccount))
-	errs = append(errs, validateChartRepository(p.chartRepository))
 	if args.ClusterAuthenticationMode != nil {
 		errs = append(errs, checkEnum("clusterAuthenticationMode", string(*args.ClusterAuthenticationMode), enumValues[AuthenticationMode]()))
 	}
-	if args.KubernetesVersion != nil {
+	if args.KubernetesVersion != nil && rel.autoMode == nil {
 		errs = append(errs, checkKubernetesVersion(*args.KubernetesVersion, rel))
 	}
 
@@ -127,7 +136,7 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 	if !p.createNodeRole && len(args.NodeRoleAdditionalPolicyArns) > 0 {
 		errs = append(errs, errors.New("nodeRoleAdditionalPolicyArns: cannot be used with nodeRoleArn (the component creates no node role to attach them to)"))
 	}
-	if !rel.has(featureNodeClassRole) && p.createNodeRole && !p.createInstanceProfile {
+	if rel.autoMode == nil && !rel.has(featureNodeClassRole) && p.createNodeRole && !p.createInstanceProfile {
 		errs = append(errs, fmt.Errorf("createInstanceProfile: Karpenter %s launches nodes with the instance profile in settings.aws.defaultInstanceProfile, so the component must create it (Karpenter manages instance profiles itself from %s)",
 			rel.version, featureSince[featureNodeClassRole]))
 	}
@@ -141,7 +150,7 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 		errs = append(errs, checkKey("nodeRoleAdditionalPolicyArns", key))
 	}
 
-	p.pools, p.classes = resolveProvisioning(args)
+	p.pools, p.classes = resolveProvisioning(args, rel)
 	p.userPools = args.NodePools
 	p.windowsNodes = slices.ContainsFunc(p.classes, usesWindowsWithNodeRole)
 	errs = append(errs, validateProvisioning(p)...)
@@ -222,14 +231,15 @@ func usesWindowsWithNodeRole(c NodeClassSpec) bool {
 // resolveProvisioning completes the user's pools and classes with the component's defaults:
 // one default pool when none is given, a default class when pools exist without classes,
 // and a pool's nodeClassRef when there is only one class to refer to.
-func resolveProvisioning(args KarpenterArgs) ([]NodePoolSpec, []NodeClassSpec) {
+func resolveProvisioning(args KarpenterArgs, rel release) ([]NodePoolSpec, []NodeClassSpec) {
 	pools := slices.Clone(args.NodePools)
 	classes := slices.Clone(args.NodeClasses)
+	name := rel.defaultObjectName()
 	if len(pools) == 0 && deref(args.DefaultNodePool, true) {
-		pools = []NodePoolSpec{{Name: defaultNodePoolName, Limits: map[string]string{"cpu": defaultPoolCPULimit}}}
+		pools = []NodePoolSpec{{Name: name, Limits: map[string]string{"cpu": defaultPoolCPULimit}}}
 	}
 	if len(classes) == 0 && len(pools) > 0 {
-		classes = []NodeClassSpec{{Name: defaultNodeClassName}}
+		classes = []NodeClassSpec{{Name: name}}
 	}
 	for i := range pools {
 		if pools[i].NodeClassRef != nil {
@@ -237,10 +247,26 @@ func resolveProvisioning(args KarpenterArgs) ([]NodePoolSpec, []NodeClassSpec) {
 		}
 		if len(classes) == 1 {
 			pools[i].NodeClassRef = &classes[0].Name
-		} else if len(args.NodePools) == 0 && slices.ContainsFunc(classes, func(c NodeClassSpec) bool { return c.Name == defaultNodeClassName }) {
-			// The default pool uses the class named default when there are several.
-			pools[i].NodeClassRef = ptr(defaultNodeClassName)
+		} else if len(args.NodePools) == 0 && slices.ContainsFunc(classes, func(c NodeClassSpec) bool { return c.Name == name }) {
+			// The default pool uses the class named like it when there are several.
+			pools[i].NodeClassRef = ptr(name)
 		}
 	}
 	return pools, classes
+}
+
+// defaultObjectName names the default pool and class: `default`, or Auto Mode's own name.
+func (r release) defaultObjectName() string {
+	if r.autoMode != nil {
+		return r.autoMode.defaultName
+	}
+	return defaultNodeClassName
+}
+
+// poolDefaults are the expireAfter and requirements of a pool that sets none.
+func (r release) poolDefaults() (expireAfter string, requirements []Requirement) {
+	if r.autoMode != nil {
+		return r.autoMode.defaultExpireAfter, slices.Clone(r.autoMode.defaultRequirements)
+	}
+	return defaultExpireAfter, defaultRequirements()
 }

@@ -16,37 +16,40 @@ const (
 
 // Type tokens of the children.
 const (
-	iamRole               = "aws:iam/role:Role"
-	iamPolicy             = "aws:iam/policy:Policy"
-	iamRolePolicyAttach   = "aws:iam/rolePolicyAttachment:RolePolicyAttachment"
-	iamInstanceProfile    = "aws:iam/instanceProfile:InstanceProfile"
-	iamServiceLinkedRole  = "aws:iam/serviceLinkedRole:ServiceLinkedRole"
-	sqsQueue              = "aws:sqs/queue:Queue"
-	sqsQueuePolicy        = "aws:sqs/queuePolicy:QueuePolicy"
-	eventRule             = "aws:cloudwatch/eventRule:EventRule"
-	eventTarget           = "aws:cloudwatch/eventTarget:EventTarget"
-	eksAccessEntry        = "aws:eks/accessEntry:AccessEntry"
-	eksAddon              = "aws:eks/addon:Addon"
-	eksPodIdentity        = "aws:eks/podIdentityAssociation:PodIdentityAssociation"
-	ec2Tag                = "aws:ec2/tag:Tag"
-	helmRelease           = "kubernetes:helm.sh/v3:Release"
-	configMap             = "kubernetes:core/v1:ConfigMap"
-	configMapPatch        = "kubernetes:core/v1:ConfigMapPatch"
-	invokePartition       = "aws:index/getPartition:getPartition"
-	invokeRegion          = "aws:index/getRegion:getRegion"
-	invokeCallerIdentity  = "aws:index/getCallerIdentity:getCallerIdentity"
-	invokeAddon           = "aws:eks/getAddon:getAddon"
-	invokeInstanceProfile = "aws:iam/getInstanceProfile:getInstanceProfile"
+	iamRole                    = "aws:iam/role:Role"
+	iamPolicy                  = "aws:iam/policy:Policy"
+	iamRolePolicyAttach        = "aws:iam/rolePolicyAttachment:RolePolicyAttachment"
+	iamInstanceProfile         = "aws:iam/instanceProfile:InstanceProfile"
+	iamServiceLinkedRole       = "aws:iam/serviceLinkedRole:ServiceLinkedRole"
+	sqsQueue                   = "aws:sqs/queue:Queue"
+	sqsQueuePolicy             = "aws:sqs/queuePolicy:QueuePolicy"
+	eventRule                  = "aws:cloudwatch/eventRule:EventRule"
+	eventTarget                = "aws:cloudwatch/eventTarget:EventTarget"
+	eksAccessEntry             = "aws:eks/accessEntry:AccessEntry"
+	eksAccessPolicyAssociation = "aws:eks/accessPolicyAssociation:AccessPolicyAssociation"
+	eksAddon                   = "aws:eks/addon:Addon"
+	eksPodIdentity             = "aws:eks/podIdentityAssociation:PodIdentityAssociation"
+	ec2Tag                     = "aws:ec2/tag:Tag"
+	helmRelease                = "kubernetes:helm.sh/v3:Release"
+	configMap                  = "kubernetes:core/v1:ConfigMap"
+	configMapPatch             = "kubernetes:core/v1:ConfigMapPatch"
+	invokePartition            = "aws:index/getPartition:getPartition"
+	invokeRegion               = "aws:index/getRegion:getRegion"
+	invokeCallerIdentity       = "aws:index/getCallerIdentity:getCallerIdentity"
+	invokeAddon                = "aws:eks/getAddon:getAddon"
+	invokeInstanceProfile      = "aws:iam/getInstanceProfile:getInstanceProfile"
 )
 
 // child is a registered child and the outputs the component reads from it. A type without an
 // output leaves its field empty.
 type child struct {
 	pulumi.CustomResourceState
-	Arn  pulumi.StringOutput    `pulumi:"arn"`
-	Name pulumi.StringOutput    `pulumi:"name"`
-	Url  pulumi.StringOutput    `pulumi:"url"`
-	Data pulumi.StringMapOutput `pulumi:"data"`
+	Arn  pulumi.StringOutput `pulumi:"arn"`
+	Name pulumi.StringOutput `pulumi:"name"`
+	Url  pulumi.StringOutput `pulumi:"url"`
+	// PrincipalArn: an access entry's principal.
+	PrincipalArn pulumi.StringOutput    `pulumi:"principalArn"`
+	Data         pulumi.StringMapOutput `pulumi:"data"`
 }
 
 // newChild registers a child of the component. Inputs that are nil (optional and unset) are

@@ -22,13 +22,14 @@ const (
 // NodePoolArgs are the inputs of a NodePool resource.
 type NodePoolArgs struct {
 	Spec                   NodePoolSpec `pulumi:"spec"`
+	Mode                   *Mode        `pulumi:"mode,optional"`
 	Version                *string      `pulumi:"version,optional"`
 	AllowUnverifiedVersion *bool        `pulumi:"allowUnverifiedVersion,optional"`
 }
 
 func (a *NodePoolArgs) Annotate(an infer.Annotator) {
-	an.Describe(&a.Spec, "The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of an EC2NodeClass in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`).")
-	describeVersion(an, &a.Version, &a.AllowUnverifiedVersion)
+	an.Describe(&a.Spec, "The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.")
+	describeVersion(an, &a.Mode, &a.Version, &a.AllowUnverifiedVersion)
 }
 
 // NodePool is one Karpenter NodePool (a Provisioner before Karpenter 0.32).
@@ -42,20 +43,20 @@ type NodePool struct {
 func (p *NodePool) Annotate(an infer.Annotator) {
 	an.Describe(&p, "A Karpenter NodePool declared outside the `Karpenter` component, e.g. by another team or from another stack that reads the component's outputs through a StackReference. Creates only the custom resource: Karpenter (the component, or whoever installed it) must already run in the cluster, and the resource must be given the same kubernetes provider. Destroying it waits, like the component's pools, until Karpenter has drained and terminated the pool's nodes.")
 	an.Describe(&p.NodePoolName, "Name of the NodePool object.")
-	an.Describe(&p.Version, "The Karpenter version the pool was rendered for.")
+	an.Describe(&p.Version, "The Karpenter version the pool was rendered for; empty with mode `autoMode`.")
 }
 
 // NewNodePool builds a NodePool resource.
 func NewNodePool(ctx *pulumi.Context, name string, args NodePoolArgs, opts ...pulumi.ResourceOption) (*NodePool, error) {
 	comp := &NodePool{}
-	rel, err := constructStandalone(ctx, name, comp, args.Version, args.AllowUnverifiedVersion, standalone{
+	rel, err := constructStandalone(ctx, name, comp, args.Mode, args.Version, args.AllowUnverifiedVersion, standalone{
 		token:  nodePoolToken,
 		kind:   func(rel release) apiKind { return rel.nodePool },
 		object: args.Spec.Name,
 		validate: func(rel release) []error {
 			errs := validateNodePool("spec", args.Spec, rel)
 			if args.Spec.NodeClassRef == nil {
-				errs = append(errs, errors.New("spec.nodeClassRef: required (the name of an EC2NodeClass in the cluster)"))
+				errs = append(errs, fmt.Errorf("spec.nodeClassRef: required (the name of a %s in the cluster)", rel.nodeClass.kind))
 			}
 			return errs
 		},
@@ -67,7 +68,7 @@ func NewNodePool(ctx *pulumi.Context, name string, args NodePoolArgs, opts ...pu
 		return nil, err
 	}
 	comp.NodePoolName = pulumi.String(args.Spec.Name).ToStringOutput()
-	comp.Version = pulumi.String(rel.version.String()).ToStringOutput()
+	comp.Version = rel.versionOutput()
 	return comp, nil
 }
 
@@ -75,14 +76,15 @@ func NewNodePool(ctx *pulumi.Context, name string, args NodePoolArgs, opts ...pu
 type NodeClassArgs struct {
 	ClusterName            pulumi.StringInput `pulumi:"clusterName"`
 	Spec                   NodeClassSpec      `pulumi:"spec"`
+	Mode                   *Mode              `pulumi:"mode,optional"`
 	Version                *string            `pulumi:"version,optional"`
 	AllowUnverifiedVersion *bool              `pulumi:"allowUnverifiedVersion,optional"`
 }
 
 func (a *NodeClassArgs) Annotate(an infer.Annotator) {
 	an.Describe(&a.ClusterName, "Name of the EKS cluster (the component's `clusterName`): subnets and security groups are selected by the tag `karpenter.sh/discovery: <clusterName>` when the spec selects none.")
-	an.Describe(&a.Spec, "The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32): give the component's `nodeRoleName` output.")
-	describeVersion(an, &a.Version, &a.AllowUnverifiedVersion)
+	an.Describe(&a.Spec, "The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component's `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.")
+	describeVersion(an, &a.Mode, &a.Version, &a.AllowUnverifiedVersion)
 }
 
 // NodeClass is one EC2NodeClass (an AWSNodeTemplate before Karpenter 0.32).
@@ -96,7 +98,7 @@ type NodeClass struct {
 func (c *NodeClass) Annotate(an infer.Annotator) {
 	an.Describe(&c, "A Karpenter EC2NodeClass declared outside the `Karpenter` component, e.g. by another team or from another stack that reads the component's outputs through a StackReference. Creates only the custom resource (no IAM: its `role` is an existing node role, usually the component's `nodeRoleName`): Karpenter must already run in the cluster, and the resource must be given the same kubernetes provider.")
 	an.Describe(&c.NodeClassName, "Name of the EC2NodeClass object.")
-	an.Describe(&c.Version, "The Karpenter version the class was rendered for.")
+	an.Describe(&c.Version, "The Karpenter version the class was rendered for; empty with mode `autoMode`.")
 }
 
 // NewNodeClass builds a NodeClass resource.
@@ -106,15 +108,17 @@ func NewNodeClass(ctx *pulumi.Context, name string, args NodeClassArgs, opts ...
 	}
 	c := args.Spec
 	comp := &NodeClass{}
-	rel, err := constructStandalone(ctx, name, comp, args.Version, args.AllowUnverifiedVersion, standalone{
+	rel, err := constructStandalone(ctx, name, comp, args.Mode, args.Version, args.AllowUnverifiedVersion, standalone{
 		token:       nodeClassToken,
 		kind:        func(rel release) apiKind { return rel.nodeClass },
 		object:      c.Name,
 		clusterName: args.ClusterName,
-		checks:      append([]inputCheck{{"clusterName", args.ClusterName.ToStringOutput().ToStringPtrOutput(), checkClusterName}}, classInputChecks("spec", c)...),
+		checks: func(rel release) []inputCheck {
+			return append([]inputCheck{{"clusterName", args.ClusterName.ToStringOutput().ToStringPtrOutput(), checkClusterName}}, classInputChecks("spec", c, rel)...)
+		},
 		validate: func(rel release) []error {
-			errs := validateNodeClass("spec", c, rel)
-			if rel.has(featureNodeClassRole) && c.Role == nil && c.InstanceProfile == nil {
+			errs := validateClass("spec", c, rel)
+			if (rel.autoMode != nil || rel.has(featureNodeClassRole)) && c.Role == nil && c.InstanceProfile == nil {
 				errs = append(errs, errors.New("spec.role: required unless instanceProfile is set (the node IAM role, e.g. the Karpenter component's nodeRoleName)"))
 			}
 			return errs
@@ -125,12 +129,13 @@ func NewNodeClass(ctx *pulumi.Context, name string, args NodeClassArgs, opts ...
 		return nil, err
 	}
 	comp.NodeClassName = pulumi.String(c.Name).ToStringOutput()
-	comp.Version = pulumi.String(rel.version.String()).ToStringOutput()
+	comp.Version = rel.versionOutput()
 	return comp, nil
 }
 
-// describeVersion documents the version inputs of a NodePool or NodeClass.
-func describeVersion(an infer.Annotator, version **string, allowUnverified **bool) {
+// describeVersion documents the mode and version inputs of a NodePool or NodeClass.
+func describeVersion(an infer.Annotator, mode **Mode, version **string, allowUnverified **bool) {
+	an.Describe(mode, "The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).")
 	an.Describe(version, fmt.Sprintf("The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: %s. Supported: %s.", defaultVersion, supportedRangeText()))
 	an.Describe(allowUnverified, "Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.")
 }
@@ -142,7 +147,7 @@ type standalone struct {
 	object string // the custom resource's name
 	// clusterName and checks: the Input-typed values, validated once they resolve.
 	clusterName pulumi.StringInput
-	checks      []inputCheck
+	checks      func(release) []inputCheck
 	validate    func(release) []error
 	spec        func(*builder) map[string]any
 }
@@ -151,8 +156,8 @@ type standalone struct {
 // nothing), registers the component and its one custom resource, with the component's
 // builder reduced to what that needs. The custom resource waits for the component's own
 // dependencies (dependsOn): a component's children do not inherit them.
-func constructStandalone(ctx *pulumi.Context, name string, comp pulumi.ComponentResource, version *string, allowUnverified *bool, s standalone, opts []pulumi.ResourceOption) (release, error) {
-	rel, err := lookupRelease(deref(version, defaultVersion), deref(allowUnverified, false))
+func constructStandalone(ctx *pulumi.Context, name string, comp pulumi.ComponentResource, mode *Mode, version *string, allowUnverified *bool, s standalone, opts []pulumi.ResourceOption) (release, error) {
+	rel, err := releaseForMode(mode, version, allowUnverified)
 	if err != nil {
 		return release{}, err
 	}
@@ -172,8 +177,15 @@ func constructStandalone(ctx *pulumi.Context, name string, comp pulumi.Component
 		parent: comp,
 		plan:   &installPlan{name: name, release: rel, defaultAmiAlias: defaultAmiAliasOf(rel)},
 		args:   KarpenterArgs{ClusterName: s.clusterName},
-		gate:   inputGate(s.checks, nil, nil, nil),
+		gate:   inputGate(checksOf(s.checks, rel), nil, nil, nil),
 	}
 	_, err = b.newCustomResource("", s.kind(rel), s.object, s.spec(b), ro.DependsOn)
 	return rel, err
+}
+
+func checksOf(checks func(release) []inputCheck, rel release) []inputCheck {
+	if checks == nil {
+		return nil
+	}
+	return checks(rel)
 }

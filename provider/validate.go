@@ -43,16 +43,18 @@ func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
 		}
 	}
 	for i, c := range b.plan.classes {
-		checks = append(checks, classInputChecks(fmt.Sprintf("nodeClasses[%d]", i), c)...)
+		checks = append(checks, classInputChecks(fmt.Sprintf("nodeClasses[%d]", i), c, b.plan.release)...)
 	}
 
 	chartValues := pulumi.MapInput(pulumi.Map{})
 	if args.Values != nil {
 		chartValues = args.Values
 	}
-	return inputGate(checks, []any{args.ClusterName.ToStringOutput(), chartValues.ToMapOutput()},
+	principalFields, principals := b.autoModeAccessPrincipals()
+	return inputGate(checks, []any{args.ClusterName.ToStringOutput(), chartValues.ToMapOutput(), pulumi.All(principals...)},
 		func(extra []any) []error {
-			return validateChartValues(extra[1].(map[string]any), b.plan.release)
+			errs := validateChartValues(extra[1].(map[string]any), b.plan.release)
+			return append(errs, checkDistinctPrincipals(principalFields, extra[2].([]any))...)
 		},
 		// With valid inputs, the cluster-side check that needs them.
 		func(extra []any) error { return b.checkPodIdentityAgent(extra[0].(string)) })
@@ -66,8 +68,17 @@ type inputCheck struct {
 }
 
 // classInputChecks are the checks of a node class's Input-typed ids and names.
-func classInputChecks(field string, c NodeClassSpec) []inputCheck {
+func classInputChecks(field string, c NodeClassSpec, rel release) []inputCheck {
 	var checks []inputCheck
+	if rel.autoMode != nil {
+		checks = append(checks, inputCheck{field + ".role", c.Role, checkAutoModeRole})
+	}
+	for j, t := range c.PodSubnetSelectorTerms {
+		checks = append(checks, inputCheck{fmt.Sprintf("%s.podSubnetSelectorTerms[%d].id", field, j), t.Id, checkID("subnet-")})
+	}
+	for j, t := range c.PodSecurityGroupSelectorTerms {
+		checks = append(checks, inputCheck{fmt.Sprintf("%s.podSecurityGroupSelectorTerms[%d].id", field, j), t.Id, checkID("sg-")})
+	}
 	for j, t := range c.SubnetSelectorTerms {
 		checks = append(checks, inputCheck{fmt.Sprintf("%s.subnetSelectorTerms[%d].id", field, j), t.Id, checkID("subnet-")})
 	}
@@ -270,7 +281,7 @@ func validateProvisioning(p *installPlan) []error {
 			errs = append(errs, fmt.Errorf("%s.name: duplicate node class name %q", field, c.Name))
 		}
 		classNames[c.Name] = true
-		errs = append(errs, validateNodeClass(field, c, p.release)...)
+		errs = append(errs, validateClass(field, c, p.release)...)
 	}
 	poolNames := map[string]bool{}
 	for i, pool := range p.pools {
@@ -281,8 +292,9 @@ func validateProvisioning(p *installPlan) []error {
 		poolNames[pool.Name] = true
 		errs = append(errs, validateNodePool(field, pool, p.release)...)
 		if pool.NodeClassRef == nil && len(p.userPools) == 0 {
-			errs = append(errs, fmt.Errorf("defaultNodePool: the default pool needs a node class named %q when there are several (%s); name one default, set nodePools, or set defaultNodePool to false",
-				defaultNodeClassName, strings.Join(sortedKeys(classNames), ", ")))
+			name := p.release.defaultObjectName()
+			errs = append(errs, fmt.Errorf("defaultNodePool: the default pool needs a node class named %q when there are several (%s); name one %s, set nodePools, or set defaultNodePool to false",
+				name, strings.Join(sortedKeys(classNames), ", "), name))
 		} else if pool.NodeClassRef == nil {
 			errs = append(errs, fmt.Errorf("%s.nodeClassRef: required when there is more than one node class (%s)", field, strings.Join(sortedKeys(classNames), ", ")))
 		} else if !classNames[*pool.NodeClassRef] {
@@ -356,7 +368,7 @@ func validateNodePool(field string, pool NodePoolSpec, rel release) []error {
 		if !rel.has(featureV1) {
 			limit = 30
 		}
-		errs = append(errs, fmt.Errorf("%s.requirements: at most %d requirements for Karpenter %s", field, limit, rel.version))
+		errs = append(errs, fmt.Errorf("%s.requirements: at most %d requirements for %s", field, limit, rel))
 	}
 	for _, k := range sortedKeys(pool.Labels) {
 		errs = append(errs, checkLabelKey(fmt.Sprintf("%s.labels[%q]", field, k), k))
@@ -411,6 +423,9 @@ func validateNodePool(field string, pool NodePoolSpec, rel release) []error {
 		for i, b := range d.Budgets {
 			errs = append(errs, validateBudget(fmt.Sprintf("%s.disruption.budgets[%d]", field, i), b, rel)...)
 		}
+	}
+	if rel.autoMode != nil {
+		errs = append(errs, validateAutoModePool(field, pool, rel.autoMode)...)
 	}
 	return errs
 }
@@ -491,6 +506,14 @@ func validateBudget(field string, b Budget, rel release) []error {
 	}
 	for i, r := range b.Reasons {
 		f := fmt.Sprintf("%s.reasons[%d]", field, i)
+		if rel.autoMode != nil {
+			if r == "Unhealthy" {
+				errs = append(errs, fmt.Errorf("%s: EKS Auto Mode names node repair NodeNotHealthy (Unhealthy is self-managed Karpenter 1.15's name)", f))
+				continue
+			}
+			errs = append(errs, checkEnum(f, r, rel.autoMode.budgetReasons))
+			continue
+		}
 		if r == "Unhealthy" {
 			errs = append(errs, rel.require(f, true, featureUnhealthyBudgets))
 			continue
@@ -572,6 +595,15 @@ var (
 	kubeletReserved  = []string{"cpu", "memory", "ephemeral-storage", "pid"}
 )
 
+// validateClass checks a node class of either kind: the fields its kind lacks, then its rules.
+func validateClass(field string, c NodeClassSpec, rel release) []error {
+	errs := checkClassKind(field, c, rel)
+	if rel.autoMode != nil {
+		return append(errs, validateAutoModeNodeClass(field, c, rel)...)
+	}
+	return append(errs, validateNodeClass(field, c, rel)...)
+}
+
 func validateNodeClass(field string, c NodeClassSpec, rel release) []error {
 	var errs []error
 	errs = append(errs, checkDNSLabel(field+".name", c.Name))
@@ -629,28 +661,7 @@ func validateNodeClass(field string, c NodeClassSpec, rel release) []error {
 	} else if len(c.AmiSelectorTerms) > 0 && aliases == 0 {
 		errs = append(errs, fmt.Errorf("%s.amiFamily: required when AMIs are selected without an alias (it tells Karpenter how to bootstrap them)", field))
 	}
-	errs = append(errs, checkAtMost(field+".subnetSelectorTerms", len(c.SubnetSelectorTerms), 30, "terms"))
-	errs = append(errs, checkAtMost(field+".securityGroupSelectorTerms", len(c.SecurityGroupSelectorTerms), 30, "terms"))
-	for i, t := range c.SubnetSelectorTerms {
-		f := fmt.Sprintf("%s.subnetSelectorTerms[%d]", field, i)
-		if (t.Id == nil) == (t.Tags == nil) {
-			errs = append(errs, fmt.Errorf("%s: set exactly one of id and tags", f))
-		}
-		errs = append(errs, checkSelectorTags(f+".tags", t.Tags)...)
-	}
-	for i, t := range c.SecurityGroupSelectorTerms {
-		f := fmt.Sprintf("%s.securityGroupSelectorTerms[%d]", field, i)
-		set := 0
-		for _, present := range []bool{t.Id != nil, t.Name != nil, t.Tags != nil} {
-			if present {
-				set++
-			}
-		}
-		if set != 1 {
-			errs = append(errs, fmt.Errorf("%s: set exactly one of id, name and tags", f))
-		}
-		errs = append(errs, checkSelectorTags(f+".tags", t.Tags)...)
-	}
+	errs = append(errs, validateClassSelection(field, c)...)
 	for _, k := range sortedKeys(c.Tags) {
 		if k == "" || slices.Contains(reservedTagKeys, k) || strings.HasPrefix(k, "kubernetes.io/cluster") {
 			errs = append(errs, fmt.Errorf("%s.tags: tag %q is reserved for Karpenter", field, k))
@@ -708,6 +719,35 @@ func validateNodeClass(field string, c NodeClassSpec, rel release) []error {
 		errs = append(errs, checkEnum(field+".instanceStorePolicy", *c.InstanceStorePolicy, []string{"RAID0"}))
 	}
 	errs = append(errs, validateLaunchOptions(field, c, rel)...)
+	return errs
+}
+
+// validateClassSelection checks a node class's subnet and security group terms, which
+// EC2NodeClasses and Auto Mode NodeClasses share.
+func validateClassSelection(field string, c NodeClassSpec) []error {
+	var errs []error
+	errs = append(errs, checkAtMost(field+".subnetSelectorTerms", len(c.SubnetSelectorTerms), 30, "terms"))
+	errs = append(errs, checkAtMost(field+".securityGroupSelectorTerms", len(c.SecurityGroupSelectorTerms), 30, "terms"))
+	for i, t := range c.SubnetSelectorTerms {
+		f := fmt.Sprintf("%s.subnetSelectorTerms[%d]", field, i)
+		if (t.Id == nil) == (t.Tags == nil) {
+			errs = append(errs, fmt.Errorf("%s: set exactly one of id and tags", f))
+		}
+		errs = append(errs, checkSelectorTags(f+".tags", t.Tags)...)
+	}
+	for i, t := range c.SecurityGroupSelectorTerms {
+		f := fmt.Sprintf("%s.securityGroupSelectorTerms[%d]", field, i)
+		set := 0
+		for _, present := range []bool{t.Id != nil, t.Name != nil, t.Tags != nil} {
+			if present {
+				set++
+			}
+		}
+		if set != 1 {
+			errs = append(errs, fmt.Errorf("%s: set exactly one of id, name and tags", f))
+		}
+		errs = append(errs, checkSelectorTags(f+".tags", t.Tags)...)
+	}
 	return errs
 }
 
@@ -817,7 +857,13 @@ func validateNetworkInterfaces(field string, interfaces []NetworkInterface, rel 
 	if len(interfaces) == 0 {
 		return nil
 	}
-	errs := []error{rel.require(field, true, featureNetworkInterfaces), checkAtMost(field, len(interfaces), 150, "interfaces")}
+	return append([]error{rel.require(field, true, featureNetworkInterfaces)}, networkInterfaceShapeErrors(field, interfaces)...)
+}
+
+// networkInterfaceShapeErrors are the interface rules EC2NodeClasses and Auto Mode NodeClasses
+// share.
+func networkInterfaceShapeErrors(field string, interfaces []NetworkInterface) []error {
+	errs := []error{checkAtMost(field, len(interfaces), 150, "interfaces")}
 	primary := false
 	used := map[[2]int]bool{}
 	efaCards := map[int]bool{}

@@ -2,9 +2,12 @@ package provider
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/blang/semver"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
 // defaultVersion is the newest Karpenter release whose official artifacts (CloudFormation
@@ -29,6 +32,9 @@ type generation struct {
 	// Validation data for the custom resources.
 	amiFamilies           []string // EC2NodeClass amiFamily / AWSNodeTemplate amiFamily
 	consolidationPolicies []ConsolidationPolicy
+
+	// autoMode: EKS runs Karpenter (mode autoMode); nil for the self-managed generations.
+	autoMode *autoModeRules
 }
 
 // apiKind is the apiVersion and kind of a custom resource.
@@ -106,6 +112,90 @@ var generations = []*generation{
 		defaultNamespace:      "kube-system",
 		amiFamilies:           []string{"AL2", "AL2023", "Bottlerocket", "Custom", "Windows2019", "Windows2022", "Windows2025"},
 		consolidationPolicies: []ConsolidationPolicy{"WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced"},
+	},
+}
+
+// autoModeRules are what EKS Auto Mode serves and enforces where it differs from self-managed
+// Karpenter (reference: eks-auto-mode/facts.md; section numbers below are its sections).
+type autoModeRules struct {
+	// features are the upstream features Auto Mode serves: on NodePools, the 2024-12 schema's
+	// (upstream v1.1–v1.2 with EKS's changes) plus replicas (2025-11) and Balanced (2026-07)
+	// (§4); on NodeClasses, capacity reservation terms (2025-06, §2). Anything else a pool
+	// sets is refused, naming the field.
+	features []feature
+	// The component's default pool and class: named apart from EKS's built-in pools
+	// (system, general-purpose) and its reconciled `default` NodeClass, and from a
+	// self-managed install's `default` pool, which shares the NodePool CRD during a migration.
+	defaultName         string
+	defaultRequirements []Requirement
+	defaultExpireAfter  string
+	// The CRD's rule for eks.amazonaws.com classes: expireAfter + terminationGracePeriod at
+	// most maxLifetime (terminationGracePeriod defaults to defaultTerminationGrace), and
+	// expireAfter never Never (§4).
+	maxLifetime, defaultTerminationGrace time.Duration
+	budgetReasons                        []string
+	// labelKeys: the eks.amazonaws.com keys pools may use (§5: documented, plus the ones the
+	// schema admits); the rest of that domain, subdomains included, is restricted.
+	labelKeys []string
+	// unsupportedLabels: keys Auto Mode does not support, with what to do instead (§5).
+	unsupportedLabels map[string]string
+	// EKS owns these names (§2, §3).
+	reservedPoolNames, reservedClassNames []string
+	// The node role (§6) and its access entry (§7).
+	nodePolicies    []managedPolicy
+	accessEntryType string
+	accessPolicy    string
+}
+
+// managedPolicy is an AWS managed policy attached to a role, with its child-name suffix.
+type managedPolicy struct{ suffix, name string }
+
+// autoModeGeneration is EKS Auto Mode as a generation of the catalog: there is no version to
+// pick (AWS runs Karpenter), the NodePool API is upstream's v1, the node class is EKS's own.
+var autoModeGeneration = &generation{
+	name:                  "autoMode",
+	nodePool:              apiKind{"karpenter.sh/v1", "NodePool"},
+	nodeClass:             apiKind{"eks.amazonaws.com/v1", "NodeClass"},
+	consolidationPolicies: []ConsolidationPolicy{"WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced"},
+	autoMode: &autoModeRules{
+		features: []feature{featureBudgets, featureMinValues, featureV1, featureStaticPools, featureBalanced,
+			featureCapacityReservationTerms},
+		defaultName: "auto-default",
+		// The built-in pools' selection (§3): on-demand C, M and R of generation 5 or newer,
+		// with the architecture pinned like the self-managed default.
+		defaultRequirements: []Requirement{
+			{Key: "kubernetes.io/arch", Operator: "In", Values: []string{"amd64"}},
+			{Key: "karpenter.sh/capacity-type", Operator: "In", Values: []string{"on-demand"}},
+			{Key: "eks.amazonaws.com/instance-category", Operator: "In", Values: []string{"c", "m", "r"}},
+			{Key: "eks.amazonaws.com/instance-generation", Operator: "Gt", Values: []string{"4"}},
+		},
+		defaultExpireAfter:      "336h",
+		maxLifetime:             504 * time.Hour,
+		defaultTerminationGrace: 24 * time.Hour,
+		budgetReasons:           []string{"Underutilized", "Empty", "Drifted", "NodeNotHealthy"},
+		labelKeys: []string{
+			"eks.amazonaws.com/compute-type", "eks.amazonaws.com/nodeclass",
+			"eks.amazonaws.com/instance-hypervisor", "eks.amazonaws.com/instance-encryption-in-transit-supported",
+			"eks.amazonaws.com/instance-category", "eks.amazonaws.com/instance-generation",
+			"eks.amazonaws.com/instance-family", "eks.amazonaws.com/instance-size",
+			"eks.amazonaws.com/instance-cpu", "eks.amazonaws.com/instance-cpu-manufacturer",
+			"eks.amazonaws.com/instance-cpu-sustained-clock-speed-mhz", "eks.amazonaws.com/instance-memory",
+			"eks.amazonaws.com/instance-ebs-bandwidth", "eks.amazonaws.com/instance-network-bandwidth",
+			"eks.amazonaws.com/instance-gpu-name", "eks.amazonaws.com/instance-gpu-manufacturer",
+			"eks.amazonaws.com/instance-gpu-count", "eks.amazonaws.com/instance-gpu-memory",
+			"eks.amazonaws.com/instance-accelerator-name", "eks.amazonaws.com/instance-accelerator-manufacturer",
+			"eks.amazonaws.com/instance-accelerator-count", "eks.amazonaws.com/instance-local-nvme",
+			"eks.amazonaws.com/placement-group-id",
+		},
+		unsupportedLabels: map[string]string{
+			"kubernetes.io/os":                 "Auto Mode runs Linux nodes only; drop the requirement",
+			"node.kubernetes.io/windows-build": "Auto Mode runs Linux nodes only; drop the requirement",
+		},
+		reservedPoolNames:  []string{"system", "general-purpose"},
+		reservedClassNames: []string{"default"},
+		nodePolicies:       []managedPolicy{{"-node-minimal", "AmazonEKSWorkerNodeMinimalPolicy"}, {"-node-ecr", "AmazonEC2ContainerRegistryPullOnly"}},
+		accessEntryType:    "EC2",
+		accessPolicy:       "AmazonEKSAutoNodePolicy",
 	},
 }
 
@@ -245,6 +335,9 @@ func (r release) has(f feature) bool {
 	if !ok {
 		panic("unknown feature " + string(f))
 	}
+	if r.autoMode != nil {
+		return slices.Contains(r.autoMode.features, f)
+	}
 	return r.version.GTE(since)
 }
 
@@ -253,8 +346,32 @@ func (r release) require(field string, set bool, f feature) error {
 	if !set || r.has(f) {
 		return nil
 	}
+	if r.autoMode != nil {
+		return fmt.Errorf("%s: needs %s, which EKS Auto Mode does not serve (mode is autoMode)", field, f)
+	}
 	return fmt.Errorf("%s: needs %s, which Karpenter %s does not have (first in %s; version is %s)",
 		field, f, r.version, featureSince[f], r.version)
+}
+
+// String names the release in messages: a Karpenter version, or EKS Auto Mode.
+func (r release) String() string {
+	if r.autoMode != nil {
+		return "EKS Auto Mode"
+	}
+	return "Karpenter " + r.version.String()
+}
+
+// versionOutput is the release's version as an output: empty in Auto Mode.
+func (r release) versionOutput() pulumi.StringOutput {
+	if r.autoMode != nil {
+		return pulumi.String("").ToStringOutput()
+	}
+	return pulumi.String(r.version.String()).ToStringOutput()
+}
+
+// autoModeRelease is EKS Auto Mode as a release: no version, Auto Mode's rules.
+func autoModeRelease() release {
+	return release{generation: autoModeGeneration}
 }
 
 // lookupRelease resolves a user-supplied version (with or without a leading "v").
