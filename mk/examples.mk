@@ -10,7 +10,7 @@ EXAMPLES_GO    := GOWORK=off
 
 .PHONY: examples-deps test-examples test-example-typescript test-example-python \
 	test-example-go test-example-java test-example-yaml test-docs-examples \
-	test-example-typescript-team-pool test-example-python-team-pool
+	test-example-typescript-team-pool test-example-python-team-pool test-example-typescript-automode
 
 examples-deps:
 	$(EXAMPLES_TESTS)/typescript.sh deps
@@ -29,6 +29,10 @@ test-example-python:
 # checked with the pins of the main example of their language.
 test-example-typescript-team-pool:
 	PROGRAM=examples/typescript-team-pool/index.ts $(EXAMPLES_TESTS)/typescript.sh
+
+# EKS Auto Mode, with the pins of the main TypeScript example (same packages).
+test-example-typescript-automode:
+	PROGRAM=examples/typescript-automode/index.ts $(EXAMPLES_TESTS)/typescript.sh
 
 test-example-python-team-pool:
 	PROGRAM=examples/python-team-pool/__main__.py $(EXAMPLES_TESTS)/python.sh
@@ -51,7 +55,7 @@ test-docs-examples:
 	$(EXAMPLES_TESTS)/docs.sh
 
 test-examples: test-example-typescript test-example-python test-example-go test-example-java test-example-yaml \
-	test-docs-examples test-example-typescript-team-pool test-example-python-team-pool
+	test-docs-examples test-example-typescript-team-pool test-example-python-team-pool test-example-typescript-automode
 
 DEPS_TARGETS += examples-deps
 TEST_TARGETS += test-examples

@@ -156,6 +156,108 @@ namespace PulumiKarpenter.Karpenter
     }
 
     [EnumType]
+    public readonly struct Ipv4PrefixSize : IEquatable<Ipv4PrefixSize>
+    {
+        private readonly string _value;
+
+        private Ipv4PrefixSize(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// Prefix delegation (/28 prefixes), falling back to secondary IPs.
+        /// </summary>
+        public static Ipv4PrefixSize Auto { get; } = new Ipv4PrefixSize("Auto");
+        /// <summary>
+        /// Secondary IP mode: one IP per pod (recommended for pod-sparse nodes such as GPU nodes).
+        /// </summary>
+        public static Ipv4PrefixSize Secondary { get; } = new Ipv4PrefixSize("32");
+
+        public static bool operator ==(Ipv4PrefixSize left, Ipv4PrefixSize right) => left.Equals(right);
+        public static bool operator !=(Ipv4PrefixSize left, Ipv4PrefixSize right) => !left.Equals(right);
+
+        public static explicit operator string(Ipv4PrefixSize value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is Ipv4PrefixSize other && Equals(other);
+        public bool Equals(Ipv4PrefixSize other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
+    public readonly struct KernelLockdown : IEquatable<KernelLockdown>
+    {
+        private readonly string _value;
+
+        private KernelLockdown(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// Block unsigned kernel modules and writes to kernel memory.
+        /// </summary>
+        public static KernelLockdown Integrity { get; } = new KernelLockdown("integrity");
+        /// <summary>
+        /// No lockdown.
+        /// </summary>
+        public static KernelLockdown None { get; } = new KernelLockdown("none");
+
+        public static bool operator ==(KernelLockdown left, KernelLockdown right) => left.Equals(right);
+        public static bool operator !=(KernelLockdown left, KernelLockdown right) => !left.Equals(right);
+
+        public static explicit operator string(KernelLockdown value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is KernelLockdown other && Equals(other);
+        public bool Equals(KernelLockdown other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
+    public readonly struct Mode : IEquatable<Mode>
+    {
+        private readonly string _value;
+
+        private Mode(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// The component installs and runs Karpenter: controller and node IAM, interruption queue, Helm releases, NodePools and EC2NodeClasses.
+        /// </summary>
+        public static Mode SelfManaged { get; } = new Mode("selfManaged");
+        /// <summary>
+        /// EKS Auto Mode runs Karpenter: the component creates the node role with its EC2 access entry, and Auto Mode NodeClasses (eks.amazonaws.com/v1) and NodePools.
+        /// </summary>
+        public static Mode AutoMode { get; } = new Mode("autoMode");
+
+        public static bool operator ==(Mode left, Mode right) => left.Equals(right);
+        public static bool operator !=(Mode left, Mode right) => !left.Equals(right);
+
+        public static explicit operator string(Mode value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is Mode other && Equals(other);
+        public bool Equals(Mode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
     public readonly struct NestedVirtualization : IEquatable<NestedVirtualization>
     {
         private readonly string _value;
@@ -216,6 +318,40 @@ namespace PulumiKarpenter.Karpenter
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is NetworkInterfaceType other && Equals(other);
         public bool Equals(NetworkInterfaceType other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
+    public readonly struct NetworkPolicyDefault : IEquatable<NetworkPolicyDefault>
+    {
+        private readonly string _value;
+
+        private NetworkPolicyDefault(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// New pods accept traffic until their policies are in place.
+        /// </summary>
+        public static NetworkPolicyDefault DefaultAllow { get; } = new NetworkPolicyDefault("DefaultAllow");
+        /// <summary>
+        /// New pods accept no traffic until their policies are in place.
+        /// </summary>
+        public static NetworkPolicyDefault DefaultDeny { get; } = new NetworkPolicyDefault("DefaultDeny");
+
+        public static bool operator ==(NetworkPolicyDefault left, NetworkPolicyDefault right) => left.Equals(right);
+        public static bool operator !=(NetworkPolicyDefault left, NetworkPolicyDefault right) => !left.Equals(right);
+
+        public static explicit operator string(NetworkPolicyDefault value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is NetworkPolicyDefault other && Equals(other);
+        public bool Equals(NetworkPolicyDefault other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -320,6 +456,40 @@ namespace PulumiKarpenter.Karpenter
     }
 
     [EnumType]
+    public readonly struct SnatPolicy : IEquatable<SnatPolicy>
+    {
+        private readonly string _value;
+
+        private SnatPolicy(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// SNAT with random ports (`--random-fully`).
+        /// </summary>
+        public static SnatPolicy Random { get; } = new SnatPolicy("Random");
+        /// <summary>
+        /// No SNAT: pods are reachable from VPNs and peered networks, and reach the internet only through a NAT gateway.
+        /// </summary>
+        public static SnatPolicy Disabled { get; } = new SnatPolicy("Disabled");
+
+        public static bool operator ==(SnatPolicy left, SnatPolicy right) => left.Equals(right);
+        public static bool operator !=(SnatPolicy left, SnatPolicy right) => !left.Equals(right);
+
+        public static explicit operator string(SnatPolicy value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is SnatPolicy other && Equals(other);
+        public bool Equals(SnatPolicy other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
     public readonly struct TaintEffect : IEquatable<TaintEffect>
     {
         private readonly string _value;
@@ -350,6 +520,40 @@ namespace PulumiKarpenter.Karpenter
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is TaintEffect other && Equals(other);
         public bool Equals(TaintEffect other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
+    public readonly struct Toggle : IEquatable<Toggle>
+    {
+        private readonly string _value;
+
+        private Toggle(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// On.
+        /// </summary>
+        public static Toggle Enabled { get; } = new Toggle("Enabled");
+        /// <summary>
+        /// Off.
+        /// </summary>
+        public static Toggle Disabled { get; } = new Toggle("Disabled");
+
+        public static bool operator ==(Toggle left, Toggle right) => left.Equals(right);
+        public static bool operator !=(Toggle left, Toggle right) => !left.Equals(right);
+
+        public static explicit operator string(Toggle value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is Toggle other && Equals(other);
+        public bool Equals(Toggle other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;

@@ -65,13 +65,19 @@ namespace PulumiKarpenter.Karpenter
         public Output<string> InterruptionQueueUrl { get; private set; } = null!;
 
         /// <summary>
+        /// `selfManaged` or `autoMode`. With `autoMode` the controller, queue, release and version outputs are empty.
+        /// </summary>
+        [Output("mode")]
+        public Output<string> Mode { get; private set; } = null!;
+
+        /// <summary>
         /// Namespace of the Karpenter releases.
         /// </summary>
         [Output("namespace")]
         public Output<string> Namespace { get; private set; } = null!;
 
         /// <summary>
-        /// Names of the EC2NodeClasses created.
+        /// Names of the node classes created (EC2NodeClasses, or Auto Mode NodeClasses).
         /// </summary>
         [Output("nodeClassNames")]
         public Output<ImmutableArray<string>> NodeClassNames { get; private set; } = null!;
@@ -107,7 +113,7 @@ namespace PulumiKarpenter.Karpenter
         public Output<string> ServiceAccountName { get; private set; } = null!;
 
         /// <summary>
-        /// The Karpenter version installed.
+        /// The Karpenter version installed; empty with mode `autoMode`.
         /// </summary>
         [Output("version")]
         public Output<string> Version { get; private set; } = null!;
@@ -214,7 +220,7 @@ namespace PulumiKarpenter.Karpenter
         public Input<string>? ControllerRoleArn { get; set; }
 
         /// <summary>
-        /// Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.
+        /// Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass's role).
         /// </summary>
         [Input("createInstanceProfile")]
         public bool? CreateInstanceProfile { get; set; }
@@ -232,7 +238,7 @@ namespace PulumiKarpenter.Karpenter
         public bool? CreateSpotServiceLinkedRole { get; set; }
 
         /// <summary>
-        /// Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
+        /// Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
         /// </summary>
         [Input("defaultNodePool")]
         public bool? DefaultNodePool { get; set; }
@@ -262,13 +268,19 @@ namespace PulumiKarpenter.Karpenter
         public string? KubernetesVersion { get; set; }
 
         /// <summary>
+        /// Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+        /// </summary>
+        [Input("mode")]
+        public Input<PulumiKarpenter.Karpenter.Mode>? Mode { get; set; }
+
+        /// <summary>
         /// Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
         /// </summary>
         [Input("namespace")]
         public string? Namespace { get; set; }
 
         /// <summary>
-        /// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+        /// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (type EC2, with the AmazonEKSAutoNodePolicy association) or `none`; default `accessEntry`.
         /// </summary>
         [Input("nodeAccess")]
         public Input<PulumiKarpenter.Karpenter.NodeAccess>? NodeAccess { get; set; }
@@ -277,7 +289,7 @@ namespace PulumiKarpenter.Karpenter
         private InputList<Inputs.NodeClassSpecArgs>? _nodeClasses;
 
         /// <summary>
-        /// EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: &lt;clusterName&gt;`, the node role.
+        /// Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: &lt;clusterName&gt;`, the node role, and AMI alias `al2023@latest` (self-managed) or Auto Mode's documented defaults.
         /// </summary>
         public InputList<Inputs.NodeClassSpecArgs> NodeClasses
         {
@@ -310,7 +322,7 @@ namespace PulumiKarpenter.Karpenter
         }
 
         /// <summary>
-        /// ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.
+        /// ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role's EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster's `computeConfig.nodeRoleArn`, whose entry EKS creates).
         /// </summary>
         [Input("nodeRoleArn")]
         public Input<string>? NodeRoleArn { get; set; }
@@ -342,6 +354,12 @@ namespace PulumiKarpenter.Karpenter
         /// </summary>
         [Input("repositoryUsername")]
         public Input<string>? RepositoryUsername { get; set; }
+
+        /// <summary>
+        /// Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+        /// </summary>
+        [Input("retainCrdsOnDelete")]
+        public bool? RetainCrdsOnDelete { get; set; }
 
         /// <summary>
         /// Name of the controller's Kubernetes service account. Default: `karpenter`.
@@ -381,12 +399,6 @@ namespace PulumiKarpenter.Karpenter
 
         public KarpenterArgs()
         {
-            ChartRepository = "oci://public.ecr.aws/karpenter";
-            CreateInstanceProfile = true;
-            DefaultNodePool = true;
-            InstallCrds = true;
-            InterruptionHandling = true;
-            ServiceAccountName = "karpenter";
         }
         public static new KarpenterArgs Empty => new KarpenterArgs();
     }

@@ -23,7 +23,7 @@ namespace PulumiKarpenter.Karpenter
         public Output<string> NodeClassName { get; private set; } = null!;
 
         /// <summary>
-        /// The Karpenter version the class was rendered for.
+        /// The Karpenter version the class was rendered for; empty with mode `autoMode`.
         /// </summary>
         [Output("version")]
         public Output<string> Version { get; private set; } = null!;
@@ -70,7 +70,13 @@ namespace PulumiKarpenter.Karpenter
         public Input<string> ClusterName { get; set; } = null!;
 
         /// <summary>
-        /// The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32): give the component's `nodeRoleName` output.
+        /// The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+        /// </summary>
+        [Input("mode")]
+        public Input<PulumiKarpenter.Karpenter.Mode>? Mode { get; set; }
+
+        /// <summary>
+        /// The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component's `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
         /// </summary>
         [Input("spec", required: true)]
         public Input<Inputs.NodeClassSpecArgs> Spec { get; set; } = null!;

@@ -23,7 +23,7 @@ namespace PulumiKarpenter.Karpenter
         public Output<string> NodePoolName { get; private set; } = null!;
 
         /// <summary>
-        /// The Karpenter version the pool was rendered for.
+        /// The Karpenter version the pool was rendered for; empty with mode `autoMode`.
         /// </summary>
         [Output("version")]
         public Output<string> Version { get; private set; } = null!;
@@ -64,7 +64,13 @@ namespace PulumiKarpenter.Karpenter
         public bool? AllowUnverifiedVersion { get; set; }
 
         /// <summary>
-        /// The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of an EC2NodeClass in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`).
+        /// The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+        /// </summary>
+        [Input("mode")]
+        public Input<PulumiKarpenter.Karpenter.Mode>? Mode { get; set; }
+
+        /// <summary>
+        /// The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
         /// </summary>
         [Input("spec", required: true)]
         public Input<Inputs.NodePoolSpecArgs> Spec { get; set; } = null!;

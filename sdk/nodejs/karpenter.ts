@@ -58,11 +58,15 @@ export class Karpenter extends pulumi.ComponentResource {
      */
     declare public /*out*/ readonly interruptionQueueUrl: pulumi.Output<string>;
     /**
+     * `selfManaged` or `autoMode`. With `autoMode` the controller, queue, release and version outputs are empty.
+     */
+    declare public readonly mode: pulumi.Output<string>;
+    /**
      * Namespace of the Karpenter releases.
      */
     declare public readonly namespace: pulumi.Output<string>;
     /**
-     * Names of the EC2NodeClasses created.
+     * Names of the node classes created (EC2NodeClasses, or Auto Mode NodeClasses).
      */
     declare public /*out*/ readonly nodeClassNames: pulumi.Output<string[]>;
     /**
@@ -86,7 +90,7 @@ export class Karpenter extends pulumi.ComponentResource {
      */
     declare public readonly serviceAccountName: pulumi.Output<string>;
     /**
-     * The Karpenter version installed.
+     * The Karpenter version installed; empty with mode `autoMode`.
      */
     declare public readonly version: pulumi.Output<string>;
 
@@ -105,7 +109,7 @@ export class Karpenter extends pulumi.ComponentResource {
                 throw new Error("Missing required property 'clusterName'");
             }
             resourceInputs["allowUnverifiedVersion"] = args?.allowUnverifiedVersion;
-            resourceInputs["chartRepository"] = (args?.chartRepository) ?? "oci://public.ecr.aws/karpenter";
+            resourceInputs["chartRepository"] = args?.chartRepository;
             resourceInputs["clusterAuthenticationMode"] = args?.clusterAuthenticationMode;
             resourceInputs["clusterEndpoint"] = args?.clusterEndpoint;
             resourceInputs["clusterName"] = args?.clusterName;
@@ -114,14 +118,15 @@ export class Karpenter extends pulumi.ComponentResource {
             resourceInputs["controllerPolicyArns"] = args?.controllerPolicyArns;
             resourceInputs["controllerPolicyStatements"] = args?.controllerPolicyStatements;
             resourceInputs["controllerRoleArn"] = args?.controllerRoleArn;
-            resourceInputs["createInstanceProfile"] = (args?.createInstanceProfile) ?? true;
+            resourceInputs["createInstanceProfile"] = args?.createInstanceProfile;
             resourceInputs["createPodIdentityAgent"] = args?.createPodIdentityAgent;
             resourceInputs["createSpotServiceLinkedRole"] = args?.createSpotServiceLinkedRole;
-            resourceInputs["defaultNodePool"] = (args?.defaultNodePool) ?? true;
+            resourceInputs["defaultNodePool"] = args?.defaultNodePool;
             resourceInputs["discovery"] = args?.discovery;
-            resourceInputs["installCrds"] = (args?.installCrds) ?? true;
-            resourceInputs["interruptionHandling"] = (args?.interruptionHandling) ?? true;
+            resourceInputs["installCrds"] = args?.installCrds;
+            resourceInputs["interruptionHandling"] = args?.interruptionHandling;
             resourceInputs["kubernetesVersion"] = args?.kubernetesVersion;
+            resourceInputs["mode"] = args?.mode;
             resourceInputs["namespace"] = args?.namespace;
             resourceInputs["nodeAccess"] = args?.nodeAccess;
             resourceInputs["nodeClasses"] = args?.nodeClasses;
@@ -131,7 +136,8 @@ export class Karpenter extends pulumi.ComponentResource {
             resourceInputs["oidcProviderArn"] = args?.oidcProviderArn;
             resourceInputs["repositoryPassword"] = args?.repositoryPassword ? pulumi.secret(args.repositoryPassword) : undefined;
             resourceInputs["repositoryUsername"] = args?.repositoryUsername;
-            resourceInputs["serviceAccountName"] = (args?.serviceAccountName) ?? "karpenter";
+            resourceInputs["retainCrdsOnDelete"] = args?.retainCrdsOnDelete;
+            resourceInputs["serviceAccountName"] = args?.serviceAccountName;
             resourceInputs["tags"] = args?.tags;
             resourceInputs["values"] = args?.values;
             resourceInputs["version"] = args?.version;
@@ -154,6 +160,7 @@ export class Karpenter extends pulumi.ComponentResource {
             resourceInputs["interruptionQueueArn"] = undefined /*out*/;
             resourceInputs["interruptionQueueName"] = undefined /*out*/;
             resourceInputs["interruptionQueueUrl"] = undefined /*out*/;
+            resourceInputs["mode"] = undefined /*out*/;
             resourceInputs["namespace"] = undefined /*out*/;
             resourceInputs["nodeClassNames"] = undefined /*out*/;
             resourceInputs["nodePoolNames"] = undefined /*out*/;
@@ -213,7 +220,7 @@ export interface KarpenterArgs {
      */
     controllerRoleArn?: pulumi.Input<string | undefined>;
     /**
-     * Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.
+     * Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass's role).
      */
     createInstanceProfile?: boolean;
     /**
@@ -225,7 +232,7 @@ export interface KarpenterArgs {
      */
     createSpotServiceLinkedRole?: boolean;
     /**
-     * Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
+     * Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
      */
     defaultNodePool?: boolean;
     /**
@@ -245,15 +252,19 @@ export interface KarpenterArgs {
      */
     kubernetesVersion?: string;
     /**
+     * Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+     */
+    mode?: pulumi.Input<enums.Mode | undefined>;
+    /**
      * Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
      */
     namespace?: string;
     /**
-     * How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+     * How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (type EC2, with the AmazonEKSAutoNodePolicy association) or `none`; default `accessEntry`.
      */
     nodeAccess?: pulumi.Input<enums.NodeAccess | undefined>;
     /**
-     * EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
+     * Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role, and AMI alias `al2023@latest` (self-managed) or Auto Mode's documented defaults.
      */
     nodeClasses?: pulumi.Input<pulumi.Input<inputs.NodeClassSpecArgs>[] | undefined>;
     /**
@@ -265,7 +276,7 @@ export interface KarpenterArgs {
      */
     nodeRoleAdditionalPolicyArns?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
-     * ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.
+     * ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role's EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster's `computeConfig.nodeRoleArn`, whose entry EKS creates).
      */
     nodeRoleArn?: pulumi.Input<string | undefined>;
     /**
@@ -280,6 +291,10 @@ export interface KarpenterArgs {
      * Username for a private chart repository or registry mirror. Not needed for public ECR.
      */
     repositoryUsername?: pulumi.Input<string | undefined>;
+    /**
+     * Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+     */
+    retainCrdsOnDelete?: boolean;
     /**
      * Name of the controller's Kubernetes service account. Default: `karpenter`.
      */

@@ -30,7 +30,7 @@ export class NodeClass extends pulumi.ComponentResource {
      */
     declare public /*out*/ readonly nodeClassName: pulumi.Output<string>;
     /**
-     * The Karpenter version the class was rendered for.
+     * The Karpenter version the class was rendered for; empty with mode `autoMode`.
      */
     declare public readonly version: pulumi.Output<string>;
 
@@ -53,6 +53,7 @@ export class NodeClass extends pulumi.ComponentResource {
             }
             resourceInputs["allowUnverifiedVersion"] = args?.allowUnverifiedVersion;
             resourceInputs["clusterName"] = args?.clusterName;
+            resourceInputs["mode"] = args?.mode;
             resourceInputs["spec"] = args?.spec;
             resourceInputs["version"] = args?.version;
             resourceInputs["nodeClassName"] = undefined /*out*/;
@@ -78,7 +79,11 @@ export interface NodeClassArgs {
      */
     clusterName: pulumi.Input<string>;
     /**
-     * The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32): give the component's `nodeRoleName` output.
+     * The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+     */
+    mode?: pulumi.Input<enums.Mode | undefined>;
+    /**
+     * The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component's `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
      */
     spec: pulumi.Input<inputs.NodeClassSpecArgs>;
     /**

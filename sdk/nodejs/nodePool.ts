@@ -30,7 +30,7 @@ export class NodePool extends pulumi.ComponentResource {
      */
     declare public /*out*/ readonly nodePoolName: pulumi.Output<string>;
     /**
-     * The Karpenter version the pool was rendered for.
+     * The Karpenter version the pool was rendered for; empty with mode `autoMode`.
      */
     declare public readonly version: pulumi.Output<string>;
 
@@ -49,6 +49,7 @@ export class NodePool extends pulumi.ComponentResource {
                 throw new Error("Missing required property 'spec'");
             }
             resourceInputs["allowUnverifiedVersion"] = args?.allowUnverifiedVersion;
+            resourceInputs["mode"] = args?.mode;
             resourceInputs["spec"] = args?.spec;
             resourceInputs["version"] = args?.version;
             resourceInputs["nodePoolName"] = undefined /*out*/;
@@ -70,7 +71,11 @@ export interface NodePoolArgs {
      */
     allowUnverifiedVersion?: boolean;
     /**
-     * The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of an EC2NodeClass in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`).
+     * The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+     */
+    mode?: pulumi.Input<enums.Mode | undefined>;
+    /**
+     * The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
      */
     spec: pulumi.Input<inputs.NodePoolSpecArgs>;
     /**

@@ -23,13 +23,13 @@ namespace PulumiKarpenter.Karpenter.Inputs
         public Input<string>? Id { get; set; }
 
         /// <summary>
-        /// How instances are matched to the reservation. Karpenter 1.8.6+.
+        /// How instances are matched to the reservation. Karpenter 1.8.6+; not in EKS Auto Mode.
         /// </summary>
         [Input("instanceMatchCriteria")]
         public Input<PulumiKarpenter.Karpenter.InstanceMatchCriteria>? InstanceMatchCriteria { get; set; }
 
         /// <summary>
-        /// Id of the account that owns the reservation (12 digits).
+        /// Id of the account that owns the reservation (12 digits). Rendered as `owner` on an EKS Auto Mode NodeClass.
         /// </summary>
         [Input("ownerID")]
         public Input<string>? OwnerID { get; set; }

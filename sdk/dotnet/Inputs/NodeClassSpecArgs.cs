@@ -12,10 +12,22 @@ namespace PulumiKarpenter.Karpenter.Inputs
 {
 
     /// <summary>
-    /// An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
+    /// A node class: the AWS side of the nodes. An EC2NodeClass (karpenter.k8s.aws; AMI, subnets, security groups, IAM, disks, kubelet), or with mode `autoMode` an EKS Auto Mode NodeClass (eks.amazonaws.com/v1). Fields marked "EKS Auto Mode only" exist only on the latter; the AMI, disk, kubelet, user data, metadata and top-level network interface fields only on the former, and setting one on the other kind fails naming it.
     /// </summary>
     public sealed class NodeClassSpecArgs : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// EKS Auto Mode only: proxy, public IPs, pod IP assignment, IPv4 egress and static (EFA) network interfaces.
+        /// </summary>
+        [Input("advancedNetworking")]
+        public Input<Inputs.AdvancedNetworkingArgs>? AdvancedNetworking { get; set; }
+
+        /// <summary>
+        /// EKS Auto Mode only: FIPS AMIs and kernel lockdown.
+        /// </summary>
+        [Input("advancedSecurity")]
+        public Input<Inputs.AdvancedSecurityArgs>? AdvancedSecurity { get; set; }
+
         /// <summary>
         /// AMI alias `&lt;family&gt;@&lt;version&gt;`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
         /// </summary>
@@ -70,6 +82,18 @@ namespace PulumiKarpenter.Karpenter.Inputs
             set => _capacityReservationSelectorTerms = value;
         }
 
+        [Input("certificateBundles")]
+        private InputList<Inputs.CertificateBundleArgs>? _certificateBundles;
+
+        /// <summary>
+        /// EKS Auto Mode only: custom CA certificates the nodes trust.
+        /// </summary>
+        public InputList<Inputs.CertificateBundleArgs> CertificateBundles
+        {
+            get => _certificateBundles ?? (_certificateBundles = new InputList<Inputs.CertificateBundleArgs>());
+            set => _certificateBundles = value;
+        }
+
         /// <summary>
         /// Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
         /// </summary>
@@ -99,6 +123,12 @@ namespace PulumiKarpenter.Karpenter.Inputs
         /// </summary>
         [Input("enclaveOptions")]
         public Input<Inputs.EnclaveOptionsArgs>? EnclaveOptions { get; set; }
+
+        /// <summary>
+        /// EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+        /// </summary>
+        [Input("ephemeralStorage")]
+        public Input<Inputs.EphemeralStorageArgs>? EphemeralStorage { get; set; }
 
         /// <summary>
         /// Existing instance profile name for the nodes. Mutually exclusive with `role`.
@@ -131,7 +161,7 @@ namespace PulumiKarpenter.Karpenter.Inputs
         public Input<Inputs.MetadataOptionsArgs>? MetadataOptions { get; set; }
 
         /// <summary>
-        /// Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
+        /// Name of the node class object (a lowercase DNS label, at most 63 characters). In Auto Mode not `default`, EKS's built-in class.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
@@ -149,13 +179,49 @@ namespace PulumiKarpenter.Karpenter.Inputs
         }
 
         /// <summary>
+        /// EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
+        /// </summary>
+        [Input("networkPolicy")]
+        public Input<PulumiKarpenter.Karpenter.NetworkPolicyDefault>? NetworkPolicy { get; set; }
+
+        /// <summary>
+        /// EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
+        /// </summary>
+        [Input("networkPolicyEventLogs")]
+        public Input<PulumiKarpenter.Karpenter.Toggle>? NetworkPolicyEventLogs { get; set; }
+
+        /// <summary>
         /// The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
         /// </summary>
         [Input("placementGroupSelector")]
         public Input<Inputs.PlacementGroupSelectorArgs>? PlacementGroupSelector { get; set; }
 
+        [Input("podSecurityGroupSelectorTerms")]
+        private InputList<Inputs.PodSecurityGroupSelectorTermArgs>? _podSecurityGroupSelectorTerms;
+
         /// <summary>
-        /// IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.
+        /// EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.
+        /// </summary>
+        public InputList<Inputs.PodSecurityGroupSelectorTermArgs> PodSecurityGroupSelectorTerms
+        {
+            get => _podSecurityGroupSelectorTerms ?? (_podSecurityGroupSelectorTerms = new InputList<Inputs.PodSecurityGroupSelectorTermArgs>());
+            set => _podSecurityGroupSelectorTerms = value;
+        }
+
+        [Input("podSubnetSelectorTerms")]
+        private InputList<Inputs.SubnetSelectorTermArgs>? _podSubnetSelectorTerms;
+
+        /// <summary>
+        /// EKS Auto Mode only: subnets for pod network interfaces (e.g. a secondary CIDR), in the node's Availability Zone; set with `podSecurityGroupSelectorTerms`. The node's primary interface then serves no pods, so pod density is lower. At most 30 terms.
+        /// </summary>
+        public InputList<Inputs.SubnetSelectorTermArgs> PodSubnetSelectorTerms
+        {
+            get => _podSubnetSelectorTerms ?? (_podSubnetSelectorTerms = new InputList<Inputs.SubnetSelectorTermArgs>());
+            set => _podSubnetSelectorTerms = value;
+        }
+
+        /// <summary>
+        /// IAM role name (not ARN) for the nodes; Karpenter (or EKS Auto Mode) manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`. Immutable in Auto Mode: a new role needs a new class (and its access entry).
         /// </summary>
         [Input("role")]
         public Input<string>? Role { get; set; }
@@ -171,6 +237,12 @@ namespace PulumiKarpenter.Karpenter.Inputs
             get => _securityGroupSelectorTerms ?? (_securityGroupSelectorTerms = new InputList<Inputs.SecurityGroupSelectorTermArgs>());
             set => _securityGroupSelectorTerms = value;
         }
+
+        /// <summary>
+        /// EKS Auto Mode only: source NAT of pod traffic leaving the VPC. Default: `Random`.
+        /// </summary>
+        [Input("snatPolicy")]
+        public Input<PulumiKarpenter.Karpenter.SnatPolicy>? SnatPolicy { get; set; }
 
         [Input("subnetSelectorTerms")]
         private InputList<Inputs.SubnetSelectorTermArgs>? _subnetSelectorTerms;

@@ -32,9 +32,11 @@ type Karpenter struct {
 	InterruptionQueueName pulumi.StringOutput `pulumi:"interruptionQueueName"`
 	// URL of the interruption queue; empty when interruption handling is off.
 	InterruptionQueueUrl pulumi.StringOutput `pulumi:"interruptionQueueUrl"`
+	// `selfManaged` or `autoMode`. With `autoMode` the controller, queue, release and version outputs are empty.
+	Mode pulumi.StringOutput `pulumi:"mode"`
 	// Namespace of the Karpenter releases.
 	Namespace pulumi.StringOutput `pulumi:"namespace"`
-	// Names of the EC2NodeClasses created.
+	// Names of the node classes created (EC2NodeClasses, or Auto Mode NodeClasses).
 	NodeClassNames pulumi.StringArrayOutput `pulumi:"nodeClassNames"`
 	// Names of the NodePools created.
 	NodePoolNames pulumi.StringArrayOutput `pulumi:"nodePoolNames"`
@@ -46,7 +48,7 @@ type Karpenter struct {
 	ReleaseName pulumi.StringOutput `pulumi:"releaseName"`
 	// Name of the controller's service account.
 	ServiceAccountName pulumi.StringOutput `pulumi:"serviceAccountName"`
-	// The Karpenter version installed.
+	// The Karpenter version installed; empty with mode `autoMode`.
 	Version pulumi.StringOutput `pulumi:"version"`
 }
 
@@ -59,30 +61,6 @@ func NewKarpenter(ctx *pulumi.Context,
 
 	if args.ClusterName == nil {
 		return nil, errors.New("invalid value for required argument 'ClusterName'")
-	}
-	if args.ChartRepository == nil {
-		chartRepository_ := "oci://public.ecr.aws/karpenter"
-		args.ChartRepository = &chartRepository_
-	}
-	if args.CreateInstanceProfile == nil {
-		createInstanceProfile_ := true
-		args.CreateInstanceProfile = &createInstanceProfile_
-	}
-	if args.DefaultNodePool == nil {
-		defaultNodePool_ := true
-		args.DefaultNodePool = &defaultNodePool_
-	}
-	if args.InstallCrds == nil {
-		installCrds_ := true
-		args.InstallCrds = &installCrds_
-	}
-	if args.InterruptionHandling == nil {
-		interruptionHandling_ := true
-		args.InterruptionHandling = &interruptionHandling_
-	}
-	if args.ServiceAccountName == nil {
-		serviceAccountName_ := "karpenter"
-		args.ServiceAccountName = &serviceAccountName_
 	}
 	if args.RepositoryPassword != nil {
 		args.RepositoryPassword = pulumi.ToSecret(args.RepositoryPassword).(pulumi.StringPtrInput)
@@ -117,13 +95,13 @@ type karpenterArgs struct {
 	ControllerPolicyStatements []PolicyStatement `pulumi:"controllerPolicyStatements"`
 	// ARN of an existing IAM role for the controller. When set, the component creates no controller IAM (no role, no policies) and annotates the service account with this role.
 	ControllerRoleArn *string `pulumi:"controllerRoleArn"`
-	// Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.
+	// Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass's role).
 	CreateInstanceProfile *bool `pulumi:"createInstanceProfile"`
 	// With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
 	CreatePodIdentityAgent *bool `pulumi:"createPodIdentityAgent"`
 	// Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
 	CreateSpotServiceLinkedRole *bool `pulumi:"createSpotServiceLinkedRole"`
-	// Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
+	// Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
 	DefaultNodePool *bool `pulumi:"defaultNodePool"`
 	// Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
 	Discovery *Discovery `pulumi:"discovery"`
@@ -133,17 +111,19 @@ type karpenterArgs struct {
 	InterruptionHandling *bool `pulumi:"interruptionHandling"`
 	// The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
 	KubernetesVersion *string `pulumi:"kubernetesVersion"`
+	// Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+	Mode *Mode `pulumi:"mode"`
 	// Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
 	Namespace *string `pulumi:"namespace"`
-	// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+	// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (type EC2, with the AmazonEKSAutoNodePolicy association) or `none`; default `accessEntry`.
 	NodeAccess *NodeAccess `pulumi:"nodeAccess"`
-	// EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
+	// Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role, and AMI alias `al2023@latest` (self-managed) or Auto Mode's documented defaults.
 	NodeClasses []NodeClassSpec `pulumi:"nodeClasses"`
 	// NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
 	NodePools []NodePoolSpec `pulumi:"nodePools"`
 	// Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
 	NodeRoleAdditionalPolicyArns map[string]string `pulumi:"nodeRoleAdditionalPolicyArns"`
-	// ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.
+	// ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role's EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster's `computeConfig.nodeRoleArn`, whose entry EKS creates).
 	NodeRoleArn *string `pulumi:"nodeRoleArn"`
 	// ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
 	OidcProviderArn *string `pulumi:"oidcProviderArn"`
@@ -151,6 +131,8 @@ type karpenterArgs struct {
 	RepositoryPassword *string `pulumi:"repositoryPassword"`
 	// Username for a private chart repository or registry mirror. Not needed for public ECR.
 	RepositoryUsername *string `pulumi:"repositoryUsername"`
+	// Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+	RetainCrdsOnDelete *bool `pulumi:"retainCrdsOnDelete"`
 	// Name of the controller's Kubernetes service account. Default: `karpenter`.
 	ServiceAccountName *string `pulumi:"serviceAccountName"`
 	// Tags applied to every AWS resource the component creates.
@@ -183,13 +165,13 @@ type KarpenterArgs struct {
 	ControllerPolicyStatements PolicyStatementArrayInput
 	// ARN of an existing IAM role for the controller. When set, the component creates no controller IAM (no role, no policies) and annotates the service account with this role.
 	ControllerRoleArn pulumi.StringPtrInput
-	// Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.
+	// Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass's role).
 	CreateInstanceProfile *bool
 	// With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
 	CreatePodIdentityAgent *bool
 	// Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
 	CreateSpotServiceLinkedRole *bool
-	// Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
+	// Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
 	DefaultNodePool *bool
 	// Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
 	Discovery DiscoveryPtrInput
@@ -199,17 +181,19 @@ type KarpenterArgs struct {
 	InterruptionHandling *bool
 	// The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
 	KubernetesVersion *string
+	// Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+	Mode ModePtrInput
 	// Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
 	Namespace *string
-	// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+	// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (type EC2, with the AmazonEKSAutoNodePolicy association) or `none`; default `accessEntry`.
 	NodeAccess NodeAccessPtrInput
-	// EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
+	// Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role, and AMI alias `al2023@latest` (self-managed) or Auto Mode's documented defaults.
 	NodeClasses NodeClassSpecArrayInput
 	// NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
 	NodePools NodePoolSpecArrayInput
 	// Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
 	NodeRoleAdditionalPolicyArns pulumi.StringMapInput
-	// ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.
+	// ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role's EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster's `computeConfig.nodeRoleArn`, whose entry EKS creates).
 	NodeRoleArn pulumi.StringPtrInput
 	// ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
 	OidcProviderArn pulumi.StringPtrInput
@@ -217,6 +201,8 @@ type KarpenterArgs struct {
 	RepositoryPassword pulumi.StringPtrInput
 	// Username for a private chart repository or registry mirror. Not needed for public ECR.
 	RepositoryUsername pulumi.StringPtrInput
+	// Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+	RetainCrdsOnDelete *bool
 	// Name of the controller's Kubernetes service account. Default: `karpenter`.
 	ServiceAccountName *string
 	// Tags applied to every AWS resource the component creates.
@@ -354,12 +340,17 @@ func (o KarpenterOutput) InterruptionQueueUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v *Karpenter) pulumi.StringOutput { return v.InterruptionQueueUrl }).(pulumi.StringOutput)
 }
 
+// `selfManaged` or `autoMode`. With `autoMode` the controller, queue, release and version outputs are empty.
+func (o KarpenterOutput) Mode() pulumi.StringOutput {
+	return o.ApplyT(func(v *Karpenter) pulumi.StringOutput { return v.Mode }).(pulumi.StringOutput)
+}
+
 // Namespace of the Karpenter releases.
 func (o KarpenterOutput) Namespace() pulumi.StringOutput {
 	return o.ApplyT(func(v *Karpenter) pulumi.StringOutput { return v.Namespace }).(pulumi.StringOutput)
 }
 
-// Names of the EC2NodeClasses created.
+// Names of the node classes created (EC2NodeClasses, or Auto Mode NodeClasses).
 func (o KarpenterOutput) NodeClassNames() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Karpenter) pulumi.StringArrayOutput { return v.NodeClassNames }).(pulumi.StringArrayOutput)
 }
@@ -389,7 +380,7 @@ func (o KarpenterOutput) ServiceAccountName() pulumi.StringOutput {
 	return o.ApplyT(func(v *Karpenter) pulumi.StringOutput { return v.ServiceAccountName }).(pulumi.StringOutput)
 }
 
-// The Karpenter version installed.
+// The Karpenter version installed; empty with mode `autoMode`.
 func (o KarpenterOutput) Version() pulumi.StringOutput {
 	return o.ApplyT(func(v *Karpenter) pulumi.StringOutput { return v.Version }).(pulumi.StringOutput)
 }

@@ -18,7 +18,7 @@ type NodeClass struct {
 
 	// Name of the EC2NodeClass object.
 	NodeClassName pulumi.StringOutput `pulumi:"nodeClassName"`
-	// The Karpenter version the class was rendered for.
+	// The Karpenter version the class was rendered for; empty with mode `autoMode`.
 	Version pulumi.StringOutput `pulumi:"version"`
 }
 
@@ -49,7 +49,9 @@ type nodeClassArgs struct {
 	AllowUnverifiedVersion *bool `pulumi:"allowUnverifiedVersion"`
 	// Name of the EKS cluster (the component's `clusterName`): subnets and security groups are selected by the tag `karpenter.sh/discovery: <clusterName>` when the spec selects none.
 	ClusterName string `pulumi:"clusterName"`
-	// The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32): give the component's `nodeRoleName` output.
+	// The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+	Mode *Mode `pulumi:"mode"`
+	// The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component's `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
 	Spec NodeClassSpec `pulumi:"spec"`
 	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
 	Version *string `pulumi:"version"`
@@ -61,7 +63,9 @@ type NodeClassArgs struct {
 	AllowUnverifiedVersion *bool
 	// Name of the EKS cluster (the component's `clusterName`): subnets and security groups are selected by the tag `karpenter.sh/discovery: <clusterName>` when the spec selects none.
 	ClusterName pulumi.StringInput
-	// The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32): give the component's `nodeRoleName` output.
+	// The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+	Mode ModePtrInput
+	// The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component's `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
 	Spec NodeClassSpecInput
 	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
 	Version *string
@@ -159,7 +163,7 @@ func (o NodeClassOutput) NodeClassName() pulumi.StringOutput {
 	return o.ApplyT(func(v *NodeClass) pulumi.StringOutput { return v.NodeClassName }).(pulumi.StringOutput)
 }
 
-// The Karpenter version the class was rendered for.
+// The Karpenter version the class was rendered for; empty with mode `autoMode`.
 func (o NodeClassOutput) Version() pulumi.StringOutput {
 	return o.ApplyT(func(v *NodeClass) pulumi.StringOutput { return v.Version }).(pulumi.StringOutput)
 }

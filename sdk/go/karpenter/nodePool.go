@@ -18,7 +18,7 @@ type NodePool struct {
 
 	// Name of the NodePool object.
 	NodePoolName pulumi.StringOutput `pulumi:"nodePoolName"`
-	// The Karpenter version the pool was rendered for.
+	// The Karpenter version the pool was rendered for; empty with mode `autoMode`.
 	Version pulumi.StringOutput `pulumi:"version"`
 }
 
@@ -44,7 +44,9 @@ func NewNodePool(ctx *pulumi.Context,
 type nodePoolArgs struct {
 	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
 	AllowUnverifiedVersion *bool `pulumi:"allowUnverifiedVersion"`
-	// The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of an EC2NodeClass in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`).
+	// The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+	Mode *Mode `pulumi:"mode"`
+	// The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
 	Spec NodePoolSpec `pulumi:"spec"`
 	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
 	Version *string `pulumi:"version"`
@@ -54,7 +56,9 @@ type nodePoolArgs struct {
 type NodePoolArgs struct {
 	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
 	AllowUnverifiedVersion *bool
-	// The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of an EC2NodeClass in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`).
+	// The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+	Mode ModePtrInput
+	// The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
 	Spec NodePoolSpecInput
 	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
 	Version *string
@@ -152,7 +156,7 @@ func (o NodePoolOutput) NodePoolName() pulumi.StringOutput {
 	return o.ApplyT(func(v *NodePool) pulumi.StringOutput { return v.NodePoolName }).(pulumi.StringOutput)
 }
 
-// The Karpenter version the pool was rendered for.
+// The Karpenter version the pool was rendered for; empty with mode `autoMode`.
 func (o NodePoolOutput) Version() pulumi.StringOutput {
 	return o.ApplyT(func(v *NodePool) pulumi.StringOutput { return v.Version }).(pulumi.StringOutput)
 }

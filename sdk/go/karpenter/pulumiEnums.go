@@ -687,6 +687,507 @@ func (in *instanceMatchCriteriaPtr) ToInstanceMatchCriteriaPtrOutputWithContext(
 	return pulumi.ToOutputWithContext(ctx, in).(InstanceMatchCriteriaPtrOutput)
 }
 
+type Ipv4PrefixSize string
+
+const (
+	// Prefix delegation (/28 prefixes), falling back to secondary IPs.
+	Ipv4PrefixSizeAuto = Ipv4PrefixSize("Auto")
+	// Secondary IP mode: one IP per pod (recommended for pod-sparse nodes such as GPU nodes).
+	Ipv4PrefixSizeSecondary = Ipv4PrefixSize("32")
+)
+
+func (Ipv4PrefixSize) ElementType() reflect.Type {
+	return reflect.TypeOf((*Ipv4PrefixSize)(nil)).Elem()
+}
+
+func (e Ipv4PrefixSize) ToIpv4PrefixSizeOutput() Ipv4PrefixSizeOutput {
+	return pulumi.ToOutput(e).(Ipv4PrefixSizeOutput)
+}
+
+func (e Ipv4PrefixSize) ToIpv4PrefixSizeOutputWithContext(ctx context.Context) Ipv4PrefixSizeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(Ipv4PrefixSizeOutput)
+}
+
+func (e Ipv4PrefixSize) ToIpv4PrefixSizePtrOutput() Ipv4PrefixSizePtrOutput {
+	return e.ToIpv4PrefixSizePtrOutputWithContext(context.Background())
+}
+
+func (e Ipv4PrefixSize) ToIpv4PrefixSizePtrOutputWithContext(ctx context.Context) Ipv4PrefixSizePtrOutput {
+	return Ipv4PrefixSize(e).ToIpv4PrefixSizeOutputWithContext(ctx).ToIpv4PrefixSizePtrOutputWithContext(ctx)
+}
+
+func (e Ipv4PrefixSize) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e Ipv4PrefixSize) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e Ipv4PrefixSize) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e Ipv4PrefixSize) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type Ipv4PrefixSizeOutput struct{ *pulumi.OutputState }
+
+func (Ipv4PrefixSizeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Ipv4PrefixSize)(nil)).Elem()
+}
+
+func (o Ipv4PrefixSizeOutput) ToIpv4PrefixSizeOutput() Ipv4PrefixSizeOutput {
+	return o
+}
+
+func (o Ipv4PrefixSizeOutput) ToIpv4PrefixSizeOutputWithContext(ctx context.Context) Ipv4PrefixSizeOutput {
+	return o
+}
+
+func (o Ipv4PrefixSizeOutput) ToIpv4PrefixSizePtrOutput() Ipv4PrefixSizePtrOutput {
+	return o.ToIpv4PrefixSizePtrOutputWithContext(context.Background())
+}
+
+func (o Ipv4PrefixSizeOutput) ToIpv4PrefixSizePtrOutputWithContext(ctx context.Context) Ipv4PrefixSizePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Ipv4PrefixSize) *Ipv4PrefixSize {
+		return &v
+	}).(Ipv4PrefixSizePtrOutput)
+}
+
+func (o Ipv4PrefixSizeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o Ipv4PrefixSizeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e Ipv4PrefixSize) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o Ipv4PrefixSizeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o Ipv4PrefixSizeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e Ipv4PrefixSize) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type Ipv4PrefixSizePtrOutput struct{ *pulumi.OutputState }
+
+func (Ipv4PrefixSizePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Ipv4PrefixSize)(nil)).Elem()
+}
+
+func (o Ipv4PrefixSizePtrOutput) ToIpv4PrefixSizePtrOutput() Ipv4PrefixSizePtrOutput {
+	return o
+}
+
+func (o Ipv4PrefixSizePtrOutput) ToIpv4PrefixSizePtrOutputWithContext(ctx context.Context) Ipv4PrefixSizePtrOutput {
+	return o
+}
+
+func (o Ipv4PrefixSizePtrOutput) Elem() Ipv4PrefixSizeOutput {
+	return o.ApplyT(func(v *Ipv4PrefixSize) Ipv4PrefixSize {
+		if v != nil {
+			return *v
+		}
+		var ret Ipv4PrefixSize
+		return ret
+	}).(Ipv4PrefixSizeOutput)
+}
+
+func (o Ipv4PrefixSizePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o Ipv4PrefixSizePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *Ipv4PrefixSize) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// Ipv4PrefixSizeInput is an input type that accepts values of the Ipv4PrefixSize enum
+// A concrete instance of `Ipv4PrefixSizeInput` can be one of the following:
+//
+//	Ipv4PrefixSizeAuto
+//	Ipv4PrefixSizeSecondary
+type Ipv4PrefixSizeInput interface {
+	pulumi.Input
+
+	ToIpv4PrefixSizeOutput() Ipv4PrefixSizeOutput
+	ToIpv4PrefixSizeOutputWithContext(context.Context) Ipv4PrefixSizeOutput
+}
+
+var ipv4PrefixSizePtrType = reflect.TypeOf((**Ipv4PrefixSize)(nil)).Elem()
+
+type Ipv4PrefixSizePtrInput interface {
+	pulumi.Input
+
+	ToIpv4PrefixSizePtrOutput() Ipv4PrefixSizePtrOutput
+	ToIpv4PrefixSizePtrOutputWithContext(context.Context) Ipv4PrefixSizePtrOutput
+}
+
+type ipv4PrefixSizePtr string
+
+func Ipv4PrefixSizePtr(v string) Ipv4PrefixSizePtrInput {
+	return (*ipv4PrefixSizePtr)(&v)
+}
+
+func (*ipv4PrefixSizePtr) ElementType() reflect.Type {
+	return ipv4PrefixSizePtrType
+}
+
+func (in *ipv4PrefixSizePtr) ToIpv4PrefixSizePtrOutput() Ipv4PrefixSizePtrOutput {
+	return pulumi.ToOutput(in).(Ipv4PrefixSizePtrOutput)
+}
+
+func (in *ipv4PrefixSizePtr) ToIpv4PrefixSizePtrOutputWithContext(ctx context.Context) Ipv4PrefixSizePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(Ipv4PrefixSizePtrOutput)
+}
+
+type KernelLockdown string
+
+const (
+	// Block unsigned kernel modules and writes to kernel memory.
+	KernelLockdownIntegrity = KernelLockdown("integrity")
+	// No lockdown.
+	KernelLockdownNone = KernelLockdown("none")
+)
+
+func (KernelLockdown) ElementType() reflect.Type {
+	return reflect.TypeOf((*KernelLockdown)(nil)).Elem()
+}
+
+func (e KernelLockdown) ToKernelLockdownOutput() KernelLockdownOutput {
+	return pulumi.ToOutput(e).(KernelLockdownOutput)
+}
+
+func (e KernelLockdown) ToKernelLockdownOutputWithContext(ctx context.Context) KernelLockdownOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(KernelLockdownOutput)
+}
+
+func (e KernelLockdown) ToKernelLockdownPtrOutput() KernelLockdownPtrOutput {
+	return e.ToKernelLockdownPtrOutputWithContext(context.Background())
+}
+
+func (e KernelLockdown) ToKernelLockdownPtrOutputWithContext(ctx context.Context) KernelLockdownPtrOutput {
+	return KernelLockdown(e).ToKernelLockdownOutputWithContext(ctx).ToKernelLockdownPtrOutputWithContext(ctx)
+}
+
+func (e KernelLockdown) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e KernelLockdown) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e KernelLockdown) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e KernelLockdown) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type KernelLockdownOutput struct{ *pulumi.OutputState }
+
+func (KernelLockdownOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*KernelLockdown)(nil)).Elem()
+}
+
+func (o KernelLockdownOutput) ToKernelLockdownOutput() KernelLockdownOutput {
+	return o
+}
+
+func (o KernelLockdownOutput) ToKernelLockdownOutputWithContext(ctx context.Context) KernelLockdownOutput {
+	return o
+}
+
+func (o KernelLockdownOutput) ToKernelLockdownPtrOutput() KernelLockdownPtrOutput {
+	return o.ToKernelLockdownPtrOutputWithContext(context.Background())
+}
+
+func (o KernelLockdownOutput) ToKernelLockdownPtrOutputWithContext(ctx context.Context) KernelLockdownPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v KernelLockdown) *KernelLockdown {
+		return &v
+	}).(KernelLockdownPtrOutput)
+}
+
+func (o KernelLockdownOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o KernelLockdownOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e KernelLockdown) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o KernelLockdownOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o KernelLockdownOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e KernelLockdown) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type KernelLockdownPtrOutput struct{ *pulumi.OutputState }
+
+func (KernelLockdownPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**KernelLockdown)(nil)).Elem()
+}
+
+func (o KernelLockdownPtrOutput) ToKernelLockdownPtrOutput() KernelLockdownPtrOutput {
+	return o
+}
+
+func (o KernelLockdownPtrOutput) ToKernelLockdownPtrOutputWithContext(ctx context.Context) KernelLockdownPtrOutput {
+	return o
+}
+
+func (o KernelLockdownPtrOutput) Elem() KernelLockdownOutput {
+	return o.ApplyT(func(v *KernelLockdown) KernelLockdown {
+		if v != nil {
+			return *v
+		}
+		var ret KernelLockdown
+		return ret
+	}).(KernelLockdownOutput)
+}
+
+func (o KernelLockdownPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o KernelLockdownPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *KernelLockdown) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// KernelLockdownInput is an input type that accepts values of the KernelLockdown enum
+// A concrete instance of `KernelLockdownInput` can be one of the following:
+//
+//	KernelLockdownIntegrity
+//	KernelLockdownNone
+type KernelLockdownInput interface {
+	pulumi.Input
+
+	ToKernelLockdownOutput() KernelLockdownOutput
+	ToKernelLockdownOutputWithContext(context.Context) KernelLockdownOutput
+}
+
+var kernelLockdownPtrType = reflect.TypeOf((**KernelLockdown)(nil)).Elem()
+
+type KernelLockdownPtrInput interface {
+	pulumi.Input
+
+	ToKernelLockdownPtrOutput() KernelLockdownPtrOutput
+	ToKernelLockdownPtrOutputWithContext(context.Context) KernelLockdownPtrOutput
+}
+
+type kernelLockdownPtr string
+
+func KernelLockdownPtr(v string) KernelLockdownPtrInput {
+	return (*kernelLockdownPtr)(&v)
+}
+
+func (*kernelLockdownPtr) ElementType() reflect.Type {
+	return kernelLockdownPtrType
+}
+
+func (in *kernelLockdownPtr) ToKernelLockdownPtrOutput() KernelLockdownPtrOutput {
+	return pulumi.ToOutput(in).(KernelLockdownPtrOutput)
+}
+
+func (in *kernelLockdownPtr) ToKernelLockdownPtrOutputWithContext(ctx context.Context) KernelLockdownPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(KernelLockdownPtrOutput)
+}
+
+type Mode string
+
+const (
+	// The component installs and runs Karpenter: controller and node IAM, interruption queue, Helm releases, NodePools and EC2NodeClasses.
+	ModeSelfManaged = Mode("selfManaged")
+	// EKS Auto Mode runs Karpenter: the component creates the node role with its EC2 access entry, and Auto Mode NodeClasses (eks.amazonaws.com/v1) and NodePools.
+	ModeAutoMode = Mode("autoMode")
+)
+
+func (Mode) ElementType() reflect.Type {
+	return reflect.TypeOf((*Mode)(nil)).Elem()
+}
+
+func (e Mode) ToModeOutput() ModeOutput {
+	return pulumi.ToOutput(e).(ModeOutput)
+}
+
+func (e Mode) ToModeOutputWithContext(ctx context.Context) ModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ModeOutput)
+}
+
+func (e Mode) ToModePtrOutput() ModePtrOutput {
+	return e.ToModePtrOutputWithContext(context.Background())
+}
+
+func (e Mode) ToModePtrOutputWithContext(ctx context.Context) ModePtrOutput {
+	return Mode(e).ToModeOutputWithContext(ctx).ToModePtrOutputWithContext(ctx)
+}
+
+func (e Mode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e Mode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e Mode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e Mode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ModeOutput struct{ *pulumi.OutputState }
+
+func (ModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Mode)(nil)).Elem()
+}
+
+func (o ModeOutput) ToModeOutput() ModeOutput {
+	return o
+}
+
+func (o ModeOutput) ToModeOutputWithContext(ctx context.Context) ModeOutput {
+	return o
+}
+
+func (o ModeOutput) ToModePtrOutput() ModePtrOutput {
+	return o.ToModePtrOutputWithContext(context.Background())
+}
+
+func (o ModeOutput) ToModePtrOutputWithContext(ctx context.Context) ModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Mode) *Mode {
+		return &v
+	}).(ModePtrOutput)
+}
+
+func (o ModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e Mode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e Mode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ModePtrOutput struct{ *pulumi.OutputState }
+
+func (ModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Mode)(nil)).Elem()
+}
+
+func (o ModePtrOutput) ToModePtrOutput() ModePtrOutput {
+	return o
+}
+
+func (o ModePtrOutput) ToModePtrOutputWithContext(ctx context.Context) ModePtrOutput {
+	return o
+}
+
+func (o ModePtrOutput) Elem() ModeOutput {
+	return o.ApplyT(func(v *Mode) Mode {
+		if v != nil {
+			return *v
+		}
+		var ret Mode
+		return ret
+	}).(ModeOutput)
+}
+
+func (o ModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *Mode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ModeInput is an input type that accepts values of the Mode enum
+// A concrete instance of `ModeInput` can be one of the following:
+//
+//	ModeSelfManaged
+//	ModeAutoMode
+type ModeInput interface {
+	pulumi.Input
+
+	ToModeOutput() ModeOutput
+	ToModeOutputWithContext(context.Context) ModeOutput
+}
+
+var modePtrType = reflect.TypeOf((**Mode)(nil)).Elem()
+
+type ModePtrInput interface {
+	pulumi.Input
+
+	ToModePtrOutput() ModePtrOutput
+	ToModePtrOutputWithContext(context.Context) ModePtrOutput
+}
+
+type modePtr string
+
+func ModePtr(v string) ModePtrInput {
+	return (*modePtr)(&v)
+}
+
+func (*modePtr) ElementType() reflect.Type {
+	return modePtrType
+}
+
+func (in *modePtr) ToModePtrOutput() ModePtrOutput {
+	return pulumi.ToOutput(in).(ModePtrOutput)
+}
+
+func (in *modePtr) ToModePtrOutputWithContext(ctx context.Context) ModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ModePtrOutput)
+}
+
 type NestedVirtualization string
 
 const (
@@ -1019,6 +1520,173 @@ func (in *networkInterfaceTypePtr) ToNetworkInterfaceTypePtrOutput() NetworkInte
 
 func (in *networkInterfaceTypePtr) ToNetworkInterfaceTypePtrOutputWithContext(ctx context.Context) NetworkInterfaceTypePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(NetworkInterfaceTypePtrOutput)
+}
+
+type NetworkPolicyDefault string
+
+const (
+	// New pods accept traffic until their policies are in place.
+	NetworkPolicyDefaultDefaultAllow = NetworkPolicyDefault("DefaultAllow")
+	// New pods accept no traffic until their policies are in place.
+	NetworkPolicyDefaultDefaultDeny = NetworkPolicyDefault("DefaultDeny")
+)
+
+func (NetworkPolicyDefault) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetworkPolicyDefault)(nil)).Elem()
+}
+
+func (e NetworkPolicyDefault) ToNetworkPolicyDefaultOutput() NetworkPolicyDefaultOutput {
+	return pulumi.ToOutput(e).(NetworkPolicyDefaultOutput)
+}
+
+func (e NetworkPolicyDefault) ToNetworkPolicyDefaultOutputWithContext(ctx context.Context) NetworkPolicyDefaultOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(NetworkPolicyDefaultOutput)
+}
+
+func (e NetworkPolicyDefault) ToNetworkPolicyDefaultPtrOutput() NetworkPolicyDefaultPtrOutput {
+	return e.ToNetworkPolicyDefaultPtrOutputWithContext(context.Background())
+}
+
+func (e NetworkPolicyDefault) ToNetworkPolicyDefaultPtrOutputWithContext(ctx context.Context) NetworkPolicyDefaultPtrOutput {
+	return NetworkPolicyDefault(e).ToNetworkPolicyDefaultOutputWithContext(ctx).ToNetworkPolicyDefaultPtrOutputWithContext(ctx)
+}
+
+func (e NetworkPolicyDefault) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e NetworkPolicyDefault) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e NetworkPolicyDefault) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e NetworkPolicyDefault) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type NetworkPolicyDefaultOutput struct{ *pulumi.OutputState }
+
+func (NetworkPolicyDefaultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetworkPolicyDefault)(nil)).Elem()
+}
+
+func (o NetworkPolicyDefaultOutput) ToNetworkPolicyDefaultOutput() NetworkPolicyDefaultOutput {
+	return o
+}
+
+func (o NetworkPolicyDefaultOutput) ToNetworkPolicyDefaultOutputWithContext(ctx context.Context) NetworkPolicyDefaultOutput {
+	return o
+}
+
+func (o NetworkPolicyDefaultOutput) ToNetworkPolicyDefaultPtrOutput() NetworkPolicyDefaultPtrOutput {
+	return o.ToNetworkPolicyDefaultPtrOutputWithContext(context.Background())
+}
+
+func (o NetworkPolicyDefaultOutput) ToNetworkPolicyDefaultPtrOutputWithContext(ctx context.Context) NetworkPolicyDefaultPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v NetworkPolicyDefault) *NetworkPolicyDefault {
+		return &v
+	}).(NetworkPolicyDefaultPtrOutput)
+}
+
+func (o NetworkPolicyDefaultOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o NetworkPolicyDefaultOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NetworkPolicyDefault) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o NetworkPolicyDefaultOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o NetworkPolicyDefaultOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NetworkPolicyDefault) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type NetworkPolicyDefaultPtrOutput struct{ *pulumi.OutputState }
+
+func (NetworkPolicyDefaultPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**NetworkPolicyDefault)(nil)).Elem()
+}
+
+func (o NetworkPolicyDefaultPtrOutput) ToNetworkPolicyDefaultPtrOutput() NetworkPolicyDefaultPtrOutput {
+	return o
+}
+
+func (o NetworkPolicyDefaultPtrOutput) ToNetworkPolicyDefaultPtrOutputWithContext(ctx context.Context) NetworkPolicyDefaultPtrOutput {
+	return o
+}
+
+func (o NetworkPolicyDefaultPtrOutput) Elem() NetworkPolicyDefaultOutput {
+	return o.ApplyT(func(v *NetworkPolicyDefault) NetworkPolicyDefault {
+		if v != nil {
+			return *v
+		}
+		var ret NetworkPolicyDefault
+		return ret
+	}).(NetworkPolicyDefaultOutput)
+}
+
+func (o NetworkPolicyDefaultPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o NetworkPolicyDefaultPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *NetworkPolicyDefault) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// NetworkPolicyDefaultInput is an input type that accepts values of the NetworkPolicyDefault enum
+// A concrete instance of `NetworkPolicyDefaultInput` can be one of the following:
+//
+//	NetworkPolicyDefaultDefaultAllow
+//	NetworkPolicyDefaultDefaultDeny
+type NetworkPolicyDefaultInput interface {
+	pulumi.Input
+
+	ToNetworkPolicyDefaultOutput() NetworkPolicyDefaultOutput
+	ToNetworkPolicyDefaultOutputWithContext(context.Context) NetworkPolicyDefaultOutput
+}
+
+var networkPolicyDefaultPtrType = reflect.TypeOf((**NetworkPolicyDefault)(nil)).Elem()
+
+type NetworkPolicyDefaultPtrInput interface {
+	pulumi.Input
+
+	ToNetworkPolicyDefaultPtrOutput() NetworkPolicyDefaultPtrOutput
+	ToNetworkPolicyDefaultPtrOutputWithContext(context.Context) NetworkPolicyDefaultPtrOutput
+}
+
+type networkPolicyDefaultPtr string
+
+func NetworkPolicyDefaultPtr(v string) NetworkPolicyDefaultPtrInput {
+	return (*networkPolicyDefaultPtr)(&v)
+}
+
+func (*networkPolicyDefaultPtr) ElementType() reflect.Type {
+	return networkPolicyDefaultPtrType
+}
+
+func (in *networkPolicyDefaultPtr) ToNetworkPolicyDefaultPtrOutput() NetworkPolicyDefaultPtrOutput {
+	return pulumi.ToOutput(in).(NetworkPolicyDefaultPtrOutput)
+}
+
+func (in *networkPolicyDefaultPtr) ToNetworkPolicyDefaultPtrOutputWithContext(ctx context.Context) NetworkPolicyDefaultPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(NetworkPolicyDefaultPtrOutput)
 }
 
 type NodeAccess string
@@ -1376,6 +2044,173 @@ func (in *requirementOperatorPtr) ToRequirementOperatorPtrOutputWithContext(ctx 
 	return pulumi.ToOutputWithContext(ctx, in).(RequirementOperatorPtrOutput)
 }
 
+type SnatPolicy string
+
+const (
+	// SNAT with random ports (`--random-fully`).
+	SnatPolicyRandom = SnatPolicy("Random")
+	// No SNAT: pods are reachable from VPNs and peered networks, and reach the internet only through a NAT gateway.
+	SnatPolicyDisabled = SnatPolicy("Disabled")
+)
+
+func (SnatPolicy) ElementType() reflect.Type {
+	return reflect.TypeOf((*SnatPolicy)(nil)).Elem()
+}
+
+func (e SnatPolicy) ToSnatPolicyOutput() SnatPolicyOutput {
+	return pulumi.ToOutput(e).(SnatPolicyOutput)
+}
+
+func (e SnatPolicy) ToSnatPolicyOutputWithContext(ctx context.Context) SnatPolicyOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SnatPolicyOutput)
+}
+
+func (e SnatPolicy) ToSnatPolicyPtrOutput() SnatPolicyPtrOutput {
+	return e.ToSnatPolicyPtrOutputWithContext(context.Background())
+}
+
+func (e SnatPolicy) ToSnatPolicyPtrOutputWithContext(ctx context.Context) SnatPolicyPtrOutput {
+	return SnatPolicy(e).ToSnatPolicyOutputWithContext(ctx).ToSnatPolicyPtrOutputWithContext(ctx)
+}
+
+func (e SnatPolicy) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SnatPolicy) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SnatPolicy) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SnatPolicy) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SnatPolicyOutput struct{ *pulumi.OutputState }
+
+func (SnatPolicyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SnatPolicy)(nil)).Elem()
+}
+
+func (o SnatPolicyOutput) ToSnatPolicyOutput() SnatPolicyOutput {
+	return o
+}
+
+func (o SnatPolicyOutput) ToSnatPolicyOutputWithContext(ctx context.Context) SnatPolicyOutput {
+	return o
+}
+
+func (o SnatPolicyOutput) ToSnatPolicyPtrOutput() SnatPolicyPtrOutput {
+	return o.ToSnatPolicyPtrOutputWithContext(context.Background())
+}
+
+func (o SnatPolicyOutput) ToSnatPolicyPtrOutputWithContext(ctx context.Context) SnatPolicyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SnatPolicy) *SnatPolicy {
+		return &v
+	}).(SnatPolicyPtrOutput)
+}
+
+func (o SnatPolicyOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SnatPolicyOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SnatPolicy) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SnatPolicyOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SnatPolicyOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SnatPolicy) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SnatPolicyPtrOutput struct{ *pulumi.OutputState }
+
+func (SnatPolicyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SnatPolicy)(nil)).Elem()
+}
+
+func (o SnatPolicyPtrOutput) ToSnatPolicyPtrOutput() SnatPolicyPtrOutput {
+	return o
+}
+
+func (o SnatPolicyPtrOutput) ToSnatPolicyPtrOutputWithContext(ctx context.Context) SnatPolicyPtrOutput {
+	return o
+}
+
+func (o SnatPolicyPtrOutput) Elem() SnatPolicyOutput {
+	return o.ApplyT(func(v *SnatPolicy) SnatPolicy {
+		if v != nil {
+			return *v
+		}
+		var ret SnatPolicy
+		return ret
+	}).(SnatPolicyOutput)
+}
+
+func (o SnatPolicyPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SnatPolicyPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SnatPolicy) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SnatPolicyInput is an input type that accepts values of the SnatPolicy enum
+// A concrete instance of `SnatPolicyInput` can be one of the following:
+//
+//	SnatPolicyRandom
+//	SnatPolicyDisabled
+type SnatPolicyInput interface {
+	pulumi.Input
+
+	ToSnatPolicyOutput() SnatPolicyOutput
+	ToSnatPolicyOutputWithContext(context.Context) SnatPolicyOutput
+}
+
+var snatPolicyPtrType = reflect.TypeOf((**SnatPolicy)(nil)).Elem()
+
+type SnatPolicyPtrInput interface {
+	pulumi.Input
+
+	ToSnatPolicyPtrOutput() SnatPolicyPtrOutput
+	ToSnatPolicyPtrOutputWithContext(context.Context) SnatPolicyPtrOutput
+}
+
+type snatPolicyPtr string
+
+func SnatPolicyPtr(v string) SnatPolicyPtrInput {
+	return (*snatPolicyPtr)(&v)
+}
+
+func (*snatPolicyPtr) ElementType() reflect.Type {
+	return snatPolicyPtrType
+}
+
+func (in *snatPolicyPtr) ToSnatPolicyPtrOutput() SnatPolicyPtrOutput {
+	return pulumi.ToOutput(in).(SnatPolicyPtrOutput)
+}
+
+func (in *snatPolicyPtr) ToSnatPolicyPtrOutputWithContext(ctx context.Context) SnatPolicyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SnatPolicyPtrOutput)
+}
+
 type TaintEffect string
 
 const (
@@ -1546,6 +2381,173 @@ func (in *taintEffectPtr) ToTaintEffectPtrOutputWithContext(ctx context.Context)
 	return pulumi.ToOutputWithContext(ctx, in).(TaintEffectPtrOutput)
 }
 
+type Toggle string
+
+const (
+	// On.
+	ToggleEnabled = Toggle("Enabled")
+	// Off.
+	ToggleDisabled = Toggle("Disabled")
+)
+
+func (Toggle) ElementType() reflect.Type {
+	return reflect.TypeOf((*Toggle)(nil)).Elem()
+}
+
+func (e Toggle) ToToggleOutput() ToggleOutput {
+	return pulumi.ToOutput(e).(ToggleOutput)
+}
+
+func (e Toggle) ToToggleOutputWithContext(ctx context.Context) ToggleOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ToggleOutput)
+}
+
+func (e Toggle) ToTogglePtrOutput() TogglePtrOutput {
+	return e.ToTogglePtrOutputWithContext(context.Background())
+}
+
+func (e Toggle) ToTogglePtrOutputWithContext(ctx context.Context) TogglePtrOutput {
+	return Toggle(e).ToToggleOutputWithContext(ctx).ToTogglePtrOutputWithContext(ctx)
+}
+
+func (e Toggle) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e Toggle) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e Toggle) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e Toggle) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ToggleOutput struct{ *pulumi.OutputState }
+
+func (ToggleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Toggle)(nil)).Elem()
+}
+
+func (o ToggleOutput) ToToggleOutput() ToggleOutput {
+	return o
+}
+
+func (o ToggleOutput) ToToggleOutputWithContext(ctx context.Context) ToggleOutput {
+	return o
+}
+
+func (o ToggleOutput) ToTogglePtrOutput() TogglePtrOutput {
+	return o.ToTogglePtrOutputWithContext(context.Background())
+}
+
+func (o ToggleOutput) ToTogglePtrOutputWithContext(ctx context.Context) TogglePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Toggle) *Toggle {
+		return &v
+	}).(TogglePtrOutput)
+}
+
+func (o ToggleOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ToggleOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e Toggle) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ToggleOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ToggleOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e Toggle) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TogglePtrOutput struct{ *pulumi.OutputState }
+
+func (TogglePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Toggle)(nil)).Elem()
+}
+
+func (o TogglePtrOutput) ToTogglePtrOutput() TogglePtrOutput {
+	return o
+}
+
+func (o TogglePtrOutput) ToTogglePtrOutputWithContext(ctx context.Context) TogglePtrOutput {
+	return o
+}
+
+func (o TogglePtrOutput) Elem() ToggleOutput {
+	return o.ApplyT(func(v *Toggle) Toggle {
+		if v != nil {
+			return *v
+		}
+		var ret Toggle
+		return ret
+	}).(ToggleOutput)
+}
+
+func (o TogglePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TogglePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *Toggle) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ToggleInput is an input type that accepts values of the Toggle enum
+// A concrete instance of `ToggleInput` can be one of the following:
+//
+//	ToggleEnabled
+//	ToggleDisabled
+type ToggleInput interface {
+	pulumi.Input
+
+	ToToggleOutput() ToggleOutput
+	ToToggleOutputWithContext(context.Context) ToggleOutput
+}
+
+var togglePtrType = reflect.TypeOf((**Toggle)(nil)).Elem()
+
+type TogglePtrInput interface {
+	pulumi.Input
+
+	ToTogglePtrOutput() TogglePtrOutput
+	ToTogglePtrOutputWithContext(context.Context) TogglePtrOutput
+}
+
+type togglePtr string
+
+func TogglePtr(v string) TogglePtrInput {
+	return (*togglePtr)(&v)
+}
+
+func (*togglePtr) ElementType() reflect.Type {
+	return togglePtrType
+}
+
+func (in *togglePtr) ToTogglePtrOutput() TogglePtrOutput {
+	return pulumi.ToOutput(in).(TogglePtrOutput)
+}
+
+func (in *togglePtr) ToTogglePtrOutputWithContext(ctx context.Context) TogglePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TogglePtrOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AuthenticationModeInput)(nil)).Elem(), AuthenticationMode("API"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AuthenticationModePtrInput)(nil)).Elem(), AuthenticationMode("API"))
@@ -1555,16 +2557,28 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ControllerIdentityPtrInput)(nil)).Elem(), ControllerIdentity("irsa"))
 	pulumi.RegisterInputType(reflect.TypeOf((*InstanceMatchCriteriaInput)(nil)).Elem(), InstanceMatchCriteria("open"))
 	pulumi.RegisterInputType(reflect.TypeOf((*InstanceMatchCriteriaPtrInput)(nil)).Elem(), InstanceMatchCriteria("open"))
+	pulumi.RegisterInputType(reflect.TypeOf((*Ipv4PrefixSizeInput)(nil)).Elem(), Ipv4PrefixSize("Auto"))
+	pulumi.RegisterInputType(reflect.TypeOf((*Ipv4PrefixSizePtrInput)(nil)).Elem(), Ipv4PrefixSize("Auto"))
+	pulumi.RegisterInputType(reflect.TypeOf((*KernelLockdownInput)(nil)).Elem(), KernelLockdown("integrity"))
+	pulumi.RegisterInputType(reflect.TypeOf((*KernelLockdownPtrInput)(nil)).Elem(), KernelLockdown("integrity"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ModeInput)(nil)).Elem(), Mode("selfManaged"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ModePtrInput)(nil)).Elem(), Mode("selfManaged"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NestedVirtualizationInput)(nil)).Elem(), NestedVirtualization("enabled"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NestedVirtualizationPtrInput)(nil)).Elem(), NestedVirtualization("enabled"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NetworkInterfaceTypeInput)(nil)).Elem(), NetworkInterfaceType("interface"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NetworkInterfaceTypePtrInput)(nil)).Elem(), NetworkInterfaceType("interface"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NetworkPolicyDefaultInput)(nil)).Elem(), NetworkPolicyDefault("DefaultAllow"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NetworkPolicyDefaultPtrInput)(nil)).Elem(), NetworkPolicyDefault("DefaultAllow"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeAccessInput)(nil)).Elem(), NodeAccess("accessEntry"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeAccessPtrInput)(nil)).Elem(), NodeAccess("accessEntry"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RequirementOperatorInput)(nil)).Elem(), RequirementOperator("In"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RequirementOperatorPtrInput)(nil)).Elem(), RequirementOperator("In"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SnatPolicyInput)(nil)).Elem(), SnatPolicy("Random"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SnatPolicyPtrInput)(nil)).Elem(), SnatPolicy("Random"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintEffectInput)(nil)).Elem(), TaintEffect("NoSchedule"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintEffectPtrInput)(nil)).Elem(), TaintEffect("NoSchedule"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ToggleInput)(nil)).Elem(), Toggle("Enabled"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TogglePtrInput)(nil)).Elem(), Toggle("Enabled"))
 	pulumi.RegisterOutputType(AuthenticationModeOutput{})
 	pulumi.RegisterOutputType(AuthenticationModePtrOutput{})
 	pulumi.RegisterOutputType(ConsolidationPolicyOutput{})
@@ -1573,14 +2587,26 @@ func init() {
 	pulumi.RegisterOutputType(ControllerIdentityPtrOutput{})
 	pulumi.RegisterOutputType(InstanceMatchCriteriaOutput{})
 	pulumi.RegisterOutputType(InstanceMatchCriteriaPtrOutput{})
+	pulumi.RegisterOutputType(Ipv4PrefixSizeOutput{})
+	pulumi.RegisterOutputType(Ipv4PrefixSizePtrOutput{})
+	pulumi.RegisterOutputType(KernelLockdownOutput{})
+	pulumi.RegisterOutputType(KernelLockdownPtrOutput{})
+	pulumi.RegisterOutputType(ModeOutput{})
+	pulumi.RegisterOutputType(ModePtrOutput{})
 	pulumi.RegisterOutputType(NestedVirtualizationOutput{})
 	pulumi.RegisterOutputType(NestedVirtualizationPtrOutput{})
 	pulumi.RegisterOutputType(NetworkInterfaceTypeOutput{})
 	pulumi.RegisterOutputType(NetworkInterfaceTypePtrOutput{})
+	pulumi.RegisterOutputType(NetworkPolicyDefaultOutput{})
+	pulumi.RegisterOutputType(NetworkPolicyDefaultPtrOutput{})
 	pulumi.RegisterOutputType(NodeAccessOutput{})
 	pulumi.RegisterOutputType(NodeAccessPtrOutput{})
 	pulumi.RegisterOutputType(RequirementOperatorOutput{})
 	pulumi.RegisterOutputType(RequirementOperatorPtrOutput{})
+	pulumi.RegisterOutputType(SnatPolicyOutput{})
+	pulumi.RegisterOutputType(SnatPolicyPtrOutput{})
 	pulumi.RegisterOutputType(TaintEffectOutput{})
 	pulumi.RegisterOutputType(TaintEffectPtrOutput{})
+	pulumi.RegisterOutputType(ToggleOutput{})
+	pulumi.RegisterOutputType(TogglePtrOutput{})
 }

@@ -13,6 +13,400 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// Node networking of an EKS Auto Mode NodeClass.
+type AdvancedNetworking struct {
+	// Whether nodes get a public IP address. Default: the subnet's setting. Not with more than one network interface.
+	AssociatePublicIPAddress *bool `pulumi:"associatePublicIPAddress"`
+	// IPv6 clusters only: `false` turns off IPv4 egress from IPv6 pods.
+	EnableV4Egress *bool `pulumi:"enableV4Egress"`
+	// Forward proxy for the node, a URL with a port (at most 255 characters; IPv6 as `[addr]:port`). Usually needs `certificateBundles`.
+	HttpsProxy *string `pulumi:"httpsProxy"`
+	// How pod IPs are assigned. Default: `Auto`.
+	Ipv4PrefixSize *Ipv4PrefixSize `pulumi:"ipv4PrefixSize"`
+	// Static network interfaces, for EFA. Card 0 / device 0 must be an `interface`. With static interfaces Auto Mode adds no IP, prefix or ENI after launch: reserve pod IPs on the primary interface with `secondaryIPv4Count` or `secondaryIPv4PrefixCount`. Not with IPv6.
+	NetworkInterfaces []AutoModeNetworkInterface `pulumi:"networkInterfaces"`
+	// Destinations that bypass the proxy (at most 50, each at most 255 characters), e.g. `localhost`, `169.254.169.254`, `.internal`, `.eks.amazonaws.com` and the VPC endpoints.
+	NoProxy []string `pulumi:"noProxy"`
+}
+
+// AdvancedNetworkingInput is an input type that accepts AdvancedNetworkingArgs and AdvancedNetworkingOutput values.
+// You can construct a concrete instance of `AdvancedNetworkingInput` via:
+//
+//	AdvancedNetworkingArgs{...}
+type AdvancedNetworkingInput interface {
+	pulumi.Input
+
+	ToAdvancedNetworkingOutput() AdvancedNetworkingOutput
+	ToAdvancedNetworkingOutputWithContext(context.Context) AdvancedNetworkingOutput
+}
+
+// Node networking of an EKS Auto Mode NodeClass.
+type AdvancedNetworkingArgs struct {
+	// Whether nodes get a public IP address. Default: the subnet's setting. Not with more than one network interface.
+	AssociatePublicIPAddress pulumi.BoolPtrInput `pulumi:"associatePublicIPAddress"`
+	// IPv6 clusters only: `false` turns off IPv4 egress from IPv6 pods.
+	EnableV4Egress pulumi.BoolPtrInput `pulumi:"enableV4Egress"`
+	// Forward proxy for the node, a URL with a port (at most 255 characters; IPv6 as `[addr]:port`). Usually needs `certificateBundles`.
+	HttpsProxy pulumi.StringPtrInput `pulumi:"httpsProxy"`
+	// How pod IPs are assigned. Default: `Auto`.
+	Ipv4PrefixSize Ipv4PrefixSizePtrInput `pulumi:"ipv4PrefixSize"`
+	// Static network interfaces, for EFA. Card 0 / device 0 must be an `interface`. With static interfaces Auto Mode adds no IP, prefix or ENI after launch: reserve pod IPs on the primary interface with `secondaryIPv4Count` or `secondaryIPv4PrefixCount`. Not with IPv6.
+	NetworkInterfaces AutoModeNetworkInterfaceArrayInput `pulumi:"networkInterfaces"`
+	// Destinations that bypass the proxy (at most 50, each at most 255 characters), e.g. `localhost`, `169.254.169.254`, `.internal`, `.eks.amazonaws.com` and the VPC endpoints.
+	NoProxy pulumi.StringArrayInput `pulumi:"noProxy"`
+}
+
+func (AdvancedNetworkingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvancedNetworking)(nil)).Elem()
+}
+
+func (i AdvancedNetworkingArgs) ToAdvancedNetworkingOutput() AdvancedNetworkingOutput {
+	return i.ToAdvancedNetworkingOutputWithContext(context.Background())
+}
+
+func (i AdvancedNetworkingArgs) ToAdvancedNetworkingOutputWithContext(ctx context.Context) AdvancedNetworkingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AdvancedNetworkingOutput)
+}
+
+func (i AdvancedNetworkingArgs) ToAdvancedNetworkingPtrOutput() AdvancedNetworkingPtrOutput {
+	return i.ToAdvancedNetworkingPtrOutputWithContext(context.Background())
+}
+
+func (i AdvancedNetworkingArgs) ToAdvancedNetworkingPtrOutputWithContext(ctx context.Context) AdvancedNetworkingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AdvancedNetworkingOutput).ToAdvancedNetworkingPtrOutputWithContext(ctx)
+}
+
+// AdvancedNetworkingPtrInput is an input type that accepts AdvancedNetworkingArgs, AdvancedNetworkingPtr and AdvancedNetworkingPtrOutput values.
+// You can construct a concrete instance of `AdvancedNetworkingPtrInput` via:
+//
+//	        AdvancedNetworkingArgs{...}
+//
+//	or:
+//
+//	        nil
+type AdvancedNetworkingPtrInput interface {
+	pulumi.Input
+
+	ToAdvancedNetworkingPtrOutput() AdvancedNetworkingPtrOutput
+	ToAdvancedNetworkingPtrOutputWithContext(context.Context) AdvancedNetworkingPtrOutput
+}
+
+type advancedNetworkingPtrType AdvancedNetworkingArgs
+
+func AdvancedNetworkingPtr(v *AdvancedNetworkingArgs) AdvancedNetworkingPtrInput {
+	return (*advancedNetworkingPtrType)(v)
+}
+
+func (*advancedNetworkingPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdvancedNetworking)(nil)).Elem()
+}
+
+func (i *advancedNetworkingPtrType) ToAdvancedNetworkingPtrOutput() AdvancedNetworkingPtrOutput {
+	return i.ToAdvancedNetworkingPtrOutputWithContext(context.Background())
+}
+
+func (i *advancedNetworkingPtrType) ToAdvancedNetworkingPtrOutputWithContext(ctx context.Context) AdvancedNetworkingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AdvancedNetworkingPtrOutput)
+}
+
+// Node networking of an EKS Auto Mode NodeClass.
+type AdvancedNetworkingOutput struct{ *pulumi.OutputState }
+
+func (AdvancedNetworkingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvancedNetworking)(nil)).Elem()
+}
+
+func (o AdvancedNetworkingOutput) ToAdvancedNetworkingOutput() AdvancedNetworkingOutput {
+	return o
+}
+
+func (o AdvancedNetworkingOutput) ToAdvancedNetworkingOutputWithContext(ctx context.Context) AdvancedNetworkingOutput {
+	return o
+}
+
+func (o AdvancedNetworkingOutput) ToAdvancedNetworkingPtrOutput() AdvancedNetworkingPtrOutput {
+	return o.ToAdvancedNetworkingPtrOutputWithContext(context.Background())
+}
+
+func (o AdvancedNetworkingOutput) ToAdvancedNetworkingPtrOutputWithContext(ctx context.Context) AdvancedNetworkingPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AdvancedNetworking) *AdvancedNetworking {
+		return &v
+	}).(AdvancedNetworkingPtrOutput)
+}
+
+// Whether nodes get a public IP address. Default: the subnet's setting. Not with more than one network interface.
+func (o AdvancedNetworkingOutput) AssociatePublicIPAddress() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AdvancedNetworking) *bool { return v.AssociatePublicIPAddress }).(pulumi.BoolPtrOutput)
+}
+
+// IPv6 clusters only: `false` turns off IPv4 egress from IPv6 pods.
+func (o AdvancedNetworkingOutput) EnableV4Egress() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AdvancedNetworking) *bool { return v.EnableV4Egress }).(pulumi.BoolPtrOutput)
+}
+
+// Forward proxy for the node, a URL with a port (at most 255 characters; IPv6 as `[addr]:port`). Usually needs `certificateBundles`.
+func (o AdvancedNetworkingOutput) HttpsProxy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AdvancedNetworking) *string { return v.HttpsProxy }).(pulumi.StringPtrOutput)
+}
+
+// How pod IPs are assigned. Default: `Auto`.
+func (o AdvancedNetworkingOutput) Ipv4PrefixSize() Ipv4PrefixSizePtrOutput {
+	return o.ApplyT(func(v AdvancedNetworking) *Ipv4PrefixSize { return v.Ipv4PrefixSize }).(Ipv4PrefixSizePtrOutput)
+}
+
+// Static network interfaces, for EFA. Card 0 / device 0 must be an `interface`. With static interfaces Auto Mode adds no IP, prefix or ENI after launch: reserve pod IPs on the primary interface with `secondaryIPv4Count` or `secondaryIPv4PrefixCount`. Not with IPv6.
+func (o AdvancedNetworkingOutput) NetworkInterfaces() AutoModeNetworkInterfaceArrayOutput {
+	return o.ApplyT(func(v AdvancedNetworking) []AutoModeNetworkInterface { return v.NetworkInterfaces }).(AutoModeNetworkInterfaceArrayOutput)
+}
+
+// Destinations that bypass the proxy (at most 50, each at most 255 characters), e.g. `localhost`, `169.254.169.254`, `.internal`, `.eks.amazonaws.com` and the VPC endpoints.
+func (o AdvancedNetworkingOutput) NoProxy() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v AdvancedNetworking) []string { return v.NoProxy }).(pulumi.StringArrayOutput)
+}
+
+type AdvancedNetworkingPtrOutput struct{ *pulumi.OutputState }
+
+func (AdvancedNetworkingPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdvancedNetworking)(nil)).Elem()
+}
+
+func (o AdvancedNetworkingPtrOutput) ToAdvancedNetworkingPtrOutput() AdvancedNetworkingPtrOutput {
+	return o
+}
+
+func (o AdvancedNetworkingPtrOutput) ToAdvancedNetworkingPtrOutputWithContext(ctx context.Context) AdvancedNetworkingPtrOutput {
+	return o
+}
+
+func (o AdvancedNetworkingPtrOutput) Elem() AdvancedNetworkingOutput {
+	return o.ApplyT(func(v *AdvancedNetworking) AdvancedNetworking {
+		if v != nil {
+			return *v
+		}
+		var ret AdvancedNetworking
+		return ret
+	}).(AdvancedNetworkingOutput)
+}
+
+// Whether nodes get a public IP address. Default: the subnet's setting. Not with more than one network interface.
+func (o AdvancedNetworkingPtrOutput) AssociatePublicIPAddress() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AdvancedNetworking) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.AssociatePublicIPAddress
+	}).(pulumi.BoolPtrOutput)
+}
+
+// IPv6 clusters only: `false` turns off IPv4 egress from IPv6 pods.
+func (o AdvancedNetworkingPtrOutput) EnableV4Egress() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AdvancedNetworking) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.EnableV4Egress
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Forward proxy for the node, a URL with a port (at most 255 characters; IPv6 as `[addr]:port`). Usually needs `certificateBundles`.
+func (o AdvancedNetworkingPtrOutput) HttpsProxy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdvancedNetworking) *string {
+		if v == nil {
+			return nil
+		}
+		return v.HttpsProxy
+	}).(pulumi.StringPtrOutput)
+}
+
+// How pod IPs are assigned. Default: `Auto`.
+func (o AdvancedNetworkingPtrOutput) Ipv4PrefixSize() Ipv4PrefixSizePtrOutput {
+	return o.ApplyT(func(v *AdvancedNetworking) *Ipv4PrefixSize {
+		if v == nil {
+			return nil
+		}
+		return v.Ipv4PrefixSize
+	}).(Ipv4PrefixSizePtrOutput)
+}
+
+// Static network interfaces, for EFA. Card 0 / device 0 must be an `interface`. With static interfaces Auto Mode adds no IP, prefix or ENI after launch: reserve pod IPs on the primary interface with `secondaryIPv4Count` or `secondaryIPv4PrefixCount`. Not with IPv6.
+func (o AdvancedNetworkingPtrOutput) NetworkInterfaces() AutoModeNetworkInterfaceArrayOutput {
+	return o.ApplyT(func(v *AdvancedNetworking) []AutoModeNetworkInterface {
+		if v == nil {
+			return nil
+		}
+		return v.NetworkInterfaces
+	}).(AutoModeNetworkInterfaceArrayOutput)
+}
+
+// Destinations that bypass the proxy (at most 50, each at most 255 characters), e.g. `localhost`, `169.254.169.254`, `.internal`, `.eks.amazonaws.com` and the VPC endpoints.
+func (o AdvancedNetworkingPtrOutput) NoProxy() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *AdvancedNetworking) []string {
+		if v == nil {
+			return nil
+		}
+		return v.NoProxy
+	}).(pulumi.StringArrayOutput)
+}
+
+// Node hardening of an EKS Auto Mode NodeClass.
+type AdvancedSecurity struct {
+	// Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+	Fips *bool `pulumi:"fips"`
+	// Kernel lockdown mode.
+	KernelLockdown *KernelLockdown `pulumi:"kernelLockdown"`
+}
+
+// AdvancedSecurityInput is an input type that accepts AdvancedSecurityArgs and AdvancedSecurityOutput values.
+// You can construct a concrete instance of `AdvancedSecurityInput` via:
+//
+//	AdvancedSecurityArgs{...}
+type AdvancedSecurityInput interface {
+	pulumi.Input
+
+	ToAdvancedSecurityOutput() AdvancedSecurityOutput
+	ToAdvancedSecurityOutputWithContext(context.Context) AdvancedSecurityOutput
+}
+
+// Node hardening of an EKS Auto Mode NodeClass.
+type AdvancedSecurityArgs struct {
+	// Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+	Fips pulumi.BoolPtrInput `pulumi:"fips"`
+	// Kernel lockdown mode.
+	KernelLockdown KernelLockdownPtrInput `pulumi:"kernelLockdown"`
+}
+
+func (AdvancedSecurityArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvancedSecurity)(nil)).Elem()
+}
+
+func (i AdvancedSecurityArgs) ToAdvancedSecurityOutput() AdvancedSecurityOutput {
+	return i.ToAdvancedSecurityOutputWithContext(context.Background())
+}
+
+func (i AdvancedSecurityArgs) ToAdvancedSecurityOutputWithContext(ctx context.Context) AdvancedSecurityOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AdvancedSecurityOutput)
+}
+
+func (i AdvancedSecurityArgs) ToAdvancedSecurityPtrOutput() AdvancedSecurityPtrOutput {
+	return i.ToAdvancedSecurityPtrOutputWithContext(context.Background())
+}
+
+func (i AdvancedSecurityArgs) ToAdvancedSecurityPtrOutputWithContext(ctx context.Context) AdvancedSecurityPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AdvancedSecurityOutput).ToAdvancedSecurityPtrOutputWithContext(ctx)
+}
+
+// AdvancedSecurityPtrInput is an input type that accepts AdvancedSecurityArgs, AdvancedSecurityPtr and AdvancedSecurityPtrOutput values.
+// You can construct a concrete instance of `AdvancedSecurityPtrInput` via:
+//
+//	        AdvancedSecurityArgs{...}
+//
+//	or:
+//
+//	        nil
+type AdvancedSecurityPtrInput interface {
+	pulumi.Input
+
+	ToAdvancedSecurityPtrOutput() AdvancedSecurityPtrOutput
+	ToAdvancedSecurityPtrOutputWithContext(context.Context) AdvancedSecurityPtrOutput
+}
+
+type advancedSecurityPtrType AdvancedSecurityArgs
+
+func AdvancedSecurityPtr(v *AdvancedSecurityArgs) AdvancedSecurityPtrInput {
+	return (*advancedSecurityPtrType)(v)
+}
+
+func (*advancedSecurityPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdvancedSecurity)(nil)).Elem()
+}
+
+func (i *advancedSecurityPtrType) ToAdvancedSecurityPtrOutput() AdvancedSecurityPtrOutput {
+	return i.ToAdvancedSecurityPtrOutputWithContext(context.Background())
+}
+
+func (i *advancedSecurityPtrType) ToAdvancedSecurityPtrOutputWithContext(ctx context.Context) AdvancedSecurityPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AdvancedSecurityPtrOutput)
+}
+
+// Node hardening of an EKS Auto Mode NodeClass.
+type AdvancedSecurityOutput struct{ *pulumi.OutputState }
+
+func (AdvancedSecurityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvancedSecurity)(nil)).Elem()
+}
+
+func (o AdvancedSecurityOutput) ToAdvancedSecurityOutput() AdvancedSecurityOutput {
+	return o
+}
+
+func (o AdvancedSecurityOutput) ToAdvancedSecurityOutputWithContext(ctx context.Context) AdvancedSecurityOutput {
+	return o
+}
+
+func (o AdvancedSecurityOutput) ToAdvancedSecurityPtrOutput() AdvancedSecurityPtrOutput {
+	return o.ToAdvancedSecurityPtrOutputWithContext(context.Background())
+}
+
+func (o AdvancedSecurityOutput) ToAdvancedSecurityPtrOutputWithContext(ctx context.Context) AdvancedSecurityPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AdvancedSecurity) *AdvancedSecurity {
+		return &v
+	}).(AdvancedSecurityPtrOutput)
+}
+
+// Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+func (o AdvancedSecurityOutput) Fips() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AdvancedSecurity) *bool { return v.Fips }).(pulumi.BoolPtrOutput)
+}
+
+// Kernel lockdown mode.
+func (o AdvancedSecurityOutput) KernelLockdown() KernelLockdownPtrOutput {
+	return o.ApplyT(func(v AdvancedSecurity) *KernelLockdown { return v.KernelLockdown }).(KernelLockdownPtrOutput)
+}
+
+type AdvancedSecurityPtrOutput struct{ *pulumi.OutputState }
+
+func (AdvancedSecurityPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdvancedSecurity)(nil)).Elem()
+}
+
+func (o AdvancedSecurityPtrOutput) ToAdvancedSecurityPtrOutput() AdvancedSecurityPtrOutput {
+	return o
+}
+
+func (o AdvancedSecurityPtrOutput) ToAdvancedSecurityPtrOutputWithContext(ctx context.Context) AdvancedSecurityPtrOutput {
+	return o
+}
+
+func (o AdvancedSecurityPtrOutput) Elem() AdvancedSecurityOutput {
+	return o.ApplyT(func(v *AdvancedSecurity) AdvancedSecurity {
+		if v != nil {
+			return *v
+		}
+		var ret AdvancedSecurity
+		return ret
+	}).(AdvancedSecurityOutput)
+}
+
+// Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+func (o AdvancedSecurityPtrOutput) Fips() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AdvancedSecurity) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Fips
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Kernel lockdown mode.
+func (o AdvancedSecurityPtrOutput) KernelLockdown() KernelLockdownPtrOutput {
+	return o.ApplyT(func(v *AdvancedSecurity) *KernelLockdown {
+		if v == nil {
+			return nil
+		}
+		return v.KernelLockdown
+	}).(KernelLockdownPtrOutput)
+}
+
 // Selects AMIs. Terms are alternatives; the fields of one term must all match.
 type AmiSelectorTerm struct {
 	// AMI alias `<family>@<version>`; must be the only term.
@@ -156,6 +550,142 @@ func (o AmiSelectorTermArrayOutput) Index(i pulumi.IntInput) AmiSelectorTermOutp
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AmiSelectorTerm {
 		return vs[0].([]AmiSelectorTerm)[vs[1].(int)]
 	}).(AmiSelectorTermOutput)
+}
+
+// A static network interface of EKS Auto Mode nodes. Each networkCardIndex/deviceIndex pair at most once.
+type AutoModeNetworkInterface struct {
+	// Device index of the attachment (at least 0).
+	DeviceIndex int `pulumi:"deviceIndex"`
+	// Interface type.
+	InterfaceType NetworkInterfaceType `pulumi:"interfaceType"`
+	// Index of the network card (at least 0).
+	NetworkCardIndex int `pulumi:"networkCardIndex"`
+	// Secondary IPv4 addresses reserved for pods (one per unit). Only on network card 0, not on `efa-only`, not with `secondaryIPv4PrefixCount`.
+	SecondaryIPv4Count *int `pulumi:"secondaryIPv4Count"`
+	// IPv4 /28 prefixes reserved for pods. Only on network card 0, not on `efa-only`, not with `secondaryIPv4Count`.
+	SecondaryIPv4PrefixCount *int `pulumi:"secondaryIPv4PrefixCount"`
+}
+
+// AutoModeNetworkInterfaceInput is an input type that accepts AutoModeNetworkInterfaceArgs and AutoModeNetworkInterfaceOutput values.
+// You can construct a concrete instance of `AutoModeNetworkInterfaceInput` via:
+//
+//	AutoModeNetworkInterfaceArgs{...}
+type AutoModeNetworkInterfaceInput interface {
+	pulumi.Input
+
+	ToAutoModeNetworkInterfaceOutput() AutoModeNetworkInterfaceOutput
+	ToAutoModeNetworkInterfaceOutputWithContext(context.Context) AutoModeNetworkInterfaceOutput
+}
+
+// A static network interface of EKS Auto Mode nodes. Each networkCardIndex/deviceIndex pair at most once.
+type AutoModeNetworkInterfaceArgs struct {
+	// Device index of the attachment (at least 0).
+	DeviceIndex pulumi.IntInput `pulumi:"deviceIndex"`
+	// Interface type.
+	InterfaceType NetworkInterfaceTypeInput `pulumi:"interfaceType"`
+	// Index of the network card (at least 0).
+	NetworkCardIndex pulumi.IntInput `pulumi:"networkCardIndex"`
+	// Secondary IPv4 addresses reserved for pods (one per unit). Only on network card 0, not on `efa-only`, not with `secondaryIPv4PrefixCount`.
+	SecondaryIPv4Count pulumi.IntPtrInput `pulumi:"secondaryIPv4Count"`
+	// IPv4 /28 prefixes reserved for pods. Only on network card 0, not on `efa-only`, not with `secondaryIPv4Count`.
+	SecondaryIPv4PrefixCount pulumi.IntPtrInput `pulumi:"secondaryIPv4PrefixCount"`
+}
+
+func (AutoModeNetworkInterfaceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AutoModeNetworkInterface)(nil)).Elem()
+}
+
+func (i AutoModeNetworkInterfaceArgs) ToAutoModeNetworkInterfaceOutput() AutoModeNetworkInterfaceOutput {
+	return i.ToAutoModeNetworkInterfaceOutputWithContext(context.Background())
+}
+
+func (i AutoModeNetworkInterfaceArgs) ToAutoModeNetworkInterfaceOutputWithContext(ctx context.Context) AutoModeNetworkInterfaceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AutoModeNetworkInterfaceOutput)
+}
+
+// AutoModeNetworkInterfaceArrayInput is an input type that accepts AutoModeNetworkInterfaceArray and AutoModeNetworkInterfaceArrayOutput values.
+// You can construct a concrete instance of `AutoModeNetworkInterfaceArrayInput` via:
+//
+//	AutoModeNetworkInterfaceArray{ AutoModeNetworkInterfaceArgs{...} }
+type AutoModeNetworkInterfaceArrayInput interface {
+	pulumi.Input
+
+	ToAutoModeNetworkInterfaceArrayOutput() AutoModeNetworkInterfaceArrayOutput
+	ToAutoModeNetworkInterfaceArrayOutputWithContext(context.Context) AutoModeNetworkInterfaceArrayOutput
+}
+
+type AutoModeNetworkInterfaceArray []AutoModeNetworkInterfaceInput
+
+func (AutoModeNetworkInterfaceArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AutoModeNetworkInterface)(nil)).Elem()
+}
+
+func (i AutoModeNetworkInterfaceArray) ToAutoModeNetworkInterfaceArrayOutput() AutoModeNetworkInterfaceArrayOutput {
+	return i.ToAutoModeNetworkInterfaceArrayOutputWithContext(context.Background())
+}
+
+func (i AutoModeNetworkInterfaceArray) ToAutoModeNetworkInterfaceArrayOutputWithContext(ctx context.Context) AutoModeNetworkInterfaceArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AutoModeNetworkInterfaceArrayOutput)
+}
+
+// A static network interface of EKS Auto Mode nodes. Each networkCardIndex/deviceIndex pair at most once.
+type AutoModeNetworkInterfaceOutput struct{ *pulumi.OutputState }
+
+func (AutoModeNetworkInterfaceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AutoModeNetworkInterface)(nil)).Elem()
+}
+
+func (o AutoModeNetworkInterfaceOutput) ToAutoModeNetworkInterfaceOutput() AutoModeNetworkInterfaceOutput {
+	return o
+}
+
+func (o AutoModeNetworkInterfaceOutput) ToAutoModeNetworkInterfaceOutputWithContext(ctx context.Context) AutoModeNetworkInterfaceOutput {
+	return o
+}
+
+// Device index of the attachment (at least 0).
+func (o AutoModeNetworkInterfaceOutput) DeviceIndex() pulumi.IntOutput {
+	return o.ApplyT(func(v AutoModeNetworkInterface) int { return v.DeviceIndex }).(pulumi.IntOutput)
+}
+
+// Interface type.
+func (o AutoModeNetworkInterfaceOutput) InterfaceType() NetworkInterfaceTypeOutput {
+	return o.ApplyT(func(v AutoModeNetworkInterface) NetworkInterfaceType { return v.InterfaceType }).(NetworkInterfaceTypeOutput)
+}
+
+// Index of the network card (at least 0).
+func (o AutoModeNetworkInterfaceOutput) NetworkCardIndex() pulumi.IntOutput {
+	return o.ApplyT(func(v AutoModeNetworkInterface) int { return v.NetworkCardIndex }).(pulumi.IntOutput)
+}
+
+// Secondary IPv4 addresses reserved for pods (one per unit). Only on network card 0, not on `efa-only`, not with `secondaryIPv4PrefixCount`.
+func (o AutoModeNetworkInterfaceOutput) SecondaryIPv4Count() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AutoModeNetworkInterface) *int { return v.SecondaryIPv4Count }).(pulumi.IntPtrOutput)
+}
+
+// IPv4 /28 prefixes reserved for pods. Only on network card 0, not on `efa-only`, not with `secondaryIPv4Count`.
+func (o AutoModeNetworkInterfaceOutput) SecondaryIPv4PrefixCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AutoModeNetworkInterface) *int { return v.SecondaryIPv4PrefixCount }).(pulumi.IntPtrOutput)
+}
+
+type AutoModeNetworkInterfaceArrayOutput struct{ *pulumi.OutputState }
+
+func (AutoModeNetworkInterfaceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AutoModeNetworkInterface)(nil)).Elem()
+}
+
+func (o AutoModeNetworkInterfaceArrayOutput) ToAutoModeNetworkInterfaceArrayOutput() AutoModeNetworkInterfaceArrayOutput {
+	return o
+}
+
+func (o AutoModeNetworkInterfaceArrayOutput) ToAutoModeNetworkInterfaceArrayOutputWithContext(ctx context.Context) AutoModeNetworkInterfaceArrayOutput {
+	return o
+}
+
+func (o AutoModeNetworkInterfaceArrayOutput) Index(i pulumi.IntInput) AutoModeNetworkInterfaceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AutoModeNetworkInterface {
+		return vs[0].([]AutoModeNetworkInterface)[vs[1].(int)]
+	}).(AutoModeNetworkInterfaceOutput)
 }
 
 // EBS volume settings.
@@ -699,9 +1229,9 @@ func (o BudgetArrayOutput) Index(i pulumi.IntInput) BudgetOutput {
 type CapacityReservationSelectorTerm struct {
 	// Capacity reservation id (`cr-...`). Stands alone in its term.
 	Id *string `pulumi:"id"`
-	// How instances are matched to the reservation. Karpenter 1.8.6+.
+	// How instances are matched to the reservation. Karpenter 1.8.6+; not in EKS Auto Mode.
 	InstanceMatchCriteria *InstanceMatchCriteria `pulumi:"instanceMatchCriteria"`
-	// Id of the account that owns the reservation (12 digits).
+	// Id of the account that owns the reservation (12 digits). Rendered as `owner` on an EKS Auto Mode NodeClass.
 	OwnerID *string `pulumi:"ownerID"`
 	// Capacity reservation tags (`*` matches any value; at most 20).
 	Tags map[string]string `pulumi:"tags"`
@@ -722,9 +1252,9 @@ type CapacityReservationSelectorTermInput interface {
 type CapacityReservationSelectorTermArgs struct {
 	// Capacity reservation id (`cr-...`). Stands alone in its term.
 	Id pulumi.StringPtrInput `pulumi:"id"`
-	// How instances are matched to the reservation. Karpenter 1.8.6+.
+	// How instances are matched to the reservation. Karpenter 1.8.6+; not in EKS Auto Mode.
 	InstanceMatchCriteria InstanceMatchCriteriaPtrInput `pulumi:"instanceMatchCriteria"`
-	// Id of the account that owns the reservation (12 digits).
+	// Id of the account that owns the reservation (12 digits). Rendered as `owner` on an EKS Auto Mode NodeClass.
 	OwnerID pulumi.StringPtrInput `pulumi:"ownerID"`
 	// Capacity reservation tags (`*` matches any value; at most 20).
 	Tags pulumi.StringMapInput `pulumi:"tags"`
@@ -787,12 +1317,12 @@ func (o CapacityReservationSelectorTermOutput) Id() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v CapacityReservationSelectorTerm) *string { return v.Id }).(pulumi.StringPtrOutput)
 }
 
-// How instances are matched to the reservation. Karpenter 1.8.6+.
+// How instances are matched to the reservation. Karpenter 1.8.6+; not in EKS Auto Mode.
 func (o CapacityReservationSelectorTermOutput) InstanceMatchCriteria() InstanceMatchCriteriaPtrOutput {
 	return o.ApplyT(func(v CapacityReservationSelectorTerm) *InstanceMatchCriteria { return v.InstanceMatchCriteria }).(InstanceMatchCriteriaPtrOutput)
 }
 
-// Id of the account that owns the reservation (12 digits).
+// Id of the account that owns the reservation (12 digits). Rendered as `owner` on an EKS Auto Mode NodeClass.
 func (o CapacityReservationSelectorTermOutput) OwnerID() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v CapacityReservationSelectorTerm) *string { return v.OwnerID }).(pulumi.StringPtrOutput)
 }
@@ -820,6 +1350,115 @@ func (o CapacityReservationSelectorTermArrayOutput) Index(i pulumi.IntInput) Cap
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CapacityReservationSelectorTerm {
 		return vs[0].([]CapacityReservationSelectorTerm)[vs[1].(int)]
 	}).(CapacityReservationSelectorTermOutput)
+}
+
+// Custom CA certificates the nodes trust (for proxies and enterprise PKI).
+type CertificateBundle struct {
+	// The PEM bundle, base64-encoded.
+	Data string `pulumi:"data"`
+	// Name of the bundle.
+	Name string `pulumi:"name"`
+}
+
+// CertificateBundleInput is an input type that accepts CertificateBundleArgs and CertificateBundleOutput values.
+// You can construct a concrete instance of `CertificateBundleInput` via:
+//
+//	CertificateBundleArgs{...}
+type CertificateBundleInput interface {
+	pulumi.Input
+
+	ToCertificateBundleOutput() CertificateBundleOutput
+	ToCertificateBundleOutputWithContext(context.Context) CertificateBundleOutput
+}
+
+// Custom CA certificates the nodes trust (for proxies and enterprise PKI).
+type CertificateBundleArgs struct {
+	// The PEM bundle, base64-encoded.
+	Data pulumi.StringInput `pulumi:"data"`
+	// Name of the bundle.
+	Name pulumi.StringInput `pulumi:"name"`
+}
+
+func (CertificateBundleArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CertificateBundle)(nil)).Elem()
+}
+
+func (i CertificateBundleArgs) ToCertificateBundleOutput() CertificateBundleOutput {
+	return i.ToCertificateBundleOutputWithContext(context.Background())
+}
+
+func (i CertificateBundleArgs) ToCertificateBundleOutputWithContext(ctx context.Context) CertificateBundleOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CertificateBundleOutput)
+}
+
+// CertificateBundleArrayInput is an input type that accepts CertificateBundleArray and CertificateBundleArrayOutput values.
+// You can construct a concrete instance of `CertificateBundleArrayInput` via:
+//
+//	CertificateBundleArray{ CertificateBundleArgs{...} }
+type CertificateBundleArrayInput interface {
+	pulumi.Input
+
+	ToCertificateBundleArrayOutput() CertificateBundleArrayOutput
+	ToCertificateBundleArrayOutputWithContext(context.Context) CertificateBundleArrayOutput
+}
+
+type CertificateBundleArray []CertificateBundleInput
+
+func (CertificateBundleArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CertificateBundle)(nil)).Elem()
+}
+
+func (i CertificateBundleArray) ToCertificateBundleArrayOutput() CertificateBundleArrayOutput {
+	return i.ToCertificateBundleArrayOutputWithContext(context.Background())
+}
+
+func (i CertificateBundleArray) ToCertificateBundleArrayOutputWithContext(ctx context.Context) CertificateBundleArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CertificateBundleArrayOutput)
+}
+
+// Custom CA certificates the nodes trust (for proxies and enterprise PKI).
+type CertificateBundleOutput struct{ *pulumi.OutputState }
+
+func (CertificateBundleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CertificateBundle)(nil)).Elem()
+}
+
+func (o CertificateBundleOutput) ToCertificateBundleOutput() CertificateBundleOutput {
+	return o
+}
+
+func (o CertificateBundleOutput) ToCertificateBundleOutputWithContext(ctx context.Context) CertificateBundleOutput {
+	return o
+}
+
+// The PEM bundle, base64-encoded.
+func (o CertificateBundleOutput) Data() pulumi.StringOutput {
+	return o.ApplyT(func(v CertificateBundle) string { return v.Data }).(pulumi.StringOutput)
+}
+
+// Name of the bundle.
+func (o CertificateBundleOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v CertificateBundle) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type CertificateBundleArrayOutput struct{ *pulumi.OutputState }
+
+func (CertificateBundleArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CertificateBundle)(nil)).Elem()
+}
+
+func (o CertificateBundleArrayOutput) ToCertificateBundleArrayOutput() CertificateBundleArrayOutput {
+	return o
+}
+
+func (o CertificateBundleArrayOutput) ToCertificateBundleArrayOutputWithContext(ctx context.Context) CertificateBundleArrayOutput {
+	return o
+}
+
+func (o CertificateBundleArrayOutput) Index(i pulumi.IntInput) CertificateBundleOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CertificateBundle {
+		return vs[0].([]CertificateBundle)[vs[1].(int)]
+	}).(CertificateBundleOutput)
 }
 
 // Idle connection tracking timeouts, in seconds (at least one). Unset ones keep EC2's defaults.
@@ -1617,6 +2256,203 @@ func (o EnclaveOptionsPtrOutput) Enabled() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// The nodes' ephemeral storage volume (EKS Auto Mode). When `size` is below the instance's local NVMe capacity, Auto Mode adds a 20 GiB EBS volume and uses the NVMe for ephemeral data.
+type EphemeralStorage struct {
+	// Provisioned IOPS (3000-16000). Default: 3000.
+	Iops *int `pulumi:"iops"`
+	// Symmetric KMS key (id, ARN, alias name or alias ARN) encrypting the root and data volumes; its key policy must let the cluster role use it and create grants. Default: the AWS-managed EBS key.
+	KmsKeyID *string `pulumi:"kmsKeyID"`
+	// Volume size: 1-59000Gi, 1-64000G, 1-58Ti or 1-64T. Default: `80Gi`.
+	Size *string `pulumi:"size"`
+	// Throughput in MiB/s (125-1000). Default: 125.
+	Throughput *int `pulumi:"throughput"`
+}
+
+// EphemeralStorageInput is an input type that accepts EphemeralStorageArgs and EphemeralStorageOutput values.
+// You can construct a concrete instance of `EphemeralStorageInput` via:
+//
+//	EphemeralStorageArgs{...}
+type EphemeralStorageInput interface {
+	pulumi.Input
+
+	ToEphemeralStorageOutput() EphemeralStorageOutput
+	ToEphemeralStorageOutputWithContext(context.Context) EphemeralStorageOutput
+}
+
+// The nodes' ephemeral storage volume (EKS Auto Mode). When `size` is below the instance's local NVMe capacity, Auto Mode adds a 20 GiB EBS volume and uses the NVMe for ephemeral data.
+type EphemeralStorageArgs struct {
+	// Provisioned IOPS (3000-16000). Default: 3000.
+	Iops pulumi.IntPtrInput `pulumi:"iops"`
+	// Symmetric KMS key (id, ARN, alias name or alias ARN) encrypting the root and data volumes; its key policy must let the cluster role use it and create grants. Default: the AWS-managed EBS key.
+	KmsKeyID pulumi.StringPtrInput `pulumi:"kmsKeyID"`
+	// Volume size: 1-59000Gi, 1-64000G, 1-58Ti or 1-64T. Default: `80Gi`.
+	Size pulumi.StringPtrInput `pulumi:"size"`
+	// Throughput in MiB/s (125-1000). Default: 125.
+	Throughput pulumi.IntPtrInput `pulumi:"throughput"`
+}
+
+func (EphemeralStorageArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*EphemeralStorage)(nil)).Elem()
+}
+
+func (i EphemeralStorageArgs) ToEphemeralStorageOutput() EphemeralStorageOutput {
+	return i.ToEphemeralStorageOutputWithContext(context.Background())
+}
+
+func (i EphemeralStorageArgs) ToEphemeralStorageOutputWithContext(ctx context.Context) EphemeralStorageOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EphemeralStorageOutput)
+}
+
+func (i EphemeralStorageArgs) ToEphemeralStoragePtrOutput() EphemeralStoragePtrOutput {
+	return i.ToEphemeralStoragePtrOutputWithContext(context.Background())
+}
+
+func (i EphemeralStorageArgs) ToEphemeralStoragePtrOutputWithContext(ctx context.Context) EphemeralStoragePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EphemeralStorageOutput).ToEphemeralStoragePtrOutputWithContext(ctx)
+}
+
+// EphemeralStoragePtrInput is an input type that accepts EphemeralStorageArgs, EphemeralStoragePtr and EphemeralStoragePtrOutput values.
+// You can construct a concrete instance of `EphemeralStoragePtrInput` via:
+//
+//	        EphemeralStorageArgs{...}
+//
+//	or:
+//
+//	        nil
+type EphemeralStoragePtrInput interface {
+	pulumi.Input
+
+	ToEphemeralStoragePtrOutput() EphemeralStoragePtrOutput
+	ToEphemeralStoragePtrOutputWithContext(context.Context) EphemeralStoragePtrOutput
+}
+
+type ephemeralStoragePtrType EphemeralStorageArgs
+
+func EphemeralStoragePtr(v *EphemeralStorageArgs) EphemeralStoragePtrInput {
+	return (*ephemeralStoragePtrType)(v)
+}
+
+func (*ephemeralStoragePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**EphemeralStorage)(nil)).Elem()
+}
+
+func (i *ephemeralStoragePtrType) ToEphemeralStoragePtrOutput() EphemeralStoragePtrOutput {
+	return i.ToEphemeralStoragePtrOutputWithContext(context.Background())
+}
+
+func (i *ephemeralStoragePtrType) ToEphemeralStoragePtrOutputWithContext(ctx context.Context) EphemeralStoragePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EphemeralStoragePtrOutput)
+}
+
+// The nodes' ephemeral storage volume (EKS Auto Mode). When `size` is below the instance's local NVMe capacity, Auto Mode adds a 20 GiB EBS volume and uses the NVMe for ephemeral data.
+type EphemeralStorageOutput struct{ *pulumi.OutputState }
+
+func (EphemeralStorageOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EphemeralStorage)(nil)).Elem()
+}
+
+func (o EphemeralStorageOutput) ToEphemeralStorageOutput() EphemeralStorageOutput {
+	return o
+}
+
+func (o EphemeralStorageOutput) ToEphemeralStorageOutputWithContext(ctx context.Context) EphemeralStorageOutput {
+	return o
+}
+
+func (o EphemeralStorageOutput) ToEphemeralStoragePtrOutput() EphemeralStoragePtrOutput {
+	return o.ToEphemeralStoragePtrOutputWithContext(context.Background())
+}
+
+func (o EphemeralStorageOutput) ToEphemeralStoragePtrOutputWithContext(ctx context.Context) EphemeralStoragePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v EphemeralStorage) *EphemeralStorage {
+		return &v
+	}).(EphemeralStoragePtrOutput)
+}
+
+// Provisioned IOPS (3000-16000). Default: 3000.
+func (o EphemeralStorageOutput) Iops() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v EphemeralStorage) *int { return v.Iops }).(pulumi.IntPtrOutput)
+}
+
+// Symmetric KMS key (id, ARN, alias name or alias ARN) encrypting the root and data volumes; its key policy must let the cluster role use it and create grants. Default: the AWS-managed EBS key.
+func (o EphemeralStorageOutput) KmsKeyID() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EphemeralStorage) *string { return v.KmsKeyID }).(pulumi.StringPtrOutput)
+}
+
+// Volume size: 1-59000Gi, 1-64000G, 1-58Ti or 1-64T. Default: `80Gi`.
+func (o EphemeralStorageOutput) Size() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EphemeralStorage) *string { return v.Size }).(pulumi.StringPtrOutput)
+}
+
+// Throughput in MiB/s (125-1000). Default: 125.
+func (o EphemeralStorageOutput) Throughput() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v EphemeralStorage) *int { return v.Throughput }).(pulumi.IntPtrOutput)
+}
+
+type EphemeralStoragePtrOutput struct{ *pulumi.OutputState }
+
+func (EphemeralStoragePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**EphemeralStorage)(nil)).Elem()
+}
+
+func (o EphemeralStoragePtrOutput) ToEphemeralStoragePtrOutput() EphemeralStoragePtrOutput {
+	return o
+}
+
+func (o EphemeralStoragePtrOutput) ToEphemeralStoragePtrOutputWithContext(ctx context.Context) EphemeralStoragePtrOutput {
+	return o
+}
+
+func (o EphemeralStoragePtrOutput) Elem() EphemeralStorageOutput {
+	return o.ApplyT(func(v *EphemeralStorage) EphemeralStorage {
+		if v != nil {
+			return *v
+		}
+		var ret EphemeralStorage
+		return ret
+	}).(EphemeralStorageOutput)
+}
+
+// Provisioned IOPS (3000-16000). Default: 3000.
+func (o EphemeralStoragePtrOutput) Iops() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *EphemeralStorage) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Iops
+	}).(pulumi.IntPtrOutput)
+}
+
+// Symmetric KMS key (id, ARN, alias name or alias ARN) encrypting the root and data volumes; its key policy must let the cluster role use it and create grants. Default: the AWS-managed EBS key.
+func (o EphemeralStoragePtrOutput) KmsKeyID() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *EphemeralStorage) *string {
+		if v == nil {
+			return nil
+		}
+		return v.KmsKeyID
+	}).(pulumi.StringPtrOutput)
+}
+
+// Volume size: 1-59000Gi, 1-64000G, 1-58Ti or 1-64T. Default: `80Gi`.
+func (o EphemeralStoragePtrOutput) Size() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *EphemeralStorage) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Size
+	}).(pulumi.StringPtrOutput)
+}
+
+// Throughput in MiB/s (125-1000). Default: 125.
+func (o EphemeralStoragePtrOutput) Throughput() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *EphemeralStorage) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Throughput
+	}).(pulumi.IntPtrOutput)
+}
+
 // Kubelet settings for the nodes (on the EC2NodeClass from Karpenter 1.0; on the NodePool or Provisioner before).
 type KubeletConfiguration struct {
 	// Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{"containerLogMaxSize": "50Mi", "shutdownGracePeriod": "30s"}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class's `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter's. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.
@@ -2300,8 +3136,12 @@ func (o NetworkInterfaceArrayOutput) Index(i pulumi.IntInput) NetworkInterfaceOu
 	}).(NetworkInterfaceOutput)
 }
 
-// An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
+// A node class: the AWS side of the nodes. An EC2NodeClass (karpenter.k8s.aws; AMI, subnets, security groups, IAM, disks, kubelet), or with mode `autoMode` an EKS Auto Mode NodeClass (eks.amazonaws.com/v1). Fields marked "EKS Auto Mode only" exist only on the latter; the AMI, disk, kubelet, user data, metadata and top-level network interface fields only on the former, and setting one on the other kind fails naming it.
 type NodeClassSpec struct {
+	// EKS Auto Mode only: proxy, public IPs, pod IP assignment, IPv4 egress and static (EFA) network interfaces.
+	AdvancedNetworking *AdvancedNetworking `pulumi:"advancedNetworking"`
+	// EKS Auto Mode only: FIPS AMIs and kernel lockdown.
+	AdvancedSecurity *AdvancedSecurity `pulumi:"advancedSecurity"`
 	// AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
 	AmiAlias *string `pulumi:"amiAlias"`
 	// AMI family for bootstrapping when selecting AMIs by id, name or tags: `AL2`, `AL2023`, `Bottlerocket`, `Windows2019`, `Windows2022`, `Windows2025` or `Custom`.
@@ -2314,6 +3154,8 @@ type NodeClassSpec struct {
 	BlockDeviceMappings []BlockDeviceMapping `pulumi:"blockDeviceMappings"`
 	// Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
 	CapacityReservationSelectorTerms []CapacityReservationSelectorTerm `pulumi:"capacityReservationSelectorTerms"`
+	// EKS Auto Mode only: custom CA certificates the nodes trust.
+	CertificateBundles []CertificateBundle `pulumi:"certificateBundles"`
 	// Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
 	ConnectionTracking *ConnectionTracking `pulumi:"connectionTracking"`
 	// The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).
@@ -2324,6 +3166,8 @@ type NodeClassSpec struct {
 	DetailedMonitoring *bool `pulumi:"detailedMonitoring"`
 	// AWS Nitro Enclaves on the instances (Karpenter 1.15+).
 	EnclaveOptions *EnclaveOptions `pulumi:"enclaveOptions"`
+	// EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+	EphemeralStorage *EphemeralStorage `pulumi:"ephemeralStorage"`
 	// Existing instance profile name for the nodes. Mutually exclusive with `role`.
 	InstanceProfile *string `pulumi:"instanceProfile"`
 	// How to use local instance store volumes: `RAID0`.
@@ -2334,16 +3178,26 @@ type NodeClassSpec struct {
 	Kubelet *KubeletConfiguration `pulumi:"kubelet"`
 	// Instance metadata service options.
 	MetadataOptions *MetadataOptions `pulumi:"metadataOptions"`
-	// Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
+	// Name of the node class object (a lowercase DNS label, at most 63 characters). In Auto Mode not `default`, EKS's built-in class.
 	Name string `pulumi:"name"`
 	// The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
 	NetworkInterfaces []NetworkInterface `pulumi:"networkInterfaces"`
+	// EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
+	NetworkPolicy *NetworkPolicyDefault `pulumi:"networkPolicy"`
+	// EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
+	NetworkPolicyEventLogs *Toggle `pulumi:"networkPolicyEventLogs"`
 	// The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
 	PlacementGroupSelector *PlacementGroupSelector `pulumi:"placementGroupSelector"`
-	// IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.
+	// EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.
+	PodSecurityGroupSelectorTerms []PodSecurityGroupSelectorTerm `pulumi:"podSecurityGroupSelectorTerms"`
+	// EKS Auto Mode only: subnets for pod network interfaces (e.g. a secondary CIDR), in the node's Availability Zone; set with `podSecurityGroupSelectorTerms`. The node's primary interface then serves no pods, so pod density is lower. At most 30 terms.
+	PodSubnetSelectorTerms []SubnetSelectorTerm `pulumi:"podSubnetSelectorTerms"`
+	// IAM role name (not ARN) for the nodes; Karpenter (or EKS Auto Mode) manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`. Immutable in Auto Mode: a new role needs a new class (and its access entry).
 	Role *string `pulumi:"role"`
 	// Security group selector terms. Default: security groups tagged `karpenter.sh/discovery: <clusterName>`.
 	SecurityGroupSelectorTerms []SecurityGroupSelectorTerm `pulumi:"securityGroupSelectorTerms"`
+	// EKS Auto Mode only: source NAT of pod traffic leaving the VPC. Default: `Random`.
+	SnatPolicy *SnatPolicy `pulumi:"snatPolicy"`
 	// Subnet selector terms. Default: subnets tagged `karpenter.sh/discovery: <clusterName>`.
 	SubnetSelectorTerms []SubnetSelectorTerm `pulumi:"subnetSelectorTerms"`
 	// Tags Karpenter applies to the EC2 instances, volumes and launch templates it creates.
@@ -2363,8 +3217,12 @@ type NodeClassSpecInput interface {
 	ToNodeClassSpecOutputWithContext(context.Context) NodeClassSpecOutput
 }
 
-// An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
+// A node class: the AWS side of the nodes. An EC2NodeClass (karpenter.k8s.aws; AMI, subnets, security groups, IAM, disks, kubelet), or with mode `autoMode` an EKS Auto Mode NodeClass (eks.amazonaws.com/v1). Fields marked "EKS Auto Mode only" exist only on the latter; the AMI, disk, kubelet, user data, metadata and top-level network interface fields only on the former, and setting one on the other kind fails naming it.
 type NodeClassSpecArgs struct {
+	// EKS Auto Mode only: proxy, public IPs, pod IP assignment, IPv4 egress and static (EFA) network interfaces.
+	AdvancedNetworking AdvancedNetworkingPtrInput `pulumi:"advancedNetworking"`
+	// EKS Auto Mode only: FIPS AMIs and kernel lockdown.
+	AdvancedSecurity AdvancedSecurityPtrInput `pulumi:"advancedSecurity"`
 	// AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
 	AmiAlias pulumi.StringPtrInput `pulumi:"amiAlias"`
 	// AMI family for bootstrapping when selecting AMIs by id, name or tags: `AL2`, `AL2023`, `Bottlerocket`, `Windows2019`, `Windows2022`, `Windows2025` or `Custom`.
@@ -2377,6 +3235,8 @@ type NodeClassSpecArgs struct {
 	BlockDeviceMappings BlockDeviceMappingArrayInput `pulumi:"blockDeviceMappings"`
 	// Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
 	CapacityReservationSelectorTerms CapacityReservationSelectorTermArrayInput `pulumi:"capacityReservationSelectorTerms"`
+	// EKS Auto Mode only: custom CA certificates the nodes trust.
+	CertificateBundles CertificateBundleArrayInput `pulumi:"certificateBundles"`
 	// Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
 	ConnectionTracking ConnectionTrackingPtrInput `pulumi:"connectionTracking"`
 	// The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).
@@ -2387,6 +3247,8 @@ type NodeClassSpecArgs struct {
 	DetailedMonitoring pulumi.BoolPtrInput `pulumi:"detailedMonitoring"`
 	// AWS Nitro Enclaves on the instances (Karpenter 1.15+).
 	EnclaveOptions EnclaveOptionsPtrInput `pulumi:"enclaveOptions"`
+	// EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+	EphemeralStorage EphemeralStoragePtrInput `pulumi:"ephemeralStorage"`
 	// Existing instance profile name for the nodes. Mutually exclusive with `role`.
 	InstanceProfile pulumi.StringPtrInput `pulumi:"instanceProfile"`
 	// How to use local instance store volumes: `RAID0`.
@@ -2397,16 +3259,26 @@ type NodeClassSpecArgs struct {
 	Kubelet KubeletConfigurationPtrInput `pulumi:"kubelet"`
 	// Instance metadata service options.
 	MetadataOptions MetadataOptionsPtrInput `pulumi:"metadataOptions"`
-	// Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
+	// Name of the node class object (a lowercase DNS label, at most 63 characters). In Auto Mode not `default`, EKS's built-in class.
 	Name pulumi.StringInput `pulumi:"name"`
 	// The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
 	NetworkInterfaces NetworkInterfaceArrayInput `pulumi:"networkInterfaces"`
+	// EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
+	NetworkPolicy NetworkPolicyDefaultPtrInput `pulumi:"networkPolicy"`
+	// EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
+	NetworkPolicyEventLogs TogglePtrInput `pulumi:"networkPolicyEventLogs"`
 	// The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
 	PlacementGroupSelector PlacementGroupSelectorPtrInput `pulumi:"placementGroupSelector"`
-	// IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.
+	// EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.
+	PodSecurityGroupSelectorTerms PodSecurityGroupSelectorTermArrayInput `pulumi:"podSecurityGroupSelectorTerms"`
+	// EKS Auto Mode only: subnets for pod network interfaces (e.g. a secondary CIDR), in the node's Availability Zone; set with `podSecurityGroupSelectorTerms`. The node's primary interface then serves no pods, so pod density is lower. At most 30 terms.
+	PodSubnetSelectorTerms SubnetSelectorTermArrayInput `pulumi:"podSubnetSelectorTerms"`
+	// IAM role name (not ARN) for the nodes; Karpenter (or EKS Auto Mode) manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`. Immutable in Auto Mode: a new role needs a new class (and its access entry).
 	Role pulumi.StringPtrInput `pulumi:"role"`
 	// Security group selector terms. Default: security groups tagged `karpenter.sh/discovery: <clusterName>`.
 	SecurityGroupSelectorTerms SecurityGroupSelectorTermArrayInput `pulumi:"securityGroupSelectorTerms"`
+	// EKS Auto Mode only: source NAT of pod traffic leaving the VPC. Default: `Random`.
+	SnatPolicy SnatPolicyPtrInput `pulumi:"snatPolicy"`
 	// Subnet selector terms. Default: subnets tagged `karpenter.sh/discovery: <clusterName>`.
 	SubnetSelectorTerms SubnetSelectorTermArrayInput `pulumi:"subnetSelectorTerms"`
 	// Tags Karpenter applies to the EC2 instances, volumes and launch templates it creates.
@@ -2452,7 +3324,7 @@ func (i NodeClassSpecArray) ToNodeClassSpecArrayOutputWithContext(ctx context.Co
 	return pulumi.ToOutputWithContext(ctx, i).(NodeClassSpecArrayOutput)
 }
 
-// An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
+// A node class: the AWS side of the nodes. An EC2NodeClass (karpenter.k8s.aws; AMI, subnets, security groups, IAM, disks, kubelet), or with mode `autoMode` an EKS Auto Mode NodeClass (eks.amazonaws.com/v1). Fields marked "EKS Auto Mode only" exist only on the latter; the AMI, disk, kubelet, user data, metadata and top-level network interface fields only on the former, and setting one on the other kind fails naming it.
 type NodeClassSpecOutput struct{ *pulumi.OutputState }
 
 func (NodeClassSpecOutput) ElementType() reflect.Type {
@@ -2465,6 +3337,16 @@ func (o NodeClassSpecOutput) ToNodeClassSpecOutput() NodeClassSpecOutput {
 
 func (o NodeClassSpecOutput) ToNodeClassSpecOutputWithContext(ctx context.Context) NodeClassSpecOutput {
 	return o
+}
+
+// EKS Auto Mode only: proxy, public IPs, pod IP assignment, IPv4 egress and static (EFA) network interfaces.
+func (o NodeClassSpecOutput) AdvancedNetworking() AdvancedNetworkingPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *AdvancedNetworking { return v.AdvancedNetworking }).(AdvancedNetworkingPtrOutput)
+}
+
+// EKS Auto Mode only: FIPS AMIs and kernel lockdown.
+func (o NodeClassSpecOutput) AdvancedSecurity() AdvancedSecurityPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *AdvancedSecurity { return v.AdvancedSecurity }).(AdvancedSecurityPtrOutput)
 }
 
 // AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
@@ -2497,6 +3379,11 @@ func (o NodeClassSpecOutput) CapacityReservationSelectorTerms() CapacityReservat
 	return o.ApplyT(func(v NodeClassSpec) []CapacityReservationSelectorTerm { return v.CapacityReservationSelectorTerms }).(CapacityReservationSelectorTermArrayOutput)
 }
 
+// EKS Auto Mode only: custom CA certificates the nodes trust.
+func (o NodeClassSpecOutput) CertificateBundles() CertificateBundleArrayOutput {
+	return o.ApplyT(func(v NodeClassSpec) []CertificateBundle { return v.CertificateBundles }).(CertificateBundleArrayOutput)
+}
+
 // Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
 func (o NodeClassSpecOutput) ConnectionTracking() ConnectionTrackingPtrOutput {
 	return o.ApplyT(func(v NodeClassSpec) *ConnectionTracking { return v.ConnectionTracking }).(ConnectionTrackingPtrOutput)
@@ -2520,6 +3407,11 @@ func (o NodeClassSpecOutput) DetailedMonitoring() pulumi.BoolPtrOutput {
 // AWS Nitro Enclaves on the instances (Karpenter 1.15+).
 func (o NodeClassSpecOutput) EnclaveOptions() EnclaveOptionsPtrOutput {
 	return o.ApplyT(func(v NodeClassSpec) *EnclaveOptions { return v.EnclaveOptions }).(EnclaveOptionsPtrOutput)
+}
+
+// EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+func (o NodeClassSpecOutput) EphemeralStorage() EphemeralStoragePtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *EphemeralStorage { return v.EphemeralStorage }).(EphemeralStoragePtrOutput)
 }
 
 // Existing instance profile name for the nodes. Mutually exclusive with `role`.
@@ -2547,7 +3439,7 @@ func (o NodeClassSpecOutput) MetadataOptions() MetadataOptionsPtrOutput {
 	return o.ApplyT(func(v NodeClassSpec) *MetadataOptions { return v.MetadataOptions }).(MetadataOptionsPtrOutput)
 }
 
-// Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
+// Name of the node class object (a lowercase DNS label, at most 63 characters). In Auto Mode not `default`, EKS's built-in class.
 func (o NodeClassSpecOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v NodeClassSpec) string { return v.Name }).(pulumi.StringOutput)
 }
@@ -2557,12 +3449,32 @@ func (o NodeClassSpecOutput) NetworkInterfaces() NetworkInterfaceArrayOutput {
 	return o.ApplyT(func(v NodeClassSpec) []NetworkInterface { return v.NetworkInterfaces }).(NetworkInterfaceArrayOutput)
 }
 
+// EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
+func (o NodeClassSpecOutput) NetworkPolicy() NetworkPolicyDefaultPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *NetworkPolicyDefault { return v.NetworkPolicy }).(NetworkPolicyDefaultPtrOutput)
+}
+
+// EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
+func (o NodeClassSpecOutput) NetworkPolicyEventLogs() TogglePtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *Toggle { return v.NetworkPolicyEventLogs }).(TogglePtrOutput)
+}
+
 // The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
 func (o NodeClassSpecOutput) PlacementGroupSelector() PlacementGroupSelectorPtrOutput {
 	return o.ApplyT(func(v NodeClassSpec) *PlacementGroupSelector { return v.PlacementGroupSelector }).(PlacementGroupSelectorPtrOutput)
 }
 
-// IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.
+// EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.
+func (o NodeClassSpecOutput) PodSecurityGroupSelectorTerms() PodSecurityGroupSelectorTermArrayOutput {
+	return o.ApplyT(func(v NodeClassSpec) []PodSecurityGroupSelectorTerm { return v.PodSecurityGroupSelectorTerms }).(PodSecurityGroupSelectorTermArrayOutput)
+}
+
+// EKS Auto Mode only: subnets for pod network interfaces (e.g. a secondary CIDR), in the node's Availability Zone; set with `podSecurityGroupSelectorTerms`. The node's primary interface then serves no pods, so pod density is lower. At most 30 terms.
+func (o NodeClassSpecOutput) PodSubnetSelectorTerms() SubnetSelectorTermArrayOutput {
+	return o.ApplyT(func(v NodeClassSpec) []SubnetSelectorTerm { return v.PodSubnetSelectorTerms }).(SubnetSelectorTermArrayOutput)
+}
+
+// IAM role name (not ARN) for the nodes; Karpenter (or EKS Auto Mode) manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`. Immutable in Auto Mode: a new role needs a new class (and its access entry).
 func (o NodeClassSpecOutput) Role() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NodeClassSpec) *string { return v.Role }).(pulumi.StringPtrOutput)
 }
@@ -2570,6 +3482,11 @@ func (o NodeClassSpecOutput) Role() pulumi.StringPtrOutput {
 // Security group selector terms. Default: security groups tagged `karpenter.sh/discovery: <clusterName>`.
 func (o NodeClassSpecOutput) SecurityGroupSelectorTerms() SecurityGroupSelectorTermArrayOutput {
 	return o.ApplyT(func(v NodeClassSpec) []SecurityGroupSelectorTerm { return v.SecurityGroupSelectorTerms }).(SecurityGroupSelectorTermArrayOutput)
+}
+
+// EKS Auto Mode only: source NAT of pod traffic leaving the VPC. Default: `Random`.
+func (o NodeClassSpecOutput) SnatPolicy() SnatPolicyPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *SnatPolicy { return v.SnatPolicy }).(SnatPolicyPtrOutput)
 }
 
 // Subnet selector terms. Default: subnets tagged `karpenter.sh/discovery: <clusterName>`.
@@ -2972,6 +3889,115 @@ func (o PlacementGroupSelectorPtrOutput) Name() pulumi.StringPtrOutput {
 		}
 		return v.Name
 	}).(pulumi.StringPtrOutput)
+}
+
+// Selects the security groups of pod network interfaces by id or by tags. Terms are alternatives.
+type PodSecurityGroupSelectorTerm struct {
+	// Security group id (`sg-...`). Mutually exclusive with `tags` in the same term.
+	Id *string `pulumi:"id"`
+	// Security group tags (`*` matches any value).
+	Tags map[string]string `pulumi:"tags"`
+}
+
+// PodSecurityGroupSelectorTermInput is an input type that accepts PodSecurityGroupSelectorTermArgs and PodSecurityGroupSelectorTermOutput values.
+// You can construct a concrete instance of `PodSecurityGroupSelectorTermInput` via:
+//
+//	PodSecurityGroupSelectorTermArgs{...}
+type PodSecurityGroupSelectorTermInput interface {
+	pulumi.Input
+
+	ToPodSecurityGroupSelectorTermOutput() PodSecurityGroupSelectorTermOutput
+	ToPodSecurityGroupSelectorTermOutputWithContext(context.Context) PodSecurityGroupSelectorTermOutput
+}
+
+// Selects the security groups of pod network interfaces by id or by tags. Terms are alternatives.
+type PodSecurityGroupSelectorTermArgs struct {
+	// Security group id (`sg-...`). Mutually exclusive with `tags` in the same term.
+	Id pulumi.StringPtrInput `pulumi:"id"`
+	// Security group tags (`*` matches any value).
+	Tags pulumi.StringMapInput `pulumi:"tags"`
+}
+
+func (PodSecurityGroupSelectorTermArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PodSecurityGroupSelectorTerm)(nil)).Elem()
+}
+
+func (i PodSecurityGroupSelectorTermArgs) ToPodSecurityGroupSelectorTermOutput() PodSecurityGroupSelectorTermOutput {
+	return i.ToPodSecurityGroupSelectorTermOutputWithContext(context.Background())
+}
+
+func (i PodSecurityGroupSelectorTermArgs) ToPodSecurityGroupSelectorTermOutputWithContext(ctx context.Context) PodSecurityGroupSelectorTermOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PodSecurityGroupSelectorTermOutput)
+}
+
+// PodSecurityGroupSelectorTermArrayInput is an input type that accepts PodSecurityGroupSelectorTermArray and PodSecurityGroupSelectorTermArrayOutput values.
+// You can construct a concrete instance of `PodSecurityGroupSelectorTermArrayInput` via:
+//
+//	PodSecurityGroupSelectorTermArray{ PodSecurityGroupSelectorTermArgs{...} }
+type PodSecurityGroupSelectorTermArrayInput interface {
+	pulumi.Input
+
+	ToPodSecurityGroupSelectorTermArrayOutput() PodSecurityGroupSelectorTermArrayOutput
+	ToPodSecurityGroupSelectorTermArrayOutputWithContext(context.Context) PodSecurityGroupSelectorTermArrayOutput
+}
+
+type PodSecurityGroupSelectorTermArray []PodSecurityGroupSelectorTermInput
+
+func (PodSecurityGroupSelectorTermArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PodSecurityGroupSelectorTerm)(nil)).Elem()
+}
+
+func (i PodSecurityGroupSelectorTermArray) ToPodSecurityGroupSelectorTermArrayOutput() PodSecurityGroupSelectorTermArrayOutput {
+	return i.ToPodSecurityGroupSelectorTermArrayOutputWithContext(context.Background())
+}
+
+func (i PodSecurityGroupSelectorTermArray) ToPodSecurityGroupSelectorTermArrayOutputWithContext(ctx context.Context) PodSecurityGroupSelectorTermArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PodSecurityGroupSelectorTermArrayOutput)
+}
+
+// Selects the security groups of pod network interfaces by id or by tags. Terms are alternatives.
+type PodSecurityGroupSelectorTermOutput struct{ *pulumi.OutputState }
+
+func (PodSecurityGroupSelectorTermOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PodSecurityGroupSelectorTerm)(nil)).Elem()
+}
+
+func (o PodSecurityGroupSelectorTermOutput) ToPodSecurityGroupSelectorTermOutput() PodSecurityGroupSelectorTermOutput {
+	return o
+}
+
+func (o PodSecurityGroupSelectorTermOutput) ToPodSecurityGroupSelectorTermOutputWithContext(ctx context.Context) PodSecurityGroupSelectorTermOutput {
+	return o
+}
+
+// Security group id (`sg-...`). Mutually exclusive with `tags` in the same term.
+func (o PodSecurityGroupSelectorTermOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PodSecurityGroupSelectorTerm) *string { return v.Id }).(pulumi.StringPtrOutput)
+}
+
+// Security group tags (`*` matches any value).
+func (o PodSecurityGroupSelectorTermOutput) Tags() pulumi.StringMapOutput {
+	return o.ApplyT(func(v PodSecurityGroupSelectorTerm) map[string]string { return v.Tags }).(pulumi.StringMapOutput)
+}
+
+type PodSecurityGroupSelectorTermArrayOutput struct{ *pulumi.OutputState }
+
+func (PodSecurityGroupSelectorTermArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PodSecurityGroupSelectorTerm)(nil)).Elem()
+}
+
+func (o PodSecurityGroupSelectorTermArrayOutput) ToPodSecurityGroupSelectorTermArrayOutput() PodSecurityGroupSelectorTermArrayOutput {
+	return o
+}
+
+func (o PodSecurityGroupSelectorTermArrayOutput) ToPodSecurityGroupSelectorTermArrayOutputWithContext(ctx context.Context) PodSecurityGroupSelectorTermArrayOutput {
+	return o
+}
+
+func (o PodSecurityGroupSelectorTermArrayOutput) Index(i pulumi.IntInput) PodSecurityGroupSelectorTermOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PodSecurityGroupSelectorTerm {
+		return vs[0].([]PodSecurityGroupSelectorTerm)[vs[1].(int)]
+	}).(PodSecurityGroupSelectorTermOutput)
 }
 
 // An IAM condition.
@@ -3743,8 +4769,14 @@ func (o TaintArrayOutput) Index(i pulumi.IntInput) TaintOutput {
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*AdvancedNetworkingInput)(nil)).Elem(), AdvancedNetworkingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AdvancedNetworkingPtrInput)(nil)).Elem(), AdvancedNetworkingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AdvancedSecurityInput)(nil)).Elem(), AdvancedSecurityArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AdvancedSecurityPtrInput)(nil)).Elem(), AdvancedSecurityArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AmiSelectorTermInput)(nil)).Elem(), AmiSelectorTermArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AmiSelectorTermArrayInput)(nil)).Elem(), AmiSelectorTermArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AutoModeNetworkInterfaceInput)(nil)).Elem(), AutoModeNetworkInterfaceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AutoModeNetworkInterfaceArrayInput)(nil)).Elem(), AutoModeNetworkInterfaceArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BlockDeviceInput)(nil)).Elem(), BlockDeviceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BlockDevicePtrInput)(nil)).Elem(), BlockDeviceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BlockDeviceMappingInput)(nil)).Elem(), BlockDeviceMappingArgs{})
@@ -3753,6 +4785,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*BudgetArrayInput)(nil)).Elem(), BudgetArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CapacityReservationSelectorTermInput)(nil)).Elem(), CapacityReservationSelectorTermArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CapacityReservationSelectorTermArrayInput)(nil)).Elem(), CapacityReservationSelectorTermArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CertificateBundleInput)(nil)).Elem(), CertificateBundleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CertificateBundleArrayInput)(nil)).Elem(), CertificateBundleArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectionTrackingInput)(nil)).Elem(), ConnectionTrackingArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectionTrackingPtrInput)(nil)).Elem(), ConnectionTrackingArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CpuOptionsInput)(nil)).Elem(), CpuOptionsArgs{})
@@ -3763,6 +4797,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*DisruptionPtrInput)(nil)).Elem(), DisruptionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EnclaveOptionsInput)(nil)).Elem(), EnclaveOptionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EnclaveOptionsPtrInput)(nil)).Elem(), EnclaveOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EphemeralStorageInput)(nil)).Elem(), EphemeralStorageArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EphemeralStoragePtrInput)(nil)).Elem(), EphemeralStorageArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*KubeletConfigurationInput)(nil)).Elem(), KubeletConfigurationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*KubeletConfigurationPtrInput)(nil)).Elem(), KubeletConfigurationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MetadataOptionsInput)(nil)).Elem(), MetadataOptionsArgs{})
@@ -3775,6 +4811,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*NodePoolSpecArrayInput)(nil)).Elem(), NodePoolSpecArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PlacementGroupSelectorInput)(nil)).Elem(), PlacementGroupSelectorArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PlacementGroupSelectorPtrInput)(nil)).Elem(), PlacementGroupSelectorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PodSecurityGroupSelectorTermInput)(nil)).Elem(), PodSecurityGroupSelectorTermArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PodSecurityGroupSelectorTermArrayInput)(nil)).Elem(), PodSecurityGroupSelectorTermArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PolicyConditionInput)(nil)).Elem(), PolicyConditionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PolicyConditionArrayInput)(nil)).Elem(), PolicyConditionArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PolicyStatementInput)(nil)).Elem(), PolicyStatementArgs{})
@@ -3787,8 +4825,14 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SubnetSelectorTermArrayInput)(nil)).Elem(), SubnetSelectorTermArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintInput)(nil)).Elem(), TaintArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintArrayInput)(nil)).Elem(), TaintArray{})
+	pulumi.RegisterOutputType(AdvancedNetworkingOutput{})
+	pulumi.RegisterOutputType(AdvancedNetworkingPtrOutput{})
+	pulumi.RegisterOutputType(AdvancedSecurityOutput{})
+	pulumi.RegisterOutputType(AdvancedSecurityPtrOutput{})
 	pulumi.RegisterOutputType(AmiSelectorTermOutput{})
 	pulumi.RegisterOutputType(AmiSelectorTermArrayOutput{})
+	pulumi.RegisterOutputType(AutoModeNetworkInterfaceOutput{})
+	pulumi.RegisterOutputType(AutoModeNetworkInterfaceArrayOutput{})
 	pulumi.RegisterOutputType(BlockDeviceOutput{})
 	pulumi.RegisterOutputType(BlockDevicePtrOutput{})
 	pulumi.RegisterOutputType(BlockDeviceMappingOutput{})
@@ -3797,6 +4841,8 @@ func init() {
 	pulumi.RegisterOutputType(BudgetArrayOutput{})
 	pulumi.RegisterOutputType(CapacityReservationSelectorTermOutput{})
 	pulumi.RegisterOutputType(CapacityReservationSelectorTermArrayOutput{})
+	pulumi.RegisterOutputType(CertificateBundleOutput{})
+	pulumi.RegisterOutputType(CertificateBundleArrayOutput{})
 	pulumi.RegisterOutputType(ConnectionTrackingOutput{})
 	pulumi.RegisterOutputType(ConnectionTrackingPtrOutput{})
 	pulumi.RegisterOutputType(CpuOptionsOutput{})
@@ -3807,6 +4853,8 @@ func init() {
 	pulumi.RegisterOutputType(DisruptionPtrOutput{})
 	pulumi.RegisterOutputType(EnclaveOptionsOutput{})
 	pulumi.RegisterOutputType(EnclaveOptionsPtrOutput{})
+	pulumi.RegisterOutputType(EphemeralStorageOutput{})
+	pulumi.RegisterOutputType(EphemeralStoragePtrOutput{})
 	pulumi.RegisterOutputType(KubeletConfigurationOutput{})
 	pulumi.RegisterOutputType(KubeletConfigurationPtrOutput{})
 	pulumi.RegisterOutputType(MetadataOptionsOutput{})
@@ -3819,6 +4867,8 @@ func init() {
 	pulumi.RegisterOutputType(NodePoolSpecArrayOutput{})
 	pulumi.RegisterOutputType(PlacementGroupSelectorOutput{})
 	pulumi.RegisterOutputType(PlacementGroupSelectorPtrOutput{})
+	pulumi.RegisterOutputType(PodSecurityGroupSelectorTermOutput{})
+	pulumi.RegisterOutputType(PodSecurityGroupSelectorTermArrayOutput{})
 	pulumi.RegisterOutputType(PolicyConditionOutput{})
 	pulumi.RegisterOutputType(PolicyConditionArrayOutput{})
 	pulumi.RegisterOutputType(PolicyStatementOutput{})

@@ -9,6 +9,50 @@ import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
+ * Node networking of an EKS Auto Mode NodeClass.
+ */
+export interface AdvancedNetworkingArgs {
+    /**
+     * Whether nodes get a public IP address. Default: the subnet's setting. Not with more than one network interface.
+     */
+    associatePublicIPAddress?: pulumi.Input<boolean | undefined>;
+    /**
+     * IPv6 clusters only: `false` turns off IPv4 egress from IPv6 pods.
+     */
+    enableV4Egress?: pulumi.Input<boolean | undefined>;
+    /**
+     * Forward proxy for the node, a URL with a port (at most 255 characters; IPv6 as `[addr]:port`). Usually needs `certificateBundles`.
+     */
+    httpsProxy?: pulumi.Input<string | undefined>;
+    /**
+     * How pod IPs are assigned. Default: `Auto`.
+     */
+    ipv4PrefixSize?: pulumi.Input<enums.Ipv4PrefixSize | undefined>;
+    /**
+     * Static network interfaces, for EFA. Card 0 / device 0 must be an `interface`. With static interfaces Auto Mode adds no IP, prefix or ENI after launch: reserve pod IPs on the primary interface with `secondaryIPv4Count` or `secondaryIPv4PrefixCount`. Not with IPv6.
+     */
+    networkInterfaces?: pulumi.Input<pulumi.Input<inputs.AutoModeNetworkInterfaceArgs>[] | undefined>;
+    /**
+     * Destinations that bypass the proxy (at most 50, each at most 255 characters), e.g. `localhost`, `169.254.169.254`, `.internal`, `.eks.amazonaws.com` and the VPC endpoints.
+     */
+    noProxy?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+}
+
+/**
+ * Node hardening of an EKS Auto Mode NodeClass.
+ */
+export interface AdvancedSecurityArgs {
+    /**
+     * Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+     */
+    fips?: pulumi.Input<boolean | undefined>;
+    /**
+     * Kernel lockdown mode.
+     */
+    kernelLockdown?: pulumi.Input<enums.KernelLockdown | undefined>;
+}
+
+/**
  * Selects AMIs. Terms are alternatives; the fields of one term must all match.
  */
 export interface AmiSelectorTermArgs {
@@ -36,6 +80,32 @@ export interface AmiSelectorTermArgs {
      * AMI tags.
      */
     tags?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+}
+
+/**
+ * A static network interface of EKS Auto Mode nodes. Each networkCardIndex/deviceIndex pair at most once.
+ */
+export interface AutoModeNetworkInterfaceArgs {
+    /**
+     * Device index of the attachment (at least 0).
+     */
+    deviceIndex: pulumi.Input<number>;
+    /**
+     * Interface type.
+     */
+    interfaceType: pulumi.Input<enums.NetworkInterfaceType>;
+    /**
+     * Index of the network card (at least 0).
+     */
+    networkCardIndex: pulumi.Input<number>;
+    /**
+     * Secondary IPv4 addresses reserved for pods (one per unit). Only on network card 0, not on `efa-only`, not with `secondaryIPv4PrefixCount`.
+     */
+    secondaryIPv4Count?: pulumi.Input<number | undefined>;
+    /**
+     * IPv4 /28 prefixes reserved for pods. Only on network card 0, not on `efa-only`, not with `secondaryIPv4Count`.
+     */
+    secondaryIPv4PrefixCount?: pulumi.Input<number | undefined>;
 }
 
 /**
@@ -129,17 +199,31 @@ export interface CapacityReservationSelectorTermArgs {
      */
     id?: pulumi.Input<string | undefined>;
     /**
-     * How instances are matched to the reservation. Karpenter 1.8.6+.
+     * How instances are matched to the reservation. Karpenter 1.8.6+; not in EKS Auto Mode.
      */
     instanceMatchCriteria?: pulumi.Input<enums.InstanceMatchCriteria | undefined>;
     /**
-     * Id of the account that owns the reservation (12 digits).
+     * Id of the account that owns the reservation (12 digits). Rendered as `owner` on an EKS Auto Mode NodeClass.
      */
     ownerID?: pulumi.Input<string | undefined>;
     /**
      * Capacity reservation tags (`*` matches any value; at most 20).
      */
     tags?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+}
+
+/**
+ * Custom CA certificates the nodes trust (for proxies and enterprise PKI).
+ */
+export interface CertificateBundleArgs {
+    /**
+     * The PEM bundle, base64-encoded.
+     */
+    data: pulumi.Input<string>;
+    /**
+     * Name of the bundle.
+     */
+    name: pulumi.Input<string>;
 }
 
 /**
@@ -210,6 +294,28 @@ export interface EnclaveOptionsArgs {
      * Launch the instances with Nitro Enclaves enabled.
      */
     enabled: pulumi.Input<boolean>;
+}
+
+/**
+ * The nodes' ephemeral storage volume (EKS Auto Mode). When `size` is below the instance's local NVMe capacity, Auto Mode adds a 20 GiB EBS volume and uses the NVMe for ephemeral data.
+ */
+export interface EphemeralStorageArgs {
+    /**
+     * Provisioned IOPS (3000-16000). Default: 3000.
+     */
+    iops?: pulumi.Input<number | undefined>;
+    /**
+     * Symmetric KMS key (id, ARN, alias name or alias ARN) encrypting the root and data volumes; its key policy must let the cluster role use it and create grants. Default: the AWS-managed EBS key.
+     */
+    kmsKeyID?: pulumi.Input<string | undefined>;
+    /**
+     * Volume size: 1-59000Gi, 1-64000G, 1-58Ti or 1-64T. Default: `80Gi`.
+     */
+    size?: pulumi.Input<string | undefined>;
+    /**
+     * Throughput in MiB/s (125-1000). Default: 125.
+     */
+    throughput?: pulumi.Input<number | undefined>;
 }
 
 /**
@@ -311,9 +417,17 @@ export interface NetworkInterfaceArgs {
 }
 
 /**
- * An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
+ * A node class: the AWS side of the nodes. An EC2NodeClass (karpenter.k8s.aws; AMI, subnets, security groups, IAM, disks, kubelet), or with mode `autoMode` an EKS Auto Mode NodeClass (eks.amazonaws.com/v1). Fields marked "EKS Auto Mode only" exist only on the latter; the AMI, disk, kubelet, user data, metadata and top-level network interface fields only on the former, and setting one on the other kind fails naming it.
  */
 export interface NodeClassSpecArgs {
+    /**
+     * EKS Auto Mode only: proxy, public IPs, pod IP assignment, IPv4 egress and static (EFA) network interfaces.
+     */
+    advancedNetworking?: pulumi.Input<inputs.AdvancedNetworkingArgs | undefined>;
+    /**
+     * EKS Auto Mode only: FIPS AMIs and kernel lockdown.
+     */
+    advancedSecurity?: pulumi.Input<inputs.AdvancedSecurityArgs | undefined>;
     /**
      * AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
      */
@@ -339,6 +453,10 @@ export interface NodeClassSpecArgs {
      */
     capacityReservationSelectorTerms?: pulumi.Input<pulumi.Input<inputs.CapacityReservationSelectorTermArgs>[] | undefined>;
     /**
+     * EKS Auto Mode only: custom CA certificates the nodes trust.
+     */
+    certificateBundles?: pulumi.Input<pulumi.Input<inputs.CertificateBundleArgs>[] | undefined>;
+    /**
      * Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
      */
     connectionTracking?: pulumi.Input<inputs.ConnectionTrackingArgs | undefined>;
@@ -358,6 +476,10 @@ export interface NodeClassSpecArgs {
      * AWS Nitro Enclaves on the instances (Karpenter 1.15+).
      */
     enclaveOptions?: pulumi.Input<inputs.EnclaveOptionsArgs | undefined>;
+    /**
+     * EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+     */
+    ephemeralStorage?: pulumi.Input<inputs.EphemeralStorageArgs | undefined>;
     /**
      * Existing instance profile name for the nodes. Mutually exclusive with `role`.
      */
@@ -379,7 +501,7 @@ export interface NodeClassSpecArgs {
      */
     metadataOptions?: pulumi.Input<inputs.MetadataOptionsArgs | undefined>;
     /**
-     * Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
+     * Name of the node class object (a lowercase DNS label, at most 63 characters). In Auto Mode not `default`, EKS's built-in class.
      */
     name: pulumi.Input<string>;
     /**
@@ -387,17 +509,37 @@ export interface NodeClassSpecArgs {
      */
     networkInterfaces?: pulumi.Input<pulumi.Input<inputs.NetworkInterfaceArgs>[] | undefined>;
     /**
+     * EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
+     */
+    networkPolicy?: pulumi.Input<enums.NetworkPolicyDefault | undefined>;
+    /**
+     * EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
+     */
+    networkPolicyEventLogs?: pulumi.Input<enums.Toggle | undefined>;
+    /**
      * The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
      */
     placementGroupSelector?: pulumi.Input<inputs.PlacementGroupSelectorArgs | undefined>;
     /**
-     * IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.
+     * EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.
+     */
+    podSecurityGroupSelectorTerms?: pulumi.Input<pulumi.Input<inputs.PodSecurityGroupSelectorTermArgs>[] | undefined>;
+    /**
+     * EKS Auto Mode only: subnets for pod network interfaces (e.g. a secondary CIDR), in the node's Availability Zone; set with `podSecurityGroupSelectorTerms`. The node's primary interface then serves no pods, so pod density is lower. At most 30 terms.
+     */
+    podSubnetSelectorTerms?: pulumi.Input<pulumi.Input<inputs.SubnetSelectorTermArgs>[] | undefined>;
+    /**
+     * IAM role name (not ARN) for the nodes; Karpenter (or EKS Auto Mode) manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`. Immutable in Auto Mode: a new role needs a new class (and its access entry).
      */
     role?: pulumi.Input<string | undefined>;
     /**
      * Security group selector terms. Default: security groups tagged `karpenter.sh/discovery: <clusterName>`.
      */
     securityGroupSelectorTerms?: pulumi.Input<pulumi.Input<inputs.SecurityGroupSelectorTermArgs>[] | undefined>;
+    /**
+     * EKS Auto Mode only: source NAT of pod traffic leaving the VPC. Default: `Random`.
+     */
+    snatPolicy?: pulumi.Input<enums.SnatPolicy | undefined>;
     /**
      * Subnet selector terms. Default: subnets tagged `karpenter.sh/discovery: <clusterName>`.
      */
@@ -482,6 +624,20 @@ export interface PlacementGroupSelectorArgs {
      * Placement group name.
      */
     name?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * Selects the security groups of pod network interfaces by id or by tags. Terms are alternatives.
+ */
+export interface PodSecurityGroupSelectorTermArgs {
+    /**
+     * Security group id (`sg-...`). Mutually exclusive with `tags` in the same term.
+     */
+    id?: pulumi.Input<string | undefined>;
+    /**
+     * Security group tags (`*` matches any value).
+     */
+    tags?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
 }
 
 /**

@@ -11,11 +11,17 @@ __all__ = [
     'ConsolidationPolicy',
     'ControllerIdentity',
     'InstanceMatchCriteria',
+    'Ipv4PrefixSize',
+    'KernelLockdown',
+    'Mode',
     'NestedVirtualization',
     'NetworkInterfaceType',
+    'NetworkPolicyDefault',
     'NodeAccess',
     'RequirementOperator',
+    'SnatPolicy',
     'TaintEffect',
+    'Toggle',
 ]
 
 
@@ -79,6 +85,42 @@ class InstanceMatchCriteria(_builtins.str, Enum):
     """
 
 
+@pulumi.type_token("karpenter:index:Ipv4PrefixSize")
+class Ipv4PrefixSize(_builtins.str, Enum):
+    AUTO = "Auto"
+    """
+    Prefix delegation (/28 prefixes), falling back to secondary IPs.
+    """
+    SECONDARY = "32"
+    """
+    Secondary IP mode: one IP per pod (recommended for pod-sparse nodes such as GPU nodes).
+    """
+
+
+@pulumi.type_token("karpenter:index:KernelLockdown")
+class KernelLockdown(_builtins.str, Enum):
+    INTEGRITY = "integrity"
+    """
+    Block unsigned kernel modules and writes to kernel memory.
+    """
+    NONE = "none"
+    """
+    No lockdown.
+    """
+
+
+@pulumi.type_token("karpenter:index:Mode")
+class Mode(_builtins.str, Enum):
+    SELF_MANAGED = "selfManaged"
+    """
+    The component installs and runs Karpenter: controller and node IAM, interruption queue, Helm releases, NodePools and EC2NodeClasses.
+    """
+    AUTO_MODE = "autoMode"
+    """
+    EKS Auto Mode runs Karpenter: the component creates the node role with its EC2 access entry, and Auto Mode NodeClasses (eks.amazonaws.com/v1) and NodePools.
+    """
+
+
 @pulumi.type_token("karpenter:index:NestedVirtualization")
 class NestedVirtualization(_builtins.str, Enum):
     ENABLED = "enabled"
@@ -100,6 +142,18 @@ class NetworkInterfaceType(_builtins.str, Enum):
     EFA_ONLY = "efa-only"
     """
     An EFA-only interface, without IP addresses.
+    """
+
+
+@pulumi.type_token("karpenter:index:NetworkPolicyDefault")
+class NetworkPolicyDefault(_builtins.str, Enum):
+    DEFAULT_ALLOW = "DefaultAllow"
+    """
+    New pods accept traffic until their policies are in place.
+    """
+    DEFAULT_DENY = "DefaultDeny"
+    """
+    New pods accept no traffic until their policies are in place.
     """
 
 
@@ -155,6 +209,18 @@ class RequirementOperator(_builtins.str, Enum):
     """
 
 
+@pulumi.type_token("karpenter:index:SnatPolicy")
+class SnatPolicy(_builtins.str, Enum):
+    RANDOM = "Random"
+    """
+    SNAT with random ports (`--random-fully`).
+    """
+    DISABLED = "Disabled"
+    """
+    No SNAT: pods are reachable from VPNs and peered networks, and reach the internet only through a NAT gateway.
+    """
+
+
 @pulumi.type_token("karpenter:index:TaintEffect")
 class TaintEffect(_builtins.str, Enum):
     NO_SCHEDULE = "NoSchedule"
@@ -168,4 +234,16 @@ class TaintEffect(_builtins.str, Enum):
     NO_EXECUTE = "NoExecute"
     """
     Pods that do not tolerate the taint are evicted.
+    """
+
+
+@pulumi.type_token("karpenter:index:Toggle")
+class Toggle(_builtins.str, Enum):
+    ENABLED = "Enabled"
+    """
+    On.
+    """
+    DISABLED = "Disabled"
+    """
+    Off.
     """

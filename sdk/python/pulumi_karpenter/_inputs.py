@@ -16,8 +16,14 @@ from . import _utilities
 from ._enums import *
 
 __all__ = [
+    'AdvancedNetworkingArgs',
+    'AdvancedNetworkingArgsDict',
+    'AdvancedSecurityArgs',
+    'AdvancedSecurityArgsDict',
     'AmiSelectorTermArgs',
     'AmiSelectorTermArgsDict',
+    'AutoModeNetworkInterfaceArgs',
+    'AutoModeNetworkInterfaceArgsDict',
     'BlockDeviceArgs',
     'BlockDeviceArgsDict',
     'BlockDeviceMappingArgs',
@@ -26,6 +32,8 @@ __all__ = [
     'BudgetArgsDict',
     'CapacityReservationSelectorTermArgs',
     'CapacityReservationSelectorTermArgsDict',
+    'CertificateBundleArgs',
+    'CertificateBundleArgsDict',
     'ConnectionTrackingArgs',
     'ConnectionTrackingArgsDict',
     'CpuOptionsArgs',
@@ -36,6 +44,8 @@ __all__ = [
     'DisruptionArgsDict',
     'EnclaveOptionsArgs',
     'EnclaveOptionsArgsDict',
+    'EphemeralStorageArgs',
+    'EphemeralStorageArgsDict',
     'KubeletConfigurationArgs',
     'KubeletConfigurationArgsDict',
     'MetadataOptionsArgs',
@@ -48,6 +58,8 @@ __all__ = [
     'NodePoolSpecArgsDict',
     'PlacementGroupSelectorArgs',
     'PlacementGroupSelectorArgsDict',
+    'PodSecurityGroupSelectorTermArgs',
+    'PodSecurityGroupSelectorTermArgsDict',
     'PolicyConditionArgs',
     'PolicyConditionArgsDict',
     'PolicyStatementArgs',
@@ -61,6 +73,194 @@ __all__ = [
     'TaintArgs',
     'TaintArgsDict',
 ]
+
+class AdvancedNetworkingArgsDict(TypedDict):
+    """
+    Node networking of an EKS Auto Mode NodeClass.
+    """
+    associate_public_ip_address: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether nodes get a public IP address. Default: the subnet's setting. Not with more than one network interface.
+    """
+    enable_v4_egress: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    IPv6 clusters only: `false` turns off IPv4 egress from IPv6 pods.
+    """
+    https_proxy: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Forward proxy for the node, a URL with a port (at most 255 characters; IPv6 as `[addr]:port`). Usually needs `certificateBundles`.
+    """
+    ipv4_prefix_size: NotRequired[pulumi.Input[Optional['Ipv4PrefixSize']]]
+    """
+    How pod IPs are assigned. Default: `Auto`.
+    """
+    network_interfaces: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['AutoModeNetworkInterfaceArgsDict']]]]]
+    """
+    Static network interfaces, for EFA. Card 0 / device 0 must be an `interface`. With static interfaces Auto Mode adds no IP, prefix or ENI after launch: reserve pod IPs on the primary interface with `secondaryIPv4Count` or `secondaryIPv4PrefixCount`. Not with IPv6.
+    """
+    no_proxy: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Destinations that bypass the proxy (at most 50, each at most 255 characters), e.g. `localhost`, `169.254.169.254`, `.internal`, `.eks.amazonaws.com` and the VPC endpoints.
+    """
+
+@pulumi.input_type
+class AdvancedNetworkingArgs:
+    def __init__(__self__, *,
+                 associate_public_ip_address: pulumi.Input[Optional[_builtins.bool]] = None,
+                 enable_v4_egress: pulumi.Input[Optional[_builtins.bool]] = None,
+                 https_proxy: pulumi.Input[Optional[_builtins.str]] = None,
+                 ipv4_prefix_size: pulumi.Input[Optional['Ipv4PrefixSize']] = None,
+                 network_interfaces: pulumi.Input[Optional[Sequence[pulumi.Input['AutoModeNetworkInterfaceArgs']]]] = None,
+                 no_proxy: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        Node networking of an EKS Auto Mode NodeClass.
+
+        :param pulumi.Input[_builtins.bool] associate_public_ip_address: Whether nodes get a public IP address. Default: the subnet's setting. Not with more than one network interface.
+        :param pulumi.Input[_builtins.bool] enable_v4_egress: IPv6 clusters only: `false` turns off IPv4 egress from IPv6 pods.
+        :param pulumi.Input[_builtins.str] https_proxy: Forward proxy for the node, a URL with a port (at most 255 characters; IPv6 as `[addr]:port`). Usually needs `certificateBundles`.
+        :param pulumi.Input['Ipv4PrefixSize'] ipv4_prefix_size: How pod IPs are assigned. Default: `Auto`.
+        :param pulumi.Input[Sequence[pulumi.Input['AutoModeNetworkInterfaceArgs']]] network_interfaces: Static network interfaces, for EFA. Card 0 / device 0 must be an `interface`. With static interfaces Auto Mode adds no IP, prefix or ENI after launch: reserve pod IPs on the primary interface with `secondaryIPv4Count` or `secondaryIPv4PrefixCount`. Not with IPv6.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] no_proxy: Destinations that bypass the proxy (at most 50, each at most 255 characters), e.g. `localhost`, `169.254.169.254`, `.internal`, `.eks.amazonaws.com` and the VPC endpoints.
+        """
+        if associate_public_ip_address is not None:
+            pulumi.set(__self__, "associate_public_ip_address", associate_public_ip_address)
+        if enable_v4_egress is not None:
+            pulumi.set(__self__, "enable_v4_egress", enable_v4_egress)
+        if https_proxy is not None:
+            pulumi.set(__self__, "https_proxy", https_proxy)
+        if ipv4_prefix_size is not None:
+            pulumi.set(__self__, "ipv4_prefix_size", ipv4_prefix_size)
+        if network_interfaces is not None:
+            pulumi.set(__self__, "network_interfaces", network_interfaces)
+        if no_proxy is not None:
+            pulumi.set(__self__, "no_proxy", no_proxy)
+
+    @_builtins.property
+    @pulumi.getter(name="associatePublicIPAddress")
+    def associate_public_ip_address(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether nodes get a public IP address. Default: the subnet's setting. Not with more than one network interface.
+        """
+        return pulumi.get(self, "associate_public_ip_address")
+
+    @associate_public_ip_address.setter
+    def associate_public_ip_address(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "associate_public_ip_address", value)
+
+    @_builtins.property
+    @pulumi.getter(name="enableV4Egress")
+    def enable_v4_egress(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        IPv6 clusters only: `false` turns off IPv4 egress from IPv6 pods.
+        """
+        return pulumi.get(self, "enable_v4_egress")
+
+    @enable_v4_egress.setter
+    def enable_v4_egress(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enable_v4_egress", value)
+
+    @_builtins.property
+    @pulumi.getter(name="httpsProxy")
+    def https_proxy(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Forward proxy for the node, a URL with a port (at most 255 characters; IPv6 as `[addr]:port`). Usually needs `certificateBundles`.
+        """
+        return pulumi.get(self, "https_proxy")
+
+    @https_proxy.setter
+    def https_proxy(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "https_proxy", value)
+
+    @_builtins.property
+    @pulumi.getter(name="ipv4PrefixSize")
+    def ipv4_prefix_size(self) -> pulumi.Input[Optional['Ipv4PrefixSize']]:
+        """
+        How pod IPs are assigned. Default: `Auto`.
+        """
+        return pulumi.get(self, "ipv4_prefix_size")
+
+    @ipv4_prefix_size.setter
+    def ipv4_prefix_size(self, value: pulumi.Input[Optional['Ipv4PrefixSize']]):
+        pulumi.set(self, "ipv4_prefix_size", value)
+
+    @_builtins.property
+    @pulumi.getter(name="networkInterfaces")
+    def network_interfaces(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['AutoModeNetworkInterfaceArgs']]]]:
+        """
+        Static network interfaces, for EFA. Card 0 / device 0 must be an `interface`. With static interfaces Auto Mode adds no IP, prefix or ENI after launch: reserve pod IPs on the primary interface with `secondaryIPv4Count` or `secondaryIPv4PrefixCount`. Not with IPv6.
+        """
+        return pulumi.get(self, "network_interfaces")
+
+    @network_interfaces.setter
+    def network_interfaces(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['AutoModeNetworkInterfaceArgs']]]]):
+        pulumi.set(self, "network_interfaces", value)
+
+    @_builtins.property
+    @pulumi.getter(name="noProxy")
+    def no_proxy(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Destinations that bypass the proxy (at most 50, each at most 255 characters), e.g. `localhost`, `169.254.169.254`, `.internal`, `.eks.amazonaws.com` and the VPC endpoints.
+        """
+        return pulumi.get(self, "no_proxy")
+
+    @no_proxy.setter
+    def no_proxy(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "no_proxy", value)
+
+
+class AdvancedSecurityArgsDict(TypedDict):
+    """
+    Node hardening of an EKS Auto Mode NodeClass.
+    """
+    fips: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+    """
+    kernel_lockdown: NotRequired[pulumi.Input[Optional['KernelLockdown']]]
+    """
+    Kernel lockdown mode.
+    """
+
+@pulumi.input_type
+class AdvancedSecurityArgs:
+    def __init__(__self__, *,
+                 fips: pulumi.Input[Optional[_builtins.bool]] = None,
+                 kernel_lockdown: pulumi.Input[Optional['KernelLockdown']] = None):
+        """
+        Node hardening of an EKS Auto Mode NodeClass.
+
+        :param pulumi.Input[_builtins.bool] fips: Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+        :param pulumi.Input['KernelLockdown'] kernel_lockdown: Kernel lockdown mode.
+        """
+        if fips is not None:
+            pulumi.set(__self__, "fips", fips)
+        if kernel_lockdown is not None:
+            pulumi.set(__self__, "kernel_lockdown", kernel_lockdown)
+
+    @_builtins.property
+    @pulumi.getter
+    def fips(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+        """
+        return pulumi.get(self, "fips")
+
+    @fips.setter
+    def fips(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "fips", value)
+
+    @_builtins.property
+    @pulumi.getter(name="kernelLockdown")
+    def kernel_lockdown(self) -> pulumi.Input[Optional['KernelLockdown']]:
+        """
+        Kernel lockdown mode.
+        """
+        return pulumi.get(self, "kernel_lockdown")
+
+    @kernel_lockdown.setter
+    def kernel_lockdown(self, value: pulumi.Input[Optional['KernelLockdown']]):
+        pulumi.set(self, "kernel_lockdown", value)
+
 
 class AmiSelectorTermArgsDict(TypedDict):
     """
@@ -194,6 +394,117 @@ class AmiSelectorTermArgs:
     @tags.setter
     def tags(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "tags", value)
+
+
+class AutoModeNetworkInterfaceArgsDict(TypedDict):
+    """
+    A static network interface of EKS Auto Mode nodes. Each networkCardIndex/deviceIndex pair at most once.
+    """
+    device_index: pulumi.Input[_builtins.int]
+    """
+    Device index of the attachment (at least 0).
+    """
+    interface_type: pulumi.Input['NetworkInterfaceType']
+    """
+    Interface type.
+    """
+    network_card_index: pulumi.Input[_builtins.int]
+    """
+    Index of the network card (at least 0).
+    """
+    secondary_i_pv4_count: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Secondary IPv4 addresses reserved for pods (one per unit). Only on network card 0, not on `efa-only`, not with `secondaryIPv4PrefixCount`.
+    """
+    secondary_i_pv4_prefix_count: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    IPv4 /28 prefixes reserved for pods. Only on network card 0, not on `efa-only`, not with `secondaryIPv4Count`.
+    """
+
+@pulumi.input_type
+class AutoModeNetworkInterfaceArgs:
+    def __init__(__self__, *,
+                 device_index: pulumi.Input[_builtins.int],
+                 interface_type: pulumi.Input['NetworkInterfaceType'],
+                 network_card_index: pulumi.Input[_builtins.int],
+                 secondary_i_pv4_count: pulumi.Input[Optional[_builtins.int]] = None,
+                 secondary_i_pv4_prefix_count: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        A static network interface of EKS Auto Mode nodes. Each networkCardIndex/deviceIndex pair at most once.
+
+        :param pulumi.Input[_builtins.int] device_index: Device index of the attachment (at least 0).
+        :param pulumi.Input['NetworkInterfaceType'] interface_type: Interface type.
+        :param pulumi.Input[_builtins.int] network_card_index: Index of the network card (at least 0).
+        :param pulumi.Input[_builtins.int] secondary_i_pv4_count: Secondary IPv4 addresses reserved for pods (one per unit). Only on network card 0, not on `efa-only`, not with `secondaryIPv4PrefixCount`.
+        :param pulumi.Input[_builtins.int] secondary_i_pv4_prefix_count: IPv4 /28 prefixes reserved for pods. Only on network card 0, not on `efa-only`, not with `secondaryIPv4Count`.
+        """
+        pulumi.set(__self__, "device_index", device_index)
+        pulumi.set(__self__, "interface_type", interface_type)
+        pulumi.set(__self__, "network_card_index", network_card_index)
+        if secondary_i_pv4_count is not None:
+            pulumi.set(__self__, "secondary_i_pv4_count", secondary_i_pv4_count)
+        if secondary_i_pv4_prefix_count is not None:
+            pulumi.set(__self__, "secondary_i_pv4_prefix_count", secondary_i_pv4_prefix_count)
+
+    @_builtins.property
+    @pulumi.getter(name="deviceIndex")
+    def device_index(self) -> pulumi.Input[_builtins.int]:
+        """
+        Device index of the attachment (at least 0).
+        """
+        return pulumi.get(self, "device_index")
+
+    @device_index.setter
+    def device_index(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "device_index", value)
+
+    @_builtins.property
+    @pulumi.getter(name="interfaceType")
+    def interface_type(self) -> pulumi.Input['NetworkInterfaceType']:
+        """
+        Interface type.
+        """
+        return pulumi.get(self, "interface_type")
+
+    @interface_type.setter
+    def interface_type(self, value: pulumi.Input['NetworkInterfaceType']):
+        pulumi.set(self, "interface_type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="networkCardIndex")
+    def network_card_index(self) -> pulumi.Input[_builtins.int]:
+        """
+        Index of the network card (at least 0).
+        """
+        return pulumi.get(self, "network_card_index")
+
+    @network_card_index.setter
+    def network_card_index(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "network_card_index", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secondaryIPv4Count")
+    def secondary_i_pv4_count(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Secondary IPv4 addresses reserved for pods (one per unit). Only on network card 0, not on `efa-only`, not with `secondaryIPv4PrefixCount`.
+        """
+        return pulumi.get(self, "secondary_i_pv4_count")
+
+    @secondary_i_pv4_count.setter
+    def secondary_i_pv4_count(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "secondary_i_pv4_count", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secondaryIPv4PrefixCount")
+    def secondary_i_pv4_prefix_count(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        IPv4 /28 prefixes reserved for pods. Only on network card 0, not on `efa-only`, not with `secondaryIPv4Count`.
+        """
+        return pulumi.get(self, "secondary_i_pv4_prefix_count")
+
+    @secondary_i_pv4_prefix_count.setter
+    def secondary_i_pv4_prefix_count(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "secondary_i_pv4_prefix_count", value)
 
 
 class BlockDeviceArgsDict(TypedDict):
@@ -568,11 +879,11 @@ class CapacityReservationSelectorTermArgsDict(TypedDict):
     """
     instance_match_criteria: NotRequired[pulumi.Input[Optional['InstanceMatchCriteria']]]
     """
-    How instances are matched to the reservation. Karpenter 1.8.6+.
+    How instances are matched to the reservation. Karpenter 1.8.6+; not in EKS Auto Mode.
     """
     owner_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Id of the account that owns the reservation (12 digits).
+    Id of the account that owns the reservation (12 digits). Rendered as `owner` on an EKS Auto Mode NodeClass.
     """
     tags: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
@@ -590,8 +901,8 @@ class CapacityReservationSelectorTermArgs:
         Selects capacity reservations. Terms are alternatives; the fields of one term must all match. Set `id`, or any of `tags`, `ownerID` and `instanceMatchCriteria` (with `tags` or `instanceMatchCriteria`).
 
         :param pulumi.Input[_builtins.str] id: Capacity reservation id (`cr-...`). Stands alone in its term.
-        :param pulumi.Input['InstanceMatchCriteria'] instance_match_criteria: How instances are matched to the reservation. Karpenter 1.8.6+.
-        :param pulumi.Input[_builtins.str] owner_id: Id of the account that owns the reservation (12 digits).
+        :param pulumi.Input['InstanceMatchCriteria'] instance_match_criteria: How instances are matched to the reservation. Karpenter 1.8.6+; not in EKS Auto Mode.
+        :param pulumi.Input[_builtins.str] owner_id: Id of the account that owns the reservation (12 digits). Rendered as `owner` on an EKS Auto Mode NodeClass.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Capacity reservation tags (`*` matches any value; at most 20).
         """
         if id is not None:
@@ -619,7 +930,7 @@ class CapacityReservationSelectorTermArgs:
     @pulumi.getter(name="instanceMatchCriteria")
     def instance_match_criteria(self) -> pulumi.Input[Optional['InstanceMatchCriteria']]:
         """
-        How instances are matched to the reservation. Karpenter 1.8.6+.
+        How instances are matched to the reservation. Karpenter 1.8.6+; not in EKS Auto Mode.
         """
         return pulumi.get(self, "instance_match_criteria")
 
@@ -631,7 +942,7 @@ class CapacityReservationSelectorTermArgs:
     @pulumi.getter(name="ownerID")
     def owner_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Id of the account that owns the reservation (12 digits).
+        Id of the account that owns the reservation (12 digits). Rendered as `owner` on an EKS Auto Mode NodeClass.
         """
         return pulumi.get(self, "owner_id")
 
@@ -650,6 +961,58 @@ class CapacityReservationSelectorTermArgs:
     @tags.setter
     def tags(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "tags", value)
+
+
+class CertificateBundleArgsDict(TypedDict):
+    """
+    Custom CA certificates the nodes trust (for proxies and enterprise PKI).
+    """
+    data: pulumi.Input[_builtins.str]
+    """
+    The PEM bundle, base64-encoded.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    Name of the bundle.
+    """
+
+@pulumi.input_type
+class CertificateBundleArgs:
+    def __init__(__self__, *,
+                 data: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[_builtins.str]):
+        """
+        Custom CA certificates the nodes trust (for proxies and enterprise PKI).
+
+        :param pulumi.Input[_builtins.str] data: The PEM bundle, base64-encoded.
+        :param pulumi.Input[_builtins.str] name: Name of the bundle.
+        """
+        pulumi.set(__self__, "data", data)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def data(self) -> pulumi.Input[_builtins.str]:
+        """
+        The PEM bundle, base64-encoded.
+        """
+        return pulumi.get(self, "data")
+
+    @data.setter
+    def data(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "data", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Name of the bundle.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
 
 
 class ConnectionTrackingArgsDict(TypedDict):
@@ -919,6 +1282,100 @@ class EnclaveOptionsArgs:
     @enabled.setter
     def enabled(self, value: pulumi.Input[_builtins.bool]):
         pulumi.set(self, "enabled", value)
+
+
+class EphemeralStorageArgsDict(TypedDict):
+    """
+    The nodes' ephemeral storage volume (EKS Auto Mode). When `size` is below the instance's local NVMe capacity, Auto Mode adds a 20 GiB EBS volume and uses the NVMe for ephemeral data.
+    """
+    iops: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Provisioned IOPS (3000-16000). Default: 3000.
+    """
+    kms_key_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Symmetric KMS key (id, ARN, alias name or alias ARN) encrypting the root and data volumes; its key policy must let the cluster role use it and create grants. Default: the AWS-managed EBS key.
+    """
+    size: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Volume size: 1-59000Gi, 1-64000G, 1-58Ti or 1-64T. Default: `80Gi`.
+    """
+    throughput: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Throughput in MiB/s (125-1000). Default: 125.
+    """
+
+@pulumi.input_type
+class EphemeralStorageArgs:
+    def __init__(__self__, *,
+                 iops: pulumi.Input[Optional[_builtins.int]] = None,
+                 kms_key_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 size: pulumi.Input[Optional[_builtins.str]] = None,
+                 throughput: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        The nodes' ephemeral storage volume (EKS Auto Mode). When `size` is below the instance's local NVMe capacity, Auto Mode adds a 20 GiB EBS volume and uses the NVMe for ephemeral data.
+
+        :param pulumi.Input[_builtins.int] iops: Provisioned IOPS (3000-16000). Default: 3000.
+        :param pulumi.Input[_builtins.str] kms_key_id: Symmetric KMS key (id, ARN, alias name or alias ARN) encrypting the root and data volumes; its key policy must let the cluster role use it and create grants. Default: the AWS-managed EBS key.
+        :param pulumi.Input[_builtins.str] size: Volume size: 1-59000Gi, 1-64000G, 1-58Ti or 1-64T. Default: `80Gi`.
+        :param pulumi.Input[_builtins.int] throughput: Throughput in MiB/s (125-1000). Default: 125.
+        """
+        if iops is not None:
+            pulumi.set(__self__, "iops", iops)
+        if kms_key_id is not None:
+            pulumi.set(__self__, "kms_key_id", kms_key_id)
+        if size is not None:
+            pulumi.set(__self__, "size", size)
+        if throughput is not None:
+            pulumi.set(__self__, "throughput", throughput)
+
+    @_builtins.property
+    @pulumi.getter
+    def iops(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Provisioned IOPS (3000-16000). Default: 3000.
+        """
+        return pulumi.get(self, "iops")
+
+    @iops.setter
+    def iops(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "iops", value)
+
+    @_builtins.property
+    @pulumi.getter(name="kmsKeyID")
+    def kms_key_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Symmetric KMS key (id, ARN, alias name or alias ARN) encrypting the root and data volumes; its key policy must let the cluster role use it and create grants. Default: the AWS-managed EBS key.
+        """
+        return pulumi.get(self, "kms_key_id")
+
+    @kms_key_id.setter
+    def kms_key_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "kms_key_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def size(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Volume size: 1-59000Gi, 1-64000G, 1-58Ti or 1-64T. Default: `80Gi`.
+        """
+        return pulumi.get(self, "size")
+
+    @size.setter
+    def size(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "size", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def throughput(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Throughput in MiB/s (125-1000). Default: 125.
+        """
+        return pulumi.get(self, "throughput")
+
+    @throughput.setter
+    def throughput(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "throughput", value)
 
 
 class KubeletConfigurationArgsDict(TypedDict):
@@ -1362,11 +1819,19 @@ class NetworkInterfaceArgs:
 
 class NodeClassSpecArgsDict(TypedDict):
     """
-    An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
+    A node class: the AWS side of the nodes. An EC2NodeClass (karpenter.k8s.aws; AMI, subnets, security groups, IAM, disks, kubelet), or with mode `autoMode` an EKS Auto Mode NodeClass (eks.amazonaws.com/v1). Fields marked "EKS Auto Mode only" exist only on the latter; the AMI, disk, kubelet, user data, metadata and top-level network interface fields only on the former, and setting one on the other kind fails naming it.
     """
     name: pulumi.Input[_builtins.str]
     """
-    Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
+    Name of the node class object (a lowercase DNS label, at most 63 characters). In Auto Mode not `default`, EKS's built-in class.
+    """
+    advanced_networking: NotRequired[pulumi.Input[Optional['AdvancedNetworkingArgsDict']]]
+    """
+    EKS Auto Mode only: proxy, public IPs, pod IP assignment, IPv4 egress and static (EFA) network interfaces.
+    """
+    advanced_security: NotRequired[pulumi.Input[Optional['AdvancedSecurityArgsDict']]]
+    """
+    EKS Auto Mode only: FIPS AMIs and kernel lockdown.
     """
     ami_alias: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1392,6 +1857,10 @@ class NodeClassSpecArgsDict(TypedDict):
     """
     Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
     """
+    certificate_bundles: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CertificateBundleArgsDict']]]]]
+    """
+    EKS Auto Mode only: custom CA certificates the nodes trust.
+    """
     connection_tracking: NotRequired[pulumi.Input[Optional['ConnectionTrackingArgsDict']]]
     """
     Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
@@ -1411,6 +1880,10 @@ class NodeClassSpecArgsDict(TypedDict):
     enclave_options: NotRequired[pulumi.Input[Optional['EnclaveOptionsArgsDict']]]
     """
     AWS Nitro Enclaves on the instances (Karpenter 1.15+).
+    """
+    ephemeral_storage: NotRequired[pulumi.Input[Optional['EphemeralStorageArgsDict']]]
+    """
+    EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
     """
     instance_profile: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1436,17 +1909,37 @@ class NodeClassSpecArgsDict(TypedDict):
     """
     The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
     """
+    network_policy: NotRequired[pulumi.Input[Optional['NetworkPolicyDefault']]]
+    """
+    EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
+    """
+    network_policy_event_logs: NotRequired[pulumi.Input[Optional['Toggle']]]
+    """
+    EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
+    """
     placement_group_selector: NotRequired[pulumi.Input[Optional['PlacementGroupSelectorArgsDict']]]
     """
     The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
     """
+    pod_security_group_selector_terms: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['PodSecurityGroupSelectorTermArgsDict']]]]]
+    """
+    EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.
+    """
+    pod_subnet_selector_terms: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['SubnetSelectorTermArgsDict']]]]]
+    """
+    EKS Auto Mode only: subnets for pod network interfaces (e.g. a secondary CIDR), in the node's Availability Zone; set with `podSecurityGroupSelectorTerms`. The node's primary interface then serves no pods, so pod density is lower. At most 30 terms.
+    """
     role: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.
+    IAM role name (not ARN) for the nodes; Karpenter (or EKS Auto Mode) manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`. Immutable in Auto Mode: a new role needs a new class (and its access entry).
     """
     security_group_selector_terms: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['SecurityGroupSelectorTermArgsDict']]]]]
     """
     Security group selector terms. Default: security groups tagged `karpenter.sh/discovery: <clusterName>`.
+    """
+    snat_policy: NotRequired[pulumi.Input[Optional['SnatPolicy']]]
+    """
+    EKS Auto Mode only: source NAT of pod traffic leaving the VPC. Default: `Random`.
     """
     subnet_selector_terms: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['SubnetSelectorTermArgsDict']]]]]
     """
@@ -1465,58 +1958,80 @@ class NodeClassSpecArgsDict(TypedDict):
 class NodeClassSpecArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
+                 advanced_networking: pulumi.Input[Optional['AdvancedNetworkingArgs']] = None,
+                 advanced_security: pulumi.Input[Optional['AdvancedSecurityArgs']] = None,
                  ami_alias: pulumi.Input[Optional[_builtins.str]] = None,
                  ami_family: pulumi.Input[Optional[_builtins.str]] = None,
                  ami_selector_terms: pulumi.Input[Optional[Sequence[pulumi.Input['AmiSelectorTermArgs']]]] = None,
                  associate_public_ip_address: pulumi.Input[Optional[_builtins.bool]] = None,
                  block_device_mappings: pulumi.Input[Optional[Sequence[pulumi.Input['BlockDeviceMappingArgs']]]] = None,
                  capacity_reservation_selector_terms: pulumi.Input[Optional[Sequence[pulumi.Input['CapacityReservationSelectorTermArgs']]]] = None,
+                 certificate_bundles: pulumi.Input[Optional[Sequence[pulumi.Input['CertificateBundleArgs']]]] = None,
                  connection_tracking: pulumi.Input[Optional['ConnectionTrackingArgs']] = None,
                  context: pulumi.Input[Optional[_builtins.str]] = None,
                  cpu_options: pulumi.Input[Optional['CpuOptionsArgs']] = None,
                  detailed_monitoring: pulumi.Input[Optional[_builtins.bool]] = None,
                  enclave_options: pulumi.Input[Optional['EnclaveOptionsArgs']] = None,
+                 ephemeral_storage: pulumi.Input[Optional['EphemeralStorageArgs']] = None,
                  instance_profile: pulumi.Input[Optional[_builtins.str]] = None,
                  instance_store_policy: pulumi.Input[Optional[_builtins.str]] = None,
                  ip_prefix_count: pulumi.Input[Optional[_builtins.int]] = None,
                  kubelet: pulumi.Input[Optional['KubeletConfigurationArgs']] = None,
                  metadata_options: pulumi.Input[Optional['MetadataOptionsArgs']] = None,
                  network_interfaces: pulumi.Input[Optional[Sequence[pulumi.Input['NetworkInterfaceArgs']]]] = None,
+                 network_policy: pulumi.Input[Optional['NetworkPolicyDefault']] = None,
+                 network_policy_event_logs: pulumi.Input[Optional['Toggle']] = None,
                  placement_group_selector: pulumi.Input[Optional['PlacementGroupSelectorArgs']] = None,
+                 pod_security_group_selector_terms: pulumi.Input[Optional[Sequence[pulumi.Input['PodSecurityGroupSelectorTermArgs']]]] = None,
+                 pod_subnet_selector_terms: pulumi.Input[Optional[Sequence[pulumi.Input['SubnetSelectorTermArgs']]]] = None,
                  role: pulumi.Input[Optional[_builtins.str]] = None,
                  security_group_selector_terms: pulumi.Input[Optional[Sequence[pulumi.Input['SecurityGroupSelectorTermArgs']]]] = None,
+                 snat_policy: pulumi.Input[Optional['SnatPolicy']] = None,
                  subnet_selector_terms: pulumi.Input[Optional[Sequence[pulumi.Input['SubnetSelectorTermArgs']]]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
+        A node class: the AWS side of the nodes. An EC2NodeClass (karpenter.k8s.aws; AMI, subnets, security groups, IAM, disks, kubelet), or with mode `autoMode` an EKS Auto Mode NodeClass (eks.amazonaws.com/v1). Fields marked "EKS Auto Mode only" exist only on the latter; the AMI, disk, kubelet, user data, metadata and top-level network interface fields only on the former, and setting one on the other kind fails naming it.
 
-        :param pulumi.Input[_builtins.str] name: Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
+        :param pulumi.Input[_builtins.str] name: Name of the node class object (a lowercase DNS label, at most 63 characters). In Auto Mode not `default`, EKS's built-in class.
+        :param pulumi.Input['AdvancedNetworkingArgs'] advanced_networking: EKS Auto Mode only: proxy, public IPs, pod IP assignment, IPv4 egress and static (EFA) network interfaces.
+        :param pulumi.Input['AdvancedSecurityArgs'] advanced_security: EKS Auto Mode only: FIPS AMIs and kernel lockdown.
         :param pulumi.Input[_builtins.str] ami_alias: AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
         :param pulumi.Input[_builtins.str] ami_family: AMI family for bootstrapping when selecting AMIs by id, name or tags: `AL2`, `AL2023`, `Bottlerocket`, `Windows2019`, `Windows2022`, `Windows2025` or `Custom`.
         :param pulumi.Input[Sequence[pulumi.Input['AmiSelectorTermArgs']]] ami_selector_terms: AMI selector terms (instead of `amiAlias`).
         :param pulumi.Input[_builtins.bool] associate_public_ip_address: Associate a public IP address with the instances' primary network interface.
         :param pulumi.Input[Sequence[pulumi.Input['BlockDeviceMappingArgs']]] block_device_mappings: EBS volumes attached to the nodes.
         :param pulumi.Input[Sequence[pulumi.Input['CapacityReservationSelectorTermArgs']]] capacity_reservation_selector_terms: Capacity reservations (On-Demand Capacity Reservations and Capacity Blocks) the class may launch into; terms are alternatives (at most 30). Nodes in a reservation have capacity type `reserved`, so a pool must allow it in its `karpenter.sh/capacity-type` requirement. Karpenter 1.3+.
+        :param pulumi.Input[Sequence[pulumi.Input['CertificateBundleArgs']]] certificate_bundles: EKS Auto Mode only: custom CA certificates the nodes trust.
         :param pulumi.Input['ConnectionTrackingArgs'] connection_tracking: Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
         :param pulumi.Input[_builtins.str] context: The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).
         :param pulumi.Input['CpuOptionsArgs'] cpu_options: CPU options of the instances. Karpenter 1.14+.
         :param pulumi.Input[_builtins.bool] detailed_monitoring: Enable detailed CloudWatch monitoring on the instances.
         :param pulumi.Input['EnclaveOptionsArgs'] enclave_options: AWS Nitro Enclaves on the instances (Karpenter 1.15+).
+        :param pulumi.Input['EphemeralStorageArgs'] ephemeral_storage: EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
         :param pulumi.Input[_builtins.str] instance_profile: Existing instance profile name for the nodes. Mutually exclusive with `role`.
         :param pulumi.Input[_builtins.str] instance_store_policy: How to use local instance store volumes: `RAID0`.
         :param pulumi.Input[_builtins.int] ip_prefix_count: Number of IPv4 prefixes assigned automatically to the primary network interface (at least 0). Karpenter 1.8.6+.
         :param pulumi.Input['KubeletConfigurationArgs'] kubelet: Kubelet configuration for the nodes.
         :param pulumi.Input['MetadataOptionsArgs'] metadata_options: Instance metadata service options.
         :param pulumi.Input[Sequence[pulumi.Input['NetworkInterfaceArgs']]] network_interfaces: The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
+        :param pulumi.Input['NetworkPolicyDefault'] network_policy: EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
+        :param pulumi.Input['Toggle'] network_policy_event_logs: EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
         :param pulumi.Input['PlacementGroupSelectorArgs'] placement_group_selector: The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
-        :param pulumi.Input[_builtins.str] role: IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.
+        :param pulumi.Input[Sequence[pulumi.Input['PodSecurityGroupSelectorTermArgs']]] pod_security_group_selector_terms: EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.
+        :param pulumi.Input[Sequence[pulumi.Input['SubnetSelectorTermArgs']]] pod_subnet_selector_terms: EKS Auto Mode only: subnets for pod network interfaces (e.g. a secondary CIDR), in the node's Availability Zone; set with `podSecurityGroupSelectorTerms`. The node's primary interface then serves no pods, so pod density is lower. At most 30 terms.
+        :param pulumi.Input[_builtins.str] role: IAM role name (not ARN) for the nodes; Karpenter (or EKS Auto Mode) manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`. Immutable in Auto Mode: a new role needs a new class (and its access entry).
         :param pulumi.Input[Sequence[pulumi.Input['SecurityGroupSelectorTermArgs']]] security_group_selector_terms: Security group selector terms. Default: security groups tagged `karpenter.sh/discovery: <clusterName>`.
+        :param pulumi.Input['SnatPolicy'] snat_policy: EKS Auto Mode only: source NAT of pod traffic leaving the VPC. Default: `Random`.
         :param pulumi.Input[Sequence[pulumi.Input['SubnetSelectorTermArgs']]] subnet_selector_terms: Subnet selector terms. Default: subnets tagged `karpenter.sh/discovery: <clusterName>`.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags Karpenter applies to the EC2 instances, volumes and launch templates it creates.
         :param pulumi.Input[_builtins.str] user_data: Extra user data merged with the AMI family's bootstrap.
         """
         pulumi.set(__self__, "name", name)
+        if advanced_networking is not None:
+            pulumi.set(__self__, "advanced_networking", advanced_networking)
+        if advanced_security is not None:
+            pulumi.set(__self__, "advanced_security", advanced_security)
         if ami_alias is not None:
             pulumi.set(__self__, "ami_alias", ami_alias)
         if ami_family is not None:
@@ -1529,6 +2044,8 @@ class NodeClassSpecArgs:
             pulumi.set(__self__, "block_device_mappings", block_device_mappings)
         if capacity_reservation_selector_terms is not None:
             pulumi.set(__self__, "capacity_reservation_selector_terms", capacity_reservation_selector_terms)
+        if certificate_bundles is not None:
+            pulumi.set(__self__, "certificate_bundles", certificate_bundles)
         if connection_tracking is not None:
             pulumi.set(__self__, "connection_tracking", connection_tracking)
         if context is not None:
@@ -1539,6 +2056,8 @@ class NodeClassSpecArgs:
             pulumi.set(__self__, "detailed_monitoring", detailed_monitoring)
         if enclave_options is not None:
             pulumi.set(__self__, "enclave_options", enclave_options)
+        if ephemeral_storage is not None:
+            pulumi.set(__self__, "ephemeral_storage", ephemeral_storage)
         if instance_profile is not None:
             pulumi.set(__self__, "instance_profile", instance_profile)
         if instance_store_policy is not None:
@@ -1551,12 +2070,22 @@ class NodeClassSpecArgs:
             pulumi.set(__self__, "metadata_options", metadata_options)
         if network_interfaces is not None:
             pulumi.set(__self__, "network_interfaces", network_interfaces)
+        if network_policy is not None:
+            pulumi.set(__self__, "network_policy", network_policy)
+        if network_policy_event_logs is not None:
+            pulumi.set(__self__, "network_policy_event_logs", network_policy_event_logs)
         if placement_group_selector is not None:
             pulumi.set(__self__, "placement_group_selector", placement_group_selector)
+        if pod_security_group_selector_terms is not None:
+            pulumi.set(__self__, "pod_security_group_selector_terms", pod_security_group_selector_terms)
+        if pod_subnet_selector_terms is not None:
+            pulumi.set(__self__, "pod_subnet_selector_terms", pod_subnet_selector_terms)
         if role is not None:
             pulumi.set(__self__, "role", role)
         if security_group_selector_terms is not None:
             pulumi.set(__self__, "security_group_selector_terms", security_group_selector_terms)
+        if snat_policy is not None:
+            pulumi.set(__self__, "snat_policy", snat_policy)
         if subnet_selector_terms is not None:
             pulumi.set(__self__, "subnet_selector_terms", subnet_selector_terms)
         if tags is not None:
@@ -1568,13 +2097,37 @@ class NodeClassSpecArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
+        Name of the node class object (a lowercase DNS label, at most 63 characters). In Auto Mode not `default`, EKS's built-in class.
         """
         return pulumi.get(self, "name")
 
     @name.setter
     def name(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="advancedNetworking")
+    def advanced_networking(self) -> pulumi.Input[Optional['AdvancedNetworkingArgs']]:
+        """
+        EKS Auto Mode only: proxy, public IPs, pod IP assignment, IPv4 egress and static (EFA) network interfaces.
+        """
+        return pulumi.get(self, "advanced_networking")
+
+    @advanced_networking.setter
+    def advanced_networking(self, value: pulumi.Input[Optional['AdvancedNetworkingArgs']]):
+        pulumi.set(self, "advanced_networking", value)
+
+    @_builtins.property
+    @pulumi.getter(name="advancedSecurity")
+    def advanced_security(self) -> pulumi.Input[Optional['AdvancedSecurityArgs']]:
+        """
+        EKS Auto Mode only: FIPS AMIs and kernel lockdown.
+        """
+        return pulumi.get(self, "advanced_security")
+
+    @advanced_security.setter
+    def advanced_security(self, value: pulumi.Input[Optional['AdvancedSecurityArgs']]):
+        pulumi.set(self, "advanced_security", value)
 
     @_builtins.property
     @pulumi.getter(name="amiAlias")
@@ -1649,6 +2202,18 @@ class NodeClassSpecArgs:
         pulumi.set(self, "capacity_reservation_selector_terms", value)
 
     @_builtins.property
+    @pulumi.getter(name="certificateBundles")
+    def certificate_bundles(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CertificateBundleArgs']]]]:
+        """
+        EKS Auto Mode only: custom CA certificates the nodes trust.
+        """
+        return pulumi.get(self, "certificate_bundles")
+
+    @certificate_bundles.setter
+    def certificate_bundles(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CertificateBundleArgs']]]]):
+        pulumi.set(self, "certificate_bundles", value)
+
+    @_builtins.property
     @pulumi.getter(name="connectionTracking")
     def connection_tracking(self) -> pulumi.Input[Optional['ConnectionTrackingArgs']]:
         """
@@ -1707,6 +2272,18 @@ class NodeClassSpecArgs:
     @enclave_options.setter
     def enclave_options(self, value: pulumi.Input[Optional['EnclaveOptionsArgs']]):
         pulumi.set(self, "enclave_options", value)
+
+    @_builtins.property
+    @pulumi.getter(name="ephemeralStorage")
+    def ephemeral_storage(self) -> pulumi.Input[Optional['EphemeralStorageArgs']]:
+        """
+        EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+        """
+        return pulumi.get(self, "ephemeral_storage")
+
+    @ephemeral_storage.setter
+    def ephemeral_storage(self, value: pulumi.Input[Optional['EphemeralStorageArgs']]):
+        pulumi.set(self, "ephemeral_storage", value)
 
     @_builtins.property
     @pulumi.getter(name="instanceProfile")
@@ -1781,6 +2358,30 @@ class NodeClassSpecArgs:
         pulumi.set(self, "network_interfaces", value)
 
     @_builtins.property
+    @pulumi.getter(name="networkPolicy")
+    def network_policy(self) -> pulumi.Input[Optional['NetworkPolicyDefault']]:
+        """
+        EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
+        """
+        return pulumi.get(self, "network_policy")
+
+    @network_policy.setter
+    def network_policy(self, value: pulumi.Input[Optional['NetworkPolicyDefault']]):
+        pulumi.set(self, "network_policy", value)
+
+    @_builtins.property
+    @pulumi.getter(name="networkPolicyEventLogs")
+    def network_policy_event_logs(self) -> pulumi.Input[Optional['Toggle']]:
+        """
+        EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
+        """
+        return pulumi.get(self, "network_policy_event_logs")
+
+    @network_policy_event_logs.setter
+    def network_policy_event_logs(self, value: pulumi.Input[Optional['Toggle']]):
+        pulumi.set(self, "network_policy_event_logs", value)
+
+    @_builtins.property
     @pulumi.getter(name="placementGroupSelector")
     def placement_group_selector(self) -> pulumi.Input[Optional['PlacementGroupSelectorArgs']]:
         """
@@ -1793,10 +2394,34 @@ class NodeClassSpecArgs:
         pulumi.set(self, "placement_group_selector", value)
 
     @_builtins.property
+    @pulumi.getter(name="podSecurityGroupSelectorTerms")
+    def pod_security_group_selector_terms(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['PodSecurityGroupSelectorTermArgs']]]]:
+        """
+        EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.
+        """
+        return pulumi.get(self, "pod_security_group_selector_terms")
+
+    @pod_security_group_selector_terms.setter
+    def pod_security_group_selector_terms(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['PodSecurityGroupSelectorTermArgs']]]]):
+        pulumi.set(self, "pod_security_group_selector_terms", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podSubnetSelectorTerms")
+    def pod_subnet_selector_terms(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['SubnetSelectorTermArgs']]]]:
+        """
+        EKS Auto Mode only: subnets for pod network interfaces (e.g. a secondary CIDR), in the node's Availability Zone; set with `podSecurityGroupSelectorTerms`. The node's primary interface then serves no pods, so pod density is lower. At most 30 terms.
+        """
+        return pulumi.get(self, "pod_subnet_selector_terms")
+
+    @pod_subnet_selector_terms.setter
+    def pod_subnet_selector_terms(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['SubnetSelectorTermArgs']]]]):
+        pulumi.set(self, "pod_subnet_selector_terms", value)
+
+    @_builtins.property
     @pulumi.getter
     def role(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`.
+        IAM role name (not ARN) for the nodes; Karpenter (or EKS Auto Mode) manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`. Immutable in Auto Mode: a new role needs a new class (and its access entry).
         """
         return pulumi.get(self, "role")
 
@@ -1815,6 +2440,18 @@ class NodeClassSpecArgs:
     @security_group_selector_terms.setter
     def security_group_selector_terms(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['SecurityGroupSelectorTermArgs']]]]):
         pulumi.set(self, "security_group_selector_terms", value)
+
+    @_builtins.property
+    @pulumi.getter(name="snatPolicy")
+    def snat_policy(self) -> pulumi.Input[Optional['SnatPolicy']]:
+        """
+        EKS Auto Mode only: source NAT of pod traffic leaving the VPC. Default: `Random`.
+        """
+        return pulumi.get(self, "snat_policy")
+
+    @snat_policy.setter
+    def snat_policy(self, value: pulumi.Input[Optional['SnatPolicy']]):
+        pulumi.set(self, "snat_policy", value)
 
     @_builtins.property
     @pulumi.getter(name="subnetSelectorTerms")
@@ -2178,6 +2815,60 @@ class PlacementGroupSelectorArgs:
     @name.setter
     def name(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "name", value)
+
+
+class PodSecurityGroupSelectorTermArgsDict(TypedDict):
+    """
+    Selects the security groups of pod network interfaces by id or by tags. Terms are alternatives.
+    """
+    id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Security group id (`sg-...`). Mutually exclusive with `tags` in the same term.
+    """
+    tags: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Security group tags (`*` matches any value).
+    """
+
+@pulumi.input_type
+class PodSecurityGroupSelectorTermArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[Optional[_builtins.str]] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
+        """
+        Selects the security groups of pod network interfaces by id or by tags. Terms are alternatives.
+
+        :param pulumi.Input[_builtins.str] id: Security group id (`sg-...`). Mutually exclusive with `tags` in the same term.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Security group tags (`*` matches any value).
+        """
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Security group id (`sg-...`). Mutually exclusive with `tags` in the same term.
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Security group tags (`*` matches any value).
+        """
+        return pulumi.get(self, "tags")
+
+    @tags.setter
+    def tags(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "tags", value)
 
 
 class PolicyConditionArgsDict(TypedDict):

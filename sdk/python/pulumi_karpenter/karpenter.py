@@ -39,6 +39,7 @@ class KarpenterArgs:
                  install_crds: Optional[_builtins.bool] = None,
                  interruption_handling: Optional[_builtins.bool] = None,
                  kubernetes_version: Optional[_builtins.str] = None,
+                 mode: pulumi.Input[Optional['Mode']] = None,
                  namespace: Optional[_builtins.str] = None,
                  node_access: pulumi.Input[Optional['NodeAccess']] = None,
                  node_classes: pulumi.Input[Optional[Sequence[pulumi.Input['NodeClassSpecArgs']]]] = None,
@@ -48,6 +49,7 @@ class KarpenterArgs:
                  oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  repository_password: pulumi.Input[Optional[_builtins.str]] = None,
                  repository_username: pulumi.Input[Optional[_builtins.str]] = None,
+                 retain_crds_on_delete: Optional[_builtins.bool] = None,
                  service_account_name: Optional[_builtins.str] = None,
                  tags: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  values: pulumi.Input[Optional[Mapping[str, Any]]] = None,
@@ -65,23 +67,25 @@ class KarpenterArgs:
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] controller_policy_arns: Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).
         :param pulumi.Input[Sequence[pulumi.Input['PolicyStatementArgs']]] controller_policy_statements: Extra IAM statements for the controller, added as one more managed policy attached to the controller role.
         :param pulumi.Input[_builtins.str] controller_role_arn: ARN of an existing IAM role for the controller. When set, the component creates no controller IAM (no role, no policies) and annotates the service account with this role.
-        :param _builtins.bool create_instance_profile: Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.
+        :param _builtins.bool create_instance_profile: Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass's role).
         :param _builtins.bool create_pod_identity_agent: With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
         :param _builtins.bool create_spot_service_linked_role: Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
-        :param _builtins.bool default_node_pool: Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
+        :param _builtins.bool default_node_pool: Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
         :param pulumi.Input['DiscoveryArgs'] discovery: Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
         :param _builtins.bool install_crds: Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
         :param _builtins.bool interruption_handling: Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
         :param _builtins.str kubernetes_version: The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+        :param pulumi.Input['Mode'] mode: Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
         :param _builtins.str namespace: Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
-        :param pulumi.Input['NodeAccess'] node_access: How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
-        :param pulumi.Input[Sequence[pulumi.Input['NodeClassSpecArgs']]] node_classes: EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
+        :param pulumi.Input['NodeAccess'] node_access: How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (type EC2, with the AmazonEKSAutoNodePolicy association) or `none`; default `accessEntry`.
+        :param pulumi.Input[Sequence[pulumi.Input['NodeClassSpecArgs']]] node_classes: Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role, and AMI alias `al2023@latest` (self-managed) or Auto Mode's documented defaults.
         :param pulumi.Input[Sequence[pulumi.Input['NodePoolSpecArgs']]] node_pools: NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_role_additional_policy_arns: Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
-        :param pulumi.Input[_builtins.str] node_role_arn: ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.
+        :param pulumi.Input[_builtins.str] node_role_arn: ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role's EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster's `computeConfig.nodeRoleArn`, whose entry EKS creates).
         :param pulumi.Input[_builtins.str] oidc_provider_arn: ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
         :param pulumi.Input[_builtins.str] repository_password: Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
         :param pulumi.Input[_builtins.str] repository_username: Username for a private chart repository or registry mirror. Not needed for public ECR.
+        :param _builtins.bool retain_crds_on_delete: Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
         :param _builtins.str service_account_name: Name of the controller's Kubernetes service account. Default: `karpenter`.
         :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags applied to every AWS resource the component creates.
         :param pulumi.Input[Mapping[str, Any]] values: Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
@@ -90,8 +94,6 @@ class KarpenterArgs:
         pulumi.set(__self__, "cluster_name", cluster_name)
         if allow_unverified_version is not None:
             pulumi.set(__self__, "allow_unverified_version", allow_unverified_version)
-        if chart_repository is None:
-            chart_repository = 'oci://public.ecr.aws/karpenter'
         if chart_repository is not None:
             pulumi.set(__self__, "chart_repository", chart_repository)
         if cluster_authentication_mode is not None:
@@ -108,30 +110,24 @@ class KarpenterArgs:
             pulumi.set(__self__, "controller_policy_statements", controller_policy_statements)
         if controller_role_arn is not None:
             pulumi.set(__self__, "controller_role_arn", controller_role_arn)
-        if create_instance_profile is None:
-            create_instance_profile = True
         if create_instance_profile is not None:
             pulumi.set(__self__, "create_instance_profile", create_instance_profile)
         if create_pod_identity_agent is not None:
             pulumi.set(__self__, "create_pod_identity_agent", create_pod_identity_agent)
         if create_spot_service_linked_role is not None:
             pulumi.set(__self__, "create_spot_service_linked_role", create_spot_service_linked_role)
-        if default_node_pool is None:
-            default_node_pool = True
         if default_node_pool is not None:
             pulumi.set(__self__, "default_node_pool", default_node_pool)
         if discovery is not None:
             pulumi.set(__self__, "discovery", discovery)
-        if install_crds is None:
-            install_crds = True
         if install_crds is not None:
             pulumi.set(__self__, "install_crds", install_crds)
-        if interruption_handling is None:
-            interruption_handling = True
         if interruption_handling is not None:
             pulumi.set(__self__, "interruption_handling", interruption_handling)
         if kubernetes_version is not None:
             pulumi.set(__self__, "kubernetes_version", kubernetes_version)
+        if mode is not None:
+            pulumi.set(__self__, "mode", mode)
         if namespace is not None:
             pulumi.set(__self__, "namespace", namespace)
         if node_access is not None:
@@ -150,8 +146,8 @@ class KarpenterArgs:
             pulumi.set(__self__, "repository_password", repository_password)
         if repository_username is not None:
             pulumi.set(__self__, "repository_username", repository_username)
-        if service_account_name is None:
-            service_account_name = 'karpenter'
+        if retain_crds_on_delete is not None:
+            pulumi.set(__self__, "retain_crds_on_delete", retain_crds_on_delete)
         if service_account_name is not None:
             pulumi.set(__self__, "service_account_name", service_account_name)
         if tags is not None:
@@ -285,7 +281,7 @@ class KarpenterArgs:
     @pulumi.getter(name="createInstanceProfile")
     def create_instance_profile(self) -> Optional[_builtins.bool]:
         """
-        Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.
+        Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass's role).
         """
         return pulumi.get(self, "create_instance_profile")
 
@@ -321,7 +317,7 @@ class KarpenterArgs:
     @pulumi.getter(name="defaultNodePool")
     def default_node_pool(self) -> Optional[_builtins.bool]:
         """
-        Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
+        Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
         """
         return pulumi.get(self, "default_node_pool")
 
@@ -379,6 +375,18 @@ class KarpenterArgs:
 
     @_builtins.property
     @pulumi.getter
+    def mode(self) -> pulumi.Input[Optional['Mode']]:
+        """
+        Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+        """
+        return pulumi.get(self, "mode")
+
+    @mode.setter
+    def mode(self, value: pulumi.Input[Optional['Mode']]):
+        pulumi.set(self, "mode", value)
+
+    @_builtins.property
+    @pulumi.getter
     def namespace(self) -> Optional[_builtins.str]:
         """
         Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
@@ -393,7 +401,7 @@ class KarpenterArgs:
     @pulumi.getter(name="nodeAccess")
     def node_access(self) -> pulumi.Input[Optional['NodeAccess']]:
         """
-        How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+        How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (type EC2, with the AmazonEKSAutoNodePolicy association) or `none`; default `accessEntry`.
         """
         return pulumi.get(self, "node_access")
 
@@ -405,7 +413,7 @@ class KarpenterArgs:
     @pulumi.getter(name="nodeClasses")
     def node_classes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NodeClassSpecArgs']]]]:
         """
-        EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
+        Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role, and AMI alias `al2023@latest` (self-managed) or Auto Mode's documented defaults.
         """
         return pulumi.get(self, "node_classes")
 
@@ -441,7 +449,7 @@ class KarpenterArgs:
     @pulumi.getter(name="nodeRoleArn")
     def node_role_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.
+        ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role's EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster's `computeConfig.nodeRoleArn`, whose entry EKS creates).
         """
         return pulumi.get(self, "node_role_arn")
 
@@ -484,6 +492,18 @@ class KarpenterArgs:
     @repository_username.setter
     def repository_username(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "repository_username", value)
+
+    @_builtins.property
+    @pulumi.getter(name="retainCrdsOnDelete")
+    def retain_crds_on_delete(self) -> Optional[_builtins.bool]:
+        """
+        Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+        """
+        return pulumi.get(self, "retain_crds_on_delete")
+
+    @retain_crds_on_delete.setter
+    def retain_crds_on_delete(self, value: Optional[_builtins.bool]):
+        pulumi.set(self, "retain_crds_on_delete", value)
 
     @_builtins.property
     @pulumi.getter(name="serviceAccountName")
@@ -558,6 +578,7 @@ class Karpenter(pulumi.ComponentResource):
                  install_crds: Optional[_builtins.bool] = None,
                  interruption_handling: Optional[_builtins.bool] = None,
                  kubernetes_version: Optional[_builtins.str] = None,
+                 mode: pulumi.Input[Optional['Mode']] = None,
                  namespace: Optional[_builtins.str] = None,
                  node_access: pulumi.Input[Optional['NodeAccess']] = None,
                  node_classes: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodeClassSpecArgs', 'NodeClassSpecArgsDict']]]]] = None,
@@ -567,6 +588,7 @@ class Karpenter(pulumi.ComponentResource):
                  oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  repository_password: pulumi.Input[Optional[_builtins.str]] = None,
                  repository_username: pulumi.Input[Optional[_builtins.str]] = None,
+                 retain_crds_on_delete: Optional[_builtins.bool] = None,
                  service_account_name: Optional[_builtins.str] = None,
                  tags: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  values: pulumi.Input[Optional[Mapping[str, Any]]] = None,
@@ -587,23 +609,25 @@ class Karpenter(pulumi.ComponentResource):
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] controller_policy_arns: Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).
         :param pulumi.Input[Sequence[pulumi.Input[Union['PolicyStatementArgs', 'PolicyStatementArgsDict']]]] controller_policy_statements: Extra IAM statements for the controller, added as one more managed policy attached to the controller role.
         :param pulumi.Input[_builtins.str] controller_role_arn: ARN of an existing IAM role for the controller. When set, the component creates no controller IAM (no role, no policies) and annotates the service account with this role.
-        :param _builtins.bool create_instance_profile: Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.
+        :param _builtins.bool create_instance_profile: Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass's role).
         :param _builtins.bool create_pod_identity_agent: With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
         :param _builtins.bool create_spot_service_linked_role: Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
-        :param _builtins.bool default_node_pool: Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
+        :param _builtins.bool default_node_pool: Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
         :param pulumi.Input[Union['DiscoveryArgs', 'DiscoveryArgsDict']] discovery: Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
         :param _builtins.bool install_crds: Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
         :param _builtins.bool interruption_handling: Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
         :param _builtins.str kubernetes_version: The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+        :param pulumi.Input['Mode'] mode: Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
         :param _builtins.str namespace: Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
-        :param pulumi.Input['NodeAccess'] node_access: How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['NodeClassSpecArgs', 'NodeClassSpecArgsDict']]]] node_classes: EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023@latest`, subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role.
+        :param pulumi.Input['NodeAccess'] node_access: How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (type EC2, with the AmazonEKSAutoNodePolicy association) or `none`; default `accessEntry`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['NodeClassSpecArgs', 'NodeClassSpecArgsDict']]]] node_classes: Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role, and AMI alias `al2023@latest` (self-managed) or Auto Mode's documented defaults.
         :param pulumi.Input[Sequence[pulumi.Input[Union['NodePoolSpecArgs', 'NodePoolSpecArgsDict']]]] node_pools: NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_role_additional_policy_arns: Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
-        :param pulumi.Input[_builtins.str] node_role_arn: ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.
+        :param pulumi.Input[_builtins.str] node_role_arn: ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role's EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster's `computeConfig.nodeRoleArn`, whose entry EKS creates).
         :param pulumi.Input[_builtins.str] oidc_provider_arn: ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
         :param pulumi.Input[_builtins.str] repository_password: Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
         :param pulumi.Input[_builtins.str] repository_username: Username for a private chart repository or registry mirror. Not needed for public ECR.
+        :param _builtins.bool retain_crds_on_delete: Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
         :param _builtins.str service_account_name: Name of the controller's Kubernetes service account. Default: `karpenter`.
         :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags applied to every AWS resource the component creates.
         :param pulumi.Input[Mapping[str, Any]] values: Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
@@ -651,6 +675,7 @@ class Karpenter(pulumi.ComponentResource):
                  install_crds: Optional[_builtins.bool] = None,
                  interruption_handling: Optional[_builtins.bool] = None,
                  kubernetes_version: Optional[_builtins.str] = None,
+                 mode: pulumi.Input[Optional['Mode']] = None,
                  namespace: Optional[_builtins.str] = None,
                  node_access: pulumi.Input[Optional['NodeAccess']] = None,
                  node_classes: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodeClassSpecArgs', 'NodeClassSpecArgsDict']]]]] = None,
@@ -660,6 +685,7 @@ class Karpenter(pulumi.ComponentResource):
                  oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  repository_password: pulumi.Input[Optional[_builtins.str]] = None,
                  repository_username: pulumi.Input[Optional[_builtins.str]] = None,
+                 retain_crds_on_delete: Optional[_builtins.bool] = None,
                  service_account_name: Optional[_builtins.str] = None,
                  tags: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  values: pulumi.Input[Optional[Mapping[str, Any]]] = None,
@@ -676,8 +702,6 @@ class Karpenter(pulumi.ComponentResource):
             __props__ = KarpenterArgs.__new__(KarpenterArgs)
 
             __props__.__dict__["allow_unverified_version"] = allow_unverified_version
-            if chart_repository is None:
-                chart_repository = 'oci://public.ecr.aws/karpenter'
             __props__.__dict__["chart_repository"] = chart_repository
             __props__.__dict__["cluster_authentication_mode"] = cluster_authentication_mode
             __props__.__dict__["cluster_endpoint"] = cluster_endpoint
@@ -689,22 +713,15 @@ class Karpenter(pulumi.ComponentResource):
             __props__.__dict__["controller_policy_arns"] = controller_policy_arns
             __props__.__dict__["controller_policy_statements"] = controller_policy_statements
             __props__.__dict__["controller_role_arn"] = controller_role_arn
-            if create_instance_profile is None:
-                create_instance_profile = True
             __props__.__dict__["create_instance_profile"] = create_instance_profile
             __props__.__dict__["create_pod_identity_agent"] = create_pod_identity_agent
             __props__.__dict__["create_spot_service_linked_role"] = create_spot_service_linked_role
-            if default_node_pool is None:
-                default_node_pool = True
             __props__.__dict__["default_node_pool"] = default_node_pool
             __props__.__dict__["discovery"] = discovery
-            if install_crds is None:
-                install_crds = True
             __props__.__dict__["install_crds"] = install_crds
-            if interruption_handling is None:
-                interruption_handling = True
             __props__.__dict__["interruption_handling"] = interruption_handling
             __props__.__dict__["kubernetes_version"] = kubernetes_version
+            __props__.__dict__["mode"] = mode
             __props__.__dict__["namespace"] = namespace
             __props__.__dict__["node_access"] = node_access
             __props__.__dict__["node_classes"] = node_classes
@@ -714,8 +731,7 @@ class Karpenter(pulumi.ComponentResource):
             __props__.__dict__["oidc_provider_arn"] = oidc_provider_arn
             __props__.__dict__["repository_password"] = None if repository_password is None else pulumi.Output.secret(repository_password)
             __props__.__dict__["repository_username"] = repository_username
-            if service_account_name is None:
-                service_account_name = 'karpenter'
+            __props__.__dict__["retain_crds_on_delete"] = retain_crds_on_delete
             __props__.__dict__["service_account_name"] = service_account_name
             __props__.__dict__["tags"] = tags
             __props__.__dict__["values"] = values
@@ -803,6 +819,14 @@ class Karpenter(pulumi.ComponentResource):
 
     @_builtins.property
     @pulumi.getter
+    def mode(self) -> pulumi.Output[_builtins.str]:
+        """
+        `selfManaged` or `autoMode`. With `autoMode` the controller, queue, release and version outputs are empty.
+        """
+        return pulumi.get(self, "mode")
+
+    @_builtins.property
+    @pulumi.getter
     def namespace(self) -> pulumi.Output[_builtins.str]:
         """
         Namespace of the Karpenter releases.
@@ -813,7 +837,7 @@ class Karpenter(pulumi.ComponentResource):
     @pulumi.getter(name="nodeClassNames")
     def node_class_names(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
-        Names of the EC2NodeClasses created.
+        Names of the node classes created (EC2NodeClasses, or Auto Mode NodeClasses).
         """
         return pulumi.get(self, "node_class_names")
 
@@ -861,7 +885,7 @@ class Karpenter(pulumi.ComponentResource):
     @pulumi.getter
     def version(self) -> pulumi.Output[_builtins.str]:
         """
-        The Karpenter version installed.
+        The Karpenter version installed; empty with mode `autoMode`.
         """
         return pulumi.get(self, "version")
 

@@ -24,19 +24,23 @@ class NodeClassArgs:
                  cluster_name: pulumi.Input[_builtins.str],
                  spec: pulumi.Input['NodeClassSpecArgs'],
                  allow_unverified_version: Optional[_builtins.bool] = None,
+                 mode: pulumi.Input[Optional['Mode']] = None,
                  version: Optional[_builtins.str] = None):
         """
         The set of arguments for constructing a NodeClass resource.
 
         :param pulumi.Input[_builtins.str] cluster_name: Name of the EKS cluster (the component's `clusterName`): subnets and security groups are selected by the tag `karpenter.sh/discovery: <clusterName>` when the spec selects none.
-        :param pulumi.Input['NodeClassSpecArgs'] spec: The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32): give the component's `nodeRoleName` output.
+        :param pulumi.Input['NodeClassSpecArgs'] spec: The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component's `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
         :param _builtins.bool allow_unverified_version: Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
+        :param pulumi.Input['Mode'] mode: The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
         :param _builtins.str version: The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
         """
         pulumi.set(__self__, "cluster_name", cluster_name)
         pulumi.set(__self__, "spec", spec)
         if allow_unverified_version is not None:
             pulumi.set(__self__, "allow_unverified_version", allow_unverified_version)
+        if mode is not None:
+            pulumi.set(__self__, "mode", mode)
         if version is not None:
             pulumi.set(__self__, "version", version)
 
@@ -56,7 +60,7 @@ class NodeClassArgs:
     @pulumi.getter
     def spec(self) -> pulumi.Input['NodeClassSpecArgs']:
         """
-        The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32): give the component's `nodeRoleName` output.
+        The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component's `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
         """
         return pulumi.get(self, "spec")
 
@@ -75,6 +79,18 @@ class NodeClassArgs:
     @allow_unverified_version.setter
     def allow_unverified_version(self, value: Optional[_builtins.bool]):
         pulumi.set(self, "allow_unverified_version", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def mode(self) -> pulumi.Input[Optional['Mode']]:
+        """
+        The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+        """
+        return pulumi.get(self, "mode")
+
+    @mode.setter
+    def mode(self, value: pulumi.Input[Optional['Mode']]):
+        pulumi.set(self, "mode", value)
 
     @_builtins.property
     @pulumi.getter
@@ -97,6 +113,7 @@ class NodeClass(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  allow_unverified_version: Optional[_builtins.bool] = None,
                  cluster_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 mode: pulumi.Input[Optional['Mode']] = None,
                  spec: pulumi.Input[Optional[Union['NodeClassSpecArgs', 'NodeClassSpecArgsDict']]] = None,
                  version: Optional[_builtins.str] = None,
                  __props__=None):
@@ -107,7 +124,8 @@ class NodeClass(pulumi.ComponentResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param _builtins.bool allow_unverified_version: Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
         :param pulumi.Input[_builtins.str] cluster_name: Name of the EKS cluster (the component's `clusterName`): subnets and security groups are selected by the tag `karpenter.sh/discovery: <clusterName>` when the spec selects none.
-        :param pulumi.Input[Union['NodeClassSpecArgs', 'NodeClassSpecArgsDict']] spec: The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32): give the component's `nodeRoleName` output.
+        :param pulumi.Input['Mode'] mode: The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+        :param pulumi.Input[Union['NodeClassSpecArgs', 'NodeClassSpecArgsDict']] spec: The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component's `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
         :param _builtins.str version: The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
         """
         ...
@@ -136,6 +154,7 @@ class NodeClass(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  allow_unverified_version: Optional[_builtins.bool] = None,
                  cluster_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 mode: pulumi.Input[Optional['Mode']] = None,
                  spec: pulumi.Input[Optional[Union['NodeClassSpecArgs', 'NodeClassSpecArgsDict']]] = None,
                  version: Optional[_builtins.str] = None,
                  __props__=None):
@@ -153,6 +172,7 @@ class NodeClass(pulumi.ComponentResource):
             if cluster_name is None and not opts.urn:
                 raise TypeError("Missing required property 'cluster_name'")
             __props__.__dict__["cluster_name"] = cluster_name
+            __props__.__dict__["mode"] = mode
             if spec is None and not opts.urn:
                 raise TypeError("Missing required property 'spec'")
             __props__.__dict__["spec"] = spec
@@ -177,7 +197,7 @@ class NodeClass(pulumi.ComponentResource):
     @pulumi.getter
     def version(self) -> pulumi.Output[_builtins.str]:
         """
-        The Karpenter version the class was rendered for.
+        The Karpenter version the class was rendered for; empty with mode `autoMode`.
         """
         return pulumi.get(self, "version")
 

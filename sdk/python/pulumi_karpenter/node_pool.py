@@ -23,17 +23,21 @@ class NodePoolArgs:
     def __init__(__self__, *,
                  spec: pulumi.Input['NodePoolSpecArgs'],
                  allow_unverified_version: Optional[_builtins.bool] = None,
+                 mode: pulumi.Input[Optional['Mode']] = None,
                  version: Optional[_builtins.str] = None):
         """
         The set of arguments for constructing a NodePool resource.
 
-        :param pulumi.Input['NodePoolSpecArgs'] spec: The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of an EC2NodeClass in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`).
+        :param pulumi.Input['NodePoolSpecArgs'] spec: The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
         :param _builtins.bool allow_unverified_version: Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
+        :param pulumi.Input['Mode'] mode: The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
         :param _builtins.str version: The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
         """
         pulumi.set(__self__, "spec", spec)
         if allow_unverified_version is not None:
             pulumi.set(__self__, "allow_unverified_version", allow_unverified_version)
+        if mode is not None:
+            pulumi.set(__self__, "mode", mode)
         if version is not None:
             pulumi.set(__self__, "version", version)
 
@@ -41,7 +45,7 @@ class NodePoolArgs:
     @pulumi.getter
     def spec(self) -> pulumi.Input['NodePoolSpecArgs']:
         """
-        The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of an EC2NodeClass in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`).
+        The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
         """
         return pulumi.get(self, "spec")
 
@@ -63,6 +67,18 @@ class NodePoolArgs:
 
     @_builtins.property
     @pulumi.getter
+    def mode(self) -> pulumi.Input[Optional['Mode']]:
+        """
+        The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+        """
+        return pulumi.get(self, "mode")
+
+    @mode.setter
+    def mode(self, value: pulumi.Input[Optional['Mode']]):
+        pulumi.set(self, "mode", value)
+
+    @_builtins.property
+    @pulumi.getter
     def version(self) -> Optional[_builtins.str]:
         """
         The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
@@ -81,6 +97,7 @@ class NodePool(pulumi.ComponentResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  allow_unverified_version: Optional[_builtins.bool] = None,
+                 mode: pulumi.Input[Optional['Mode']] = None,
                  spec: pulumi.Input[Optional[Union['NodePoolSpecArgs', 'NodePoolSpecArgsDict']]] = None,
                  version: Optional[_builtins.str] = None,
                  __props__=None):
@@ -90,7 +107,8 @@ class NodePool(pulumi.ComponentResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param _builtins.bool allow_unverified_version: Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
-        :param pulumi.Input[Union['NodePoolSpecArgs', 'NodePoolSpecArgsDict']] spec: The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of an EC2NodeClass in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`).
+        :param pulumi.Input['Mode'] mode: The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+        :param pulumi.Input[Union['NodePoolSpecArgs', 'NodePoolSpecArgsDict']] spec: The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
         :param _builtins.str version: The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
         """
         ...
@@ -118,6 +136,7 @@ class NodePool(pulumi.ComponentResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  allow_unverified_version: Optional[_builtins.bool] = None,
+                 mode: pulumi.Input[Optional['Mode']] = None,
                  spec: pulumi.Input[Optional[Union['NodePoolSpecArgs', 'NodePoolSpecArgsDict']]] = None,
                  version: Optional[_builtins.str] = None,
                  __props__=None):
@@ -132,6 +151,7 @@ class NodePool(pulumi.ComponentResource):
             __props__ = NodePoolArgs.__new__(NodePoolArgs)
 
             __props__.__dict__["allow_unverified_version"] = allow_unverified_version
+            __props__.__dict__["mode"] = mode
             if spec is None and not opts.urn:
                 raise TypeError("Missing required property 'spec'")
             __props__.__dict__["spec"] = spec
@@ -156,7 +176,7 @@ class NodePool(pulumi.ComponentResource):
     @pulumi.getter
     def version(self) -> pulumi.Output[_builtins.str]:
         """
-        The Karpenter version the pool was rendered for.
+        The Karpenter version the pool was rendered for; empty with mode `autoMode`.
         """
         return pulumi.get(self, "version")
 

@@ -66,6 +66,45 @@ export const InstanceMatchCriteria = {
 
 export type InstanceMatchCriteria = (typeof InstanceMatchCriteria)[keyof typeof InstanceMatchCriteria];
 
+export const Ipv4PrefixSize = {
+    /**
+     * Prefix delegation (/28 prefixes), falling back to secondary IPs.
+     */
+    Auto: "Auto",
+    /**
+     * Secondary IP mode: one IP per pod (recommended for pod-sparse nodes such as GPU nodes).
+     */
+    Secondary: "32",
+} as const;
+
+export type Ipv4PrefixSize = (typeof Ipv4PrefixSize)[keyof typeof Ipv4PrefixSize];
+
+export const KernelLockdown = {
+    /**
+     * Block unsigned kernel modules and writes to kernel memory.
+     */
+    Integrity: "integrity",
+    /**
+     * No lockdown.
+     */
+    None: "none",
+} as const;
+
+export type KernelLockdown = (typeof KernelLockdown)[keyof typeof KernelLockdown];
+
+export const Mode = {
+    /**
+     * The component installs and runs Karpenter: controller and node IAM, interruption queue, Helm releases, NodePools and EC2NodeClasses.
+     */
+    SelfManaged: "selfManaged",
+    /**
+     * EKS Auto Mode runs Karpenter: the component creates the node role with its EC2 access entry, and Auto Mode NodeClasses (eks.amazonaws.com/v1) and NodePools.
+     */
+    AutoMode: "autoMode",
+} as const;
+
+export type Mode = (typeof Mode)[keyof typeof Mode];
+
 export const NestedVirtualization = {
     /**
      * Nested virtualization on.
@@ -91,6 +130,19 @@ export const NetworkInterfaceType = {
 } as const;
 
 export type NetworkInterfaceType = (typeof NetworkInterfaceType)[keyof typeof NetworkInterfaceType];
+
+export const NetworkPolicyDefault = {
+    /**
+     * New pods accept traffic until their policies are in place.
+     */
+    DefaultAllow: "DefaultAllow",
+    /**
+     * New pods accept no traffic until their policies are in place.
+     */
+    DefaultDeny: "DefaultDeny",
+} as const;
+
+export type NetworkPolicyDefault = (typeof NetworkPolicyDefault)[keyof typeof NetworkPolicyDefault];
 
 export const NodeAccess = {
     /**
@@ -146,6 +198,19 @@ export const RequirementOperator = {
 
 export type RequirementOperator = (typeof RequirementOperator)[keyof typeof RequirementOperator];
 
+export const SnatPolicy = {
+    /**
+     * SNAT with random ports (`--random-fully`).
+     */
+    Random: "Random",
+    /**
+     * No SNAT: pods are reachable from VPNs and peered networks, and reach the internet only through a NAT gateway.
+     */
+    Disabled: "Disabled",
+} as const;
+
+export type SnatPolicy = (typeof SnatPolicy)[keyof typeof SnatPolicy];
+
 export const TaintEffect = {
     /**
      * Pods that do not tolerate the taint are not scheduled.
@@ -162,3 +227,16 @@ export const TaintEffect = {
 } as const;
 
 export type TaintEffect = (typeof TaintEffect)[keyof typeof TaintEffect];
+
+export const Toggle = {
+    /**
+     * On.
+     */
+    Enabled: "Enabled",
+    /**
+     * Off.
+     */
+    Disabled: "Disabled",
+} as const;
+
+export type Toggle = (typeof Toggle)[keyof typeof Toggle];

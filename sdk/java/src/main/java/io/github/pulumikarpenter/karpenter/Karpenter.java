@@ -132,6 +132,20 @@ public class Karpenter extends com.pulumi.resources.ComponentResource {
         return this.interruptionQueueUrl;
     }
     /**
+     * `selfManaged` or `autoMode`. With `autoMode` the controller, queue, release and version outputs are empty.
+     * 
+     */
+    @Export(name="mode", refs={String.class}, tree="[0]")
+    private Output<String> mode;
+
+    /**
+     * @return `selfManaged` or `autoMode`. With `autoMode` the controller, queue, release and version outputs are empty.
+     * 
+     */
+    public Output<String> mode() {
+        return this.mode;
+    }
+    /**
      * Namespace of the Karpenter releases.
      * 
      */
@@ -146,14 +160,14 @@ public class Karpenter extends com.pulumi.resources.ComponentResource {
         return this.namespace;
     }
     /**
-     * Names of the EC2NodeClasses created.
+     * Names of the node classes created (EC2NodeClasses, or Auto Mode NodeClasses).
      * 
      */
     @Export(name="nodeClassNames", refs={List.class,String.class}, tree="[0,1]")
     private Output<List<String>> nodeClassNames;
 
     /**
-     * @return Names of the EC2NodeClasses created.
+     * @return Names of the node classes created (EC2NodeClasses, or Auto Mode NodeClasses).
      * 
      */
     public Output<List<String>> nodeClassNames() {
@@ -230,14 +244,14 @@ public class Karpenter extends com.pulumi.resources.ComponentResource {
         return this.serviceAccountName;
     }
     /**
-     * The Karpenter version installed.
+     * The Karpenter version installed; empty with mode `autoMode`.
      * 
      */
     @Export(name="version", refs={String.class}, tree="[0]")
     private Output<String> version;
 
     /**
-     * @return The Karpenter version installed.
+     * @return The Karpenter version installed; empty with mode `autoMode`.
      * 
      */
     public Output<String> version() {

@@ -5,10 +5,10 @@ package io.github.pulumikarpenter.karpenter;
 
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
-import com.pulumi.core.internal.Codegen;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import io.github.pulumikarpenter.karpenter.enums.AuthenticationMode;
 import io.github.pulumikarpenter.karpenter.enums.ControllerIdentity;
+import io.github.pulumikarpenter.karpenter.enums.Mode;
 import io.github.pulumikarpenter.karpenter.enums.NodeAccess;
 import io.github.pulumikarpenter.karpenter.inputs.DiscoveryArgs;
 import io.github.pulumikarpenter.karpenter.inputs.NodeClassSpecArgs;
@@ -179,14 +179,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.
+     * Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass&#39;s role).
      * 
      */
     @Import(name="createInstanceProfile")
     private @Nullable Boolean createInstanceProfile;
 
     /**
-     * @return Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.
+     * @return Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass&#39;s role).
      * 
      */
     public Optional<Boolean> createInstanceProfile() {
@@ -224,14 +224,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
+     * Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
      * 
      */
     @Import(name="defaultNodePool")
     private @Nullable Boolean defaultNodePool;
 
     /**
-     * @return Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
+     * @return Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
      * 
      */
     public Optional<Boolean> defaultNodePool() {
@@ -299,6 +299,21 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+     * 
+     */
+    @Import(name="mode")
+    private @Nullable Output<Mode> mode;
+
+    /**
+     * @return Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+     * 
+     */
+    public Optional<Output<Mode>> mode() {
+        return Optional.ofNullable(this.mode);
+    }
+
+    /**
      * Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
      * 
      */
@@ -314,14 +329,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+     * How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (type EC2, with the AmazonEKSAutoNodePolicy association) or `none`; default `accessEntry`.
      * 
      */
     @Import(name="nodeAccess")
     private @Nullable Output<NodeAccess> nodeAccess;
 
     /**
-     * @return How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+     * @return How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (type EC2, with the AmazonEKSAutoNodePolicy association) or `none`; default `accessEntry`.
      * 
      */
     public Optional<Output<NodeAccess>> nodeAccess() {
@@ -329,14 +344,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023{@literal @}latest`, subnets and security groups tagged `karpenter.sh/discovery: &lt;clusterName&gt;`, the node role.
+     * Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: &lt;clusterName&gt;`, the node role, and AMI alias `al2023{@literal @}latest` (self-managed) or Auto Mode&#39;s documented defaults.
      * 
      */
     @Import(name="nodeClasses")
     private @Nullable Output<List<NodeClassSpecArgs>> nodeClasses;
 
     /**
-     * @return EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023{@literal @}latest`, subnets and security groups tagged `karpenter.sh/discovery: &lt;clusterName&gt;`, the node role.
+     * @return Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: &lt;clusterName&gt;`, the node role, and AMI alias `al2023{@literal @}latest` (self-managed) or Auto Mode&#39;s documented defaults.
      * 
      */
     public Optional<Output<List<NodeClassSpecArgs>>> nodeClasses() {
@@ -374,14 +389,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.
+     * ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role&#39;s EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster&#39;s `computeConfig.nodeRoleArn`, whose entry EKS creates).
      * 
      */
     @Import(name="nodeRoleArn")
     private @Nullable Output<String> nodeRoleArn;
 
     /**
-     * @return ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.
+     * @return ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role&#39;s EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster&#39;s `computeConfig.nodeRoleArn`, whose entry EKS creates).
      * 
      */
     public Optional<Output<String>> nodeRoleArn() {
@@ -431,6 +446,21 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<String>> repositoryUsername() {
         return Optional.ofNullable(this.repositoryUsername);
+    }
+
+    /**
+     * Leave the `karpenter-crd` release, and so Karpenter&#39;s CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi&#39;s retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+     * 
+     */
+    @Import(name="retainCrdsOnDelete")
+    private @Nullable Boolean retainCrdsOnDelete;
+
+    /**
+     * @return Leave the `karpenter-crd` release, and so Karpenter&#39;s CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi&#39;s retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+     * 
+     */
+    public Optional<Boolean> retainCrdsOnDelete() {
+        return Optional.ofNullable(this.retainCrdsOnDelete);
     }
 
     /**
@@ -514,6 +544,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         this.installCrds = $.installCrds;
         this.interruptionHandling = $.interruptionHandling;
         this.kubernetesVersion = $.kubernetesVersion;
+        this.mode = $.mode;
         this.namespace = $.namespace;
         this.nodeAccess = $.nodeAccess;
         this.nodeClasses = $.nodeClasses;
@@ -523,6 +554,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         this.oidcProviderArn = $.oidcProviderArn;
         this.repositoryPassword = $.repositoryPassword;
         this.repositoryUsername = $.repositoryUsername;
+        this.retainCrdsOnDelete = $.retainCrdsOnDelete;
         this.serviceAccountName = $.serviceAccountName;
         this.tags = $.tags;
         this.values = $.values;
@@ -738,7 +770,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param createInstanceProfile Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true.
+         * @param createInstanceProfile Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass&#39;s role).
          * 
          * @return builder
          * 
@@ -771,7 +803,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param defaultNodePool Create a default NodePool and EC2NodeClass (named `default`) when `nodePools` is empty. Default: true.
+         * @param defaultNodePool Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
          * 
          * @return builder
          * 
@@ -836,6 +868,27 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
+         * @param mode Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder mode(@Nullable Output<Mode> mode) {
+            $.mode = mode;
+            return this;
+        }
+
+        /**
+         * @param mode Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder mode(Mode mode) {
+            return mode(Output.of(mode));
+        }
+
+        /**
          * @param namespace Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
          * 
          * @return builder
@@ -847,7 +900,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param nodeAccess How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+         * @param nodeAccess How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (type EC2, with the AmazonEKSAutoNodePolicy association) or `none`; default `accessEntry`.
          * 
          * @return builder
          * 
@@ -858,7 +911,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param nodeAccess How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`.
+         * @param nodeAccess How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (type EC2, with the AmazonEKSAutoNodePolicy association) or `none`; default `accessEntry`.
          * 
          * @return builder
          * 
@@ -868,7 +921,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param nodeClasses EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023{@literal @}latest`, subnets and security groups tagged `karpenter.sh/discovery: &lt;clusterName&gt;`, the node role.
+         * @param nodeClasses Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: &lt;clusterName&gt;`, the node role, and AMI alias `al2023{@literal @}latest` (self-managed) or Auto Mode&#39;s documented defaults.
          * 
          * @return builder
          * 
@@ -879,7 +932,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param nodeClasses EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023{@literal @}latest`, subnets and security groups tagged `karpenter.sh/discovery: &lt;clusterName&gt;`, the node role.
+         * @param nodeClasses Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: &lt;clusterName&gt;`, the node role, and AMI alias `al2023{@literal @}latest` (self-managed) or Auto Mode&#39;s documented defaults.
          * 
          * @return builder
          * 
@@ -889,7 +942,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param nodeClasses EC2NodeClasses to create. When empty and any pool is created, a `default` class is created: AMI alias `al2023{@literal @}latest`, subnets and security groups tagged `karpenter.sh/discovery: &lt;clusterName&gt;`, the node role.
+         * @param nodeClasses Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: &lt;clusterName&gt;`, the node role, and AMI alias `al2023{@literal @}latest` (self-managed) or Auto Mode&#39;s documented defaults.
          * 
          * @return builder
          * 
@@ -951,7 +1004,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param nodeRoleArn ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.
+         * @param nodeRoleArn ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role&#39;s EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster&#39;s `computeConfig.nodeRoleArn`, whose entry EKS creates).
          * 
          * @return builder
          * 
@@ -962,7 +1015,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param nodeRoleArn ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role, no instance profile and no access entry; node classes use this role.
+         * @param nodeRoleArn ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role&#39;s EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster&#39;s `computeConfig.nodeRoleArn`, whose entry EKS creates).
          * 
          * @return builder
          * 
@@ -1035,6 +1088,17 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
+         * @param retainCrdsOnDelete Leave the `karpenter-crd` release, and so Karpenter&#39;s CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi&#39;s retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder retainCrdsOnDelete(@Nullable Boolean retainCrdsOnDelete) {
+            $.retainCrdsOnDelete = retainCrdsOnDelete;
+            return this;
+        }
+
+        /**
          * @param serviceAccountName Name of the controller&#39;s Kubernetes service account. Default: `karpenter`.
          * 
          * @return builder
@@ -1099,15 +1163,9 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         public KarpenterArgs build() {
-            $.chartRepository = Codegen.stringProp("chartRepository").arg($.chartRepository).def("oci://public.ecr.aws/karpenter").getNullable();
             if ($.clusterName == null) {
                 throw new MissingRequiredPropertyException("KarpenterArgs", "clusterName");
             }
-            $.createInstanceProfile = Codegen.booleanProp("createInstanceProfile").arg($.createInstanceProfile).def(true).getNullable();
-            $.defaultNodePool = Codegen.booleanProp("defaultNodePool").arg($.defaultNodePool).def(true).getNullable();
-            $.installCrds = Codegen.booleanProp("installCrds").arg($.installCrds).def(true).getNullable();
-            $.interruptionHandling = Codegen.booleanProp("interruptionHandling").arg($.interruptionHandling).def(true).getNullable();
-            $.serviceAccountName = Codegen.stringProp("serviceAccountName").arg($.serviceAccountName).def("karpenter").getNullable();
             return $;
         }
     }

@@ -33,14 +33,14 @@ public class NodeClass extends com.pulumi.resources.ComponentResource {
         return this.nodeClassName;
     }
     /**
-     * The Karpenter version the class was rendered for.
+     * The Karpenter version the class was rendered for; empty with mode `autoMode`.
      * 
      */
     @Export(name="version", refs={String.class}, tree="[0]")
     private Output<String> version;
 
     /**
-     * @return The Karpenter version the class was rendered for.
+     * @return The Karpenter version the class was rendered for; empty with mode `autoMode`.
      * 
      */
     public Output<String> version() {

@@ -6,6 +6,7 @@ package io.github.pulumikarpenter.karpenter;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
+import io.github.pulumikarpenter.karpenter.enums.Mode;
 import io.github.pulumikarpenter.karpenter.inputs.NodeClassSpecArgs;
 import java.lang.Boolean;
 import java.lang.String;
@@ -49,14 +50,29 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The class, exactly as an entry of the Karpenter component&#39;s `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32): give the component&#39;s `nodeRoleName` output.
+     * The Karpenter component&#39;s `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode&#39;s NodePool rules; no `version`).
+     * 
+     */
+    @Import(name="mode")
+    private @Nullable Output<Mode> mode;
+
+    /**
+     * @return The Karpenter component&#39;s `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode&#39;s NodePool rules; no `version`).
+     * 
+     */
+    public Optional<Output<Mode>> mode() {
+        return Optional.ofNullable(this.mode);
+    }
+
+    /**
+     * The class, exactly as an entry of the Karpenter component&#39;s `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component&#39;s `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
      * 
      */
     @Import(name="spec", required=true)
     private Output<NodeClassSpecArgs> spec;
 
     /**
-     * @return The class, exactly as an entry of the Karpenter component&#39;s `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32): give the component&#39;s `nodeRoleName` output.
+     * @return The class, exactly as an entry of the Karpenter component&#39;s `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component&#39;s `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
      * 
      */
     public Output<NodeClassSpecArgs> spec() {
@@ -83,6 +99,7 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
     private NodeClassArgs(NodeClassArgs $) {
         this.allowUnverifiedVersion = $.allowUnverifiedVersion;
         this.clusterName = $.clusterName;
+        this.mode = $.mode;
         this.spec = $.spec;
         this.version = $.version;
     }
@@ -138,7 +155,28 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param spec The class, exactly as an entry of the Karpenter component&#39;s `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32): give the component&#39;s `nodeRoleName` output.
+         * @param mode The Karpenter component&#39;s `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode&#39;s NodePool rules; no `version`).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder mode(@Nullable Output<Mode> mode) {
+            $.mode = mode;
+            return this;
+        }
+
+        /**
+         * @param mode The Karpenter component&#39;s `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode&#39;s NodePool rules; no `version`).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder mode(Mode mode) {
+            return mode(Output.of(mode));
+        }
+
+        /**
+         * @param spec The class, exactly as an entry of the Karpenter component&#39;s `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component&#39;s `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
          * 
          * @return builder
          * 
@@ -149,7 +187,7 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param spec The class, exactly as an entry of the Karpenter component&#39;s `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32): give the component&#39;s `nodeRoleName` output.
+         * @param spec The class, exactly as an entry of the Karpenter component&#39;s `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component&#39;s `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
          * 
          * @return builder
          * 

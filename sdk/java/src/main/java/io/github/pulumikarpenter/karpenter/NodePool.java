@@ -33,14 +33,14 @@ public class NodePool extends com.pulumi.resources.ComponentResource {
         return this.nodePoolName;
     }
     /**
-     * The Karpenter version the pool was rendered for.
+     * The Karpenter version the pool was rendered for; empty with mode `autoMode`.
      * 
      */
     @Export(name="version", refs={String.class}, tree="[0]")
     private Output<String> version;
 
     /**
-     * @return The Karpenter version the pool was rendered for.
+     * @return The Karpenter version the pool was rendered for; empty with mode `autoMode`.
      * 
      */
     public Output<String> version() {

@@ -6,6 +6,7 @@ package io.github.pulumikarpenter.karpenter;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
+import io.github.pulumikarpenter.karpenter.enums.Mode;
 import io.github.pulumikarpenter.karpenter.inputs.NodePoolSpecArgs;
 import java.lang.Boolean;
 import java.lang.String;
@@ -34,14 +35,29 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The pool, exactly as an entry of the Karpenter component&#39;s `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of an EC2NodeClass in the cluster (one of the component&#39;s `nodeClassNames`, or a `NodeClass` resource&#39;s `nodeClassName`).
+     * The Karpenter component&#39;s `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode&#39;s NodePool rules; no `version`).
+     * 
+     */
+    @Import(name="mode")
+    private @Nullable Output<Mode> mode;
+
+    /**
+     * @return The Karpenter component&#39;s `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode&#39;s NodePool rules; no `version`).
+     * 
+     */
+    public Optional<Output<Mode>> mode() {
+        return Optional.ofNullable(this.mode);
+    }
+
+    /**
+     * The pool, exactly as an entry of the Karpenter component&#39;s `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component&#39;s `nodeClassNames`, or a `NodeClass` resource&#39;s `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
      * 
      */
     @Import(name="spec", required=true)
     private Output<NodePoolSpecArgs> spec;
 
     /**
-     * @return The pool, exactly as an entry of the Karpenter component&#39;s `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of an EC2NodeClass in the cluster (one of the component&#39;s `nodeClassNames`, or a `NodeClass` resource&#39;s `nodeClassName`).
+     * @return The pool, exactly as an entry of the Karpenter component&#39;s `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component&#39;s `nodeClassNames`, or a `NodeClass` resource&#39;s `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
      * 
      */
     public Output<NodePoolSpecArgs> spec() {
@@ -67,6 +83,7 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
 
     private NodePoolArgs(NodePoolArgs $) {
         this.allowUnverifiedVersion = $.allowUnverifiedVersion;
+        this.mode = $.mode;
         this.spec = $.spec;
         this.version = $.version;
     }
@@ -101,7 +118,28 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param spec The pool, exactly as an entry of the Karpenter component&#39;s `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of an EC2NodeClass in the cluster (one of the component&#39;s `nodeClassNames`, or a `NodeClass` resource&#39;s `nodeClassName`).
+         * @param mode The Karpenter component&#39;s `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode&#39;s NodePool rules; no `version`).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder mode(@Nullable Output<Mode> mode) {
+            $.mode = mode;
+            return this;
+        }
+
+        /**
+         * @param mode The Karpenter component&#39;s `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode&#39;s NodePool rules; no `version`).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder mode(Mode mode) {
+            return mode(Output.of(mode));
+        }
+
+        /**
+         * @param spec The pool, exactly as an entry of the Karpenter component&#39;s `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component&#39;s `nodeClassNames`, or a `NodeClass` resource&#39;s `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
          * 
          * @return builder
          * 
@@ -112,7 +150,7 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param spec The pool, exactly as an entry of the Karpenter component&#39;s `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of an EC2NodeClass in the cluster (one of the component&#39;s `nodeClassNames`, or a `NodeClass` resource&#39;s `nodeClassName`).
+         * @param spec The pool, exactly as an entry of the Karpenter component&#39;s `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component&#39;s `nodeClassNames`, or a `NodeClass` resource&#39;s `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
          * 
          * @return builder
          * 

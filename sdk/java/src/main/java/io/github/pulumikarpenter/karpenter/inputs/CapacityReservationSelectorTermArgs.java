@@ -37,14 +37,14 @@ public final class CapacityReservationSelectorTermArgs extends com.pulumi.resour
     }
 
     /**
-     * How instances are matched to the reservation. Karpenter 1.8.6+.
+     * How instances are matched to the reservation. Karpenter 1.8.6+; not in EKS Auto Mode.
      * 
      */
     @Import(name="instanceMatchCriteria")
     private @Nullable Output<InstanceMatchCriteria> instanceMatchCriteria;
 
     /**
-     * @return How instances are matched to the reservation. Karpenter 1.8.6+.
+     * @return How instances are matched to the reservation. Karpenter 1.8.6+; not in EKS Auto Mode.
      * 
      */
     public Optional<Output<InstanceMatchCriteria>> instanceMatchCriteria() {
@@ -52,14 +52,14 @@ public final class CapacityReservationSelectorTermArgs extends com.pulumi.resour
     }
 
     /**
-     * Id of the account that owns the reservation (12 digits).
+     * Id of the account that owns the reservation (12 digits). Rendered as `owner` on an EKS Auto Mode NodeClass.
      * 
      */
     @Import(name="ownerID")
     private @Nullable Output<String> ownerID;
 
     /**
-     * @return Id of the account that owns the reservation (12 digits).
+     * @return Id of the account that owns the reservation (12 digits). Rendered as `owner` on an EKS Auto Mode NodeClass.
      * 
      */
     public Optional<Output<String>> ownerID() {
@@ -130,7 +130,7 @@ public final class CapacityReservationSelectorTermArgs extends com.pulumi.resour
         }
 
         /**
-         * @param instanceMatchCriteria How instances are matched to the reservation. Karpenter 1.8.6+.
+         * @param instanceMatchCriteria How instances are matched to the reservation. Karpenter 1.8.6+; not in EKS Auto Mode.
          * 
          * @return builder
          * 
@@ -141,7 +141,7 @@ public final class CapacityReservationSelectorTermArgs extends com.pulumi.resour
         }
 
         /**
-         * @param instanceMatchCriteria How instances are matched to the reservation. Karpenter 1.8.6+.
+         * @param instanceMatchCriteria How instances are matched to the reservation. Karpenter 1.8.6+; not in EKS Auto Mode.
          * 
          * @return builder
          * 
@@ -151,7 +151,7 @@ public final class CapacityReservationSelectorTermArgs extends com.pulumi.resour
         }
 
         /**
-         * @param ownerID Id of the account that owns the reservation (12 digits).
+         * @param ownerID Id of the account that owns the reservation (12 digits). Rendered as `owner` on an EKS Auto Mode NodeClass.
          * 
          * @return builder
          * 
@@ -162,7 +162,7 @@ public final class CapacityReservationSelectorTermArgs extends com.pulumi.resour
         }
 
         /**
-         * @param ownerID Id of the account that owns the reservation (12 digits).
+         * @param ownerID Id of the account that owns the reservation (12 digits). Rendered as `owner` on an EKS Auto Mode NodeClass.
          * 
          * @return builder
          * 

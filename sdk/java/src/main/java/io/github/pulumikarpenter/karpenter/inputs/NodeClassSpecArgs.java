@@ -6,16 +6,24 @@ package io.github.pulumikarpenter.karpenter.inputs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
+import io.github.pulumikarpenter.karpenter.enums.NetworkPolicyDefault;
+import io.github.pulumikarpenter.karpenter.enums.SnatPolicy;
+import io.github.pulumikarpenter.karpenter.enums.Toggle;
+import io.github.pulumikarpenter.karpenter.inputs.AdvancedNetworkingArgs;
+import io.github.pulumikarpenter.karpenter.inputs.AdvancedSecurityArgs;
 import io.github.pulumikarpenter.karpenter.inputs.AmiSelectorTermArgs;
 import io.github.pulumikarpenter.karpenter.inputs.BlockDeviceMappingArgs;
 import io.github.pulumikarpenter.karpenter.inputs.CapacityReservationSelectorTermArgs;
+import io.github.pulumikarpenter.karpenter.inputs.CertificateBundleArgs;
 import io.github.pulumikarpenter.karpenter.inputs.ConnectionTrackingArgs;
 import io.github.pulumikarpenter.karpenter.inputs.CpuOptionsArgs;
 import io.github.pulumikarpenter.karpenter.inputs.EnclaveOptionsArgs;
+import io.github.pulumikarpenter.karpenter.inputs.EphemeralStorageArgs;
 import io.github.pulumikarpenter.karpenter.inputs.KubeletConfigurationArgs;
 import io.github.pulumikarpenter.karpenter.inputs.MetadataOptionsArgs;
 import io.github.pulumikarpenter.karpenter.inputs.NetworkInterfaceArgs;
 import io.github.pulumikarpenter.karpenter.inputs.PlacementGroupSelectorArgs;
+import io.github.pulumikarpenter.karpenter.inputs.PodSecurityGroupSelectorTermArgs;
 import io.github.pulumikarpenter.karpenter.inputs.SecurityGroupSelectorTermArgs;
 import io.github.pulumikarpenter.karpenter.inputs.SubnetSelectorTermArgs;
 import java.lang.Boolean;
@@ -29,12 +37,42 @@ import javax.annotation.Nullable;
 
 
 /**
- * An EC2NodeClass: the AWS side of the nodes (AMI, subnets, security groups, IAM, disks, kubelet).
+ * A node class: the AWS side of the nodes. An EC2NodeClass (karpenter.k8s.aws; AMI, subnets, security groups, IAM, disks, kubelet), or with mode `autoMode` an EKS Auto Mode NodeClass (eks.amazonaws.com/v1). Fields marked &#34;EKS Auto Mode only&#34; exist only on the latter; the AMI, disk, kubelet, user data, metadata and top-level network interface fields only on the former, and setting one on the other kind fails naming it.
  * 
  */
 public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final NodeClassSpecArgs Empty = new NodeClassSpecArgs();
+
+    /**
+     * EKS Auto Mode only: proxy, public IPs, pod IP assignment, IPv4 egress and static (EFA) network interfaces.
+     * 
+     */
+    @Import(name="advancedNetworking")
+    private @Nullable Output<AdvancedNetworkingArgs> advancedNetworking;
+
+    /**
+     * @return EKS Auto Mode only: proxy, public IPs, pod IP assignment, IPv4 egress and static (EFA) network interfaces.
+     * 
+     */
+    public Optional<Output<AdvancedNetworkingArgs>> advancedNetworking() {
+        return Optional.ofNullable(this.advancedNetworking);
+    }
+
+    /**
+     * EKS Auto Mode only: FIPS AMIs and kernel lockdown.
+     * 
+     */
+    @Import(name="advancedSecurity")
+    private @Nullable Output<AdvancedSecurityArgs> advancedSecurity;
+
+    /**
+     * @return EKS Auto Mode only: FIPS AMIs and kernel lockdown.
+     * 
+     */
+    public Optional<Output<AdvancedSecurityArgs>> advancedSecurity() {
+        return Optional.ofNullable(this.advancedSecurity);
+    }
 
     /**
      * AMI alias `&lt;family&gt;{@literal @}&lt;version&gt;`, e.g. `al2023{@literal @}latest` or `bottlerocket{@literal @}v1.20.0`. Default (when no `amiSelectorTerms`): `al2023{@literal @}latest`.
@@ -127,6 +165,21 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * EKS Auto Mode only: custom CA certificates the nodes trust.
+     * 
+     */
+    @Import(name="certificateBundles")
+    private @Nullable Output<List<CertificateBundleArgs>> certificateBundles;
+
+    /**
+     * @return EKS Auto Mode only: custom CA certificates the nodes trust.
+     * 
+     */
+    public Optional<Output<List<CertificateBundleArgs>>> certificateBundles() {
+        return Optional.ofNullable(this.certificateBundles);
+    }
+
+    /**
      * Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
      * 
      */
@@ -199,6 +252,21 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<EnclaveOptionsArgs>> enclaveOptions() {
         return Optional.ofNullable(this.enclaveOptions);
+    }
+
+    /**
+     * EKS Auto Mode only: the nodes&#39; ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+     * 
+     */
+    @Import(name="ephemeralStorage")
+    private @Nullable Output<EphemeralStorageArgs> ephemeralStorage;
+
+    /**
+     * @return EKS Auto Mode only: the nodes&#39; ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+     * 
+     */
+    public Optional<Output<EphemeralStorageArgs>> ephemeralStorage() {
+        return Optional.ofNullable(this.ephemeralStorage);
     }
 
     /**
@@ -277,14 +345,14 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
+     * Name of the node class object (a lowercase DNS label, at most 63 characters). In Auto Mode not `default`, EKS&#39;s built-in class.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
+     * @return Name of the node class object (a lowercase DNS label, at most 63 characters). In Auto Mode not `default`, EKS&#39;s built-in class.
      * 
      */
     public Output<String> name() {
@@ -307,6 +375,36 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
+     * 
+     */
+    @Import(name="networkPolicy")
+    private @Nullable Output<NetworkPolicyDefault> networkPolicy;
+
+    /**
+     * @return EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
+     * 
+     */
+    public Optional<Output<NetworkPolicyDefault>> networkPolicy() {
+        return Optional.ofNullable(this.networkPolicy);
+    }
+
+    /**
+     * EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
+     * 
+     */
+    @Import(name="networkPolicyEventLogs")
+    private @Nullable Output<Toggle> networkPolicyEventLogs;
+
+    /**
+     * @return EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
+     * 
+     */
+    public Optional<Output<Toggle>> networkPolicyEventLogs() {
+        return Optional.ofNullable(this.networkPolicyEventLogs);
+    }
+
+    /**
      * The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
      * 
      */
@@ -322,14 +420,44 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component&#39;s node role. Mutually exclusive with `instanceProfile`.
+     * EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.
+     * 
+     */
+    @Import(name="podSecurityGroupSelectorTerms")
+    private @Nullable Output<List<PodSecurityGroupSelectorTermArgs>> podSecurityGroupSelectorTerms;
+
+    /**
+     * @return EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.
+     * 
+     */
+    public Optional<Output<List<PodSecurityGroupSelectorTermArgs>>> podSecurityGroupSelectorTerms() {
+        return Optional.ofNullable(this.podSecurityGroupSelectorTerms);
+    }
+
+    /**
+     * EKS Auto Mode only: subnets for pod network interfaces (e.g. a secondary CIDR), in the node&#39;s Availability Zone; set with `podSecurityGroupSelectorTerms`. The node&#39;s primary interface then serves no pods, so pod density is lower. At most 30 terms.
+     * 
+     */
+    @Import(name="podSubnetSelectorTerms")
+    private @Nullable Output<List<SubnetSelectorTermArgs>> podSubnetSelectorTerms;
+
+    /**
+     * @return EKS Auto Mode only: subnets for pod network interfaces (e.g. a secondary CIDR), in the node&#39;s Availability Zone; set with `podSecurityGroupSelectorTerms`. The node&#39;s primary interface then serves no pods, so pod density is lower. At most 30 terms.
+     * 
+     */
+    public Optional<Output<List<SubnetSelectorTermArgs>>> podSubnetSelectorTerms() {
+        return Optional.ofNullable(this.podSubnetSelectorTerms);
+    }
+
+    /**
+     * IAM role name (not ARN) for the nodes; Karpenter (or EKS Auto Mode) manages an instance profile for it. Default: the component&#39;s node role. Mutually exclusive with `instanceProfile`. Immutable in Auto Mode: a new role needs a new class (and its access entry).
      * 
      */
     @Import(name="role")
     private @Nullable Output<String> role;
 
     /**
-     * @return IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component&#39;s node role. Mutually exclusive with `instanceProfile`.
+     * @return IAM role name (not ARN) for the nodes; Karpenter (or EKS Auto Mode) manages an instance profile for it. Default: the component&#39;s node role. Mutually exclusive with `instanceProfile`. Immutable in Auto Mode: a new role needs a new class (and its access entry).
      * 
      */
     public Optional<Output<String>> role() {
@@ -349,6 +477,21 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<List<SecurityGroupSelectorTermArgs>>> securityGroupSelectorTerms() {
         return Optional.ofNullable(this.securityGroupSelectorTerms);
+    }
+
+    /**
+     * EKS Auto Mode only: source NAT of pod traffic leaving the VPC. Default: `Random`.
+     * 
+     */
+    @Import(name="snatPolicy")
+    private @Nullable Output<SnatPolicy> snatPolicy;
+
+    /**
+     * @return EKS Auto Mode only: source NAT of pod traffic leaving the VPC. Default: `Random`.
+     * 
+     */
+    public Optional<Output<SnatPolicy>> snatPolicy() {
+        return Optional.ofNullable(this.snatPolicy);
     }
 
     /**
@@ -399,17 +542,21 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
     private NodeClassSpecArgs() {}
 
     private NodeClassSpecArgs(NodeClassSpecArgs $) {
+        this.advancedNetworking = $.advancedNetworking;
+        this.advancedSecurity = $.advancedSecurity;
         this.amiAlias = $.amiAlias;
         this.amiFamily = $.amiFamily;
         this.amiSelectorTerms = $.amiSelectorTerms;
         this.associatePublicIPAddress = $.associatePublicIPAddress;
         this.blockDeviceMappings = $.blockDeviceMappings;
         this.capacityReservationSelectorTerms = $.capacityReservationSelectorTerms;
+        this.certificateBundles = $.certificateBundles;
         this.connectionTracking = $.connectionTracking;
         this.context = $.context;
         this.cpuOptions = $.cpuOptions;
         this.detailedMonitoring = $.detailedMonitoring;
         this.enclaveOptions = $.enclaveOptions;
+        this.ephemeralStorage = $.ephemeralStorage;
         this.instanceProfile = $.instanceProfile;
         this.instanceStorePolicy = $.instanceStorePolicy;
         this.ipPrefixCount = $.ipPrefixCount;
@@ -417,9 +564,14 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
         this.metadataOptions = $.metadataOptions;
         this.name = $.name;
         this.networkInterfaces = $.networkInterfaces;
+        this.networkPolicy = $.networkPolicy;
+        this.networkPolicyEventLogs = $.networkPolicyEventLogs;
         this.placementGroupSelector = $.placementGroupSelector;
+        this.podSecurityGroupSelectorTerms = $.podSecurityGroupSelectorTerms;
+        this.podSubnetSelectorTerms = $.podSubnetSelectorTerms;
         this.role = $.role;
         this.securityGroupSelectorTerms = $.securityGroupSelectorTerms;
+        this.snatPolicy = $.snatPolicy;
         this.subnetSelectorTerms = $.subnetSelectorTerms;
         this.tags = $.tags;
         this.userData = $.userData;
@@ -441,6 +593,48 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
 
         public Builder(NodeClassSpecArgs defaults) {
             $ = new NodeClassSpecArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param advancedNetworking EKS Auto Mode only: proxy, public IPs, pod IP assignment, IPv4 egress and static (EFA) network interfaces.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder advancedNetworking(@Nullable Output<AdvancedNetworkingArgs> advancedNetworking) {
+            $.advancedNetworking = advancedNetworking;
+            return this;
+        }
+
+        /**
+         * @param advancedNetworking EKS Auto Mode only: proxy, public IPs, pod IP assignment, IPv4 egress and static (EFA) network interfaces.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder advancedNetworking(AdvancedNetworkingArgs advancedNetworking) {
+            return advancedNetworking(Output.of(advancedNetworking));
+        }
+
+        /**
+         * @param advancedSecurity EKS Auto Mode only: FIPS AMIs and kernel lockdown.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder advancedSecurity(@Nullable Output<AdvancedSecurityArgs> advancedSecurity) {
+            $.advancedSecurity = advancedSecurity;
+            return this;
+        }
+
+        /**
+         * @param advancedSecurity EKS Auto Mode only: FIPS AMIs and kernel lockdown.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder advancedSecurity(AdvancedSecurityArgs advancedSecurity) {
+            return advancedSecurity(Output.of(advancedSecurity));
         }
 
         /**
@@ -600,6 +794,37 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
+         * @param certificateBundles EKS Auto Mode only: custom CA certificates the nodes trust.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder certificateBundles(@Nullable Output<List<CertificateBundleArgs>> certificateBundles) {
+            $.certificateBundles = certificateBundles;
+            return this;
+        }
+
+        /**
+         * @param certificateBundles EKS Auto Mode only: custom CA certificates the nodes trust.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder certificateBundles(List<CertificateBundleArgs> certificateBundles) {
+            return certificateBundles(Output.of(certificateBundles));
+        }
+
+        /**
+         * @param certificateBundles EKS Auto Mode only: custom CA certificates the nodes trust.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder certificateBundles(CertificateBundleArgs... certificateBundles) {
+            return certificateBundles(List.of(certificateBundles));
+        }
+
+        /**
          * @param connectionTracking Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.
          * 
          * @return builder
@@ -702,6 +927,27 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder enclaveOptions(EnclaveOptionsArgs enclaveOptions) {
             return enclaveOptions(Output.of(enclaveOptions));
+        }
+
+        /**
+         * @param ephemeralStorage EKS Auto Mode only: the nodes&#39; ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder ephemeralStorage(@Nullable Output<EphemeralStorageArgs> ephemeralStorage) {
+            $.ephemeralStorage = ephemeralStorage;
+            return this;
+        }
+
+        /**
+         * @param ephemeralStorage EKS Auto Mode only: the nodes&#39; ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder ephemeralStorage(EphemeralStorageArgs ephemeralStorage) {
+            return ephemeralStorage(Output.of(ephemeralStorage));
         }
 
         /**
@@ -810,7 +1056,7 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
+         * @param name Name of the node class object (a lowercase DNS label, at most 63 characters). In Auto Mode not `default`, EKS&#39;s built-in class.
          * 
          * @return builder
          * 
@@ -821,7 +1067,7 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Name of the EC2NodeClass object (a lowercase DNS label, at most 63 characters).
+         * @param name Name of the node class object (a lowercase DNS label, at most 63 characters). In Auto Mode not `default`, EKS&#39;s built-in class.
          * 
          * @return builder
          * 
@@ -862,6 +1108,48 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
+         * @param networkPolicy EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder networkPolicy(@Nullable Output<NetworkPolicyDefault> networkPolicy) {
+            $.networkPolicy = networkPolicy;
+            return this;
+        }
+
+        /**
+         * @param networkPolicy EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder networkPolicy(NetworkPolicyDefault networkPolicy) {
+            return networkPolicy(Output.of(networkPolicy));
+        }
+
+        /**
+         * @param networkPolicyEventLogs EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder networkPolicyEventLogs(@Nullable Output<Toggle> networkPolicyEventLogs) {
+            $.networkPolicyEventLogs = networkPolicyEventLogs;
+            return this;
+        }
+
+        /**
+         * @param networkPolicyEventLogs EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder networkPolicyEventLogs(Toggle networkPolicyEventLogs) {
+            return networkPolicyEventLogs(Output.of(networkPolicyEventLogs));
+        }
+
+        /**
          * @param placementGroupSelector The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
          * 
          * @return builder
@@ -883,7 +1171,69 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param role IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component&#39;s node role. Mutually exclusive with `instanceProfile`.
+         * @param podSecurityGroupSelectorTerms EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder podSecurityGroupSelectorTerms(@Nullable Output<List<PodSecurityGroupSelectorTermArgs>> podSecurityGroupSelectorTerms) {
+            $.podSecurityGroupSelectorTerms = podSecurityGroupSelectorTerms;
+            return this;
+        }
+
+        /**
+         * @param podSecurityGroupSelectorTerms EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder podSecurityGroupSelectorTerms(List<PodSecurityGroupSelectorTermArgs> podSecurityGroupSelectorTerms) {
+            return podSecurityGroupSelectorTerms(Output.of(podSecurityGroupSelectorTerms));
+        }
+
+        /**
+         * @param podSecurityGroupSelectorTerms EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder podSecurityGroupSelectorTerms(PodSecurityGroupSelectorTermArgs... podSecurityGroupSelectorTerms) {
+            return podSecurityGroupSelectorTerms(List.of(podSecurityGroupSelectorTerms));
+        }
+
+        /**
+         * @param podSubnetSelectorTerms EKS Auto Mode only: subnets for pod network interfaces (e.g. a secondary CIDR), in the node&#39;s Availability Zone; set with `podSecurityGroupSelectorTerms`. The node&#39;s primary interface then serves no pods, so pod density is lower. At most 30 terms.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder podSubnetSelectorTerms(@Nullable Output<List<SubnetSelectorTermArgs>> podSubnetSelectorTerms) {
+            $.podSubnetSelectorTerms = podSubnetSelectorTerms;
+            return this;
+        }
+
+        /**
+         * @param podSubnetSelectorTerms EKS Auto Mode only: subnets for pod network interfaces (e.g. a secondary CIDR), in the node&#39;s Availability Zone; set with `podSecurityGroupSelectorTerms`. The node&#39;s primary interface then serves no pods, so pod density is lower. At most 30 terms.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder podSubnetSelectorTerms(List<SubnetSelectorTermArgs> podSubnetSelectorTerms) {
+            return podSubnetSelectorTerms(Output.of(podSubnetSelectorTerms));
+        }
+
+        /**
+         * @param podSubnetSelectorTerms EKS Auto Mode only: subnets for pod network interfaces (e.g. a secondary CIDR), in the node&#39;s Availability Zone; set with `podSecurityGroupSelectorTerms`. The node&#39;s primary interface then serves no pods, so pod density is lower. At most 30 terms.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder podSubnetSelectorTerms(SubnetSelectorTermArgs... podSubnetSelectorTerms) {
+            return podSubnetSelectorTerms(List.of(podSubnetSelectorTerms));
+        }
+
+        /**
+         * @param role IAM role name (not ARN) for the nodes; Karpenter (or EKS Auto Mode) manages an instance profile for it. Default: the component&#39;s node role. Mutually exclusive with `instanceProfile`. Immutable in Auto Mode: a new role needs a new class (and its access entry).
          * 
          * @return builder
          * 
@@ -894,7 +1244,7 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param role IAM role name for the nodes; Karpenter manages an instance profile for it. Default: the component&#39;s node role. Mutually exclusive with `instanceProfile`.
+         * @param role IAM role name (not ARN) for the nodes; Karpenter (or EKS Auto Mode) manages an instance profile for it. Default: the component&#39;s node role. Mutually exclusive with `instanceProfile`. Immutable in Auto Mode: a new role needs a new class (and its access entry).
          * 
          * @return builder
          * 
@@ -932,6 +1282,27 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder securityGroupSelectorTerms(SecurityGroupSelectorTermArgs... securityGroupSelectorTerms) {
             return securityGroupSelectorTerms(List.of(securityGroupSelectorTerms));
+        }
+
+        /**
+         * @param snatPolicy EKS Auto Mode only: source NAT of pod traffic leaving the VPC. Default: `Random`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder snatPolicy(@Nullable Output<SnatPolicy> snatPolicy) {
+            $.snatPolicy = snatPolicy;
+            return this;
+        }
+
+        /**
+         * @param snatPolicy EKS Auto Mode only: source NAT of pod traffic leaving the VPC. Default: `Random`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder snatPolicy(SnatPolicy snatPolicy) {
+            return snatPolicy(Output.of(snatPolicy));
         }
 
         /**

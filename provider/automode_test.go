@@ -1,0 +1,422 @@
+package provider
+
+import (
+	"encoding/json"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Expectations come from ../shared/reference/eks-auto-mode/facts.md (§ numbers), not from the
+// catalog: a wrong entry there must fail here.
+
+const autoModeArgs = `{"clusterName":"demo","mode":"autoMode"}`
+
+func autoModeWith(t *testing.T, extra string) string {
+	t.Helper()
+	var base, more map[string]any
+	require.NoError(t, json.Unmarshal([]byte(autoModeArgs), &base))
+	require.NoError(t, json.Unmarshal([]byte(extra), &more))
+	for k, v := range more {
+		base[k] = v
+	}
+	b, _ := json.Marshal(base)
+	return string(b)
+}
+
+func (r *rendered) types() []string {
+	var out []string
+	for _, res := range r.Resources {
+		out = append(out, res.Type)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestAutoModeCreatesNodeAccessAndProvisioningOnly(t *testing.T) {
+	r := renderArgs(t, autoModeArgs)
+	assert.Equal(t, []string{
+		"aws:eks/accessEntry:AccessEntry",
+		"aws:eks/accessPolicyAssociation:AccessPolicyAssociation",
+		"aws:iam/role:Role",
+		"aws:iam/rolePolicyAttachment:RolePolicyAttachment",
+		"aws:iam/rolePolicyAttachment:RolePolicyAttachment",
+		"kubernetes:eks.amazonaws.com/v1:NodeClass",
+		"kubernetes:karpenter.sh/v1:NodePool",
+	}, r.types(), "no controller, CRD release, controller IAM, queue, rules or instance profile")
+
+	// §6: the two managed policies, and nothing Karpenter's node role has besides.
+	var policies []string
+	for _, a := range r.byType("aws:iam/rolePolicyAttachment:RolePolicyAttachment") {
+		policies = append(policies, a.Inputs["policyArn"].(string))
+	}
+	assert.ElementsMatch(t, []string{
+		"arn:aws:iam::aws:policy/AmazonEKSWorkerNodeMinimalPolicy",
+		"arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryPullOnly",
+	}, policies)
+	assert.Contains(t, r.get("karpenter-node").Inputs["assumeRolePolicy"], `"Service":"ec2.amazonaws.com"`)
+
+	// §7: an EC2 entry (not EC2_LINUX) and the AmazonEKSAutoNodePolicy association, cluster scope.
+	roleArn := "arn:aws:iam::123456789012:role/" + r.get("karpenter-node").Inputs["name"].(string)
+	entry := r.get("karpenter-node-access")
+	assert.Equal(t, "EC2", entry.Inputs["type"])
+	assert.Equal(t, roleArn, entry.Inputs["principalArn"])
+	assoc := r.get("karpenter-node-access-policy")
+	assert.Equal(t, "arn:aws:eks::aws:cluster-access-policy/AmazonEKSAutoNodePolicy", assoc.Inputs["policyArn"])
+	assert.Equal(t, map[string]any{"type": "cluster"}, assoc.Inputs["accessScope"])
+	assert.Equal(t, roleArn, assoc.Inputs["principalArn"])
+	assert.Equal(t, "demo", assoc.Inputs["clusterName"])
+
+	// Nodes never launch before they can join: the class and pool wait for the entry and its policy.
+	for _, name := range []string{"karpenter-nodeclass-auto-default", "karpenter-nodepool-auto-default"} {
+		assert.Subset(t, r.get(name).DependsOn, []string{"karpenter-node-access", "karpenter-node-access-policy", "karpenter-node-minimal", "karpenter-node-ecr"}, name)
+	}
+
+	outputs := r.Outputs
+	assert.Equal(t, "autoMode", outputs["mode"])
+	for _, empty := range []string{"version", "releaseName", "crdReleaseName", "controllerRoleArn", "interruptionQueueName", "namespace", "serviceAccountName", "instanceProfileName"} {
+		assert.Equal(t, "", outputs[empty], empty)
+	}
+	assert.Equal(t, roleArn, outputs["nodeRoleArn"])
+}
+
+func TestAutoModeDefaultClassAndPool(t *testing.T) {
+	r := renderArgs(t, autoModeArgs)
+	class := r.get("karpenter-nodeclass-auto-default").Inputs
+	assert.Equal(t, "eks.amazonaws.com/v1", class["apiVersion"])
+	assert.Equal(t, "NodeClass", class["kind"])
+	spec := class["spec"].(map[string]any)
+	// §2 defaults, written out; the role is the component's node role, by name.
+	assert.Equal(t, map[string]any{"size": "80Gi", "iops": float64(3000), "throughput": float64(125)}, spec["ephemeralStorage"])
+	assert.Equal(t, "DefaultAllow", spec["networkPolicy"])
+	assert.Equal(t, "Disabled", spec["networkPolicyEventLogs"])
+	assert.Equal(t, "Random", spec["snatPolicy"])
+	assert.Equal(t, r.get("karpenter-node").Inputs["name"], spec["role"])
+	for _, gone := range []string{"amiSelectorTerms", "amiFamily", "kubelet", "blockDeviceMappings", "metadataOptions"} {
+		assert.NotContains(t, spec, gone)
+	}
+
+	pool := r.get("karpenter-nodepool-auto-default").Inputs["spec"].(map[string]any)
+	tmpl := dig(pool, "template", "spec").(map[string]any)
+	assert.Equal(t, map[string]any{"group": "eks.amazonaws.com", "kind": "NodeClass", "name": "auto-default"}, tmpl["nodeClassRef"])
+	assert.Equal(t, "336h", tmpl["expireAfter"], "§4: Auto Mode's default, within its 21-day limit")
+	raw, _ := json.Marshal(tmpl["requirements"])
+	assert.NotContains(t, string(raw), "karpenter.k8s.aws", "§5: Auto Mode labels its nodes under eks.amazonaws.com")
+	assert.NotContains(t, string(raw), "kubernetes.io/os", "§5: not a supported Auto Mode label")
+	assert.Contains(t, string(raw), `"eks.amazonaws.com/instance-category"`)
+}
+
+func TestAutoModeRefusesSelfManagedInputs(t *testing.T) {
+	// Each input that configures the Karpenter install, set on its own: the error names it.
+	for field, value := range map[string]string{
+		"version":                    `"1.15.1"`,
+		"allowUnverifiedVersion":     `true`,
+		"kubernetesVersion":          `"1.33"`,
+		"clusterEndpoint":            `"https://example.eks.amazonaws.com"`,
+		"oidcProviderArn":            `"arn:aws:iam::123456789012:oidc-provider/x"`,
+		"namespace":                  `"karpenter"`,
+		"serviceAccountName":         `"karpenter"`,
+		"controllerIdentity":         `"podIdentity"`,
+		"createPodIdentityAgent":     `true`,
+		"controllerRoleArn":          `"arn:aws:iam::123456789012:role/x"`,
+		"controllerPolicyStatements": `[{"actions":["s3:GetObject"],"resources":["*"]}]`,
+		"controllerPolicyArns":       `{"x":"arn:aws:iam::aws:policy/ReadOnlyAccess"}`,
+		"interruptionHandling":       `false`,
+		"chartRepository":            `"oci://example.com/karpenter"`,
+		"repositoryUsername":         `"u"`,
+		"repositoryPassword":         `"p"`,
+		"controllerImageRepository":  `"example.com/controller"`,
+		"installCrds":                `true`,
+		"retainCrdsOnDelete":         `true`,
+		"values":                     `{"replicas":1}`,
+	} {
+		t.Run(field, func(t *testing.T) {
+			msg := renderError(t, autoModeWith(t, `{"`+field+`":`+value+`}`))
+			assert.Contains(t, msg, field+": not used with mode autoMode")
+		})
+	}
+	// Problems are reported together.
+	msg := renderError(t, autoModeWith(t, `{"namespace":"x","values":{"a":1},"interruptionHandling":true}`))
+	for _, f := range []string{"namespace:", "values:", "interruptionHandling:"} {
+		assert.Contains(t, msg, f)
+	}
+}
+
+func TestAutoModeNodeAccess(t *testing.T) {
+	t.Run("awsAuth cannot admit Auto Mode nodes", func(t *testing.T) {
+		assert.Contains(t, renderError(t, autoModeWith(t, `{"nodeAccess":"awsAuth"}`)), "nodeAccess: awsAuth does not admit Auto Mode nodes")
+	})
+	t.Run("CONFIG_MAP clusters cannot run Auto Mode", func(t *testing.T) {
+		assert.Contains(t, renderError(t, autoModeWith(t, `{"clusterAuthenticationMode":"CONFIG_MAP"}`)), "clusterAuthenticationMode:")
+	})
+	t.Run("nodeRoleArn still gets its entry, under its own ARN", func(t *testing.T) {
+		r := renderArgs(t, autoModeWith(t, `{"nodeRoleArn":"arn:aws:iam::123456789012:role/teams/AmazonEKSAutoNodeRole"}`))
+		assert.False(t, r.has("karpenter-node"))
+		assert.Equal(t, "arn:aws:iam::123456789012:role/teams/AmazonEKSAutoNodeRole", r.get("karpenter-node-access").Inputs["principalArn"])
+		assert.Equal(t, "AmazonEKSAutoNodeRole", dig(r.get("karpenter-nodeclass-auto-default").Inputs, "spec", "role"), "a NodeClass takes the role's name")
+	})
+	t.Run("none: the entry EKS created for the cluster's node role", func(t *testing.T) {
+		r := renderArgs(t, autoModeWith(t, `{"nodeRoleArn":"arn:aws:iam::123456789012:role/AmazonEKSAutoNodeRole","nodeAccess":"none"}`))
+		assert.Empty(t, r.byType("aws:eks/accessEntry:AccessEntry"))
+		assert.Empty(t, r.byType("aws:eks/accessPolicyAssociation:AccessPolicyAssociation"))
+	})
+	t.Run("a class with its own role gets an entry for that role", func(t *testing.T) {
+		r := renderArgs(t, autoModeWith(t, `{"nodeClasses":[{"name":"general"},{"name":"gpu","role":"gpu-nodes"}],"nodePools":[{"name":"gpu","nodeClassRef":"gpu"}]}`))
+		assert.Equal(t, "arn:aws:iam::123456789012:role/gpu-nodes", r.get("karpenter-nodeclass-gpu-access").Inputs["principalArn"])
+		assert.Equal(t, "EC2", r.get("karpenter-nodeclass-gpu-access").Inputs["type"])
+		assert.Equal(t, "arn:aws:eks::aws:cluster-access-policy/AmazonEKSAutoNodePolicy", r.get("karpenter-nodeclass-gpu-access-policy").Inputs["policyArn"])
+		assert.Subset(t, r.get("karpenter-nodepool-gpu").DependsOn, []string{"karpenter-nodeclass-gpu-access", "karpenter-nodeclass-gpu-access-policy"})
+	})
+	t.Run("two classes cannot share a custom role (one entry per principal)", func(t *testing.T) {
+		msg := renderError(t, autoModeWith(t, `{"nodeClasses":[{"name":"a","role":"shared"},{"name":"b","role":"shared"}],"nodePools":[{"name":"a","nodeClassRef":"a"}]}`))
+		assert.Contains(t, msg, "nodeClasses[1].role: arn:aws:iam::123456789012:role/shared is also nodeClasses[0].role's role")
+	})
+	t.Run("a role ARN where a NodeClass wants a name", func(t *testing.T) {
+		msg := renderError(t, autoModeWith(t, `{"nodeClasses":[{"name":"a","role":"arn:aws:iam::123456789012:role/x"}]}`))
+		assert.Contains(t, msg, `nodeClasses[0].role: "arn:aws:iam::123456789012:role/x" is an ARN; an EKS Auto Mode NodeClass takes the role's name (x)`)
+	})
+}
+
+func TestAutoModePoolLabels(t *testing.T) {
+	pool := func(req string) string {
+		return autoModeWith(t, `{"nodePools":[{"name":"p","requirements":[`+req+`]}]}`)
+	}
+	t.Run("eks.amazonaws.com keys of §5 are accepted", func(t *testing.T) {
+		for _, key := range []string{"eks.amazonaws.com/instance-gpu-count", "eks.amazonaws.com/instance-family", "eks.amazonaws.com/compute-type", "eks.amazonaws.com/instance-local-nvme", "topology.kubernetes.io/zone", "karpenter.sh/capacity-type", "node.kubernetes.io/instance-type"} {
+			renderArgs(t, pool(`{"key":"`+key+`","operator":"Exists"}`))
+		}
+	})
+	t.Run("a karpenter.k8s.aws key names its Auto Mode equivalent", func(t *testing.T) {
+		msg := renderError(t, pool(`{"key":"karpenter.k8s.aws/instance-family","operator":"In","values":["g6"]}`))
+		assert.Contains(t, msg, `nodePools[0].requirements[0].key: "karpenter.k8s.aws/instance-family" is self-managed Karpenter's label; EKS Auto Mode labels its nodes "eks.amazonaws.com/instance-family"`)
+		msg = renderError(t, pool(`{"key":"karpenter.k8s.aws/capacity-reservation-id","operator":"Exists"}`))
+		assert.Contains(t, msg, "has no equivalent")
+	})
+	t.Run("the eks.amazonaws.com domain and its subdomains are restricted", func(t *testing.T) {
+		msg := renderError(t, pool(`{"key":"ai.eks.amazonaws.com/amiFamily","operator":"Exists"}`))
+		assert.Contains(t, msg, `nodePools[0].requirements[0].key: label domain "eks.amazonaws.com" is restricted`)
+		msg = renderError(t, autoModeWith(t, `{"nodePools":[{"name":"p","labels":{"eks.amazonaws.com/team":"a"}}]}`))
+		assert.Contains(t, msg, `nodePools[0].labels["eks.amazonaws.com/team"]: label domain "eks.amazonaws.com" is restricted`)
+	})
+	t.Run("Linux only", func(t *testing.T) {
+		assert.Contains(t, renderError(t, pool(`{"key":"kubernetes.io/os","operator":"In","values":["linux"]}`)), "Auto Mode runs Linux nodes only")
+	})
+	t.Run("operators Auto Mode's NodePool API does not serve", func(t *testing.T) {
+		msg := renderError(t, pool(`{"key":"eks.amazonaws.com/instance-cpu","operator":"Gte","values":["4"]}`))
+		assert.Contains(t, msg, "nodePools[0].requirements[0].operator: needs the Gte and Lte requirement operators, which EKS Auto Mode does not serve")
+	})
+	t.Run("EKS's built-in pool names", func(t *testing.T) {
+		for _, name := range []string{"system", "general-purpose"} {
+			assert.Contains(t, renderError(t, autoModeWith(t, `{"nodePools":[{"name":"`+name+`"}]}`)), "is an EKS built-in pool")
+		}
+		assert.Contains(t, renderError(t, autoModeWith(t, `{"nodeClasses":[{"name":"default"}]}`)), `nodeClasses[0].name: "default" is EKS's built-in NodeClass`)
+	})
+}
+
+func TestAutoModeNodeLifetime(t *testing.T) {
+	pool := func(fields string) string {
+		return autoModeWith(t, `{"nodePools":[{"name":"p",`+fields+`}]}`)
+	}
+	assert.Contains(t, renderError(t, pool(`"expireAfter":"Never"`)), "nodePools[0].expireAfter: EKS Auto Mode does not allow Never")
+	// §4: expireAfter + terminationGracePeriod ≤ 504h, with the 24h default grace period.
+	assert.Contains(t, renderError(t, pool(`"expireAfter":"481h"`)), "nodePools[0].expireAfter: 481h plus terminationGracePeriod 24h is more than EKS Auto Mode's 504h")
+	renderArgs(t, pool(`"expireAfter":"480h"`))
+	assert.Contains(t, renderError(t, pool(`"expireAfter":"400h","terminationGracePeriod":"105h"`)), "400h plus terminationGracePeriod 105h")
+	renderArgs(t, pool(`"expireAfter":"400h","terminationGracePeriod":"104h"`))
+	// Self-managed Karpenter has no such limit.
+	renderArgs(t, withDefaults(t, `{"nodePools":[{"name":"p","expireAfter":"Never"}]}`))
+}
+
+func TestAutoModeDisruption(t *testing.T) {
+	budgets := func(reason string) string {
+		return autoModeWith(t, `{"nodePools":[{"name":"p","disruption":{"budgets":[{"nodes":"1","reasons":["`+reason+`"]}]}}]}`)
+	}
+	renderArgs(t, budgets("NodeNotHealthy"))
+	assert.Contains(t, renderError(t, budgets("Unhealthy")), "nodePools[0].disruption.budgets[0].reasons[0]: EKS Auto Mode names node repair NodeNotHealthy")
+	assert.Contains(t, renderError(t, withDefaults(t, `{"nodePools":[{"name":"p","disruption":{"budgets":[{"nodes":"1","reasons":["NodeNotHealthy"]}]}}]}`)), "reasons[0]")
+	// Balanced (2026-07) and static pools (2025-11) are served.
+	r := renderArgs(t, autoModeWith(t, `{"nodePools":[{"name":"b","disruption":{"consolidationPolicy":"Balanced"}},{"name":"s","replicas":3,"limits":{"nodes":"5"}}]}`))
+	assert.Equal(t, "Balanced", dig(r.get("karpenter-nodepool-b").Inputs, "spec", "disruption", "consolidationPolicy"))
+	assert.Equal(t, float64(3), dig(r.get("karpenter-nodepool-s").Inputs, "spec", "replicas"))
+}
+
+func TestNodeClassFieldsBelongToOneKind(t *testing.T) {
+	// EC2NodeClass fields on an Auto Mode class fail, each naming the field and what to use.
+	for field, value := range map[string]string{
+		"amiAlias":                 `"al2023@latest"`,
+		"amiFamily":                `"AL2023"`,
+		"amiSelectorTerms":         `[{"id":"ami-0123456789abcdef0"}]`,
+		"blockDeviceMappings":      `[{"deviceName":"/dev/xvda","ebs":{"volumeSize":"100Gi"}}]`,
+		"metadataOptions":          `{"httpTokens":"required"}`,
+		"kubelet":                  `{"maxPods":110}`,
+		"userData":                 `"echo hi"`,
+		"detailedMonitoring":       `true`,
+		"associatePublicIPAddress": `false`,
+		"instanceStorePolicy":      `"RAID0"`,
+		"enclaveOptions":           `{"enabled":true}`,
+		"networkInterfaces":        `[{"networkCardIndex":0,"deviceIndex":0,"interfaceType":"interface"}]`,
+		"ipPrefixCount":            `1`,
+		"connectionTracking":       `{"udpTimeout":30}`,
+		"cpuOptions":               `{"nestedVirtualization":"enabled"}`,
+		"context":                  `"ctx"`,
+	} {
+		msg := renderError(t, autoModeWith(t, `{"nodeClasses":[{"name":"c",`+`"`+field+`":`+value+`}]}`))
+		assert.Contains(t, msg, "nodeClasses[0]."+field+": an EC2NodeClass field, not an EKS Auto Mode NodeClass one", field)
+	}
+	assert.Contains(t, renderError(t, autoModeWith(t, `{"nodeClasses":[{"name":"c","blockDeviceMappings":[{"deviceName":"/dev/xvda","ebs":{"volumeSize":"100Gi"}}]}]}`)), "use ephemeralStorage")
+
+	// Auto Mode fields on an EC2NodeClass fail the same way.
+	for field, value := range map[string]string{
+		"ephemeralStorage":              `{"size":"100Gi"}`,
+		"networkPolicy":                 `"DefaultDeny"`,
+		"networkPolicyEventLogs":        `"Enabled"`,
+		"snatPolicy":                    `"Disabled"`,
+		"podSubnetSelectorTerms":        `[{"tags":{"a":"b"}}]`,
+		"podSecurityGroupSelectorTerms": `[{"tags":{"a":"b"}}]`,
+		"advancedNetworking":            `{"httpsProxy":"http://proxy:3128"}`,
+		"certificateBundles":            `[{"name":"ca","data":"eA=="}]`,
+		"advancedSecurity":              `{"fips":true}`,
+	} {
+		msg := renderError(t, withDefaults(t, `{"nodeClasses":[{"name":"c",`+`"`+field+`":`+value+`}]}`))
+		assert.Contains(t, msg, "nodeClasses[0]."+field+": an EKS Auto Mode NodeClass field (only with mode autoMode", field)
+	}
+}
+
+func TestAutoModeNodeClassRules(t *testing.T) {
+	class := func(fields string) string {
+		return autoModeWith(t, `{"nodeClasses":[{"name":"c",`+fields+`}]}`)
+	}
+	pem := "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSQotLS0tLUVORCBDRVJUSUZJQ0FURS0tLS0tCg==" // base64 of a PEM certificate block
+	for name, c := range map[string]struct{ fields, want string }{
+		"size pattern":             {`"ephemeralStorage":{"size":"60000Gi"}`, `nodeClasses[0].ephemeralStorage.size: "60000Gi" is not a size of 1-59000Gi`},
+		"iops range":               {`"ephemeralStorage":{"iops":2000}`, "nodeClasses[0].ephemeralStorage.iops: 2000 is not between 3000 and 16000"},
+		"throughput range":         {`"ephemeralStorage":{"throughput":1001}`, "nodeClasses[0].ephemeralStorage.throughput: 1001 is not between 125 and 1000"},
+		"pod terms together":       {`"podSubnetSelectorTerms":[{"tags":{"tier":"pods"}}]`, "podSubnetSelectorTerms and podSecurityGroupSelectorTerms are set together"},
+		"pod term id or tags":      {`"podSubnetSelectorTerms":[{"id":"subnet-1","tags":{"a":"b"}}],"podSecurityGroupSelectorTerms":[{"id":"sg-1"}]`, "nodeClasses[0].podSubnetSelectorTerms[0]: set exactly one of id and tags"},
+		"pod subnet id":            {`"podSubnetSelectorTerms":[{"id":"sg-1"}],"podSecurityGroupSelectorTerms":[{"id":"sg-1"}]`, "nodeClasses[0].podSubnetSelectorTerms[0].id"},
+		"role and profile":         {`"role":"a","instanceProfile":"b"`, "role and instanceProfile are mutually exclusive"},
+		"reserved tag":             {`"tags":{"eks.amazonaws.com/nodeclass":"x"}`, `tag "eks.amazonaws.com/nodeclass" is reserved for EKS Auto Mode`},
+		"owner is 12 digits":       {`"capacityReservationSelectorTerms":[{"tags":{"a":"b"},"ownerID":"123"}]`, "is not an AWS account id"},
+		"no instanceMatchCriteria": {`"capacityReservationSelectorTerms":[{"instanceMatchCriteria":"open"}]`, "instanceMatchCriteria: an EC2NodeClass field"},
+		"placement group":          {`"placementGroupSelector":{}`, "placementGroupSelector: set exactly one of name and id"},
+		"proxy needs a port":       {`"advancedNetworking":{"httpsProxy":"http://proxy.internal"}`, "advancedNetworking.httpsProxy"},
+		"noProxy at most 50":       {`"advancedNetworking":{"noProxy":[` + strings.TrimSuffix(strings.Repeat(`"a",`, 51), ",") + `]}`, "advancedNetworking.noProxy: at most 50 entries"},
+		"prefix size enum":         {`"advancedNetworking":{"ipv4PrefixSize":"28"}`, "advancedNetworking.ipv4PrefixSize"},
+		"public IP, 2 interfaces":  {`"advancedNetworking":{"associatePublicIPAddress":false,"networkInterfaces":[{"networkCardIndex":0,"deviceIndex":0,"interfaceType":"interface"},{"networkCardIndex":1,"deviceIndex":0,"interfaceType":"efa-only"}]}`, "associatePublicIPAddress: cannot be set with more than one network interface"},
+		"primary interface":        {`"advancedNetworking":{"networkInterfaces":[{"networkCardIndex":1,"deviceIndex":0,"interfaceType":"efa-only"}]}`, "must include the primary interface"},
+		"both counts":              {`"advancedNetworking":{"networkInterfaces":[{"networkCardIndex":0,"deviceIndex":0,"interfaceType":"interface","secondaryIPv4Count":4,"secondaryIPv4PrefixCount":1}]}`, "set at most one of secondaryIPv4Count and secondaryIPv4PrefixCount"},
+		"counts on card 0 only":    {`"advancedNetworking":{"networkInterfaces":[{"networkCardIndex":0,"deviceIndex":0,"interfaceType":"interface"},{"networkCardIndex":1,"deviceIndex":0,"interfaceType":"interface","secondaryIPv4Count":4}]}`, "networkInterfaces[1]: pod IPs are reserved on network card 0 only"},
+		"no IPs on efa-only":       {`"advancedNetworking":{"networkInterfaces":[{"networkCardIndex":0,"deviceIndex":0,"interfaceType":"interface"},{"networkCardIndex":0,"deviceIndex":1,"interfaceType":"efa-only","secondaryIPv4Count":1}]}`, "an efa-only interface has no IP addresses"},
+		"bundle not base64":        {`"certificateBundles":[{"name":"ca","data":"-----BEGIN CERTIFICATE-----"}]`, "certificateBundles[0].data: not base64"},
+		"bundle not PEM":           {`"certificateBundles":[{"name":"ca","data":"aGVsbG8="}]`, "certificateBundles[0].data: decodes to no PEM certificate"},
+		"bundle name":              {`"certificateBundles":[{"name":"","data":"` + pem + `"}]`, "certificateBundles[0].name: required"},
+		"kernel lockdown enum":     {`"advancedSecurity":{"kernelLockdown":"Integrity"}`, "advancedSecurity.kernelLockdown"},
+		"snat enum":                {`"snatPolicy":"random"`, "nodeClasses[0].snatPolicy"},
+		"subnet terms":             {`"subnetSelectorTerms":[{}]`, "nodeClasses[0].subnetSelectorTerms[0]: set exactly one of id and tags"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			assert.Contains(t, renderError(t, class(c.fields)), c.want)
+		})
+	}
+}
+
+func TestAutoModeStandaloneResources(t *testing.T) {
+	class := renderArgs(t, `{"type":"karpenter:index:NodeClass","name":"team-a","mode":"autoMode","clusterName":"demo","spec":{"name":"team-a","role":"AmazonEKSAutoNodeRole","ephemeralStorage":{"size":"200Gi"}}}`)
+	require.Len(t, class.Resources, 1)
+	res := class.Resources[0]
+	assert.Equal(t, "kubernetes:eks.amazonaws.com/v1:NodeClass", res.Type)
+	assert.Equal(t, "200Gi", dig(res.Inputs, "spec", "ephemeralStorage", "size"))
+	assert.Equal(t, "", class.Outputs["version"])
+
+	pool := renderArgs(t, `{"type":"karpenter:index:NodePool","name":"team-a","mode":"autoMode","spec":{"name":"team-a","nodeClassRef":"team-a"}}`)
+	require.Len(t, pool.Resources, 1)
+	assert.Equal(t, map[string]any{"group": "eks.amazonaws.com", "kind": "NodeClass", "name": "team-a"}, dig(pool.Resources[0].Inputs, "spec", "template", "spec", "nodeClassRef"))
+
+	assert.Contains(t, renderError(t, `{"type":"karpenter:index:NodeClass","mode":"autoMode","clusterName":"demo","spec":{"name":"a"}}`), "spec.role: required")
+	assert.Contains(t, renderError(t, `{"type":"karpenter:index:NodePool","mode":"autoMode","version":"1.15.1","spec":{"name":"a","nodeClassRef":"a"}}`), "version: not used with mode autoMode")
+	assert.Contains(t, renderError(t, `{"type":"karpenter:index:NodePool","mode":"autoMode","spec":{"name":"a","nodeClassRef":"a","requirements":[{"key":"karpenter.k8s.aws/instance-gpu-count","operator":"Exists"}]}}`), `"eks.amazonaws.com/instance-gpu-count"`)
+	assert.Contains(t, renderError(t, `{"type":"karpenter:index:NodeClass","clusterName":"demo","spec":{"name":"a","role":"r","snatPolicy":"Disabled"}}`), "spec.snatPolicy: an EKS Auto Mode NodeClass field")
+	assert.Contains(t, renderError(t, `{"mode":"automode","clusterName":"demo"}`), "mode:")
+}
+
+// The migration from self-managed Karpenter to Auto Mode (README, Migrating to EKS Auto Mode;
+// facts §8), one render per step, as the two components' inputs change.
+func TestMigrationToAutoMode(t *testing.T) {
+	const karpenter = `"name":"karpenter","clusterName":"demo","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE"`
+	const auto = `"name":"auto","mode":"autoMode","clusterName":"demo","defaultNodePool":false,"nodeClasses":[{"name":"auto"}]`
+	const autoPool = `{"name":"auto-general","nodeClassRef":"auto","requirements":[{"key":"eks.amazonaws.com/instance-category","operator":"In","values":["c","m","r"]}]`
+	const taint = `,"taints":[{"key":"eks-auto-mode","effect":"NoSchedule"}]`
+
+	// Step 0: self-managed Karpenter, as installed today.
+	before := renderArgs(t, `{`+karpenter+`}`)
+	require.True(t, before.has("karpenter-crd-release"))
+
+	// Step 2: a second component, mode autoMode, adds a tainted Auto Mode pool beside
+	// Karpenter's; the self-managed component's inputs do not change.
+	step2 := renderArgs(t, `{`+auto+`,"nodePools":[`+autoPool+taint+`}]}`)
+	assert.ElementsMatch(t, []string{"auto-node", "auto-node-access", "auto-node-access-policy", "auto-node-ecr", "auto-node-minimal", "auto-nodeclass-auto", "auto-nodepool-auto-general"}, step2.names())
+	assert.Equal(t, []any{map[string]any{"key": "eks-auto-mode", "effect": "NoSchedule"}}, dig(step2.get("auto-nodepool-auto-general").Inputs, "spec", "template", "spec", "taints"))
+	for _, res := range step2.Resources {
+		assert.False(t, strings.HasPrefix(res.Name, "karpenter"), "the Auto Mode component names nothing the self-managed one owns: %s", res.Name)
+	}
+
+	// Step 5: Karpenter's pools go (while its controller still runs, so it drains their nodes).
+	step5 := renderArgs(t, `{`+karpenter+`,"defaultNodePool":false}`)
+	assert.Empty(t, step5.byType("kubernetes:karpenter.sh/v1:NodePool"))
+	assert.Empty(t, step5.byType("kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"))
+	assert.True(t, step5.has("karpenter-release"), "the controller stays until its nodes are gone")
+
+	// Step 6: the Auto Mode pool loses its taint.
+	step6 := renderArgs(t, `{`+auto+`,"nodePools":[`+autoPool+`}]}`)
+	assert.Nil(t, dig(step6.get("auto-nodepool-auto-general").Inputs, "spec", "template", "spec", "taints"))
+
+	// Step 8a: retainCrdsOnDelete marks the CRD release to be kept; nothing else changes.
+	step8a := renderArgs(t, `{`+karpenter+`,"defaultNodePool":false,"retainCrdsOnDelete":true}`)
+	assert.Equal(t, step5.names(), step8a.names())
+	for _, res := range step8a.Resources {
+		assert.Equal(t, res.Name == "karpenter-crd-release", res.RetainOnDelete, res.Name)
+		assert.Equal(t, step5.get(res.Name).Inputs, res.Inputs, "%s: setting retainCrdsOnDelete changes nothing in the cluster", res.Name)
+	}
+
+	// Step 8b: removing the self-managed component deletes everything but the retained CRD
+	// release, so the shared CRDs — and every Auto Mode NodePool — stay.
+	var deleted []string
+	for _, res := range step8a.Resources {
+		if !res.RetainOnDelete {
+			deleted = append(deleted, res.Type)
+		}
+	}
+	assert.Contains(t, deleted, "kubernetes:helm.sh/v3:Release", "the controller release is uninstalled")
+	assert.Equal(t, 1, len(step8a.Resources)-len(deleted), "only the CRD release is kept")
+	assert.True(t, slices.ContainsFunc(step8a.Resources, func(r RenderedResource) bool {
+		return r.Name == "karpenter-crd-release" && r.RetainOnDelete
+	}))
+
+	// Flipping mode on the self-managed component itself is not the path: without
+	// retainCrdsOnDelete its CRD release would be uninstalled, and with it the shared CRDs.
+	flipped := renderArgs(t, `{"name":"karpenter","mode":"autoMode","clusterName":"demo"}`)
+	assert.False(t, flipped.has("karpenter-crd-release"))
+}
+
+func TestRetainCrdsOnDeleteNeedsTheCrdRelease(t *testing.T) {
+	assert.Contains(t, renderError(t, withDefaults(t, `{"installCrds":false,"retainCrdsOnDelete":true}`)), "retainCrdsOnDelete: only for the karpenter-crd release")
+	assert.Contains(t, renderError(t, withDefaults(t, `{"version":"0.31.0","retainCrdsOnDelete":true}`)), "retainCrdsOnDelete:")
+	r := renderArgs(t, withDefaults(t, `{"retainCrdsOnDelete":true}`))
+	assert.True(t, r.get("karpenter-crd-release").RetainOnDelete)
+	assert.False(t, r.get("karpenter-release").RetainOnDelete)
+}
+
+// The args file of the Auto Mode golden render is also what the harness installs on the
+// Auto Mode CRDs; keep it parseable and complete.
+func TestAutoModeGoldenArgsUseEveryAutoModeField(t *testing.T) {
+	data, err := os.ReadFile("testdata/args/automode.yaml")
+	require.NoError(t, err)
+	for _, f := range autoModeOnlyFields {
+		assert.Contains(t, string(data), f.name+":", "testdata/args/automode.yaml sets no %s", f.name)
+	}
+}
