@@ -19,8 +19,8 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 )
 
-// EKS access entries, add-ons and pod identity associations. moto 5.2.5 emulates EKS clusters
-// but not these three APIs, so the stand-in keeps them as a record of its own: in memory while
+// EKS access entries and their access policy associations, add-ons and pod identity
+// associations. moto 5.2.5 emulates EKS clusters but not these APIs, so the stand-in keeps them as a record of its own: in memory while
 // a call runs, persisted to $STANDIN_STATE_DIR/aws-eks.json between calls (every `pulumi`
 // command starts a new plugin process), guarded by an flock so two plugin processes never lose
 // each other's writes. Every create, update and delete says so in the engine's output.
@@ -31,6 +31,7 @@ import (
 
 type eksRecord struct {
 	AccessEntries           map[string]map[string]any `json:"accessEntries"`
+	AccessPolicies          map[string]map[string]any `json:"accessPolicyAssociations"`
 	Addons                  map[string]map[string]any `json:"addons"`
 	PodIdentityAssociations map[string]map[string]any `json:"podIdentityAssociations"`
 }
@@ -73,7 +74,7 @@ func (s *eksStore) with(write bool, fn func(r *eksRecord) error) error {
 			return fmt.Errorf("the %s's EKS record %s is corrupt: %w", standIn, s.path, err)
 		}
 	}
-	for _, m := range []*map[string]map[string]any{&r.AccessEntries, &r.Addons, &r.PodIdentityAssociations} {
+	for _, m := range []*map[string]map[string]any{&r.AccessEntries, &r.AccessPolicies, &r.Addons, &r.PodIdentityAssociations} {
 		if *m == nil {
 			*m = map[string]map[string]any{}
 		}
@@ -110,9 +111,10 @@ func (s *eksStore) get(table func(*eksRecord) map[string]map[string]any, id stri
 	return out, err
 }
 
-func accessEntries(r *eksRecord) map[string]map[string]any { return r.AccessEntries }
-func addons(r *eksRecord) map[string]map[string]any        { return r.Addons }
-func podIdentities(r *eksRecord) map[string]map[string]any { return r.PodIdentityAssociations }
+func accessEntries(r *eksRecord) map[string]map[string]any  { return r.AccessEntries }
+func accessPolicies(r *eksRecord) map[string]map[string]any { return r.AccessPolicies }
+func addons(r *eksRecord) map[string]map[string]any         { return r.Addons }
+func podIdentities(r *eksRecord) map[string]map[string]any  { return r.PodIdentityAssociations }
 
 func nowRFC3339() string { return time.Now().UTC().Format(time.RFC3339) }
 
@@ -191,7 +193,14 @@ func roleExists(ctx context.Context, c *call, roleArn string) (bool, error) {
 
 // ---- aws:eks/accessEntry:AccessEntry ------------------------------------------------------
 
-var accessEntryTypes = []string{"STANDARD", "FARGATE_LINUX", "EC2_LINUX", "EC2_WINDOWS"}
+// accessEntryType_Values of internal/service/eks/consts.go (the stored copy that lists EC2, for
+// EKS Auto Mode nodes, and HYBRID_LINUX).
+var accessEntryTypes = []string{"EC2", "EC2_LINUX", "EC2_WINDOWS", "FARGATE_LINUX", "HYBRID_LINUX", "STANDARD"}
+
+// accessEntryTypesWithPolicies take access policy associations: EKS refuses them on the other
+// node types ("This operation can only be performed on Access Entries with a type of
+// STANDARD"), and EKS Auto Mode associates AmazonEKSAutoNodePolicy with EC2 entries.
+var accessEntryTypesWithPolicies = []string{"STANDARD", "EC2"}
 
 var accessEntryOps = ops{
 	check: func(in pmap) []*pulumirpc.CheckFailure {
@@ -219,7 +228,7 @@ var accessEntryOps = ops{
 		groups := stringList(in, "kubernetesGroups")
 		switch {
 		case user != "":
-		case typ == "EC2_LINUX" || typ == "EC2_WINDOWS":
+		case typ == "EC2_LINUX" || typ == "EC2_WINDOWS" || typ == "EC2":
 			user = "system:node:{{EC2PrivateDNSName}}" // what EKS answers for node entries
 		case typ == "FARGATE_LINUX":
 			user = "system:node:{{SessionName}}"
@@ -276,6 +285,57 @@ var accessEntryOps = ops{
 		return err
 	},
 	delete: deleteRecorded(accessEntries),
+}
+
+// ---- aws:eks/accessPolicyAssociation:AccessPolicyAssociation -----------------------------
+
+var accessPolicyAssociationOps = ops{
+	check: func(in pmap) []*pulumirpc.CheckFailure {
+		var out []*pulumirpc.CheckFailure
+		if v := str(in, "policyArn"); v != "" && !strings.HasPrefix(v, "arn:") {
+			out = append(out, failure("policyArn", "%q (%s) is an invalid ARN", "policyArn", v))
+		}
+		if v, ok := in["accessScope"]; ok && v.IsObject() {
+			if t := str(v.ObjectValue(), "type"); t != "" && t != "cluster" && t != "namespace" {
+				out = append(out, failure("accessScope.type", "expected type to be one of [cluster namespace], got %s", t))
+			}
+		}
+		return out
+	},
+	create: func(ctx context.Context, c *call, in pmap) (string, error) {
+		cluster, principal, policy := str(in, "clusterName"), str(in, "principalArn"), str(in, "policyArn")
+		// terraform's id: <cluster>#<principal>#<policy>.
+		id := cluster + "#" + principal + "#" + policy
+		scope := map[string]any{}
+		if v, ok := in["accessScope"]; ok && v.IsObject() {
+			scope = v.ObjectValue().Mappable()
+		}
+		err := c.p.eks.with(true, func(r *eksRecord) error {
+			entry, ok := r.AccessEntries[cluster+":"+principal]
+			if !ok {
+				return fmt.Errorf("creating EKS Access Policy Association (%s): ResourceNotFoundException: The specified principalArn could not be found (no access entry)", id)
+			}
+			if typ, _ := entry["type"].(string); !contains(accessEntryTypesWithPolicies, typ) {
+				return fmt.Errorf("creating EKS Access Policy Association (%s): InvalidParameterException: This operation can only be performed on Access Entries with a type of \"STANDARD\" (this one is %s)", id, typ)
+			}
+			if _, exists := r.AccessPolicies[id]; exists {
+				return fmt.Errorf("creating EKS Access Policy Association (%s): ResourceInUseException", id)
+			}
+			now := nowRFC3339()
+			r.AccessPolicies[id] = map[string]any{
+				"accessScope": scope, "associatedAt": now, "clusterName": cluster,
+				"modifiedAt": now, "policyArn": policy, "principalArn": principal,
+			}
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
+		c.inMemory(ctx, "created")
+		return id, nil
+	},
+	read:   readRecorded(accessPolicies),
+	delete: deleteRecorded(accessPolicies),
 }
 
 // accountAndName are the account and the last path segment of an IAM ARN.

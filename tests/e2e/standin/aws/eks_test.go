@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 )
 
 const (
@@ -128,5 +130,54 @@ func TestEKSRecord(t *testing.T) {
 		"Read pod-identity-agent Delete node-access Read node-access"
 	if strings.Join(ops, " ") != want {
 		t.Errorf("EKS operations logged:\n %s\nwant\n %s", strings.Join(ops, " "), want)
+	}
+}
+
+// EKS Auto Mode's node access: an EC2 access entry with AmazonEKSAutoNodePolicy associated at
+// cluster scope. EKS refuses the association on the other node entry types and without an entry.
+func TestAccessPolicyAssociation(t *testing.T) {
+	env := testSettings(t)
+	p := newPlugin(t, env)
+	role := p.create(t, tRole, "auto-node", pmap{"name": sv(unique(t, "auto-node")), "assumeRolePolicy": sv(trust("ec2.amazonaws.com"))})
+	roleArn := str(role.outputs, "arn")
+	const tAssociation = "aws:eks/accessPolicyAssociation:AccessPolicyAssociation"
+	policy := "arn:aws:eks::aws:cluster-access-policy/AmazonEKSAutoNodePolicy"
+	association := func(principal string) pmap {
+		return pmap{
+			"clusterName": sv("prod-eu"), "principalArn": sv(principal), "policyArn": sv(policy),
+			"accessScope": resource.NewObjectProperty(pmap{"type": sv("cluster")}),
+		}
+	}
+
+	if _, err := p.tryCreate(t, tAssociation, "early", association(roleArn)); err == nil || !strings.Contains(err.Error(), "no access entry") {
+		t.Errorf("association without an access entry: %v", err)
+	}
+	entry := p.create(t, tAccessEntry, "auto-node-access", pmap{"clusterName": sv("prod-eu"), "principalArn": sv(roleArn), "type": sv("EC2")})
+	assoc := p.create(t, tAssociation, "auto-node-access-policy", association(roleArn))
+	if assoc.id != "prod-eu#"+roleArn+"#"+policy || str(assoc.outputs, "associatedAt") == "" {
+		t.Errorf("association id %q outputs %v", assoc.id, assoc.outputs)
+	}
+	if resp, outs, _ := newPlugin(t, env).read(t, assoc); resp.GetId() != assoc.id || str(outs.Copy()["accessScope"].ObjectValue(), "type") != "cluster" {
+		t.Errorf("association read back: %q %v", resp.GetId(), outs)
+	}
+	// Every input is create-only.
+	news := assoc.inputs.Copy()
+	news["accessScope"] = resource.NewObjectProperty(pmap{"type": sv("namespace")})
+	if d := p.diff(t, assoc, p.check(t, tAssociation, "auto-node-access-policy", news, assoc.inputs)); len(d.GetReplaces()) != 1 || d.GetReplaces()[0] != "accessScope" {
+		t.Errorf("accessScope change: %v", d.GetReplaces())
+	}
+
+	// A self-managed node entry (EC2_LINUX) takes no association.
+	linux := p.create(t, tRole, "linux-node", pmap{"name": sv(unique(t, "linux-node")), "assumeRolePolicy": sv(trust("ec2.amazonaws.com"))})
+	linuxEntry := p.create(t, tAccessEntry, "linux-node-access", pmap{"clusterName": sv("prod-eu"), "principalArn": sv(str(linux.outputs, "arn")), "type": sv("EC2_LINUX")})
+	if _, err := p.tryCreate(t, tAssociation, "linux-policy", association(str(linux.outputs, "arn"))); err == nil || !strings.Contains(err.Error(), `type of "STANDARD"`) {
+		t.Errorf("association on an EC2_LINUX entry: %v", err)
+	}
+
+	for _, r := range []*res{assoc, entry, linuxEntry, role, linux} {
+		p.delete(t, r)
+	}
+	if resp, _, _ := p.read(t, assoc); resp.GetId() != "" {
+		t.Error("association still recorded after Delete")
 	}
 }

@@ -110,7 +110,7 @@ func TestCheckFailures(t *testing.T) {
 		{tQueue, pmap{"kmsMasterKeyId": sv("k"), "sqsManagedSseEnabled": bv(true)}, "conflicts with sqsManagedSseEnabled"},
 		{tRule, pmap{"description": sv("x")}, `one of "eventPattern" or "scheduleExpression" must be specified`},
 		{tTarget, pmap{"rule": sv("r"), "arn": sv("arn:aws:sqs:x"), "sqsTarget": resource.NewObjectProperty(pmap{})}, "not supported by the stand-in"},
-		{tAccessEntry, pmap{"clusterName": sv("c"), "principalArn": sv("arn:aws:iam::1:role/r"), "type": sv("EC2")}, "type: expected type to be one of"},
+		{tAccessEntry, pmap{"clusterName": sv("c"), "principalArn": sv("arn:aws:iam::1:role/r"), "type": sv("EC2_MAC")}, "type: expected type to be one of"},
 		{tSLR, pmap{"awsServiceName": sv("spot")}, "must be a full service hostname"},
 	} {
 		_, failures := p.checkFailures(t, tc.typ, "x", tc.in, nil)
@@ -218,7 +218,7 @@ func TestSchemaAndConfig(t *testing.T) {
 	if err := json.Unmarshal([]byte(resp.GetSchema()), &s); err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "aws" || s.Version != "6.83.2" || !strings.Contains(s.Description, "stand-in") || len(s.Resources) != 14 || len(s.Functions) != 5 {
+	if s.Name != "aws" || s.Version != "6.83.2" || !strings.Contains(s.Description, "stand-in") || len(s.Resources) != 15 || len(s.Functions) != 5 {
 		t.Errorf("schema %s %s %q: %d resources, %d functions", s.Name, s.Version, s.Description, len(s.Resources), len(s.Functions))
 	}
 	// aws:region wins over AWS_REGION; no region at all fails CheckConfig.

@@ -22,6 +22,8 @@ func schemaJSON() (string, error) {
 			return map[string]any{"type": "array", "items": map[string]any{"type": "string"}}
 		case kObjectList:
 			return map[string]any{"type": "array", "items": map[string]any{"$ref": "pulumi.json#/Any"}}
+		case kObject:
+			return map[string]any{"$ref": "pulumi.json#/Any"}
 		}
 		return map[string]any{"type": "string"}
 	}

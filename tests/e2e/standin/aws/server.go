@@ -405,6 +405,10 @@ func kindOK(k kind, v resource.PropertyValue) string {
 		if !v.IsArray() {
 			return "a list of objects"
 		}
+	case kObject:
+		if !v.IsObject() {
+			return "an object"
+		}
 	}
 	return ""
 }

@@ -24,6 +24,7 @@ const (
 	kStringMap
 	kStringList
 	kObjectList
+	kObject // a terraform block of MaxItems 1, which pulumi-aws presents as one object
 )
 
 type prop struct {
@@ -272,6 +273,20 @@ func init() {
 			tags:     true,
 			inMemory: "moto has no EKS access entries",
 			ops:      accessEntryOps,
+		},
+		// internal/service/eks/access_policy_association.go: every attribute (access_scope,
+		// cluster_name, policy_arn, principal_arn) is ForceNew; there is no update.
+		{
+			token: "aws:eks/accessPolicyAssociation:AccessPolicyAssociation",
+			inputs: map[string]prop{
+				"accessScope":  {kind: kObject, required: true, forceNew: true},
+				"clusterName":  {kind: kString, required: true, forceNew: true},
+				"policyArn":    {kind: kString, required: true, forceNew: true},
+				"principalArn": {kind: kString, required: true, forceNew: true},
+			},
+			outputs:  []string{"associatedAt", "modifiedAt"},
+			inMemory: "moto has no EKS access policy associations",
+			ops:      accessPolicyAssociationOps,
 		},
 		// internal/service/eks/addon.go (commit 00a35305): addon_name and cluster_name are
 		// ForceNew; addon_version, configuration_values, service_account_role_arn,
