@@ -339,7 +339,7 @@ func (c *Cluster) ReleaseStatus(namespace, name string) (*release.Release, error
 var crdGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
 
 // waitForCRDs waits until every CustomResourceDefinition in a multi-document manifest is
-// Established, then forgets cached discovery so the new kinds resolve.
+// Established (waitEstablished).
 func (c *Cluster) waitForCRDs(ctx context.Context, manifest string) error {
 	var names []string
 	for _, doc := range strings.Split(manifest, "\n---") {
@@ -353,6 +353,12 @@ func (c *Cluster) waitForCRDs(ctx context.Context, manifest string) error {
 			names = append(names, obj.Metadata.Name)
 		}
 	}
+	return c.waitEstablished(ctx, names)
+}
+
+// waitEstablished waits until the named CRDs are Established, then forgets cached discovery so
+// the new kinds resolve.
+func (c *Cluster) waitEstablished(ctx context.Context, names []string) error {
 	for _, n := range names {
 		err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
 			crd, err := c.Dynamic.Resource(crdGVR).Get(ctx, n, metav1.GetOptions{})
@@ -390,6 +396,9 @@ func (c *Cluster) Mapping(gvk schema.GroupVersionKind) (*meta.RESTMapping, error
 	if meta.IsNoMatchError(err) {
 		c.mapper.Reset() // a CRD installed since the last discovery
 		m, err = c.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	}
+	if meta.IsNoMatchError(err) && gvk.Group == "eks.amazonaws.com" {
+		return nil, fmt.Errorf("resolve %s: %w (EKS serves it on an Auto Mode cluster: call Cluster.InstallAutoModeCRDs first)", gvk, err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", gvk, err)

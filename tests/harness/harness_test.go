@@ -257,10 +257,13 @@ func TestObjectKinds(t *testing.T) {
 		t.Error("a read ConfigMap is neither a custom resource nor a patch")
 	}
 	for _, typ := range []string{"kubernetes:karpenter.sh/v1alpha5:Provisioner", "kubernetes:karpenter.k8s.aws/v1alpha1:AWSNodeTemplate",
-		"kubernetes:karpenter.sh/v1beta1:NodePool", "kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"} {
+		"kubernetes:karpenter.sh/v1beta1:NodePool", "kubernetes:karpenter.k8s.aws/v1:EC2NodeClass", AutoModeNodeClassType} {
 		if !(Resource{Type: typ}).IsCustomResource() {
 			t.Errorf("%s is a custom resource", typ)
 		}
+	}
+	if (Resource{Type: "kubernetes:eks.amazonaws.com/v1:TargetGroupBinding"}).IsCustomResource() {
+		t.Error("an Auto Mode TargetGroupBinding is not a provisioning custom resource")
 	}
 	bad := Resource{Type: "kubernetes:core/v1:ConfigMapPatch", Name: "b", Inputs: map[string]any{"kind": "Secret", "metadata": map[string]any{"name": "x"}}}
 	if _, err := Object(bad); err == nil {

@@ -74,14 +74,15 @@ func (r Resource) IsPatch() bool {
 }
 
 // IsCustomResource reports whether the resource is one of Karpenter's provisioning custom
-// resources (NodePool, EC2NodeClass, Provisioner, AWSNodeTemplate, in any API version).
+// resources (NodePool, EC2NodeClass, Provisioner, AWSNodeTemplate, in any API version), or EKS
+// Auto Mode's NodeClass (eks.amazonaws.com; the group's other kinds are not provisioning ones).
 func (r Resource) IsCustomResource() bool {
-	apiVersion, _, ok := r.kubernetesKind()
+	apiVersion, kind, ok := r.kubernetesKind()
 	if !ok || r.IsRelease() || r.IsRead() {
 		return false
 	}
 	group, _, _ := strings.Cut(apiVersion, "/")
-	return group == "karpenter.sh" || group == "karpenter.k8s.aws"
+	return group == "karpenter.sh" || group == "karpenter.k8s.aws" || (group == "eks.amazonaws.com" && kind == "NodeClass")
 }
 
 // GroupVersionKind is the Kubernetes kind of a kubernetes:<apiVersion>:<Kind> type token
