@@ -251,3 +251,39 @@ func releases(applied []harness.Applied) map[string]*release.Release {
 	}
 	return out
 }
+
+var autoModeNodeClassGVR = schema.GroupVersionResource{Group: "eks.amazonaws.com", Version: "v1", Resource: "nodeclasses"}
+
+// autoModeCluster starts a fresh control plane serving what EKS installs when Auto Mode is
+// enabled: its NodeClass and NodePool CRDs (harness.InstallAutoModeCRDs, the harness's stand-in:
+// the 2024-12 published schemas plus the fields the EKS User Guide documents later).
+func autoModeCluster(t *testing.T) (*harness.Cluster, context.Context) {
+	t.Helper()
+	c, ctx := cluster(t)
+	if err := c.InstallAutoModeCRDs(ctx); err != nil {
+		t.Fatalf("install the Auto Mode CRDs: %v", err)
+	}
+	return c, ctx
+}
+
+// installAutoMode is the install of an Auto Mode render (`mode: autoMode`): it starts a control
+// plane, installs the CRDs EKS serves (autoModeCluster), renders argsFile with the built provider,
+// fails if the render has a Helm release (EKS owns the controller and the shared karpenter.sh
+// CRDs; a CRD release could replace or, on uninstall, delete them), and installs the render: its
+// NodeClasses and NodePools are created on the Auto Mode CRDs and read back equal to what was
+// sent; the AWS resources (node role, policy attachments, access entry, policy association) are
+// not installed. It returns the cluster (stopped when the test ends), the render and what was
+// applied, in creation order.
+func installAutoMode(t *testing.T, argsFile string) (*harness.Cluster, context.Context, *harness.Render, []harness.Applied) {
+	t.Helper()
+	r := render(t, argsFile)
+	if rels := r.OfType(harness.ReleaseType); len(rels) > 0 {
+		var names []string
+		for _, rel := range rels {
+			names = append(names, rel.Name+" ("+rel.String("chart")+")")
+		}
+		t.Fatalf("render %s: an Auto Mode render has no Helm release, got %v", argsFile, names)
+	}
+	c, ctx := autoModeCluster(t)
+	return c, ctx, r, install(t, ctx, c, r)
+}
