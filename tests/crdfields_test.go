@@ -56,6 +56,11 @@ var specMappings = map[string]map[string]crdMapping{
 		"spec.template.spec.taints[].timeAdded":        {how: statusOnly},
 		"spec.template.spec.startupTaints[].timeAdded": {how: statusOnly},
 	},
+	"NodeClass (Auto Mode)": {
+		// The EKS docs name the reservation owner `owner`; the typed term (shared with the
+		// EC2NodeClass) calls it ownerID, as upstream Karpenter does.
+		"spec.capacityReservationSelectorTerms[].owner": {how: mappedTo, typed: "ownerID"},
+	},
 	"EC2NodeClass": {
 		// Named before this check existed; kept so programs do not break.
 		"spec.blockDeviceMappings[].ebs.kmsKeyID":   {how: mappedTo, typed: "kmsKeyId"},
@@ -74,10 +79,25 @@ var typedOnly = map[string]string{
 }
 
 // specKinds are the CRDs checked, with their typed input types in schema.json and the type
-// tokens of their rendered objects.
+// tokens of their rendered objects. The Auto Mode NodeClass is the one the harness serves as EKS
+// does (harness.AutoModeNodeClassSpec: the published schema plus the documented fields).
 var specKinds = []struct{ kind, crd, typed, rendered string }{
 	{"NodePool", "karpenter.sh_nodepools.yaml", "NodePoolSpec", harness.NodePoolType},
 	{"EC2NodeClass", "karpenter.k8s.aws_ec2nodeclasses.yaml", "NodeClassSpec", harness.NodeClassType},
+	{"NodeClass (Auto Mode)", "", "NodeClassSpec", harness.AutoModeNodeClassType},
+}
+
+// kindSpec is the spec of a checked CRD: the newest Karpenter's, or the Auto Mode NodeClass's.
+func kindSpec(t *testing.T, version, crd string) *harness.SchemaNode {
+	t.Helper()
+	if crd != "" {
+		return crdSpec(t, version, crd)
+	}
+	spec, err := harness.AutoModeNodeClassSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
 }
 
 // schemaType is a type of schema.json, as far as the walk needs it.
@@ -97,22 +117,27 @@ type schemaProperty struct {
 func TestCRDFieldsReachableFromTypedInputs(t *testing.T) {
 	types := loadSchemaTypes(t)
 	consulted := map[string]bool{}
+	// NodeClassSpec serves both node class kinds: each typed input must be some kind's field.
+	used, reached := map[string]bool{}, map[string]bool{}
 	for _, k := range specKinds {
-		spec := crdSpec(t, harness.KarpenterVersions[0], k.crd)
-		w := &typedWalk{kind: k.kind, types: types, used: map[string]bool{}, consulted: consulted, reached: map[string]bool{k.typed: true}}
+		spec := kindSpec(t, harness.KarpenterVersions[0], k.crd)
+		w := &typedWalk{kind: k.kind, types: types, used: used, consulted: consulted, reached: map[string]bool{k.typed: true}}
 		w.walk(spec, "spec", k.typed)
 		for _, p := range w.problems {
 			t.Errorf("%s %s: %s", k.kind, harness.KarpenterVersions[0], p)
 		}
-		// The other direction: a typed input must be named as its field (or be listed).
-		for _, typ := range sortedKeys(w.reached) {
-			for _, prop := range sortedKeys(types[typ].Properties) {
-				key := typ + "." + prop
-				if _, ok := typedOnly[key]; ok {
-					consulted["typedOnly "+key] = true
-				} else if !w.used[key] {
-					t.Errorf("%s: typed input %s has no %s spec field of that name (name it as the CRD does, or list it in typedOnly)", k.kind, key, k.kind)
-				}
+		for typ := range w.reached {
+			reached[typ] = true
+		}
+	}
+	// The other direction: a typed input must be named as a field (or be listed).
+	for _, typ := range sortedKeys(reached) {
+		for _, prop := range sortedKeys(types[typ].Properties) {
+			key := typ + "." + prop
+			if _, ok := typedOnly[key]; ok {
+				consulted["typedOnly "+key] = true
+			} else if !used[key] {
+				t.Errorf("typed input %s has no spec field of that name in any CRD it serves (name it as the CRD does, or list it in typedOnly)", key)
 			}
 		}
 	}
@@ -120,7 +145,7 @@ func TestCRDFieldsReachableFromTypedInputs(t *testing.T) {
 	for _, k := range specKinds {
 		for p := range specMappings[k.kind] {
 			if !consulted[k.kind+" "+p] {
-				t.Errorf("specMappings[%q][%q]: no such field in the %s CRD: remove the entry", k.kind, p, harness.KarpenterVersions[0])
+				t.Errorf("specMappings[%q][%q]: no such field in the %s CRD (%s): remove the entry", k.kind, p, k.kind, harness.KarpenterVersions[0])
 			}
 		}
 	}
@@ -142,7 +167,7 @@ func TestCRDEveryFieldInstalls(t *testing.T) {
 		t.Run(v, func(t *testing.T) {
 			t.Parallel()
 			r := render(t, everyField(t, v))
-			for _, k := range specKinds {
+			for _, k := range specKinds[:2] { // the Auto Mode NodeClass: TestAutoModeEveryFieldInstalls
 				spec := crdSpec(t, v, k.crd)
 				leaves := spec.Leaves("spec")
 				set := map[string]bool{}
