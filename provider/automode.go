@@ -226,23 +226,23 @@ func (KernelLockdown) Values() []infer.EnumValue[KernelLockdown] {
 	}
 }
 
-// NetworkPolicyDefault is an Auto Mode NodeClass's default network-policy stance.
-type NetworkPolicyDefault string
+// NetworkPolicy is an Auto Mode NodeClass's default network-policy stance.
+type NetworkPolicy string
 
-func (NetworkPolicyDefault) Values() []infer.EnumValue[NetworkPolicyDefault] {
-	return []infer.EnumValue[NetworkPolicyDefault]{
+func (NetworkPolicy) Values() []infer.EnumValue[NetworkPolicy] {
+	return []infer.EnumValue[NetworkPolicy]{
 		{Name: "DefaultAllow", Value: "DefaultAllow", Description: "New pods accept traffic until their policies are in place."},
 		{Name: "DefaultDeny", Value: "DefaultDeny", Description: "New pods accept no traffic until their policies are in place."},
 	}
 }
 
-// Toggle is Enabled or Disabled.
-type Toggle string
+// NetworkPolicyEventLogs says whether Auto Mode nodes log network-policy decisions.
+type NetworkPolicyEventLogs string
 
-func (Toggle) Values() []infer.EnumValue[Toggle] {
-	return []infer.EnumValue[Toggle]{
-		{Name: "Enabled", Value: "Enabled", Description: "On."},
-		{Name: "Disabled", Value: "Disabled", Description: "Off."},
+func (NetworkPolicyEventLogs) Values() []infer.EnumValue[NetworkPolicyEventLogs] {
+	return []infer.EnumValue[NetworkPolicyEventLogs]{
+		{Name: "Enabled", Value: "Enabled", Description: "Log network-policy decisions on the node."},
+		{Name: "Disabled", Value: "Disabled", Description: "No network-policy logs."},
 	}
 }
 
@@ -380,10 +380,10 @@ func validateAutoModeNodeClass(field string, c NodeClassSpec, rel release) []err
 		}
 	}
 	if v := c.NetworkPolicy; v != nil {
-		errs = append(errs, checkEnum(field+".networkPolicy", string(*v), enumValues[NetworkPolicyDefault]()))
+		errs = append(errs, checkEnum(field+".networkPolicy", string(*v), enumValues[NetworkPolicy]()))
 	}
 	if v := c.NetworkPolicyEventLogs; v != nil {
-		errs = append(errs, checkEnum(field+".networkPolicyEventLogs", string(*v), enumValues[Toggle]()))
+		errs = append(errs, checkEnum(field+".networkPolicyEventLogs", string(*v), enumValues[NetworkPolicyEventLogs]()))
 	}
 	if v := c.SnatPolicy; v != nil {
 		errs = append(errs, checkEnum(field+".snatPolicy", string(*v), enumValues[SnatPolicy]()))

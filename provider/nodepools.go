@@ -174,8 +174,8 @@ type NodeClassSpec struct {
 
 	// EKS Auto Mode NodeClass fields (automode.go).
 	EphemeralStorage              *EphemeralStorage              `pulumi:"ephemeralStorage,optional"`
-	NetworkPolicy                 *NetworkPolicyDefault          `pulumi:"networkPolicy,optional"`
-	NetworkPolicyEventLogs        *Toggle                        `pulumi:"networkPolicyEventLogs,optional"`
+	NetworkPolicy                 *NetworkPolicy                 `pulumi:"networkPolicy,optional"`
+	NetworkPolicyEventLogs        *NetworkPolicyEventLogs        `pulumi:"networkPolicyEventLogs,optional"`
 	SnatPolicy                    *SnatPolicy                    `pulumi:"snatPolicy,optional"`
 	PodSubnetSelectorTerms        []SubnetSelectorTerm           `pulumi:"podSubnetSelectorTerms,optional"`
 	PodSecurityGroupSelectorTerms []PodSecurityGroupSelectorTerm `pulumi:"podSecurityGroupSelectorTerms,optional"`

@@ -326,11 +326,11 @@ namespace PulumiKarpenter.Karpenter
     }
 
     [EnumType]
-    public readonly struct NetworkPolicyDefault : IEquatable<NetworkPolicyDefault>
+    public readonly struct NetworkPolicy : IEquatable<NetworkPolicy>
     {
         private readonly string _value;
 
-        private NetworkPolicyDefault(string value)
+        private NetworkPolicy(string value)
         {
             _value = value ?? throw new ArgumentNullException(nameof(value));
         }
@@ -338,20 +338,54 @@ namespace PulumiKarpenter.Karpenter
         /// <summary>
         /// New pods accept traffic until their policies are in place.
         /// </summary>
-        public static NetworkPolicyDefault DefaultAllow { get; } = new NetworkPolicyDefault("DefaultAllow");
+        public static NetworkPolicy DefaultAllow { get; } = new NetworkPolicy("DefaultAllow");
         /// <summary>
         /// New pods accept no traffic until their policies are in place.
         /// </summary>
-        public static NetworkPolicyDefault DefaultDeny { get; } = new NetworkPolicyDefault("DefaultDeny");
+        public static NetworkPolicy DefaultDeny { get; } = new NetworkPolicy("DefaultDeny");
 
-        public static bool operator ==(NetworkPolicyDefault left, NetworkPolicyDefault right) => left.Equals(right);
-        public static bool operator !=(NetworkPolicyDefault left, NetworkPolicyDefault right) => !left.Equals(right);
+        public static bool operator ==(NetworkPolicy left, NetworkPolicy right) => left.Equals(right);
+        public static bool operator !=(NetworkPolicy left, NetworkPolicy right) => !left.Equals(right);
 
-        public static explicit operator string(NetworkPolicyDefault value) => value._value;
+        public static explicit operator string(NetworkPolicy value) => value._value;
 
         [EditorBrowsable(EditorBrowsableState.Never)]
-        public override bool Equals(object? obj) => obj is NetworkPolicyDefault other && Equals(other);
-        public bool Equals(NetworkPolicyDefault other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+        public override bool Equals(object? obj) => obj is NetworkPolicy other && Equals(other);
+        public bool Equals(NetworkPolicy other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
+    public readonly struct NetworkPolicyEventLogs : IEquatable<NetworkPolicyEventLogs>
+    {
+        private readonly string _value;
+
+        private NetworkPolicyEventLogs(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// Log network-policy decisions on the node.
+        /// </summary>
+        public static NetworkPolicyEventLogs Enabled { get; } = new NetworkPolicyEventLogs("Enabled");
+        /// <summary>
+        /// No network-policy logs.
+        /// </summary>
+        public static NetworkPolicyEventLogs Disabled { get; } = new NetworkPolicyEventLogs("Disabled");
+
+        public static bool operator ==(NetworkPolicyEventLogs left, NetworkPolicyEventLogs right) => left.Equals(right);
+        public static bool operator !=(NetworkPolicyEventLogs left, NetworkPolicyEventLogs right) => !left.Equals(right);
+
+        public static explicit operator string(NetworkPolicyEventLogs value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is NetworkPolicyEventLogs other && Equals(other);
+        public bool Equals(NetworkPolicyEventLogs other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -520,40 +554,6 @@ namespace PulumiKarpenter.Karpenter
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is TaintEffect other && Equals(other);
         public bool Equals(TaintEffect other) => string.Equals(_value, other._value, StringComparison.Ordinal);
-
-        [EditorBrowsable(EditorBrowsableState.Never)]
-        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
-
-        public override string ToString() => _value;
-    }
-
-    [EnumType]
-    public readonly struct Toggle : IEquatable<Toggle>
-    {
-        private readonly string _value;
-
-        private Toggle(string value)
-        {
-            _value = value ?? throw new ArgumentNullException(nameof(value));
-        }
-
-        /// <summary>
-        /// On.
-        /// </summary>
-        public static Toggle Enabled { get; } = new Toggle("Enabled");
-        /// <summary>
-        /// Off.
-        /// </summary>
-        public static Toggle Disabled { get; } = new Toggle("Disabled");
-
-        public static bool operator ==(Toggle left, Toggle right) => left.Equals(right);
-        public static bool operator !=(Toggle left, Toggle right) => !left.Equals(right);
-
-        public static explicit operator string(Toggle value) => value._value;
-
-        [EditorBrowsable(EditorBrowsableState.Never)]
-        public override bool Equals(object? obj) => obj is Toggle other && Equals(other);
-        public bool Equals(Toggle other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;

@@ -182,13 +182,13 @@ namespace PulumiKarpenter.Karpenter.Inputs
         /// EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
         /// </summary>
         [Input("networkPolicy")]
-        public Input<PulumiKarpenter.Karpenter.NetworkPolicyDefault>? NetworkPolicy { get; set; }
+        public Input<PulumiKarpenter.Karpenter.NetworkPolicy>? NetworkPolicy { get; set; }
 
         /// <summary>
         /// EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
         /// </summary>
         [Input("networkPolicyEventLogs")]
-        public Input<PulumiKarpenter.Karpenter.Toggle>? NetworkPolicyEventLogs { get; set; }
+        public Input<PulumiKarpenter.Karpenter.NetworkPolicyEventLogs>? NetworkPolicyEventLogs { get; set; }
 
         /// <summary>
         /// The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.

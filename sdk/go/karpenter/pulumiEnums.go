@@ -1522,126 +1522,126 @@ func (in *networkInterfaceTypePtr) ToNetworkInterfaceTypePtrOutputWithContext(ct
 	return pulumi.ToOutputWithContext(ctx, in).(NetworkInterfaceTypePtrOutput)
 }
 
-type NetworkPolicyDefault string
+type NetworkPolicy string
 
 const (
 	// New pods accept traffic until their policies are in place.
-	NetworkPolicyDefaultDefaultAllow = NetworkPolicyDefault("DefaultAllow")
+	NetworkPolicyDefaultAllow = NetworkPolicy("DefaultAllow")
 	// New pods accept no traffic until their policies are in place.
-	NetworkPolicyDefaultDefaultDeny = NetworkPolicyDefault("DefaultDeny")
+	NetworkPolicyDefaultDeny = NetworkPolicy("DefaultDeny")
 )
 
-func (NetworkPolicyDefault) ElementType() reflect.Type {
-	return reflect.TypeOf((*NetworkPolicyDefault)(nil)).Elem()
+func (NetworkPolicy) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetworkPolicy)(nil)).Elem()
 }
 
-func (e NetworkPolicyDefault) ToNetworkPolicyDefaultOutput() NetworkPolicyDefaultOutput {
-	return pulumi.ToOutput(e).(NetworkPolicyDefaultOutput)
+func (e NetworkPolicy) ToNetworkPolicyOutput() NetworkPolicyOutput {
+	return pulumi.ToOutput(e).(NetworkPolicyOutput)
 }
 
-func (e NetworkPolicyDefault) ToNetworkPolicyDefaultOutputWithContext(ctx context.Context) NetworkPolicyDefaultOutput {
-	return pulumi.ToOutputWithContext(ctx, e).(NetworkPolicyDefaultOutput)
+func (e NetworkPolicy) ToNetworkPolicyOutputWithContext(ctx context.Context) NetworkPolicyOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(NetworkPolicyOutput)
 }
 
-func (e NetworkPolicyDefault) ToNetworkPolicyDefaultPtrOutput() NetworkPolicyDefaultPtrOutput {
-	return e.ToNetworkPolicyDefaultPtrOutputWithContext(context.Background())
+func (e NetworkPolicy) ToNetworkPolicyPtrOutput() NetworkPolicyPtrOutput {
+	return e.ToNetworkPolicyPtrOutputWithContext(context.Background())
 }
 
-func (e NetworkPolicyDefault) ToNetworkPolicyDefaultPtrOutputWithContext(ctx context.Context) NetworkPolicyDefaultPtrOutput {
-	return NetworkPolicyDefault(e).ToNetworkPolicyDefaultOutputWithContext(ctx).ToNetworkPolicyDefaultPtrOutputWithContext(ctx)
+func (e NetworkPolicy) ToNetworkPolicyPtrOutputWithContext(ctx context.Context) NetworkPolicyPtrOutput {
+	return NetworkPolicy(e).ToNetworkPolicyOutputWithContext(ctx).ToNetworkPolicyPtrOutputWithContext(ctx)
 }
 
-func (e NetworkPolicyDefault) ToStringOutput() pulumi.StringOutput {
+func (e NetworkPolicy) ToStringOutput() pulumi.StringOutput {
 	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e NetworkPolicyDefault) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+func (e NetworkPolicy) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
 	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e NetworkPolicyDefault) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (e NetworkPolicy) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
 }
 
-func (e NetworkPolicyDefault) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+func (e NetworkPolicy) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
 }
 
-type NetworkPolicyDefaultOutput struct{ *pulumi.OutputState }
+type NetworkPolicyOutput struct{ *pulumi.OutputState }
 
-func (NetworkPolicyDefaultOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*NetworkPolicyDefault)(nil)).Elem()
+func (NetworkPolicyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetworkPolicy)(nil)).Elem()
 }
 
-func (o NetworkPolicyDefaultOutput) ToNetworkPolicyDefaultOutput() NetworkPolicyDefaultOutput {
+func (o NetworkPolicyOutput) ToNetworkPolicyOutput() NetworkPolicyOutput {
 	return o
 }
 
-func (o NetworkPolicyDefaultOutput) ToNetworkPolicyDefaultOutputWithContext(ctx context.Context) NetworkPolicyDefaultOutput {
+func (o NetworkPolicyOutput) ToNetworkPolicyOutputWithContext(ctx context.Context) NetworkPolicyOutput {
 	return o
 }
 
-func (o NetworkPolicyDefaultOutput) ToNetworkPolicyDefaultPtrOutput() NetworkPolicyDefaultPtrOutput {
-	return o.ToNetworkPolicyDefaultPtrOutputWithContext(context.Background())
+func (o NetworkPolicyOutput) ToNetworkPolicyPtrOutput() NetworkPolicyPtrOutput {
+	return o.ToNetworkPolicyPtrOutputWithContext(context.Background())
 }
 
-func (o NetworkPolicyDefaultOutput) ToNetworkPolicyDefaultPtrOutputWithContext(ctx context.Context) NetworkPolicyDefaultPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v NetworkPolicyDefault) *NetworkPolicyDefault {
+func (o NetworkPolicyOutput) ToNetworkPolicyPtrOutputWithContext(ctx context.Context) NetworkPolicyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v NetworkPolicy) *NetworkPolicy {
 		return &v
-	}).(NetworkPolicyDefaultPtrOutput)
+	}).(NetworkPolicyPtrOutput)
 }
 
-func (o NetworkPolicyDefaultOutput) ToStringOutput() pulumi.StringOutput {
+func (o NetworkPolicyOutput) ToStringOutput() pulumi.StringOutput {
 	return o.ToStringOutputWithContext(context.Background())
 }
 
-func (o NetworkPolicyDefaultOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e NetworkPolicyDefault) string {
+func (o NetworkPolicyOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NetworkPolicy) string {
 		return string(e)
 	}).(pulumi.StringOutput)
 }
 
-func (o NetworkPolicyDefaultOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o NetworkPolicyOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o NetworkPolicyDefaultOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e NetworkPolicyDefault) *string {
+func (o NetworkPolicyOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NetworkPolicy) *string {
 		v := string(e)
 		return &v
 	}).(pulumi.StringPtrOutput)
 }
 
-type NetworkPolicyDefaultPtrOutput struct{ *pulumi.OutputState }
+type NetworkPolicyPtrOutput struct{ *pulumi.OutputState }
 
-func (NetworkPolicyDefaultPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**NetworkPolicyDefault)(nil)).Elem()
+func (NetworkPolicyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**NetworkPolicy)(nil)).Elem()
 }
 
-func (o NetworkPolicyDefaultPtrOutput) ToNetworkPolicyDefaultPtrOutput() NetworkPolicyDefaultPtrOutput {
+func (o NetworkPolicyPtrOutput) ToNetworkPolicyPtrOutput() NetworkPolicyPtrOutput {
 	return o
 }
 
-func (o NetworkPolicyDefaultPtrOutput) ToNetworkPolicyDefaultPtrOutputWithContext(ctx context.Context) NetworkPolicyDefaultPtrOutput {
+func (o NetworkPolicyPtrOutput) ToNetworkPolicyPtrOutputWithContext(ctx context.Context) NetworkPolicyPtrOutput {
 	return o
 }
 
-func (o NetworkPolicyDefaultPtrOutput) Elem() NetworkPolicyDefaultOutput {
-	return o.ApplyT(func(v *NetworkPolicyDefault) NetworkPolicyDefault {
+func (o NetworkPolicyPtrOutput) Elem() NetworkPolicyOutput {
+	return o.ApplyT(func(v *NetworkPolicy) NetworkPolicy {
 		if v != nil {
 			return *v
 		}
-		var ret NetworkPolicyDefault
+		var ret NetworkPolicy
 		return ret
-	}).(NetworkPolicyDefaultOutput)
+	}).(NetworkPolicyOutput)
 }
 
-func (o NetworkPolicyDefaultPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o NetworkPolicyPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o NetworkPolicyDefaultPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e *NetworkPolicyDefault) *string {
+func (o NetworkPolicyPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *NetworkPolicy) *string {
 		if e == nil {
 			return nil
 		}
@@ -1650,43 +1650,210 @@ func (o NetworkPolicyDefaultPtrOutput) ToStringPtrOutputWithContext(ctx context.
 	}).(pulumi.StringPtrOutput)
 }
 
-// NetworkPolicyDefaultInput is an input type that accepts values of the NetworkPolicyDefault enum
-// A concrete instance of `NetworkPolicyDefaultInput` can be one of the following:
+// NetworkPolicyInput is an input type that accepts values of the NetworkPolicy enum
+// A concrete instance of `NetworkPolicyInput` can be one of the following:
 //
-//	NetworkPolicyDefaultDefaultAllow
-//	NetworkPolicyDefaultDefaultDeny
-type NetworkPolicyDefaultInput interface {
+//	NetworkPolicyDefaultAllow
+//	NetworkPolicyDefaultDeny
+type NetworkPolicyInput interface {
 	pulumi.Input
 
-	ToNetworkPolicyDefaultOutput() NetworkPolicyDefaultOutput
-	ToNetworkPolicyDefaultOutputWithContext(context.Context) NetworkPolicyDefaultOutput
+	ToNetworkPolicyOutput() NetworkPolicyOutput
+	ToNetworkPolicyOutputWithContext(context.Context) NetworkPolicyOutput
 }
 
-var networkPolicyDefaultPtrType = reflect.TypeOf((**NetworkPolicyDefault)(nil)).Elem()
+var networkPolicyPtrType = reflect.TypeOf((**NetworkPolicy)(nil)).Elem()
 
-type NetworkPolicyDefaultPtrInput interface {
+type NetworkPolicyPtrInput interface {
 	pulumi.Input
 
-	ToNetworkPolicyDefaultPtrOutput() NetworkPolicyDefaultPtrOutput
-	ToNetworkPolicyDefaultPtrOutputWithContext(context.Context) NetworkPolicyDefaultPtrOutput
+	ToNetworkPolicyPtrOutput() NetworkPolicyPtrOutput
+	ToNetworkPolicyPtrOutputWithContext(context.Context) NetworkPolicyPtrOutput
 }
 
-type networkPolicyDefaultPtr string
+type networkPolicyPtr string
 
-func NetworkPolicyDefaultPtr(v string) NetworkPolicyDefaultPtrInput {
-	return (*networkPolicyDefaultPtr)(&v)
+func NetworkPolicyPtr(v string) NetworkPolicyPtrInput {
+	return (*networkPolicyPtr)(&v)
 }
 
-func (*networkPolicyDefaultPtr) ElementType() reflect.Type {
-	return networkPolicyDefaultPtrType
+func (*networkPolicyPtr) ElementType() reflect.Type {
+	return networkPolicyPtrType
 }
 
-func (in *networkPolicyDefaultPtr) ToNetworkPolicyDefaultPtrOutput() NetworkPolicyDefaultPtrOutput {
-	return pulumi.ToOutput(in).(NetworkPolicyDefaultPtrOutput)
+func (in *networkPolicyPtr) ToNetworkPolicyPtrOutput() NetworkPolicyPtrOutput {
+	return pulumi.ToOutput(in).(NetworkPolicyPtrOutput)
 }
 
-func (in *networkPolicyDefaultPtr) ToNetworkPolicyDefaultPtrOutputWithContext(ctx context.Context) NetworkPolicyDefaultPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, in).(NetworkPolicyDefaultPtrOutput)
+func (in *networkPolicyPtr) ToNetworkPolicyPtrOutputWithContext(ctx context.Context) NetworkPolicyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(NetworkPolicyPtrOutput)
+}
+
+type NetworkPolicyEventLogs string
+
+const (
+	// Log network-policy decisions on the node.
+	NetworkPolicyEventLogsEnabled = NetworkPolicyEventLogs("Enabled")
+	// No network-policy logs.
+	NetworkPolicyEventLogsDisabled = NetworkPolicyEventLogs("Disabled")
+)
+
+func (NetworkPolicyEventLogs) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetworkPolicyEventLogs)(nil)).Elem()
+}
+
+func (e NetworkPolicyEventLogs) ToNetworkPolicyEventLogsOutput() NetworkPolicyEventLogsOutput {
+	return pulumi.ToOutput(e).(NetworkPolicyEventLogsOutput)
+}
+
+func (e NetworkPolicyEventLogs) ToNetworkPolicyEventLogsOutputWithContext(ctx context.Context) NetworkPolicyEventLogsOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(NetworkPolicyEventLogsOutput)
+}
+
+func (e NetworkPolicyEventLogs) ToNetworkPolicyEventLogsPtrOutput() NetworkPolicyEventLogsPtrOutput {
+	return e.ToNetworkPolicyEventLogsPtrOutputWithContext(context.Background())
+}
+
+func (e NetworkPolicyEventLogs) ToNetworkPolicyEventLogsPtrOutputWithContext(ctx context.Context) NetworkPolicyEventLogsPtrOutput {
+	return NetworkPolicyEventLogs(e).ToNetworkPolicyEventLogsOutputWithContext(ctx).ToNetworkPolicyEventLogsPtrOutputWithContext(ctx)
+}
+
+func (e NetworkPolicyEventLogs) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e NetworkPolicyEventLogs) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e NetworkPolicyEventLogs) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e NetworkPolicyEventLogs) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type NetworkPolicyEventLogsOutput struct{ *pulumi.OutputState }
+
+func (NetworkPolicyEventLogsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetworkPolicyEventLogs)(nil)).Elem()
+}
+
+func (o NetworkPolicyEventLogsOutput) ToNetworkPolicyEventLogsOutput() NetworkPolicyEventLogsOutput {
+	return o
+}
+
+func (o NetworkPolicyEventLogsOutput) ToNetworkPolicyEventLogsOutputWithContext(ctx context.Context) NetworkPolicyEventLogsOutput {
+	return o
+}
+
+func (o NetworkPolicyEventLogsOutput) ToNetworkPolicyEventLogsPtrOutput() NetworkPolicyEventLogsPtrOutput {
+	return o.ToNetworkPolicyEventLogsPtrOutputWithContext(context.Background())
+}
+
+func (o NetworkPolicyEventLogsOutput) ToNetworkPolicyEventLogsPtrOutputWithContext(ctx context.Context) NetworkPolicyEventLogsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v NetworkPolicyEventLogs) *NetworkPolicyEventLogs {
+		return &v
+	}).(NetworkPolicyEventLogsPtrOutput)
+}
+
+func (o NetworkPolicyEventLogsOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o NetworkPolicyEventLogsOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NetworkPolicyEventLogs) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o NetworkPolicyEventLogsOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o NetworkPolicyEventLogsOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NetworkPolicyEventLogs) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type NetworkPolicyEventLogsPtrOutput struct{ *pulumi.OutputState }
+
+func (NetworkPolicyEventLogsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**NetworkPolicyEventLogs)(nil)).Elem()
+}
+
+func (o NetworkPolicyEventLogsPtrOutput) ToNetworkPolicyEventLogsPtrOutput() NetworkPolicyEventLogsPtrOutput {
+	return o
+}
+
+func (o NetworkPolicyEventLogsPtrOutput) ToNetworkPolicyEventLogsPtrOutputWithContext(ctx context.Context) NetworkPolicyEventLogsPtrOutput {
+	return o
+}
+
+func (o NetworkPolicyEventLogsPtrOutput) Elem() NetworkPolicyEventLogsOutput {
+	return o.ApplyT(func(v *NetworkPolicyEventLogs) NetworkPolicyEventLogs {
+		if v != nil {
+			return *v
+		}
+		var ret NetworkPolicyEventLogs
+		return ret
+	}).(NetworkPolicyEventLogsOutput)
+}
+
+func (o NetworkPolicyEventLogsPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o NetworkPolicyEventLogsPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *NetworkPolicyEventLogs) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// NetworkPolicyEventLogsInput is an input type that accepts values of the NetworkPolicyEventLogs enum
+// A concrete instance of `NetworkPolicyEventLogsInput` can be one of the following:
+//
+//	NetworkPolicyEventLogsEnabled
+//	NetworkPolicyEventLogsDisabled
+type NetworkPolicyEventLogsInput interface {
+	pulumi.Input
+
+	ToNetworkPolicyEventLogsOutput() NetworkPolicyEventLogsOutput
+	ToNetworkPolicyEventLogsOutputWithContext(context.Context) NetworkPolicyEventLogsOutput
+}
+
+var networkPolicyEventLogsPtrType = reflect.TypeOf((**NetworkPolicyEventLogs)(nil)).Elem()
+
+type NetworkPolicyEventLogsPtrInput interface {
+	pulumi.Input
+
+	ToNetworkPolicyEventLogsPtrOutput() NetworkPolicyEventLogsPtrOutput
+	ToNetworkPolicyEventLogsPtrOutputWithContext(context.Context) NetworkPolicyEventLogsPtrOutput
+}
+
+type networkPolicyEventLogsPtr string
+
+func NetworkPolicyEventLogsPtr(v string) NetworkPolicyEventLogsPtrInput {
+	return (*networkPolicyEventLogsPtr)(&v)
+}
+
+func (*networkPolicyEventLogsPtr) ElementType() reflect.Type {
+	return networkPolicyEventLogsPtrType
+}
+
+func (in *networkPolicyEventLogsPtr) ToNetworkPolicyEventLogsPtrOutput() NetworkPolicyEventLogsPtrOutput {
+	return pulumi.ToOutput(in).(NetworkPolicyEventLogsPtrOutput)
+}
+
+func (in *networkPolicyEventLogsPtr) ToNetworkPolicyEventLogsPtrOutputWithContext(ctx context.Context) NetworkPolicyEventLogsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(NetworkPolicyEventLogsPtrOutput)
 }
 
 type NodeAccess string
@@ -2381,173 +2548,6 @@ func (in *taintEffectPtr) ToTaintEffectPtrOutputWithContext(ctx context.Context)
 	return pulumi.ToOutputWithContext(ctx, in).(TaintEffectPtrOutput)
 }
 
-type Toggle string
-
-const (
-	// On.
-	ToggleEnabled = Toggle("Enabled")
-	// Off.
-	ToggleDisabled = Toggle("Disabled")
-)
-
-func (Toggle) ElementType() reflect.Type {
-	return reflect.TypeOf((*Toggle)(nil)).Elem()
-}
-
-func (e Toggle) ToToggleOutput() ToggleOutput {
-	return pulumi.ToOutput(e).(ToggleOutput)
-}
-
-func (e Toggle) ToToggleOutputWithContext(ctx context.Context) ToggleOutput {
-	return pulumi.ToOutputWithContext(ctx, e).(ToggleOutput)
-}
-
-func (e Toggle) ToTogglePtrOutput() TogglePtrOutput {
-	return e.ToTogglePtrOutputWithContext(context.Background())
-}
-
-func (e Toggle) ToTogglePtrOutputWithContext(ctx context.Context) TogglePtrOutput {
-	return Toggle(e).ToToggleOutputWithContext(ctx).ToTogglePtrOutputWithContext(ctx)
-}
-
-func (e Toggle) ToStringOutput() pulumi.StringOutput {
-	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
-}
-
-func (e Toggle) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
-}
-
-func (e Toggle) ToStringPtrOutput() pulumi.StringPtrOutput {
-	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
-}
-
-func (e Toggle) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
-}
-
-type ToggleOutput struct{ *pulumi.OutputState }
-
-func (ToggleOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*Toggle)(nil)).Elem()
-}
-
-func (o ToggleOutput) ToToggleOutput() ToggleOutput {
-	return o
-}
-
-func (o ToggleOutput) ToToggleOutputWithContext(ctx context.Context) ToggleOutput {
-	return o
-}
-
-func (o ToggleOutput) ToTogglePtrOutput() TogglePtrOutput {
-	return o.ToTogglePtrOutputWithContext(context.Background())
-}
-
-func (o ToggleOutput) ToTogglePtrOutputWithContext(ctx context.Context) TogglePtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v Toggle) *Toggle {
-		return &v
-	}).(TogglePtrOutput)
-}
-
-func (o ToggleOutput) ToStringOutput() pulumi.StringOutput {
-	return o.ToStringOutputWithContext(context.Background())
-}
-
-func (o ToggleOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e Toggle) string {
-		return string(e)
-	}).(pulumi.StringOutput)
-}
-
-func (o ToggleOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
-	return o.ToStringPtrOutputWithContext(context.Background())
-}
-
-func (o ToggleOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e Toggle) *string {
-		v := string(e)
-		return &v
-	}).(pulumi.StringPtrOutput)
-}
-
-type TogglePtrOutput struct{ *pulumi.OutputState }
-
-func (TogglePtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**Toggle)(nil)).Elem()
-}
-
-func (o TogglePtrOutput) ToTogglePtrOutput() TogglePtrOutput {
-	return o
-}
-
-func (o TogglePtrOutput) ToTogglePtrOutputWithContext(ctx context.Context) TogglePtrOutput {
-	return o
-}
-
-func (o TogglePtrOutput) Elem() ToggleOutput {
-	return o.ApplyT(func(v *Toggle) Toggle {
-		if v != nil {
-			return *v
-		}
-		var ret Toggle
-		return ret
-	}).(ToggleOutput)
-}
-
-func (o TogglePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
-	return o.ToStringPtrOutputWithContext(context.Background())
-}
-
-func (o TogglePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e *Toggle) *string {
-		if e == nil {
-			return nil
-		}
-		v := string(*e)
-		return &v
-	}).(pulumi.StringPtrOutput)
-}
-
-// ToggleInput is an input type that accepts values of the Toggle enum
-// A concrete instance of `ToggleInput` can be one of the following:
-//
-//	ToggleEnabled
-//	ToggleDisabled
-type ToggleInput interface {
-	pulumi.Input
-
-	ToToggleOutput() ToggleOutput
-	ToToggleOutputWithContext(context.Context) ToggleOutput
-}
-
-var togglePtrType = reflect.TypeOf((**Toggle)(nil)).Elem()
-
-type TogglePtrInput interface {
-	pulumi.Input
-
-	ToTogglePtrOutput() TogglePtrOutput
-	ToTogglePtrOutputWithContext(context.Context) TogglePtrOutput
-}
-
-type togglePtr string
-
-func TogglePtr(v string) TogglePtrInput {
-	return (*togglePtr)(&v)
-}
-
-func (*togglePtr) ElementType() reflect.Type {
-	return togglePtrType
-}
-
-func (in *togglePtr) ToTogglePtrOutput() TogglePtrOutput {
-	return pulumi.ToOutput(in).(TogglePtrOutput)
-}
-
-func (in *togglePtr) ToTogglePtrOutputWithContext(ctx context.Context) TogglePtrOutput {
-	return pulumi.ToOutputWithContext(ctx, in).(TogglePtrOutput)
-}
-
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AuthenticationModeInput)(nil)).Elem(), AuthenticationMode("API"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AuthenticationModePtrInput)(nil)).Elem(), AuthenticationMode("API"))
@@ -2567,8 +2567,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*NestedVirtualizationPtrInput)(nil)).Elem(), NestedVirtualization("enabled"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NetworkInterfaceTypeInput)(nil)).Elem(), NetworkInterfaceType("interface"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NetworkInterfaceTypePtrInput)(nil)).Elem(), NetworkInterfaceType("interface"))
-	pulumi.RegisterInputType(reflect.TypeOf((*NetworkPolicyDefaultInput)(nil)).Elem(), NetworkPolicyDefault("DefaultAllow"))
-	pulumi.RegisterInputType(reflect.TypeOf((*NetworkPolicyDefaultPtrInput)(nil)).Elem(), NetworkPolicyDefault("DefaultAllow"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NetworkPolicyInput)(nil)).Elem(), NetworkPolicy("DefaultAllow"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NetworkPolicyPtrInput)(nil)).Elem(), NetworkPolicy("DefaultAllow"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NetworkPolicyEventLogsInput)(nil)).Elem(), NetworkPolicyEventLogs("Enabled"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NetworkPolicyEventLogsPtrInput)(nil)).Elem(), NetworkPolicyEventLogs("Enabled"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeAccessInput)(nil)).Elem(), NodeAccess("accessEntry"))
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeAccessPtrInput)(nil)).Elem(), NodeAccess("accessEntry"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RequirementOperatorInput)(nil)).Elem(), RequirementOperator("In"))
@@ -2577,8 +2579,6 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SnatPolicyPtrInput)(nil)).Elem(), SnatPolicy("Random"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintEffectInput)(nil)).Elem(), TaintEffect("NoSchedule"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintEffectPtrInput)(nil)).Elem(), TaintEffect("NoSchedule"))
-	pulumi.RegisterInputType(reflect.TypeOf((*ToggleInput)(nil)).Elem(), Toggle("Enabled"))
-	pulumi.RegisterInputType(reflect.TypeOf((*TogglePtrInput)(nil)).Elem(), Toggle("Enabled"))
 	pulumi.RegisterOutputType(AuthenticationModeOutput{})
 	pulumi.RegisterOutputType(AuthenticationModePtrOutput{})
 	pulumi.RegisterOutputType(ConsolidationPolicyOutput{})
@@ -2597,8 +2597,10 @@ func init() {
 	pulumi.RegisterOutputType(NestedVirtualizationPtrOutput{})
 	pulumi.RegisterOutputType(NetworkInterfaceTypeOutput{})
 	pulumi.RegisterOutputType(NetworkInterfaceTypePtrOutput{})
-	pulumi.RegisterOutputType(NetworkPolicyDefaultOutput{})
-	pulumi.RegisterOutputType(NetworkPolicyDefaultPtrOutput{})
+	pulumi.RegisterOutputType(NetworkPolicyOutput{})
+	pulumi.RegisterOutputType(NetworkPolicyPtrOutput{})
+	pulumi.RegisterOutputType(NetworkPolicyEventLogsOutput{})
+	pulumi.RegisterOutputType(NetworkPolicyEventLogsPtrOutput{})
 	pulumi.RegisterOutputType(NodeAccessOutput{})
 	pulumi.RegisterOutputType(NodeAccessPtrOutput{})
 	pulumi.RegisterOutputType(RequirementOperatorOutput{})
@@ -2607,6 +2609,4 @@ func init() {
 	pulumi.RegisterOutputType(SnatPolicyPtrOutput{})
 	pulumi.RegisterOutputType(TaintEffectOutput{})
 	pulumi.RegisterOutputType(TaintEffectPtrOutput{})
-	pulumi.RegisterOutputType(ToggleOutput{})
-	pulumi.RegisterOutputType(TogglePtrOutput{})
 }

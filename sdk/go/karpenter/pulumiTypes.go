@@ -3183,9 +3183,9 @@ type NodeClassSpec struct {
 	// The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
 	NetworkInterfaces []NetworkInterface `pulumi:"networkInterfaces"`
 	// EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
-	NetworkPolicy *NetworkPolicyDefault `pulumi:"networkPolicy"`
+	NetworkPolicy *NetworkPolicy `pulumi:"networkPolicy"`
 	// EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
-	NetworkPolicyEventLogs *Toggle `pulumi:"networkPolicyEventLogs"`
+	NetworkPolicyEventLogs *NetworkPolicyEventLogs `pulumi:"networkPolicyEventLogs"`
 	// The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
 	PlacementGroupSelector *PlacementGroupSelector `pulumi:"placementGroupSelector"`
 	// EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.
@@ -3264,9 +3264,9 @@ type NodeClassSpecArgs struct {
 	// The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
 	NetworkInterfaces NetworkInterfaceArrayInput `pulumi:"networkInterfaces"`
 	// EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
-	NetworkPolicy NetworkPolicyDefaultPtrInput `pulumi:"networkPolicy"`
+	NetworkPolicy NetworkPolicyPtrInput `pulumi:"networkPolicy"`
 	// EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
-	NetworkPolicyEventLogs TogglePtrInput `pulumi:"networkPolicyEventLogs"`
+	NetworkPolicyEventLogs NetworkPolicyEventLogsPtrInput `pulumi:"networkPolicyEventLogs"`
 	// The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
 	PlacementGroupSelector PlacementGroupSelectorPtrInput `pulumi:"placementGroupSelector"`
 	// EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.
@@ -3450,13 +3450,13 @@ func (o NodeClassSpecOutput) NetworkInterfaces() NetworkInterfaceArrayOutput {
 }
 
 // EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
-func (o NodeClassSpecOutput) NetworkPolicy() NetworkPolicyDefaultPtrOutput {
-	return o.ApplyT(func(v NodeClassSpec) *NetworkPolicyDefault { return v.NetworkPolicy }).(NetworkPolicyDefaultPtrOutput)
+func (o NodeClassSpecOutput) NetworkPolicy() NetworkPolicyPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *NetworkPolicy { return v.NetworkPolicy }).(NetworkPolicyPtrOutput)
 }
 
 // EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
-func (o NodeClassSpecOutput) NetworkPolicyEventLogs() TogglePtrOutput {
-	return o.ApplyT(func(v NodeClassSpec) *Toggle { return v.NetworkPolicyEventLogs }).(TogglePtrOutput)
+func (o NodeClassSpecOutput) NetworkPolicyEventLogs() NetworkPolicyEventLogsPtrOutput {
+	return o.ApplyT(func(v NodeClassSpec) *NetworkPolicyEventLogs { return v.NetworkPolicyEventLogs }).(NetworkPolicyEventLogsPtrOutput)
 }
 
 // The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.

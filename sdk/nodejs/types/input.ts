@@ -511,11 +511,11 @@ export interface NodeClassSpecArgs {
     /**
      * EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
      */
-    networkPolicy?: pulumi.Input<enums.NetworkPolicyDefault | undefined>;
+    networkPolicy?: pulumi.Input<enums.NetworkPolicy | undefined>;
     /**
      * EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
      */
-    networkPolicyEventLogs?: pulumi.Input<enums.Toggle | undefined>;
+    networkPolicyEventLogs?: pulumi.Input<enums.NetworkPolicyEventLogs | undefined>;
     /**
      * The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
      */

@@ -16,12 +16,12 @@ __all__ = [
     'Mode',
     'NestedVirtualization',
     'NetworkInterfaceType',
-    'NetworkPolicyDefault',
+    'NetworkPolicy',
+    'NetworkPolicyEventLogs',
     'NodeAccess',
     'RequirementOperator',
     'SnatPolicy',
     'TaintEffect',
-    'Toggle',
 ]
 
 
@@ -145,8 +145,8 @@ class NetworkInterfaceType(_builtins.str, Enum):
     """
 
 
-@pulumi.type_token("karpenter:index:NetworkPolicyDefault")
-class NetworkPolicyDefault(_builtins.str, Enum):
+@pulumi.type_token("karpenter:index:NetworkPolicy")
+class NetworkPolicy(_builtins.str, Enum):
     DEFAULT_ALLOW = "DefaultAllow"
     """
     New pods accept traffic until their policies are in place.
@@ -154,6 +154,18 @@ class NetworkPolicyDefault(_builtins.str, Enum):
     DEFAULT_DENY = "DefaultDeny"
     """
     New pods accept no traffic until their policies are in place.
+    """
+
+
+@pulumi.type_token("karpenter:index:NetworkPolicyEventLogs")
+class NetworkPolicyEventLogs(_builtins.str, Enum):
+    ENABLED = "Enabled"
+    """
+    Log network-policy decisions on the node.
+    """
+    DISABLED = "Disabled"
+    """
+    No network-policy logs.
     """
 
 
@@ -234,16 +246,4 @@ class TaintEffect(_builtins.str, Enum):
     NO_EXECUTE = "NoExecute"
     """
     Pods that do not tolerate the taint are evicted.
-    """
-
-
-@pulumi.type_token("karpenter:index:Toggle")
-class Toggle(_builtins.str, Enum):
-    ENABLED = "Enabled"
-    """
-    On.
-    """
-    DISABLED = "Disabled"
-    """
-    Off.
     """

@@ -1909,11 +1909,11 @@ class NodeClassSpecArgsDict(TypedDict):
     """
     The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
     """
-    network_policy: NotRequired[pulumi.Input[Optional['NetworkPolicyDefault']]]
+    network_policy: NotRequired[pulumi.Input[Optional['NetworkPolicy']]]
     """
     EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
     """
-    network_policy_event_logs: NotRequired[pulumi.Input[Optional['Toggle']]]
+    network_policy_event_logs: NotRequired[pulumi.Input[Optional['NetworkPolicyEventLogs']]]
     """
     EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
     """
@@ -1979,8 +1979,8 @@ class NodeClassSpecArgs:
                  kubelet: pulumi.Input[Optional['KubeletConfigurationArgs']] = None,
                  metadata_options: pulumi.Input[Optional['MetadataOptionsArgs']] = None,
                  network_interfaces: pulumi.Input[Optional[Sequence[pulumi.Input['NetworkInterfaceArgs']]]] = None,
-                 network_policy: pulumi.Input[Optional['NetworkPolicyDefault']] = None,
-                 network_policy_event_logs: pulumi.Input[Optional['Toggle']] = None,
+                 network_policy: pulumi.Input[Optional['NetworkPolicy']] = None,
+                 network_policy_event_logs: pulumi.Input[Optional['NetworkPolicyEventLogs']] = None,
                  placement_group_selector: pulumi.Input[Optional['PlacementGroupSelectorArgs']] = None,
                  pod_security_group_selector_terms: pulumi.Input[Optional[Sequence[pulumi.Input['PodSecurityGroupSelectorTermArgs']]]] = None,
                  pod_subnet_selector_terms: pulumi.Input[Optional[Sequence[pulumi.Input['SubnetSelectorTermArgs']]]] = None,
@@ -2015,8 +2015,8 @@ class NodeClassSpecArgs:
         :param pulumi.Input['KubeletConfigurationArgs'] kubelet: Kubelet configuration for the nodes.
         :param pulumi.Input['MetadataOptionsArgs'] metadata_options: Instance metadata service options.
         :param pulumi.Input[Sequence[pulumi.Input['NetworkInterfaceArgs']]] network_interfaces: The network interfaces of the instances, e.g. EFA devices for HPC and ML; when set, it must include the primary interface (`networkCardIndex` 0, `deviceIndex` 0, `interfaceType` `interface`). At most 150. Karpenter 1.12.1+.
-        :param pulumi.Input['NetworkPolicyDefault'] network_policy: EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
-        :param pulumi.Input['Toggle'] network_policy_event_logs: EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
+        :param pulumi.Input['NetworkPolicy'] network_policy: EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
+        :param pulumi.Input['NetworkPolicyEventLogs'] network_policy_event_logs: EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
         :param pulumi.Input['PlacementGroupSelectorArgs'] placement_group_selector: The EC2 placement group the instances launch into, by name or id. Karpenter 1.11+.
         :param pulumi.Input[Sequence[pulumi.Input['PodSecurityGroupSelectorTermArgs']]] pod_security_group_selector_terms: EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.
         :param pulumi.Input[Sequence[pulumi.Input['SubnetSelectorTermArgs']]] pod_subnet_selector_terms: EKS Auto Mode only: subnets for pod network interfaces (e.g. a secondary CIDR), in the node's Availability Zone; set with `podSecurityGroupSelectorTerms`. The node's primary interface then serves no pods, so pod density is lower. At most 30 terms.
@@ -2359,26 +2359,26 @@ class NodeClassSpecArgs:
 
     @_builtins.property
     @pulumi.getter(name="networkPolicy")
-    def network_policy(self) -> pulumi.Input[Optional['NetworkPolicyDefault']]:
+    def network_policy(self) -> pulumi.Input[Optional['NetworkPolicy']]:
         """
         EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
         """
         return pulumi.get(self, "network_policy")
 
     @network_policy.setter
-    def network_policy(self, value: pulumi.Input[Optional['NetworkPolicyDefault']]):
+    def network_policy(self, value: pulumi.Input[Optional['NetworkPolicy']]):
         pulumi.set(self, "network_policy", value)
 
     @_builtins.property
     @pulumi.getter(name="networkPolicyEventLogs")
-    def network_policy_event_logs(self) -> pulumi.Input[Optional['Toggle']]:
+    def network_policy_event_logs(self) -> pulumi.Input[Optional['NetworkPolicyEventLogs']]:
         """
         EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
         """
         return pulumi.get(self, "network_policy_event_logs")
 
     @network_policy_event_logs.setter
-    def network_policy_event_logs(self, value: pulumi.Input[Optional['Toggle']]):
+    def network_policy_event_logs(self, value: pulumi.Input[Optional['NetworkPolicyEventLogs']]):
         pulumi.set(self, "network_policy_event_logs", value)
 
     @_builtins.property

@@ -131,7 +131,7 @@ export const NetworkInterfaceType = {
 
 export type NetworkInterfaceType = (typeof NetworkInterfaceType)[keyof typeof NetworkInterfaceType];
 
-export const NetworkPolicyDefault = {
+export const NetworkPolicy = {
     /**
      * New pods accept traffic until their policies are in place.
      */
@@ -142,7 +142,20 @@ export const NetworkPolicyDefault = {
     DefaultDeny: "DefaultDeny",
 } as const;
 
-export type NetworkPolicyDefault = (typeof NetworkPolicyDefault)[keyof typeof NetworkPolicyDefault];
+export type NetworkPolicy = (typeof NetworkPolicy)[keyof typeof NetworkPolicy];
+
+export const NetworkPolicyEventLogs = {
+    /**
+     * Log network-policy decisions on the node.
+     */
+    Enabled: "Enabled",
+    /**
+     * No network-policy logs.
+     */
+    Disabled: "Disabled",
+} as const;
+
+export type NetworkPolicyEventLogs = (typeof NetworkPolicyEventLogs)[keyof typeof NetworkPolicyEventLogs];
 
 export const NodeAccess = {
     /**
@@ -227,16 +240,3 @@ export const TaintEffect = {
 } as const;
 
 export type TaintEffect = (typeof TaintEffect)[keyof typeof TaintEffect];
-
-export const Toggle = {
-    /**
-     * On.
-     */
-    Enabled: "Enabled",
-    /**
-     * Off.
-     */
-    Disabled: "Disabled",
-} as const;
-
-export type Toggle = (typeof Toggle)[keyof typeof Toggle];

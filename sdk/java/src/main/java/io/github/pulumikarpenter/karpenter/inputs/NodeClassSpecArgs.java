@@ -6,9 +6,9 @@ package io.github.pulumikarpenter.karpenter.inputs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
-import io.github.pulumikarpenter.karpenter.enums.NetworkPolicyDefault;
+import io.github.pulumikarpenter.karpenter.enums.NetworkPolicy;
+import io.github.pulumikarpenter.karpenter.enums.NetworkPolicyEventLogs;
 import io.github.pulumikarpenter.karpenter.enums.SnatPolicy;
-import io.github.pulumikarpenter.karpenter.enums.Toggle;
 import io.github.pulumikarpenter.karpenter.inputs.AdvancedNetworkingArgs;
 import io.github.pulumikarpenter.karpenter.inputs.AdvancedSecurityArgs;
 import io.github.pulumikarpenter.karpenter.inputs.AmiSelectorTermArgs;
@@ -379,13 +379,13 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="networkPolicy")
-    private @Nullable Output<NetworkPolicyDefault> networkPolicy;
+    private @Nullable Output<NetworkPolicy> networkPolicy;
 
     /**
      * @return EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.
      * 
      */
-    public Optional<Output<NetworkPolicyDefault>> networkPolicy() {
+    public Optional<Output<NetworkPolicy>> networkPolicy() {
         return Optional.ofNullable(this.networkPolicy);
     }
 
@@ -394,13 +394,13 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="networkPolicyEventLogs")
-    private @Nullable Output<Toggle> networkPolicyEventLogs;
+    private @Nullable Output<NetworkPolicyEventLogs> networkPolicyEventLogs;
 
     /**
      * @return EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.
      * 
      */
-    public Optional<Output<Toggle>> networkPolicyEventLogs() {
+    public Optional<Output<NetworkPolicyEventLogs>> networkPolicyEventLogs() {
         return Optional.ofNullable(this.networkPolicyEventLogs);
     }
 
@@ -1113,7 +1113,7 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder networkPolicy(@Nullable Output<NetworkPolicyDefault> networkPolicy) {
+        public Builder networkPolicy(@Nullable Output<NetworkPolicy> networkPolicy) {
             $.networkPolicy = networkPolicy;
             return this;
         }
@@ -1124,7 +1124,7 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder networkPolicy(NetworkPolicyDefault networkPolicy) {
+        public Builder networkPolicy(NetworkPolicy networkPolicy) {
             return networkPolicy(Output.of(networkPolicy));
         }
 
@@ -1134,7 +1134,7 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder networkPolicyEventLogs(@Nullable Output<Toggle> networkPolicyEventLogs) {
+        public Builder networkPolicyEventLogs(@Nullable Output<NetworkPolicyEventLogs> networkPolicyEventLogs) {
             $.networkPolicyEventLogs = networkPolicyEventLogs;
             return this;
         }
@@ -1145,7 +1145,7 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder networkPolicyEventLogs(Toggle networkPolicyEventLogs) {
+        public Builder networkPolicyEventLogs(NetworkPolicyEventLogs networkPolicyEventLogs) {
             return networkPolicyEventLogs(Output.of(networkPolicyEventLogs));
         }
 

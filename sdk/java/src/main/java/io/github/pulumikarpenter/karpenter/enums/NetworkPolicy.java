@@ -9,21 +9,21 @@ import java.util.Objects;
 import java.util.StringJoiner;
 
     @EnumType
-    public enum Toggle {
+    public enum NetworkPolicy {
         /**
-         * On.
+         * New pods accept traffic until their policies are in place.
          * 
          */
-        Enabled("Enabled"),
+        DefaultAllow("DefaultAllow"),
         /**
-         * Off.
+         * New pods accept no traffic until their policies are in place.
          * 
          */
-        Disabled("Disabled");
+        DefaultDeny("DefaultDeny");
 
         private final String value;
 
-        Toggle(String value) {
+        NetworkPolicy(String value) {
             this.value = Objects.requireNonNull(value);
         }
 
@@ -34,7 +34,7 @@ import java.util.StringJoiner;
 
         @Override
         public java.lang.String toString() {
-            return new StringJoiner(", ", "Toggle[", "]")
+            return new StringJoiner(", ", "NetworkPolicy[", "]")
                 .add("value='" + this.value + "'")
                 .toString();
         }

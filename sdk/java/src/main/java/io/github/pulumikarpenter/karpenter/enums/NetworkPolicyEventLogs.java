@@ -9,21 +9,21 @@ import java.util.Objects;
 import java.util.StringJoiner;
 
     @EnumType
-    public enum NetworkPolicyDefault {
+    public enum NetworkPolicyEventLogs {
         /**
-         * New pods accept traffic until their policies are in place.
+         * Log network-policy decisions on the node.
          * 
          */
-        DefaultAllow("DefaultAllow"),
+        Enabled("Enabled"),
         /**
-         * New pods accept no traffic until their policies are in place.
+         * No network-policy logs.
          * 
          */
-        DefaultDeny("DefaultDeny");
+        Disabled("Disabled");
 
         private final String value;
 
-        NetworkPolicyDefault(String value) {
+        NetworkPolicyEventLogs(String value) {
             this.value = Objects.requireNonNull(value);
         }
 
@@ -34,7 +34,7 @@ import java.util.StringJoiner;
 
         @Override
         public java.lang.String toString() {
-            return new StringJoiner(", ", "NetworkPolicyDefault[", "]")
+            return new StringJoiner(", ", "NetworkPolicyEventLogs[", "]")
                 .add("value='" + this.value + "'")
                 .toString();
         }
