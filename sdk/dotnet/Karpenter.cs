@@ -280,7 +280,7 @@ namespace PulumiKarpenter.Karpenter
         public string? Namespace { get; set; }
 
         /// <summary>
-        /// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (type EC2, with the AmazonEKSAutoNodePolicy association) or `none`; default `accessEntry`.
+        /// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (default: an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them).
         /// </summary>
         [Input("nodeAccess")]
         public Input<PulumiKarpenter.Karpenter.NodeAccess>? NodeAccess { get; set; }
