@@ -16,9 +16,10 @@ import (
 )
 
 // EKS Auto Mode on the API server: the NodeClass and NodePool CRDs as EKS serves them (the harness's
-// stand-in, harness.InstallAutoModeCRDs: the published 2024-12 schemas plus the fields the EKS User
-// Guide documents later, tests/testdata/automode) accept what Auto Mode accepts and reject, with
-// Auto Mode's messages, what it rejects.
+// stand-in, harness.InstallAutoModeCRDs: the 2024-12 schemas — the published NodeClass, upstream
+// Karpenter v1.2.1's NodePool with EKS's changes — plus the fields the EKS User Guide documents
+// later, tests/testdata/automode) accept what Auto Mode accepts and reject, with Auto Mode's
+// messages, what it rejects.
 
 // autoModeNodeClassLeaves are the spec fields of the NodeClass the harness serves: the 2024-12
 // schema's, then the documented newer ones (the overlay). The provider's typed Auto Mode NodeClass
@@ -250,7 +251,8 @@ func TestAutoModeCRDs(t *testing.T) {
 }
 
 // TestAutoModeRejects: what Auto Mode rejects is rejected by the API server (422), naming the rule.
-// The messages of the 2024-12 rules are EKS's own; the rest are the overlay's.
+// The messages of the 2024-12 rules are EKS's own (the NodePool's transcribed into nodepool-eks.json);
+// the rest are the extensions overlays'.
 func TestAutoModeRejects(t *testing.T) {
 	t.Parallel()
 	c, ctx := autoModeCluster(t)

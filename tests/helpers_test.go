@@ -256,7 +256,7 @@ var autoModeNodeClassGVR = schema.GroupVersionResource{Group: "eks.amazonaws.com
 
 // autoModeCluster starts a fresh control plane serving what EKS installs when Auto Mode is
 // enabled: its NodeClass and NodePool CRDs (harness.InstallAutoModeCRDs, the harness's stand-in:
-// the 2024-12 published schemas plus the fields the EKS User Guide documents later).
+// the 2024-12 schemas plus the fields the EKS User Guide documents later).
 func autoModeCluster(t *testing.T) (*harness.Cluster, context.Context) {
 	t.Helper()
 	c, ctx := cluster(t)

@@ -12,17 +12,28 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
-// TestAutoModeSchemas: the Auto Mode CRD schemas are the published files (checked by sha256) with
-// only the converter's additions removed, and the overlays only add, except for the values listed
+// TestAutoModeSchemas: the Auto Mode CRD schemas are their base files (checked by sha256) with
+// only a converter's additions removed, and the overlays only add, except for the values listed
 // here, which they replace on purpose.
 func TestAutoModeSchemas(t *testing.T) {
+	const tspec = "properties.spec.properties.template.properties.spec.properties."
 	wantReplaced := map[string][]string{
 		// role becomes optional: exactly one of role and instanceProfile (a CEL rule).
 		"NodeClass": {"properties.spec.required"},
-		// Balanced added to the enum (and its description labelled).
 		"NodePool": {
+			// nodepool-extensions.json: Balanced added to the enum (and its description labelled).
 			"properties.spec.properties.disruption.properties.consolidationPolicy.description",
 			"properties.spec.properties.disruption.properties.consolidationPolicy.enum",
+			// nodepool-eks.json, EKS's 2024-12 changes to upstream v1.2.1: the expireAfter default
+			// (336h, not 720h), and the labelled descriptions of what it changes (the budget
+			// reasons, the label rules' fields, template.spec's rules, the two defaults).
+			"properties.spec.properties.disruption.properties.budgets.items.properties.reasons.items.description",
+			"properties.spec.properties.template.properties.metadata.properties.labels.description",
+			"properties.spec.properties.template.properties.spec.description",
+			tspec + "expireAfter.default",
+			tspec + "expireAfter.description",
+			tspec + "requirements.items.properties.key.description",
+			tspec + "terminationGracePeriod.description",
 		},
 	}
 	for _, kind := range []string{"NodeClass", "NodePool"} {
@@ -30,8 +41,9 @@ func TestAutoModeSchemas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		slices.Sort(wantReplaced[kind])
 		if !reflect.DeepEqual(replaced, wantReplaced[kind]) {
-			t.Errorf("%s: the overlay replaces %v, want only %v (an overlay adds what EKS documented; it does not rewrite the published schema)", kind, replaced, wantReplaced[kind])
+			t.Errorf("%s: the overlay replaces %v, want only %v (an overlay adds what EKS changed or documented; it does not rewrite the base schema)", kind, replaced, wantReplaced[kind])
 		}
 		var check func(path string, n any)
 		check = func(path string, n any) {
@@ -55,19 +67,42 @@ func TestAutoModeSchemas(t *testing.T) {
 		}
 	}
 
-	// Every spec field the overlay adds carries its label ([harness overlay: ...]) on itself or
-	// on the added field above it.
+	// Every spec field the overlays add carries its label ([harness overlay: ...]) on itself or
+	// on the added field above it, and so does the owner of every array an overlay appends to.
 	published := map[string]*SchemaNode{}
 	for _, c := range autoModeCRDs {
-		schema, err := readJSONFile(filepath.Join(autoModeDir(t), c.published))
+		b, err := c.baseBytes(autoModeDir(t))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := removeConverterAdditions(schema); err != nil {
+		schema, err := c.baseSchema(b)
+		if err != nil {
 			t.Fatal(err)
 		}
 		if published[c.kind], err = SpecNode(schema); err != nil {
 			t.Fatal(err)
+		}
+		served, _, err := AutoModeSchema(c.kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		appended := 0
+		for _, f := range c.overlays {
+			o, err := readOverlay(filepath.Join(autoModeDir(t), f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for path := range o.Append {
+				appended++
+				owner := path[:strings.LastIndex(path, ".")]
+				if d, _ := Lookup(served, owner+".description").(string); !strings.HasPrefix(d, "[harness overlay:") {
+					t.Errorf("%s: %s appends to %s, whose description is not labelled [harness overlay: ...]: %q", c.kind, f, path, d)
+				}
+			}
+		}
+		// nodepool-eks.json: the label-domain rule (requirements, labels) and NodeNotHealthy.
+		if want := map[string]int{"NodeClass": 0, "NodePool": 3}[c.kind]; appended != want {
+			t.Errorf("%s: the overlays append to %d arrays, want %d", c.kind, appended, want)
 		}
 	}
 	for _, kind := range []string{"NodeClass", "NodePool"} {
@@ -119,26 +154,46 @@ func autoModeDir(t *testing.T) string {
 	return dir
 }
 
-// TestAutoModePublishedSchemaUnchanged: a hand edit of a published schema is refused, so changes
-// go into the labelled overlay.
+// TestAutoModePublishedSchemaUnchanged: an edited base schema (the published NodeClass file, the
+// upstream NodePool CRD) is refused, so changes go into the labelled overlays.
 func TestAutoModePublishedSchemaUnchanged(t *testing.T) {
-	dir := t.TempDir()
 	for _, c := range autoModeCRDs {
-		for _, f := range []string{c.published, c.extensions} {
-			b, err := os.ReadFile(filepath.Join(autoModeDir(t), f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if f == c.published {
-				b = []byte(strings.Replace(string(b), `"type": "string"`, `"type": "string", "maxLength": 1`, 1))
-			}
-			if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
+		b, err := c.baseBytes(autoModeDir(t))
+		if err != nil {
+			t.Fatal(err)
 		}
-		if _, _, err := c.schemaIn(dir); err == nil || !strings.Contains(err.Error(), "sha256") {
-			t.Errorf("%s edited: error %v, want a sha256 mismatch", c.published, err)
+		if _, _, err := c.schemaFrom(b, autoModeDir(t)); err != nil {
+			t.Fatalf("%s unedited: %v", c.base(), err)
 		}
+		edited := strings.Replace(string(b), `"type": "string"`, `"type": "string", "maxLength": 1`, 1)
+		if c.module != "" { // a CRD file: a schema change in YAML
+			edited = strings.Replace(string(b), "type: string\n", "type: string\n                maxLength: 1\n", 1)
+		}
+		if edited == string(b) {
+			t.Fatalf("%s: the test's edit changed nothing", c.base())
+		}
+		if _, _, err := c.schemaFrom([]byte(edited), autoModeDir(t)); err == nil || !strings.Contains(err.Error(), "sha256") {
+			t.Errorf("%s edited: error %v, want a sha256 mismatch", c.base(), err)
+		}
+	}
+}
+
+// TestAutoModeOverlayAppend: append adds items at the end of an array of the base schema (not
+// recorded as a replacement) and fails naming a path that is not an array.
+func TestAutoModeOverlayAppend(t *testing.T) {
+	schema := map[string]any{"properties": map[string]any{"reasons": map[string]any{"enum": []any{"Empty"}}}}
+	o := &overlay{Append: map[string][]any{"properties.reasons.enum": {"NodeNotHealthy"}}, MergePatch: map[string]any{"x": true}}
+	var replaced []string
+	if err := o.apply(schema, &replaced); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"x": true, "properties": map[string]any{"reasons": map[string]any{"enum": []any{"Empty", "NodeNotHealthy"}}}}
+	if !reflect.DeepEqual(schema, want) || len(replaced) != 0 {
+		t.Errorf("got %v (replaced %v), want %v", schema, replaced, want)
+	}
+	o = &overlay{Append: map[string][]any{"properties.reasons.items.enum": {"x"}}}
+	if err := o.apply(schema, &replaced); err == nil || !strings.Contains(err.Error(), "properties.reasons.items.enum") {
+		t.Errorf("append to a missing array: error %v, want it named", err)
 	}
 }
 

@@ -191,7 +191,7 @@ func TestInstallDepsDownloadsEveryModule(t *testing.T) {
 	}
 	script := string(b)
 	got := map[string]bool{}
-	for _, m := range regexp.MustCompile(`github\.com/aws/karpenter(-core)?@v[0-9][0-9.]*[0-9]`).FindAllString(script, -1) {
+	for _, m := range regexp.MustCompile(`github\.com/aws/karpenter(-core|-provider-aws)?@v[0-9][0-9.]*[0-9]`).FindAllString(script, -1) {
 		got[m] = true
 	}
 	versions := regexp.MustCompile(`KARPENTER_VERSIONS="\$\{KARPENTER_VERSIONS:-([^}]*)\}"`).FindStringSubmatch(script)

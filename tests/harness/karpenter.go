@@ -121,8 +121,8 @@ func ChartModule(version string) (string, error) {
 		version, strings.Join(sortedStandIns(), ", "))
 }
 
-// RequiredModules are every module@version the harness's supported versions need (what
-// tests/scripts/install-deps.sh downloads).
+// RequiredModules are every module@version the harness's supported versions and the Auto Mode
+// NodePool (AutoModeNodePoolModule) need (what tests/scripts/install-deps.sh downloads).
 func RequiredModules() []string {
 	seen := map[string]bool{}
 	var out []string
@@ -147,6 +147,7 @@ func RequiredModules() []string {
 			add(mod)
 		}
 	}
+	add(AutoModeNodePoolModule)
 	return out
 }
 

@@ -5,6 +5,8 @@
 #     $CACHE_DIR/bin/kube-apiserver-<version> (~4-7 min cold on 2 cores; reused afterwards)
 #   - the Karpenter module zips (charts + CRDs) for every supported version, and the stand-ins
 #     for versions the proxy does not serve (tests/harness/karpenter.go: standIns)
+#   - the Karpenter module zip whose NodePool CRD the EKS Auto Mode NodePool is built on
+#     (tests/harness/automode.go: AutoModeNodePoolModule)
 #   - the tests module's own dependencies
 set -euo pipefail
 
@@ -19,6 +21,11 @@ KARPENTER_VERSIONS="${KARPENTER_VERSIONS:-1.15.1 1.14.1 1.8.6 1.0.8 0.36.2}"
 # v0.32.0 only to check that the AWSNodeTemplate CRD of v0.29.2 equals the last one (v0.32.0).
 # Each entry: module@version:file-that-must-exist.
 LEGACY_MODULES="${LEGACY_MODULES:-github.com/aws/karpenter@v0.29.2:charts/karpenter/Chart.yaml github.com/aws/karpenter-core@v0.31.0:pkg/apis/crds/karpenter.sh_provisioners.yaml github.com/aws/karpenter@v0.32.0:pkg/apis/crds/karpenter.k8s.aws_awsnodetemplates.yaml}"
+# EKS Auto Mode's NodePool (harness.InstallAutoModeCRDs): upstream Karpenter's NodePool CRD of
+# v1.2.1 (the v1.2 release the proxy serves; it refuses v1.2.0) plus EKS's changes
+# (tests/testdata/automode/nodepool-eks.json). Only that CRD file is needed, not the charts.
+# Same entry format as LEGACY_MODULES.
+AUTOMODE_MODULES="${AUTOMODE_MODULES:-github.com/aws/karpenter-provider-aws@v1.2.1:pkg/apis/crds/karpenter.sh_nodepools.yaml}"
 APISERVER="$CACHE_DIR/bin/kube-apiserver-$K8S_VERSION"
 
 log() { echo "install-deps: $*" >&2; }
@@ -97,7 +104,7 @@ for v in $KARPENTER_VERSIONS; do
     exit 1
   fi
 done
-for entry in $LEGACY_MODULES; do
+for entry in $LEGACY_MODULES $AUTOMODE_MODULES; do
   mod="${entry%%:*}" file="${entry#*:}"
   dir="$(module_dir "$mod")" || exit 1
   if [ -z "$dir" ] || [ ! -f "$dir/$file" ]; then
@@ -109,4 +116,4 @@ done
 # The tests module's dependencies (Helm, client-go) ------------------------------------------
 (cd "$tests" && GOWORK=off go mod download)
 
-log "ok: etcd $(etcd --version 2>/dev/null | head -1 | awk '{print $3}'), $APISERVER, karpenter $KARPENTER_VERSIONS, legacy $(for e in $LEGACY_MODULES; do printf '%s ' "${e%%:*}"; done)"
+log "ok: etcd $(etcd --version 2>/dev/null | head -1 | awk '{print $3}'), $APISERVER, karpenter $KARPENTER_VERSIONS, legacy $(for e in $LEGACY_MODULES; do printf '%s ' "${e%%:*}"; done)auto mode $(for e in $AUTOMODE_MODULES; do printf '%s ' "${e%%:*}"; done)"
