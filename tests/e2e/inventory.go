@@ -33,8 +33,10 @@ type AWSInventory struct {
 	OIDCProviders    []string // ARNs
 	Queues           []Queue
 	Rules            []Rule // on the default event bus
-	// The EKS objects moto lacks, from the aws stand-in's record ($STANDIN_STATE_DIR/aws-eks.json).
-	AccessEntries, Addons, PodIdentityAssociations []string
+	// The EKS objects moto lacks, from the aws stand-in's record ($STANDIN_STATE_DIR/aws-eks.json),
+	// by id: access entries `<cluster>:<principal>`, access policy associations
+	// `<cluster>#<principal>#<policy>`, add-ons `<cluster>:<name>`.
+	AccessEntries, AccessPolicyAssociations, Addons, PodIdentityAssociations []string
 }
 
 type Role struct {
@@ -91,6 +93,9 @@ func (inv *AWSInventory) Leftovers() []string {
 	}
 	for _, e := range inv.AccessEntries {
 		out = append(out, "EKS access entry "+e+" (stand-in record)")
+	}
+	for _, e := range inv.AccessPolicyAssociations {
+		out = append(out, "EKS access policy association "+e+" (stand-in record)")
 	}
 	for _, e := range inv.Addons {
 		out = append(out, "EKS add-on "+e+" (stand-in record)")
@@ -237,13 +242,15 @@ func ReadAWS(ctx context.Context, cfg aws.Config, stateDir string) (*AWSInventor
 	default:
 		var rec struct {
 			AccessEntries           map[string]any `json:"accessEntries"`
+			AccessPolicies          map[string]any `json:"accessPolicyAssociations"`
 			Addons                  map[string]any `json:"addons"`
 			PodIdentityAssociations map[string]any `json:"podIdentityAssociations"`
 		}
 		if err := json.Unmarshal(data, &rec); err != nil {
 			return nil, fmt.Errorf("the aws stand-in's EKS record: %w", err)
 		}
-		inv.AccessEntries, inv.Addons, inv.PodIdentityAssociations = keys(rec.AccessEntries), keys(rec.Addons), keys(rec.PodIdentityAssociations)
+		inv.AccessEntries, inv.AccessPolicyAssociations = keys(rec.AccessEntries), keys(rec.AccessPolicies)
+		inv.Addons, inv.PodIdentityAssociations = keys(rec.Addons), keys(rec.PodIdentityAssociations)
 	}
 	return inv, nil
 }

@@ -26,17 +26,23 @@ const inputsMarker = "      # @inputs"
 // without its name and runtime, which NewProject writes), with extra inputs (YAML, keys at the
 // top level, e.g. "version: 1.8.6\n") added to the karpenter resource's properties.
 func Program(extraInputs string) (string, error) {
+	return ProgramFile("program.yaml", extraInputs)
+}
+
+// ProgramFile is Program for another program of tests/e2e/testdata (e.g. program-automode.yaml),
+// which has the same `# @inputs` line in its karpenter resource's properties.
+func ProgramFile(name, extraInputs string) (string, error) {
 	tests, err := testsDir()
 	if err != nil {
 		return "", err
 	}
-	data, err := os.ReadFile(filepath.Join(tests, "e2e", "testdata", "program.yaml"))
+	data, err := os.ReadFile(filepath.Join(tests, "e2e", "testdata", name))
 	if err != nil {
 		return "", err
 	}
 	prog := string(data)
 	if strings.Count(prog, inputsMarker+"\n") != 1 {
-		return "", fmt.Errorf("testdata/program.yaml: want exactly one line %q", inputsMarker)
+		return "", fmt.Errorf("testdata/%s: want exactly one line %q", name, inputsMarker)
 	}
 	var indented strings.Builder
 	for _, line := range strings.Split(strings.TrimRight(extraInputs, "\n"), "\n") {
