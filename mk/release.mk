@@ -1,20 +1,45 @@
-# Release packaging (.goreleaser.yml): the plugin archives Pulumi downloads through the schema's
-# pluginDownloadURL. goreleaser is built once from the Go module proxy into $(CACHE_DIR).
+# Release packaging: the plugin archives Pulumi downloads through the schema's pluginDownloadURL
+# (.goreleaser.yml; goreleaser is built once from the Go module proxy into $(CACHE_DIR)) and the
+# SDK packages. .github/workflows/release.yml builds and publishes them for a tag v<version>.
 #
-#   make release-check      goreleaser check (part of make test)
-#   make release-snapshot   build every archive into dist/ and check names and the stamped version
+#   make release-check                  goreleaser check (part of make test)
+#   make release-snapshot               build every archive into dist/ and check names and the stamped version
+#   make release-dry-run VERSION=x.y.z  everything the release workflow builds, stamped x.y.z, into
+#                                       dist/, checked; nothing is published (part of make test,
+#                                       as test-release-dry-run)
 
 # v2.18 needs Go 1.27; v2.17.0 needs a module the proxy refuses (go.digitalxero.dev/go-msix).
 GORELEASER_VERSION ?= v2.16.0
 GORELEASER         := $(CACHE_DIR)/goreleaser-$(GORELEASER_VERSION)/goreleaser
 RELEASE_PLATFORMS  := linux-amd64 linux-arm64 darwin-amd64 darwin-arm64 windows-amd64 windows-arm64
+# The release's Python (build, setuptools, twine, every package pinned), keyed by the pins.
+RELEASE_PY_VENV    := $(CACHE_DIR)/release-python-$(shell sha256sum < scripts/release/requirements.txt | cut -c1-16)
+RELEASE_PY         := $(RELEASE_PY_VENV)/bin/python
+# typescript, @types/node and @pulumi/pulumi for tsc: tests/sdk/nodejs's locked install (mk/sdk.mk).
+RELEASE_NODE_MODULES := tests/sdk/nodejs/node_modules
 
-.PHONY: release-deps release-check release-snapshot
+.PHONY: release-deps release-check release-snapshot release-version release-dry-run \
+	test-release-dry-run release-publish-plugin
 
 $(GORELEASER):
 	cd $(CACHE_DIR) && GOWORK=off GOBIN=$(dir $@) go install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
 
-release-deps: $(GORELEASER)
+# --no-deps and pip check: the pins are the whole environment, nothing is resolved afresh.
+$(RELEASE_PY_VENV)/.installed: scripts/release/requirements.txt
+	rm -rf $(RELEASE_PY_VENV)
+	python3 -m venv $(RELEASE_PY_VENV)
+	$(RELEASE_PY) -m pip install --quiet --disable-pip-version-check --no-deps -r $<
+	$(RELEASE_PY) -m pip check >/dev/null
+	touch $@
+
+# gpg signs the Maven Central bundle (with a throwaway key in a dry run): Debian's gnupg when
+# missing, installed as tests/scripts/install-deps.sh installs etcd.
+release-deps: $(GORELEASER) $(RELEASE_PY_VENV)/.installed
+	@command -v gpg >/dev/null || { \
+		echo "release-deps: installing gnupg (apt)" >&2; \
+		sudo=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq gnupg >/dev/null; }
 
 # Also: the release goreleaser publishes to is where the schema's pluginDownloadURL points.
 release-check: $(GORELEASER)
@@ -39,5 +64,70 @@ release-snapshot: $(GORELEASER)
 	[ "$$got" = "$$version" ] || { echo "--version printed '$$got', want '$$version'" >&2; exit 1; } && \
 	echo "dist/: 6 archives for v$$version; --version prints $$got"
 
+# --- release-dry-run ---------------------------------------------------------------------------
+# The release workflow's build job runs exactly this for the tag's version; the publishing jobs
+# take its dist/:
+#   dist/pulumi-resource-karpenter-v<V>-<os>-<arch>.tar.gz (x6) and the checksums: goreleaser
+#        --snapshot, stamped <V> through RELEASE_VERSION (.goreleaser.yml); the workflow's plugin
+#        job builds them again with `goreleaser release` on the tag, which publishes them
+#   dist/sdk/             the SDKs generated with <V> (make sdks SDK_VERSION=<V> SDK_OUT=dist/sdk)
+#   dist/npm, python, java, nuget   the packages (scripts/release/package-sdks.sh; the .nupkg
+#        only where dotnet is on PATH, and the log says when it is skipped)
+#   dist/maven-central/   the Central bundle, signed here with a throwaway key
+# then scripts/release/check-artifacts.py checks that each carries exactly <V>. The committed
+# sdk/ is never written to: the target fails if its content changed.
+#
+# Cold, the six cross-compiles take ~13 min on 2 cores (empty Go build cache); warm, the whole
+# dry run takes ~80 s.
+
+# The Go SDK's tag sdk/go/v<V> needs a /vN module path from major version 2 on: the release
+# workflow (and make test) fail on it, a dry run with a made-up version only warns.
+RELEASE_GO_CHECK ?= warn
+# Content of the committed SDKs (names and bytes), compared before and after the dry run.
+sdk_tree_hash = find sdk -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16
+
+# VERSION has a default for `make build` (0.1.0-dev); a release's must be given. Pre-releases
+# only as -alpha.N, -beta.N, -rc.N, -dev.N: the forms the Python SDK generator turns into the PEP
+# 440 versions PyPI accepts (1.2.3-rc.1 -> 1.2.3rc1); others become local versions (1.2.3+x),
+# which PyPI refuses.
+release-version:
+ifeq ($(origin VERSION),file)
+	$(error give the version to stamp: make $(MAKECMDGOALS) VERSION=x.y.z)
+endif
+	@[[ "$(VERSION)" =~ ^[0-9]+\.[0-9]+\.[0-9]+(-(alpha|beta|rc|dev)\.[0-9]+)?$$ ]] || \
+		{ echo "VERSION '$(VERSION)' is not x.y.z or x.y.z-{alpha,beta,rc,dev}.N (no leading v)" >&2; exit 1; }
+
+# The steps run in order: goreleaser --clean empties dist/ first.
+release-dry-run: release-version release-deps sdkgen $(RELEASE_NODE_MODULES)/.package-lock.json
+	@echo "release-dry-run: $(VERSION)"
+	@before=$$($(sdk_tree_hash)) && \
+		RELEASE_VERSION=$(VERSION) $(GORELEASER) release --snapshot --clean --skip=publish && \
+		echo "$$before" > dist/.sdk-tree-hash
+	$(MAKE) --no-print-directory sdks SDK_VERSION=$(VERSION) SDK_OUT=dist/sdk
+	NODE_MODULES=$(CURDIR)/$(RELEASE_NODE_MODULES) PYTHON=$(RELEASE_PY) scripts/release/package-sdks.sh dist/sdk dist
+	MAVEN_GPG_PRIVATE_KEY="$$(scripts/release/maven-central.sh throwaway-key)" MAVEN_GPG_PASSPHRASE= \
+		scripts/release/maven-central.sh bundle dist/java $(VERSION) dist/maven-central/karpenter-$(VERSION)-bundle.zip
+	$(RELEASE_PY) scripts/release/check-artifacts.py --version $(VERSION) --dist dist \
+		--host $$(go env GOOS)-$$(go env GOARCH) --go=$(RELEASE_GO_CHECK) $(if $(shell command -v dotnet),--nupkg)
+	@[ "$$($(sdk_tree_hash))" = "$$(cat dist/.sdk-tree-hash)" ] || \
+		{ echo "release-dry-run: the committed sdk/ changed during the dry run" >&2; exit 1; }
+	@echo "release-dry-run: dist/ holds the release $(VERSION), checked; sdk/ untouched"
+
+# make test runs the dry run too (~80 s warm), so that the release path is proven on every
+# change, not first on a tag: with a pre-release version, so that the PEP 440 form (1.2.3rc4) is
+# checked as well, and with the Go tag check strict, as in the release.
+RELEASE_TEST_VERSION := 1.2.3-rc.4
+test-release-dry-run:
+	$(MAKE) --no-print-directory release-dry-run VERSION=$(RELEASE_TEST_VERSION) RELEASE_GO_CHECK=fail
+
+# Only the release workflow runs this, on the checked-out tag: goreleaser builds the six
+# archives again from the tag and publishes them, with the checksums and a changelog, to the
+# GitHub release (GITHUB_TOKEN with contents: write).
+release-publish-plugin: $(GORELEASER)
+ifndef GITHUB_TOKEN
+	$(error release-publish-plugin publishes: it runs in .github/workflows/release.yml, with GITHUB_TOKEN)
+endif
+	$(GORELEASER) release --clean
+
 DEPS_TARGETS += release-deps
-TEST_TARGETS += release-check
+TEST_TARGETS += release-check test-release-dry-run
