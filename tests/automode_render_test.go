@@ -9,7 +9,8 @@ import (
 )
 
 // What the component renders with mode autoMode, installed on the CRDs the harness serves as EKS
-// Auto Mode does (InstallAutoModeCRDs: the published schemas plus the documented fields): every
+// Auto Mode does (InstallAutoModeCRDs: the published NodeClass schema and upstream 1.2.1's NodePool
+// with EKS's changes, plus the fields documented since; tests/testdata/automode): every
 // object must be accepted and read back equal, and the render has no Helm release (installAutoMode
 // refuses one).
 
