@@ -19,14 +19,7 @@ const autoModeArgs = `{"clusterName":"demo","mode":"autoMode"}`
 
 func autoModeWith(t *testing.T, extra string) string {
 	t.Helper()
-	var base, more map[string]any
-	require.NoError(t, json.Unmarshal([]byte(autoModeArgs), &base))
-	require.NoError(t, json.Unmarshal([]byte(extra), &more))
-	for k, v := range more {
-		base[k] = v
-	}
-	b, _ := json.Marshal(base)
-	return string(b)
+	return mergeArgs(t, autoModeArgs, extra)
 }
 
 func (r *rendered) types() []string {

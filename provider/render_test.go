@@ -48,8 +48,14 @@ func renderError(t *testing.T, args string) string {
 // withDefaults merges extra inputs into the default args.
 func withDefaults(t *testing.T, extra string) string {
 	t.Helper()
+	return mergeArgs(t, defaultArgs, extra)
+}
+
+// mergeArgs sets extra's inputs on base (both JSON objects).
+func mergeArgs(t *testing.T, baseArgs, extra string) string {
+	t.Helper()
 	var base, more map[string]any
-	require.NoError(t, json.Unmarshal([]byte(defaultArgs), &base))
+	require.NoError(t, json.Unmarshal([]byte(baseArgs), &base))
 	require.NoError(t, json.Unmarshal([]byte(extra), &more))
 	for k, v := range more {
 		base[k] = v

@@ -117,23 +117,7 @@ func TestAutoMode(t *testing.T) {
 		if errs := p.errors(); len(errs) > 0 {
 			t.Fatalf("preview errors: %q", errs)
 		}
-		var component string
-		for _, s := range p.Steps {
-			if s.NewState != nil && s.NewState.Type == "karpenter:index:Karpenter" {
-				component = s.URN
-			}
-		}
-		var children []string
-		byName := map[string]map[string]any{}
-		for _, s := range p.Steps {
-			if s.NewState != nil && component != "" && s.NewState.Parent == component {
-				if s.Op != "create" {
-					t.Errorf("%s: op %s, want create", s.URN, s.Op)
-				}
-				children = append(children, s.NewState.Type)
-				byName[urnName(s.URN)] = s.NewState.Inputs
-			}
-		}
+		children, byName := plannedChildren(t, p)
 		if got := countTypes(children); !reflect.DeepEqual(got, autoModeChildren) {
 			t.Errorf("planned children by type:\n got %v\nwant %v", got, autoModeChildren)
 		}

@@ -312,3 +312,26 @@ func strs(v any) []string {
 	}
 	return out
 }
+
+// plannedChildren are the children a preview plans under the Karpenter component — their types
+// and, by logical name, their inputs — each of which must be a create.
+func plannedChildren(t *testing.T, p previewResult) (types []string, byName map[string]map[string]any) {
+	t.Helper()
+	var component string
+	for _, s := range p.Steps {
+		if s.NewState != nil && s.NewState.Type == "karpenter:index:Karpenter" {
+			component = s.URN
+		}
+	}
+	byName = map[string]map[string]any{}
+	for _, s := range p.Steps {
+		if s.NewState != nil && component != "" && s.NewState.Parent == component {
+			if s.Op != "create" {
+				t.Errorf("%s: op %s, want create", s.URN, s.Op)
+			}
+			types = append(types, s.NewState.Type)
+			byName[urnName(s.URN)] = s.NewState.Inputs
+		}
+	}
+	return types, byName
+}

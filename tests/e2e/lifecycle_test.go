@@ -53,26 +53,7 @@ func TestDefaultInstall(t *testing.T) {
 			t.Errorf("Construct failed: %q", cs[0].Errors)
 		}
 		// ... and the component planned every child of the default install, parented to it.
-		var component string
-		var children []string
-		byName := map[string]map[string]any{}
-		for _, s := range p.Steps {
-			if s.NewState == nil {
-				continue
-			}
-			if s.NewState.Type == "karpenter:index:Karpenter" {
-				component = s.URN
-			}
-		}
-		for _, s := range p.Steps {
-			if s.NewState != nil && s.NewState.Parent == component && component != "" {
-				if s.Op != "create" {
-					t.Errorf("%s: op %s, want create", s.URN, s.Op)
-				}
-				children = append(children, s.NewState.Type)
-				byName[urnName(s.URN)] = s.NewState.Inputs
-			}
-		}
+		children, byName := plannedChildren(t, p)
 		if got := countTypes(children); !reflect.DeepEqual(got, defaultChildren) {
 			t.Errorf("planned children by type:\n got %v\nwant %v", got, defaultChildren)
 		}

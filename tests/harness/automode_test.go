@@ -266,15 +266,7 @@ func TestInstallAutoModeFixture(t *testing.T) {
 		t.Fatalf("fixture has %d releases; an Auto Mode render has none", n)
 	}
 	ctx := context.Background()
-	cp, err := Start(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cp.Stop)
-	c, err := NewCluster(cp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := startCluster(t, ctx)
 
 	applied, err := c.Install(ctx, r)
 	if err == nil || !strings.Contains(err.Error(), "NodeClass") || !strings.Contains(err.Error(), "InstallAutoModeCRDs") {

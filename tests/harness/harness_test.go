@@ -119,15 +119,7 @@ func TestInstallFixture(t *testing.T) {
 				}
 			}
 			ctx := context.Background()
-			cp, err := Start(ctx, t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(cp.Stop)
-			c, err := NewCluster(cp)
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := startCluster(t, ctx)
 			applied, err := c.Install(ctx, r)
 			if err != nil {
 				t.Fatal(err)
@@ -365,4 +357,19 @@ func TestLegacyCharts(t *testing.T) {
 			t.Errorf("CRD %s differs from %s: the stand-in is not exact", p[0], p[1])
 		}
 	}
+}
+
+// startCluster starts a control plane (stopped when the test ends) and a Cluster on it.
+func startCluster(t *testing.T, ctx context.Context) *Cluster {
+	t.Helper()
+	cp, err := Start(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cp.Stop)
+	c, err := NewCluster(cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
