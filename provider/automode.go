@@ -410,6 +410,26 @@ func validateAutoModeNodeClass(field string, c NodeClassSpec, rel release) []err
 	return errs
 }
 
+// classWarnings are what a valid node class needs from outside the component. On an Auto Mode
+// NodeClass each is something without which EKS launches no node while the class reports Ready,
+// or which changes other classes (facts §7, §10); said at every preview.
+func classWarnings(field string, c NodeClassSpec, rel release) []string {
+	if rel.autoMode == nil {
+		return nil
+	}
+	var out []string
+	if len(c.Tags) > 0 {
+		out = append(out, fmt.Sprintf("%s.tags: EKS Auto Mode applies them only if the cluster's IAM role may tag what it launches (the inline policy of the EKS User Guide's \"Custom AWS tags for EKS Auto resources\"); without it no node launches while the NodeClass reports Ready", field))
+	}
+	if e := c.EphemeralStorage; e != nil && e.KmsKeyID != nil {
+		out = append(out, fmt.Sprintf("%s.ephemeralStorage.kmsKeyID: the key policy must let the cluster's IAM role use the key and create grants for AWS resources (kms:GrantIsForAWSResource), or nodes fail to launch", field))
+	}
+	if len(c.CapacityReservationSelectorTerms) > 0 {
+		out = append(out, fmt.Sprintf("%s.capacityReservationSelectorTerms: while any NodeClass selects capacity reservations, EKS Auto Mode stops launching into open On-Demand Capacity Reservations for every NodeClass of the cluster", field))
+	}
+	return out
+}
+
 // validateIdOrTagsTerms checks pod subnet or security group terms: id or tags, one per term.
 func validateIdOrTagsTerms(field string, n int, term func(int) (id bool, tags map[string]string)) []error {
 	errs := []error{checkAtMost(field, n, 30, "terms")}

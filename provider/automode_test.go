@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -412,4 +413,40 @@ func TestAutoModeGoldenArgsUseEveryAutoModeField(t *testing.T) {
 	for _, f := range autoModeOnlyFields {
 		assert.Contains(t, string(data), f.name+":", "testdata/args/automode.yaml sets no %s", f.name)
 	}
+}
+
+// A valid Auto Mode class that needs something outside the component (the cluster role's tag
+// permissions, the KMS key policy) or changes other classes (capacity reservations) is said as
+// a warning on the component at every preview; an EC2NodeClass with the same tags is not.
+func TestAutoModeClassWarnings(t *testing.T) {
+	warnings := func(args string) []string {
+		parsed, err := ParseRenderArgs([]byte(args))
+		require.NoError(t, err)
+		parsed.providers = map[string]string{"aws": testAWSProvider, "kubernetes": testK8sProvider}
+		h, err := startRenderHost(t.Context(), &renderMocks{}, parsed.Project, parsed.Stack)
+		require.NoError(t, err)
+		defer h.close()
+		_, _, err = h.construct(t.Context(), parsed)
+		require.NoError(t, err)
+		h.engine.mu.Lock()
+		defer h.engine.mu.Unlock()
+		var out []string
+		for _, l := range h.engine.logs {
+			if l.GetSeverity() == pulumirpc.LogSeverity_WARNING {
+				assert.Contains(t, l.GetUrn(), "::karpenter", "the warning is on the component")
+				out = append(out, l.GetMessage())
+			}
+		}
+		return out
+	}
+	got := warnings(autoModeWith(t, `{"nodeClasses":[{"name":"a","tags":{"team":"a"},"ephemeralStorage":{"kmsKeyID":"alias/k"},"capacityReservationSelectorTerms":[{"id":"cr-0123456789abcdef0"}]}]}`))
+	require.Len(t, got, 3)
+	assert.Contains(t, got[0], "nodeClasses[0].tags: EKS Auto Mode applies them only if the cluster's IAM role may tag")
+	assert.Contains(t, got[1], "nodeClasses[0].ephemeralStorage.kmsKeyID: the key policy must let the cluster's IAM role use the key")
+	assert.Contains(t, got[2], "nodeClasses[0].capacityReservationSelectorTerms: while any NodeClass selects capacity reservations")
+	assert.Empty(t, warnings(autoModeArgs))
+	assert.Empty(t, warnings(withDefaults(t, `{"nodeClasses":[{"name":"a","tags":{"team":"a"}}]}`)))
+	standalone := warnings(`{"type":"karpenter:index:NodeClass","name":"karpenter","mode":"autoMode","clusterName":"demo","spec":{"name":"a","role":"r","tags":{"team":"a"}}}`)
+	require.Len(t, standalone, 1)
+	assert.Contains(t, standalone[0], "spec.tags: EKS Auto Mode applies them only if")
 }

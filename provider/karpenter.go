@@ -154,7 +154,7 @@ func NewKarpenter(ctx *pulumi.Context, name string, args KarpenterArgs, opts ...
 	}
 
 	comp := &Karpenter{}
-	if err := registerComponent(ctx, componentToken, name, comp, plan.release, opts...); err != nil {
+	if err := registerComponent(ctx, componentToken, name, comp, plan.release, plan.warnings, opts...); err != nil {
 		return nil, err
 	}
 
@@ -178,8 +178,9 @@ func NewKarpenter(ctx *pulumi.Context, name string, args KarpenterArgs, opts ...
 }
 
 // registerComponent registers a component of this package (under render, noting the
-// registration order of its children) and warns when its release is unverified.
-func registerComponent(ctx *pulumi.Context, token, name string, comp pulumi.ComponentResource, rel release, opts ...pulumi.ResourceOption) error {
+// registration order of its children) and warns when its release is unverified, and what else
+// the inputs call for (warnings).
+func registerComponent(ctx *pulumi.Context, token, name string, comp pulumi.ComponentResource, rel release, warnings []string, opts ...pulumi.ResourceOption) error {
 	if rec := registrationRecorderFrom(ctx.Context()); rec != nil {
 		opts = append(opts, pulumi.Transformations([]pulumi.ResourceTransformation{rec.record}))
 	}
@@ -187,7 +188,10 @@ func registerComponent(ctx *pulumi.Context, token, name string, comp pulumi.Comp
 		return err
 	}
 	if rel.unverified {
-		_ = ctx.Log.Warn(rel.unverifiedWarning(), &pulumi.LogArgs{Resource: comp})
+		warnings = append([]string{rel.unverifiedWarning()}, warnings...)
+	}
+	for _, w := range warnings {
+		_ = ctx.Log.Warn(w, &pulumi.LogArgs{Resource: comp})
 	}
 	return nil
 }

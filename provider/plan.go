@@ -74,6 +74,10 @@ type installPlan struct {
 	classes []NodeClassSpec
 	// userPools are the pools the user gave (pools may add the default one).
 	userPools []NodePoolSpec
+
+	// warnings are said on the component at every preview: valid inputs that need something
+	// outside the component.
+	warnings []string
 }
 
 // newInstallPlan validates the plain inputs and resolves defaults. All problems are
@@ -156,6 +160,9 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 	errs = append(errs, validateProvisioning(p)...)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
+	}
+	for i, c := range p.classes {
+		p.warnings = append(p.warnings, classWarnings(fmt.Sprintf("nodeClasses[%d]", i), c, rel)...)
 	}
 	return p, nil
 }

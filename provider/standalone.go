@@ -123,7 +123,8 @@ func NewNodeClass(ctx *pulumi.Context, name string, args NodeClassArgs, opts ...
 			}
 			return errs
 		},
-		spec: func(b *builder) map[string]any { return b.nodeClassSpec(c) },
+		warnings: func(rel release) []string { return classWarnings("spec", c, rel) },
+		spec:     func(b *builder) map[string]any { return b.nodeClassSpec(c) },
 	}, opts)
 	if err != nil {
 		return nil, err
@@ -149,6 +150,7 @@ type standalone struct {
 	clusterName pulumi.StringInput
 	checks      func(release) []inputCheck
 	validate    func(release) []error
+	warnings    func(release) []string // nil: none
 	spec        func(*builder) map[string]any
 }
 
@@ -169,7 +171,11 @@ func constructStandalone(ctx *pulumi.Context, name string, comp pulumi.Component
 	if err != nil {
 		return release{}, err
 	}
-	if err := registerComponent(ctx, s.token, name, comp, rel, opts...); err != nil {
+	var warnings []string
+	if s.warnings != nil {
+		warnings = s.warnings(rel)
+	}
+	if err := registerComponent(ctx, s.token, name, comp, rel, warnings, opts...); err != nil {
 		return release{}, err
 	}
 	b := &builder{
