@@ -104,10 +104,9 @@ func (p *installPlan) resolveAutoMode(args KarpenterArgs) []error {
 	// computeConfig.nodeRoleArn) fails loudly at create — set nodeAccess none then — where a
 	// missing entry fails silently.
 	p.nodeAccess = deref(args.NodeAccess, "accessEntry")
-	switch {
-	case checkEnum("nodeAccess", string(p.nodeAccess), enumValues[NodeAccess]()) != nil:
-		errs = append(errs, checkEnum("nodeAccess", string(p.nodeAccess), enumValues[NodeAccess]()))
-	case p.nodeAccess == "awsAuth":
+	if err := checkEnum("nodeAccess", string(p.nodeAccess), enumValues[NodeAccess]()); err != nil {
+		errs = append(errs, err)
+	} else if p.nodeAccess == "awsAuth" {
 		errs = append(errs, errors.New("nodeAccess: awsAuth does not admit Auto Mode nodes; use accessEntry (an EC2 access entry with AmazonEKSAutoNodePolicy), or none when EKS already has one for the role"))
 	}
 	if deref(args.ClusterAuthenticationMode, AuthenticationModeApi) == AuthenticationModeConfigMap {
