@@ -400,10 +400,9 @@ func (b *builder) setOutputs(c *Karpenter) {
 	if b.plan.installCrds {
 		c.CrdReleaseName = pulumi.String(crdChart).ToStringOutput()
 	}
-	c.Version, c.Mode = pulumi.String(b.plan.release.version.String()).ToStringOutput(), pulumi.String(ModeSelfManaged).ToStringOutput()
+	c.Version, c.Mode = b.plan.release.versionOutput(), pulumi.String(ModeSelfManaged).ToStringOutput()
 	if b.plan.release.autoMode != nil {
-		c.Version, c.Mode = none, pulumi.String(ModeAutoMode).ToStringOutput()
-		c.ReleaseName = none
+		c.Mode, c.ReleaseName = pulumi.String(ModeAutoMode).ToStringOutput(), none
 	}
 	var pools, classes pulumi.StringArray
 	for _, p := range b.plan.pools {
