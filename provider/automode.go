@@ -429,20 +429,6 @@ func classWarnings(field string, c NodeClassSpec, rel release) []string {
 	return out
 }
 
-// validateIdOrTagsTerms checks pod subnet or security group terms: id or tags, one per term.
-func validateIdOrTagsTerms(field string, n int, term func(int) (id bool, tags map[string]string)) []error {
-	errs := []error{checkAtMost(field, n, 30, "terms")}
-	for i := range n {
-		f := fmt.Sprintf("%s[%d]", field, i)
-		id, tags := term(i)
-		if id == (tags != nil) {
-			errs = append(errs, fmt.Errorf("%s: set exactly one of id and tags", f))
-		}
-		errs = append(errs, checkSelectorTags(f+".tags", tags)...)
-	}
-	return errs
-}
-
 func validateAdvancedNetworking(field string, n *AdvancedNetworking) []error {
 	var errs []error
 	if p := n.HttpsProxy; p != nil {

@@ -725,16 +725,10 @@ func validateNodeClass(field string, c NodeClassSpec, rel release) []error {
 // validateClassSelection checks a node class's subnet and security group terms, which
 // EC2NodeClasses and Auto Mode NodeClasses share.
 func validateClassSelection(field string, c NodeClassSpec) []error {
-	var errs []error
-	errs = append(errs, checkAtMost(field+".subnetSelectorTerms", len(c.SubnetSelectorTerms), 30, "terms"))
+	errs := validateIdOrTagsTerms(field+".subnetSelectorTerms", len(c.SubnetSelectorTerms), func(i int) (bool, map[string]string) {
+		return c.SubnetSelectorTerms[i].Id != nil, c.SubnetSelectorTerms[i].Tags
+	})
 	errs = append(errs, checkAtMost(field+".securityGroupSelectorTerms", len(c.SecurityGroupSelectorTerms), 30, "terms"))
-	for i, t := range c.SubnetSelectorTerms {
-		f := fmt.Sprintf("%s.subnetSelectorTerms[%d]", field, i)
-		if (t.Id == nil) == (t.Tags == nil) {
-			errs = append(errs, fmt.Errorf("%s: set exactly one of id and tags", f))
-		}
-		errs = append(errs, checkSelectorTags(f+".tags", t.Tags)...)
-	}
 	for i, t := range c.SecurityGroupSelectorTerms {
 		f := fmt.Sprintf("%s.securityGroupSelectorTerms[%d]", field, i)
 		set := 0
@@ -747,6 +741,21 @@ func validateClassSelection(field string, c NodeClassSpec) []error {
 			errs = append(errs, fmt.Errorf("%s: set exactly one of id, name and tags", f))
 		}
 		errs = append(errs, checkSelectorTags(f+".tags", t.Tags)...)
+	}
+	return errs
+}
+
+// validateIdOrTagsTerms checks selector terms that take an id or tags, one per term: subnets,
+// and an Auto Mode class's pod subnets and pod security groups.
+func validateIdOrTagsTerms(field string, n int, term func(int) (id bool, tags map[string]string)) []error {
+	errs := []error{checkAtMost(field, n, 30, "terms")}
+	for i := range n {
+		f := fmt.Sprintf("%s[%d]", field, i)
+		id, tags := term(i)
+		if id == (tags != nil) {
+			errs = append(errs, fmt.Errorf("%s: set exactly one of id and tags", f))
+		}
+		errs = append(errs, checkSelectorTags(f+".tags", tags)...)
 	}
 	return errs
 }
