@@ -81,6 +81,7 @@ var selfManagedInputs = []struct {
 	{"controllerImageRepository", func(a KarpenterArgs) bool { return a.ControllerImageRepository != nil }, "EKS runs the controller"},
 	{"installCrds", func(a KarpenterArgs) bool { return a.InstallCrds != nil }, "EKS owns nodepools.karpenter.sh and nodeclaims.karpenter.sh; installing or uninstalling a CRD chart could delete every NodePool"},
 	{"values", func(a KarpenterArgs) bool { return a.Values != nil }, "nothing is installed with Helm"},
+	{"releaseTimeout", func(a KarpenterArgs) bool { return a.ReleaseTimeout != nil }, "nothing is installed with Helm"},
 	{"retainCrdsOnDelete", func(a KarpenterArgs) bool { return a.RetainCrdsOnDelete != nil }, "EKS owns the CRDs"},
 }
 

@@ -128,6 +128,7 @@ func TestAutoModeRefusesSelfManagedInputs(t *testing.T) {
 		"installCrds":                `true`,
 		"retainCrdsOnDelete":         `true`,
 		"values":                     `{"replicas":1}`,
+		"releaseTimeout":             `600`,
 	} {
 		t.Run(field, func(t *testing.T) {
 			msg := renderError(t, autoModeWith(t, `{"`+field+`":`+value+`}`))

@@ -57,6 +57,9 @@ func (b *builder) newRelease(suffix, chart string, values pulumi.Input, skipCrds
 	if repo != nil {
 		inputs["repositoryOpts"] = compact(repo)
 	}
+	if b.plan.releaseTimeout > 0 {
+		inputs["timeout"] = pulumi.Int(b.plan.releaseTimeout)
+	}
 	if skipCrds {
 		inputs["skipCrds"] = pulumi.Bool(true)
 	}

@@ -134,21 +134,35 @@ func TestNodeClassRolesCanBePassed(t *testing.T) {
 }
 
 func TestPrivateMirror(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{"chartRepository":"oci://123456789012.dkr.ecr.us-west-2.amazonaws.com/mirror","repositoryUsername":"AWS","repositoryPassword":"token-value",
+	r := renderArgs(t, withDefaults(t, `{"chartRepository":"https://artifactory.example.com/artifactory/api/helm/karpenter","repositoryUsername":"robot","repositoryPassword":"token-value",
 		"controllerImageRepository":"123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller"}`))
 	for _, name := range []string{"karpenter-release", "karpenter-crd-release"} {
 		rel := r.get(name).Inputs
-		assert.Equal(t, "AWS", dig(rel, "repositoryOpts", "username"), name)
+		assert.Equal(t, "https://artifactory.example.com/artifactory/api/helm/karpenter", dig(rel, "repositoryOpts", "repo"), name)
+		assert.Equal(t, "robot", dig(rel, "repositoryOpts", "username"), name)
 		assert.Equal(t, "[secret]", dig(rel, "repositoryOpts", "password"), "%s: the token is a secret", name)
 	}
 	values := r.get("karpenter-release").Inputs["values"].(map[string]any)
 	assert.Equal(t, "123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller", dig(values, "controller", "image", "repository"))
-	out, err := RenderJSON(context.Background(), []byte(withDefaults(t, `{"repositoryPassword":"token-value"}`)))
+	out, err := RenderJSON(context.Background(), []byte(withDefaults(t, `{"chartRepository":"https://charts.example.com","repositoryPassword":"token-value"}`)))
 	require.NoError(t, err)
 	assert.NotContains(t, string(out), "token-value", "no secret in plain output")
 
 	public := renderDefault(t)
 	assert.Nil(t, public.get("karpenter-release").Inputs["repositoryOpts"], "public ECR needs no credentials")
+
+	// An OCI mirror takes no credentials: the login does it (the engine test proves the provider
+	// drops them).
+	oci := renderArgs(t, withDefaults(t, `{"chartRepository":"oci://123456789012.dkr.ecr.us-west-2.amazonaws.com/mirror"}`))
+	assert.Equal(t, "oci://123456789012.dkr.ecr.us-west-2.amazonaws.com/mirror/karpenter", oci.get("karpenter-release").Inputs["chart"])
+	assert.Nil(t, oci.get("karpenter-release").Inputs["repositoryOpts"])
+	msg := renderError(t, withDefaults(t, `{"chartRepository":"oci://123456789012.dkr.ecr.us-west-2.amazonaws.com/mirror","repositoryUsername":"AWS","repositoryPassword":"token-value"}`))
+	for _, field := range []string{"repositoryUsername", "repositoryPassword"} {
+		assert.Contains(t, msg, field+": the kubernetes provider does not send credentials to an OCI registry")
+	}
+	assert.Contains(t, msg, "helm registry login 123456789012.dkr.ecr.us-west-2.amazonaws.com")
+	assert.Contains(t, renderError(t, withDefaults(t, `{"repositoryUsername":"AWS"}`)), "repositoryUsername: the kubernetes provider does not send credentials to an OCI registry",
+		"the default public ECR registry is OCI too")
 }
 
 // Destroy runs in the reverse of a topological order of the graph. Custom resources go first

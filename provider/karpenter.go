@@ -54,6 +54,7 @@ type KarpenterArgs struct {
 	RepositoryPassword        pulumi.StringPtrInput `pulumi:"repositoryPassword,optional" provider:"secret"`
 	ControllerImageRepository *string               `pulumi:"controllerImageRepository,optional"`
 	InstallCrds               *bool                 `pulumi:"installCrds,optional"`
+	ReleaseTimeout            *int                  `pulumi:"releaseTimeout,optional"`
 	RetainCrdsOnDelete        *bool                 `pulumi:"retainCrdsOnDelete,optional"`
 	Values                    pulumi.MapInput       `pulumi:"values,optional"`
 
@@ -88,10 +89,11 @@ func (a *KarpenterArgs) Annotate(an infer.Annotator) {
 	an.Describe(&a.Discovery, "Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.")
 	an.Describe(&a.CreateInstanceProfile, "Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass's role).")
 	an.Describe(&a.InterruptionHandling, "Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.")
-	an.Describe(&a.RepositoryUsername, "Username for a private chart repository or registry mirror. Not needed for public ECR.")
-	an.Describe(&a.RepositoryPassword, "Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.")
+	an.Describe(&a.RepositoryUsername, "Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm's registry config: log in with `helm registry login <host>` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.")
+	an.Describe(&a.RepositoryPassword, "Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.")
 	an.Describe(&a.ControllerImageRepository, "Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).")
 	an.Describe(&a.ChartRepository, "Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.")
+	an.Describe(&a.ReleaseTimeout, "Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.")
 	an.Describe(&a.InstallCrds, "Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.")
 	an.Describe(&a.RetainCrdsOnDelete, "Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.")
 	an.Describe(&a.Values, "Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.")

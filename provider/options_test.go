@@ -77,6 +77,27 @@ func TestUserValuesCanRemoveAKey(t *testing.T) {
 	assert.Equal(t, "1", dig(values, "controller", "resources", "requests", "cpu"))
 }
 
+func TestReleaseTimeout(t *testing.T) {
+	t.Run("unset leaves the provider's default", func(t *testing.T) {
+		r := renderArgs(t, withDefaults(t, `{}`))
+		for _, name := range []string{"karpenter-crd-release", "karpenter-release"} {
+			assert.NotContains(t, r.get(name).Inputs, "timeout", name)
+		}
+	})
+	t.Run("set on both releases", func(t *testing.T) {
+		r := renderArgs(t, withDefaults(t, `{"releaseTimeout": 90}`))
+		for _, name := range []string{"karpenter-crd-release", "karpenter-release"} {
+			assert.Equal(t, float64(90), r.get(name).Inputs["timeout"], name)
+		}
+	})
+	t.Run("at least one second", func(t *testing.T) {
+		for _, v := range []string{"0", "-5"} {
+			assert.Contains(t, renderError(t, withDefaults(t, `{"releaseTimeout": `+v+`}`)),
+				"releaseTimeout: "+v+" is not a number of seconds a release can wait (at least 1)")
+		}
+	})
+}
+
 func TestWithoutCrdRelease(t *testing.T) {
 	r := renderArgs(t, withDefaults(t, `{"installCrds":false}`))
 	assert.False(t, r.has("karpenter-crd-release"))

@@ -51,6 +51,8 @@ type installPlan struct {
 
 	namespace, serviceAccount string
 	chartRepository           string
+	// releaseTimeout: seconds the Helm releases wait for their resources (0: the provider's default).
+	releaseTimeout int
 	defaultAmiAlias           string
 
 	// installCrds: a karpenter-crd release; chartCrds: the controller chart installs the CRDs
@@ -119,6 +121,11 @@ func newInstallPlan(name string, args KarpenterArgs) (*installPlan, error) {
 		errs = append(errs, checkDNSLabel("namespace", p.namespace))
 		errs = append(errs, checkDNSSubdomain("serviceAccountName", p.serviceAccount))
 		errs = append(errs, validateChartRepository(p.chartRepository))
+		errs = append(errs, checkOCICredentials(p.chartRepository, args)...)
+		p.releaseTimeout = deref(args.ReleaseTimeout, 0)
+		if args.ReleaseTimeout != nil && *args.ReleaseTimeout < 1 {
+			errs = append(errs, fmt.Errorf("releaseTimeout: %d is not a number of seconds a release can wait (at least 1)", *args.ReleaseTimeout))
+		}
 	}
 
 	errs = append(errs, validateComponentName(name))

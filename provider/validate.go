@@ -201,6 +201,35 @@ func validateChartRepository(repo string) error {
 	return nil
 }
 
+// checkOCICredentials refuses repository credentials for an OCI chart repository: the kubernetes
+// provider's Release sends repositoryOpts.username/password to HTTP(S) chart repositories only;
+// for an OCI registry its Helm reads credentials from the registry config that `helm registry
+// login` writes (pulumi/pulumi-kubernetes#1914), so they would be dropped and the pull refused.
+func checkOCICredentials(repo string, args KarpenterArgs) []error {
+	if !strings.HasPrefix(repo, "oci://") {
+		return nil
+	}
+	host := strings.TrimPrefix(repo, "oci://")
+	if i := strings.Index(host, "/"); i >= 0 {
+		host = host[:i]
+	}
+	var errs []error
+	for _, in := range []struct {
+		field string
+		set   bool
+	}{
+		{"repositoryUsername", args.RepositoryUsername != nil},
+		{"repositoryPassword", args.RepositoryPassword != nil},
+	} {
+		if in.set {
+			errs = append(errs, fmt.Errorf("%s: the kubernetes provider does not send credentials to an OCI registry (pulumi/pulumi-kubernetes#1914); "+
+				"run `helm registry login %s` where `pulumi up` runs (for ECR: `aws ecr get-login-password | helm registry login --username AWS --password-stdin %s`), "+
+				"or set the kubernetes provider's helmReleaseSettings.registryConfigPath, and leave %s unset", in.field, host, host, in.field))
+		}
+	}
+	return errs
+}
+
 var (
 	dnsLabelPattern     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
 	dnsSubdomainPattern = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)

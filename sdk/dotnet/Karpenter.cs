@@ -333,11 +333,17 @@ namespace PulumiKarpenter.Karpenter
         [Input("oidcProviderArn")]
         public Input<string>? OidcProviderArn { get; set; }
 
+        /// <summary>
+        /// Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
+        /// </summary>
+        [Input("releaseTimeout")]
+        public int? ReleaseTimeout { get; set; }
+
         [Input("repositoryPassword")]
         private Input<string>? _repositoryPassword;
 
         /// <summary>
-        /// Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+        /// Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
         /// </summary>
         public Input<string>? RepositoryPassword
         {
@@ -350,7 +356,7 @@ namespace PulumiKarpenter.Karpenter
         }
 
         /// <summary>
-        /// Username for a private chart repository or registry mirror. Not needed for public ECR.
+        /// Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm's registry config: log in with `helm registry login &lt;host&gt;` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
         /// </summary>
         [Input("repositoryUsername")]
         public Input<string>? RepositoryUsername { get; set; }

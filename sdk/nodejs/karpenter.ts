@@ -134,6 +134,7 @@ export class Karpenter extends pulumi.ComponentResource {
             resourceInputs["nodeRoleAdditionalPolicyArns"] = args?.nodeRoleAdditionalPolicyArns;
             resourceInputs["nodeRoleArn"] = args?.nodeRoleArn;
             resourceInputs["oidcProviderArn"] = args?.oidcProviderArn;
+            resourceInputs["releaseTimeout"] = args?.releaseTimeout;
             resourceInputs["repositoryPassword"] = args?.repositoryPassword ? pulumi.secret(args.repositoryPassword) : undefined;
             resourceInputs["repositoryUsername"] = args?.repositoryUsername;
             resourceInputs["retainCrdsOnDelete"] = args?.retainCrdsOnDelete;
@@ -284,11 +285,15 @@ export interface KarpenterArgs {
      */
     oidcProviderArn?: pulumi.Input<string | undefined>;
     /**
-     * Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+     * Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
+     */
+    releaseTimeout?: number;
+    /**
+     * Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
      */
     repositoryPassword?: pulumi.Input<string | undefined>;
     /**
-     * Username for a private chart repository or registry mirror. Not needed for public ECR.
+     * Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm's registry config: log in with `helm registry login <host>` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
      */
     repositoryUsername?: pulumi.Input<string | undefined>;
     /**

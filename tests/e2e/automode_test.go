@@ -192,7 +192,7 @@ func TestAutoMode(t *testing.T) {
 		if got := w.crdResourceVersions(t); !reflect.DeepEqual(got, crdVersions) {
 			t.Errorf("EKS's Auto Mode CRDs after the destroy: %v, want them untouched: %v", got, crdVersions)
 		}
-		ops, err := w.ReadOpLog()
+		ops, err := w.Ops()
 		if err != nil {
 			t.Fatal(err)
 		}

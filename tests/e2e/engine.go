@@ -35,6 +35,9 @@ type Tools struct {
 	LanguageYAML string // pulumi-language-yaml (env PULUMI_LANGUAGE_YAML)
 	Provider     string // pulumi-resource-karpenter (env PROVIDER_BIN)
 	MotoServer   string // moto_server of the pinned venv (env MOTO_SERVER); later steps start it
+	// KubernetesProvider is the real pulumi-kubernetes provider (env KUBERNETES_PROVIDER), built
+	// as KubernetesProviderVersion from tests/tools/pulumi-kubernetes.
+	KubernetesProvider string
 
 	PulumiVersion string // the pins, as in tests/tools/*/go.mod and tests/e2e/requirements.txt
 	YAMLVersion   string
@@ -89,6 +92,8 @@ func FindTools() (Tools, error) {
 	t.Provider = locate("PROVIDER_BIN", filepath.Join(filepath.Dir(tests), "bin", "pulumi-resource-karpenter"),
 		"run `make build`")
 	t.MotoServer = locate("MOTO_SERVER", filepath.Join(cache, "venv-moto-"+t.MotoVersion, "bin", "moto_server"), hint)
+	t.KubernetesProvider = locate("KUBERNETES_PROVIDER", filepath.Join(cache, "bin",
+		"pulumi-resource-kubernetes-v"+KubernetesProviderVersion, "pulumi-resource-kubernetes"), hint)
 	if len(missing) > 0 {
 		return t, errors.New(strings.Join(missing, "\n"))
 	}

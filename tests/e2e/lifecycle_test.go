@@ -6,14 +6,18 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
 )
 
 // TestDefaultInstall is the life of the default install through the real engine, on one moto and
@@ -29,6 +33,11 @@ func TestDefaultInstall(t *testing.T) {
 		p := w.preview(t)
 		if errs := p.errors(); len(errs) > 0 {
 			t.Fatalf("preview errors: %q", errs)
+		}
+		// The engine says which kubernetes provider runs: the real 4.25.0, installed under the
+		// 4.30.0 the component requests.
+		if !slices.ContainsFunc(p.Diagnostics, func(d diagnostic) bool { return strings.Contains(d.Message, KubernetesVersionWarning) }) {
+			t.Errorf("the preview does not warn %q: %+v", KubernetesVersionWarning, p.Diagnostics)
 		}
 		// The engine called Construct with both inputs unknown (outputs of resources that do not
 		// exist yet) ...
@@ -182,7 +191,7 @@ func TestDefaultInstall(t *testing.T) {
 			t.Errorf("pulumi destroy: want 42 deleted:\n%s", stdout)
 		}
 		w.assertNothingLeft(t)
-		ops, err := w.ReadOpLog()
+		ops, err := w.Ops()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,30 +211,33 @@ func unknownOutputValue(v any) bool {
 }
 
 // assertNothingLeft: after a destroy moto holds nothing, the API server holds what it held at
-// its start, and every object created was deleted.
-func (w *world) assertNothingLeft(t *testing.T) {
+// its start once the garbage collector has removed what the deleted objects owned (ReplicaSets,
+// pods, EndpointSlices: background deletion, as in any cluster), and every resource created was
+// deleted but those named retained (retainOnDelete: the engine never deletes them).
+func (w *world) assertNothingLeft(t *testing.T, retained ...string) {
 	t.Helper()
 	if l := w.aws(t).Leftovers(); len(l) > 0 {
 		t.Errorf("moto still holds: %s", strings.Join(l, ", "))
 	}
-	if objs := w.newKubeObjects(t); len(objs) > 0 {
+	if objs := w.settledKubeObjects(t); len(objs) > 0 {
 		t.Errorf("the API server still holds %d objects it did not have at the start: %s", len(objs), strings.Join(objs, ", "))
 	}
-	ops, err := w.ReadOpLog()
+	ops, err := w.Ops()
 	if err != nil {
 		t.Fatal(err)
 	}
 	created, deleted := map[string]bool{}, map[string]bool{}
 	for _, op := range ops {
-		switch op.Op {
-		case "Create":
+		switch {
+		case op.Failed:
+		case op.Op == "Create":
 			created[op.Type+" "+op.Name] = true
-		case "Delete":
+		case op.Op == "Delete":
 			deleted[op.Type+" "+op.Name] = true
 		}
 	}
 	for k := range created {
-		if !deleted[k] {
+		if !deleted[k] && !slices.Contains(retained, k[strings.LastIndex(k, " ")+1:]) {
 			t.Errorf("created and never deleted: %s", k)
 		}
 	}
@@ -288,55 +300,50 @@ func checkStateOrder(t *testing.T, state []StateResource) {
 	}
 }
 
-// checkDestroyOrder reads the stand-ins' shared log (each line written when the operation
-// completed): the NodePools and EC2NodeClasses are gone before the controller release is
-// deleted, and the controller release before its IAM (role, policies, attachments) and its
-// queue (queue, policy, rules, targets). Pulumi deletes unrelated resources in parallel, so only
-// these dependencies order anything; a missing edge lets a fast IAM delete finish before the
-// slow Helm uninstall.
+// checkDestroyOrder reads the engine's record of the destroy (its gRPC log: when it sent each
+// Delete and when the plugin answered): each NodePool and EC2NodeClass delete had completed —
+// the objects gone, their finalizers done — before the controller release's delete began, and
+// that delete (the Helm uninstall, waiting until the controller's objects are gone) had completed
+// before the delete of any of its IAM (role, policies, attachments) or its queue (queue, policy,
+// rules, targets) began. Pulumi deletes unrelated resources in parallel, so only these
+// dependencies order anything; a missing edge lets a fast IAM delete run during the slow uninstall.
 func checkDestroyOrder(t *testing.T, ops []Op) {
 	t.Helper()
-	deleted := map[string]time.Time{}
-	var names []string
-	for _, op := range ops {
-		if op.Op == "Delete" {
-			deleted[op.Name] = op.Time
-			names = append(names, op.Name)
-		}
-	}
-	release, ok := deleted["karpenter-release"]
-	if !ok {
-		t.Fatalf("the stand-ins logged no Delete of karpenter-release; deletes: %v", names)
-	}
-	var crs, controllerSide []string
-	for _, op := range ops {
-		if op.Op != "Delete" {
+	var release *Op
+	var crs, controllerSide []Op
+	for i, op := range ops {
+		if op.Op != "Delete" || op.Failed {
 			continue
 		}
 		switch {
+		case op.Name == "karpenter-release":
+			release = &ops[i]
 		case strings.HasPrefix(op.Type, "kubernetes:karpenter."):
-			crs = append(crs, op.Name)
+			crs = append(crs, op)
 		case strings.HasPrefix(op.Name, "karpenter-controller"), strings.HasPrefix(op.Name, "karpenter-interruption"),
 			op.Type == "aws:cloudwatch/eventRule:EventRule", op.Type == "aws:cloudwatch/eventTarget:EventTarget":
-			controllerSide = append(controllerSide, op.Name)
+			controllerSide = append(controllerSide, op)
 		}
+	}
+	if release == nil {
+		t.Fatalf("the engine deleted no karpenter-release; deletes: %v", ops)
 	}
 	if len(crs) != 2 {
 		t.Errorf("want the NodePool and EC2NodeClass deleted, got %v", crs)
 	}
-	for _, n := range crs {
-		if !deleted[n].Before(release) {
-			t.Errorf("%s was deleted at %s, not before the controller release (%s)", n, deleted[n].Format("15:04:05.000000"), release.Format("15:04:05.000000"))
+	for _, op := range crs {
+		if !op.Time.Before(release.Start) {
+			t.Errorf("%s was deleted at %s, not before the controller release's delete began (%s)", op.Name, op.Time.Format("15:04:05.000000"), release.Start.Format("15:04:05.000000"))
 		}
 	}
 	// 1 role + 6 policies + 6 attachments + queue + queue policy + 5 rules + 5 targets.
 	if len(controllerSide) != 25 {
 		t.Errorf("want 25 controller IAM and interruption resources deleted, got %d: %v", len(controllerSide), controllerSide)
 	}
-	for _, n := range controllerSide {
-		if !deleted[n].After(release) {
-			t.Errorf("%s was deleted at %s, before the controller release was gone (%s): the controller would run without its permissions or queue",
-				n, deleted[n].Format("15:04:05.000000"), release.Format("15:04:05.000000"))
+	for _, op := range controllerSide {
+		if !op.Start.After(release.Time) {
+			t.Errorf("%s's delete began at %s, before the controller release was gone (%s): the controller would run without its permissions or queue",
+				op.Name, op.Start.Format("15:04:05.000000"), release.Time.Format("15:04:05.000000"))
 		}
 	}
 	if t.Failed() {
@@ -346,7 +353,7 @@ func checkDestroyOrder(t *testing.T, ops []Op) {
 				lines = append(lines, op.String())
 			}
 		}
-		t.Logf("deletes, in completion order:\n%s", strings.Join(lines, "\n"))
+		t.Logf("deletes (sent-answered), in completion order:\n%s", strings.Join(lines, "\n"))
 	}
 }
 
@@ -523,6 +530,48 @@ func checkDefaultAWS(t *testing.T, w *world, out map[string]any) {
 	}
 }
 
+// checkControllerRunning: `up` returned only once the controller was available — its two
+// replicas scheduled by kube-scheduler onto system nodes in two zones (the chart's zone spread
+// and hostname anti-affinity), Running and Ready (kwok), Ready no later than the engine's Create
+// of the release completed (the provider's Helm waited for them; Ready times have second
+// precision).
+func checkControllerRunning(t *testing.T, w *world) {
+	t.Helper()
+	ops, err := w.Ops()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created time.Time
+	for _, op := range ops {
+		if op.Name == "karpenter-release" && (op.Op == "Create" || op.Op == "Update") && !op.Failed {
+			created = op.Time
+		}
+	}
+	pods := w.controllerPods(t)
+	zones := map[string]bool{}
+	for _, p := range pods {
+		var ready *metav1.Time
+		for _, c := range p.Status.Conditions {
+			if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
+				ready = &c.LastTransitionTime
+			}
+		}
+		switch {
+		case !strings.HasPrefix(p.Spec.NodeName, "system-"):
+			t.Errorf("controller pod %s is on node %q, want a system node", p.Name, p.Spec.NodeName)
+		case ready == nil:
+			t.Errorf("controller pod %s is not Ready: %v", p.Name, p.Status.Conditions)
+		case ready.Time.After(created.Add(time.Second)):
+			t.Errorf("controller pod %s became Ready at %s, after the release's Create completed (%s): the provider did not wait",
+				p.Name, ready.Format(time.RFC3339), created.Format(time.RFC3339Nano))
+		}
+		zones[strings.TrimPrefix(p.Spec.NodeName, "system-")] = true
+	}
+	if len(pods) != 2 || len(zones) != 2 {
+		t.Errorf("want the controller's 2 replicas in 2 zones, got %d pods in %v", len(pods), zones)
+	}
+}
+
 // checkDefaultKubernetes: both releases deployed from the 1.15.1 charts, the controller wired to
 // the cluster, queue and role, the default NodePool and EC2NodeClass stored.
 func checkDefaultKubernetes(t *testing.T, w *world, out map[string]any) {
@@ -532,7 +581,17 @@ func checkDefaultKubernetes(t *testing.T, w *world, out map[string]any) {
 		if got := w.release(t, name); got != (releaseInfo{Status: "deployed", Revision: 1, Chart: "1.15.1"}) {
 			t.Errorf("helm status %s: %+v, want deployed revision 1 of chart 1.15.1", name, got)
 		}
+		// The chart Helm installed is the one pushed to the world's registry (its annotation
+		// names the module zip it was packaged from), pulled through chartRepository.
+		rel, err := w.Cluster.ReleaseStatus("kube-system", name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if src := rel.Chart.Metadata.Annotations[harness.SourceAnnotation]; src != harness.KarpenterModule+"@v1.15.1/charts/"+name {
+			t.Errorf("release %s: chart from %q, want the registry's copy of %s@v1.15.1/charts/%s", name, src, harness.KarpenterModule, name)
+		}
 	}
+	checkControllerRunning(t, w)
 	dep, err := w.Cluster.Dynamic.Resource(schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}).
 		Namespace("kube-system").Get(ctx, "karpenter", metav1.GetOptions{})
 	if err != nil {

@@ -1,11 +1,11 @@
 package e2e
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -53,6 +53,15 @@ func ProgramFile(name, extraInputs string) (string, error) {
 	return strings.Replace(prog, inputsMarker+"\n", indented.String(), 1), nil
 }
 
+// WithChartRepository adds the world's chart repository (its private mirror of the Karpenter
+// charts) to a self-managed install's extra inputs, unless they name a repository themselves.
+func (w *World) WithChartRepository(extraInputs string) string {
+	if regexp.MustCompile(`(?m)^chartRepository:`).MatchString(extraInputs) {
+		return extraInputs
+	}
+	return "chartRepository: " + w.ChartRepository() + "\n" + extraInputs
+}
+
 // InputsYAML turns component inputs (a JSON or YAML document, e.g. a render args file) into the
 // YAML lines Program takes. It leaves out what the program sets itself: clusterName and
 // oidcProviderArn (wired from its own resources) and render's options name, project and stack
@@ -88,43 +97,64 @@ func (w *World) NewStack(program string) error {
 	return nil
 }
 
-// Op is one line of the stand-ins' operation log ($STANDIN_LOG), written when an operation has
-// completed: `<RFC3339Nano> <plugin> <op> <type> <urn-name> <id>`.
+// Op is one resource operation the engine asked a provider plugin for, read from the engine's
+// gRPC log (PULUMI_DEBUG_GRPC): the same record for the aws stand-in and the real kubernetes
+// provider. Start is when the engine sent the request, Time when the plugin answered.
 type Op struct {
-	Time           time.Time
-	Plugin         string // aws | kubernetes
-	Op             string // Create | Update | Delete | Read | Invoke
-	Type, Name, ID string
+	Start, Time time.Time
+	Plugin      string // aws | kubernetes
+	Op          string // Create | Update | Delete
+	Type, Name  string // the resource's type token and logical name (from its URN)
+	Failed      bool   // the plugin answered with an error
 }
 
 func (o Op) String() string {
-	return fmt.Sprintf("%s %s %s %s %s", o.Time.Format("15:04:05.000000"), o.Plugin, o.Op, o.Type, o.Name)
+	return fmt.Sprintf("%s-%s %s %s %s %s", o.Start.Format("15:04:05.000000"), o.Time.Format("15:04:05.000000"), o.Plugin, o.Op, o.Type, o.Name)
 }
 
-// ReadOpLog reads the operation log (empty when no operation ran yet).
-func (w *World) ReadOpLog() ([]Op, error) {
-	f, err := os.Open(w.OpLog)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
+// Ops are the Create, Update and Delete calls the engine made to resource plugins so far (not a
+// preview's, which only ask what would be done), in the order they completed.
+func (w *World) Ops() ([]Op, error) {
+	calls, err := w.Engine.GRPCCalls()
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	var ops []Op
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		f := strings.Fields(sc.Text())
-		if len(f) != 6 {
-			return nil, fmt.Errorf("%s:%d: want 6 fields, got %q", w.OpLog, n, sc.Text())
+	for _, c := range calls {
+		name, ok := strings.CutPrefix(c.Method, "/pulumirpc.ResourceProvider/")
+		if !ok || c.Progress != "response_completed" || (name != "Create" && name != "Update" && name != "Delete") {
+			continue
 		}
-		ts, err := time.Parse(time.RFC3339Nano, f[0])
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", w.OpLog, n, err)
+		var req struct {
+			URN     string
+			Preview bool // a preview's Create or Update: the plugin only says what it would do
 		}
-		ops = append(ops, Op{Time: ts, Plugin: f[1], Op: f[2], Type: f[3], Name: f[4], ID: f[5]})
+		if err := c.Decode(&req); err != nil {
+			return nil, fmt.Errorf("%s request: %w", c.Method, err)
+		}
+		if req.Preview {
+			continue
+		}
+		typ, lname := urnTypeName(req.URN)
+		plugin, _, _ := strings.Cut(typ, ":")
+		ops = append(ops, Op{Start: c.Timestamp.Add(-c.Duration), Time: c.Timestamp, Plugin: plugin, Op: name,
+			Type: typ, Name: lname, Failed: len(c.Errors) > 0})
 	}
-	return ops, sc.Err()
+	return ops, nil
+}
+
+// urnTypeName splits urn:pulumi:<stack>::<project>::<parent types$>type::name into the
+// resource's own type and its name.
+func urnTypeName(urn string) (typ, name string) {
+	parts := strings.SplitN(urn, "::", 4)
+	if len(parts) != 4 {
+		return "", urn
+	}
+	typ = parts[2]
+	if i := strings.LastIndex(typ, "$"); i >= 0 {
+		typ = typ[i+1:]
+	}
+	return typ, parts[3]
 }
 
 // StateResource is one resource of the stack's state (`pulumi stack export`).

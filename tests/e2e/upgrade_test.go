@@ -76,6 +76,8 @@ func TestUpgrade(t *testing.T) {
 		if got := w.customResourceUIDs(t); !reflect.DeepEqual(got, uids) {
 			t.Errorf("NodePool/EC2NodeClass objects: %v, want the same objects as before (%v)", got, uids)
 		}
+		checkCRDsUpgradedFirst(t, w)
+		checkControllerRunning(t, w)
 	}
 
 	t.Run("1.8.6 to 1.14.1 replaces the one policy with the split ones", func(t *testing.T) {
@@ -130,7 +132,7 @@ func TestUpgrade(t *testing.T) {
 			}
 		}
 		// The new policies were attached before the old one was detached.
-		ops, err := w.ReadOpLog()
+		ops, err := w.Ops()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,6 +204,36 @@ func TestUpgrade(t *testing.T) {
 		w.must(t, "destroy", "--yes", "--non-interactive", "--skip-preview")
 		w.assertNothingLeft(t)
 	})
+}
+
+// checkCRDsUpgradedFirst: in the last upgrade, the karpenter-crd release's update (new CRDs) had
+// completed before the controller release's update began, so the new controller never runs
+// against old CRDs.
+func checkCRDsUpgradedFirst(t *testing.T, w *world) {
+	t.Helper()
+	ops, err := w.Ops()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var crds, controller *Op
+	for i, op := range ops {
+		if op.Op != "Update" || op.Failed {
+			continue
+		}
+		switch op.Name {
+		case "karpenter-crd-release":
+			crds = &ops[i]
+		case "karpenter-release":
+			controller = &ops[i]
+		}
+	}
+	switch {
+	case crds == nil || controller == nil:
+		t.Errorf("want both releases updated; updates: crd %v, controller %v", crds, controller)
+	case !crds.Time.Before(controller.Start):
+		t.Errorf("the CRD release's update completed at %s, after the controller release's began (%s)",
+			crds.Time.Format("15:04:05.000000"), controller.Start.Format("15:04:05.000000"))
+	}
 }
 
 func roleName(arn string) string { return arn[strings.LastIndex(arn, "/")+1:] }

@@ -22,10 +22,13 @@ import (
 )
 
 // The versions the component registers its children at (provider/versions.go), which the
-// stand-in plugins are installed as.
+// plugins are installed as: the aws stand-in, and the real pulumi-kubernetes provider, which is
+// KubernetesProviderVersion (the only provider version the Go module proxy serves) installed
+// under the label KubernetesVersion.
 const (
-	AWSVersion        = "6.83.2"
-	KubernetesVersion = "4.30.0"
+	AWSVersion                = "6.83.2"
+	KubernetesVersion         = "4.30.0"
+	KubernetesProviderVersion = "4.25.0"
 )
 
 // Region is the region of every world (stack config aws:region); moto's account is 123456789012.
@@ -37,14 +40,20 @@ const (
 	dummySecretKey = "testing"
 )
 
-// StandIns are the two stand-in provider plugins, built from tests/e2e/standin.
+// KubernetesVersionWarning is what the engine says, in every preview and update of a program with
+// the component, about the kubernetes provider: it runs KubernetesProviderVersion where the
+// component asks for KubernetesVersion or later.
+const KubernetesVersionWarning = "resource plugin kubernetes is expected to have version >=" + KubernetesVersion +
+	", but has " + KubernetesProviderVersion
+
+// StandIns are the stand-in provider plugins, built from tests/e2e/standin: only aws (the
+// pulumi-aws provider cannot be built here; the kubernetes side is the real provider).
 type StandIns struct {
-	AWS        string // pulumi-resource-aws, installed as aws 6.83.2
-	Kubernetes string // pulumi-resource-kubernetes, installed as kubernetes 4.30.0
+	AWS string // pulumi-resource-aws, installed as aws 6.83.2
 }
 
-// BuildStandIns builds both stand-in plugins into dir with one `go build` (the Go build cache
-// makes a rebuild a link step: a few seconds).
+// BuildStandIns builds the stand-in plugin into dir (the Go build cache makes a rebuild a link
+// step: a few seconds).
 func BuildStandIns(ctx context.Context, dir string) (StandIns, error) {
 	tests, err := testsDir()
 	if err != nil {
@@ -53,20 +62,12 @@ func BuildStandIns(ctx context.Context, dir string) (StandIns, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return StandIns{}, err
 	}
-	// With several main packages, -o DIR writes each as DIR/<last path element>.
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", dir+string(os.PathSeparator),
-		"./e2e/standin/aws", "./e2e/standin/kubernetes")
+	s := StandIns{AWS: filepath.Join(dir, "pulumi-resource-aws")}
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", s.AWS, "./e2e/standin/aws")
 	cmd.Dir = tests
 	cmd.Env = append(os.Environ(), "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return StandIns{}, fmt.Errorf("building the stand-in plugins: %w\n%s", err, out)
-	}
-	s := StandIns{AWS: filepath.Join(dir, "pulumi-resource-aws"), Kubernetes: filepath.Join(dir, "pulumi-resource-kubernetes")}
-	if err := os.Rename(filepath.Join(dir, "aws"), s.AWS); err != nil {
-		return StandIns{}, err
-	}
-	if err := os.Rename(filepath.Join(dir, "kubernetes"), s.Kubernetes); err != nil {
-		return StandIns{}, err
+		return StandIns{}, fmt.Errorf("building the stand-in plugin: %w\n%s", err, out)
 	}
 	return s, nil
 }
@@ -181,26 +182,74 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// World is everything one scenario runs against: a moto server and a Kubernetes API server
-// (etcd + kube-apiserver, tests/harness) on loopback, and an isolated Pulumi engine with the
-// component plugin and both stand-in plugins installed, whose commands reach exactly those two.
+// World is everything one scenario runs against, on loopback: a moto server; a cluster that
+// behaves like one (etcd, kube-apiserver, kube-controller-manager and kube-scheduler, kwok standing
+// in for the kubelets of its three system nodes); a private OCI registry holding the real
+// Karpenter charts; and an isolated Pulumi engine with the component plugin, the aws stand-in and
+// the real pulumi-kubernetes provider installed, whose commands reach exactly those.
 type World struct {
 	Engine       *Engine
 	Moto         *Moto
 	ControlPlane *harness.ControlPlane
-	Cluster      *harness.Cluster // client of the API server (Helm, dynamic client)
-	Kubeconfig   string           // path of the API server's kubeconfig (KUBECONFIG of every command)
-	OpLog        string           // STANDIN_LOG: the stand-ins' shared operation log
-	StateDir     string           // STANDIN_STATE_DIR: the aws stand-in's EKS record
-	AWS          aws.Config       // an AWS SDK config for moto (dummy credentials, Region)
+	Cluster      *harness.Cluster // client of the API server (Helm's release records, dynamic client)
+	Registry     *harness.Registry
+	Kubeconfig   string     // path of the API server's kubeconfig (KUBECONFIG of every command)
+	OpLog        string     // STANDIN_LOG: the aws stand-in's operation log
+	StateDir     string     // STANDIN_STATE_DIR: the aws stand-in's EKS record
+	AWS          aws.Config // an AWS SDK config for moto (dummy credentials, Region)
+	// Webhooks removes the admission webhook configurations no pod can serve (see webhooks.go).
+	Webhooks *WebhookRemover
 
-	dir string
+	dir    string
+	cancel context.CancelFunc
 }
 
-// NewWorld starts moto and an API server (in parallel) under dir and creates an engine under
-// dir/engine with the component plugin (tools.Provider, at the version it reports) and the
-// stand-ins installed as aws 6.83.2 and kubernetes 4.30.0. Close stops everything; on error
-// what was started is stopped already.
+// ChartRepository is where the world's Karpenter charts are: the component's chartRepository
+// input for every self-managed install (a private mirror of oci://public.ecr.aws/karpenter).
+func (w *World) ChartRepository() string { return w.Registry.ChartRepository() }
+
+// SystemNodes are the world's system node group: three nodes, one per zone of Region (m5.xlarge:
+// room for the controller's two replicas and a third during a rolling update, each requesting 1
+// CPU and 1 GiB). In a real cluster a managed node group or Fargate; Karpenter never launches them.
+func SystemNodes() []harness.Node {
+	var nodes []harness.Node
+	for _, zone := range []string{"a", "b", "c"} {
+		nodes = append(nodes, harness.Node{
+			Name: "system-" + Region + zone, Zone: Region + zone, Region: Region,
+			InstanceType: "m5.xlarge", CPU: "3920m", Memory: "15Gi", Pods: 58,
+			Labels: map[string]string{"eks.amazonaws.com/nodegroup": "system", "eks.amazonaws.com/capacityType": "ON_DEMAND"},
+		})
+	}
+	return nodes
+}
+
+// StartCluster starts the world's cluster under dir: the control plane, its controllers and
+// kwok, the system nodes, and a probe that a pod is scheduled, runs and is deleted.
+func StartCluster(ctx context.Context, dir string) (*harness.ControlPlane, error) {
+	cp, err := harness.Start(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	err = cp.StartControllers(ctx)
+	if err == nil {
+		err = cp.AddNodes(ctx, SystemNodes())
+	}
+	if err == nil {
+		err = cp.ProbeScheduling(ctx)
+	}
+	if err != nil {
+		cp.Stop()
+		return nil, err
+	}
+	return cp, nil
+}
+
+// NewWorld starts moto, the cluster and the registry (in parallel; the registry gets the charts
+// of every Karpenter version the tests use) under dir and creates an engine under dir/engine with
+// the component plugin (tools.Provider, at the version it reports), the aws stand-in as aws 6.83.2
+// and the real pulumi-kubernetes provider as kubernetes 4.30.0. The engine's environment is a
+// platform engineer's machine: it trusts the registry's CA and is logged in to it (`helm registry
+// login`). Close stops everything; on error what was started is stopped already.
 func NewWorld(ctx context.Context, dir string, tools Tools, standIns StandIns) (w *World, err error) {
 	w = &World{dir: dir, OpLog: filepath.Join(dir, "standin-ops.log"), StateDir: filepath.Join(dir, "standin-state"),
 		Kubeconfig: filepath.Join(dir, "kubeconfig")}
@@ -211,23 +260,32 @@ func NewWorld(ctx context.Context, dir string, tools Tools, standIns StandIns) (
 		}
 	}()
 	var wg sync.WaitGroup
-	var motoErr, cpErr error
-	wg.Add(2)
+	var motoErr, cpErr, regErr error
+	wg.Add(3)
 	go func() {
 		defer wg.Done()
 		w.Moto, motoErr = StartMoto(ctx, tools.MotoServer, filepath.Join(dir, "moto"))
 	}()
 	go func() {
 		defer wg.Done()
-		w.ControlPlane, cpErr = harness.Start(ctx, filepath.Join(dir, "apiserver"))
+		w.ControlPlane, cpErr = StartCluster(ctx, filepath.Join(dir, "cluster"))
+	}()
+	go func() {
+		defer wg.Done()
+		if w.Registry, regErr = harness.StartRegistry(ctx, filepath.Join(dir, "registry")); regErr == nil {
+			regErr = w.Registry.Push(ChartVersions()...)
+		}
 	}()
 	wg.Wait()
-	if err := errors.Join(motoErr, cpErr); err != nil {
+	if err := errors.Join(motoErr, cpErr, regErr); err != nil {
 		return w, err
 	}
 	if w.Cluster, err = harness.NewCluster(w.ControlPlane); err != nil {
 		return w, err
 	}
+	var wctx context.Context
+	wctx, w.cancel = context.WithCancel(context.Background())
+	w.Webhooks = StartWebhookRemover(wctx, w.ControlPlane.Config)
 	kc, err := w.ControlPlane.Kubeconfig()
 	if err != nil {
 		return w, err
@@ -248,6 +306,7 @@ func NewWorld(ctx context.Context, dir string, tools Tools, standIns StandIns) (
 		return w, err
 	}
 	e := w.Engine
+	helm := filepath.Join(dir, "helm")
 	for _, kv := range [][2]string{
 		// The aws stand-in: moto on loopback, dummy credentials, its EKS record.
 		{"AWS_ENDPOINT_URL", w.Moto.URL},
@@ -255,15 +314,26 @@ func NewWorld(ctx context.Context, dir string, tools Tools, standIns StandIns) (
 		{"AWS_SECRET_ACCESS_KEY", dummySecretKey},
 		{"AWS_REGION", Region},
 		{"STANDIN_STATE_DIR", w.StateDir},
-		// The kubernetes stand-in: the harness's API server.
-		{"KUBECONFIG", w.Kubeconfig},
-		// Both: one operation log, one line per completed operation.
 		{"STANDIN_LOG", w.OpLog},
-		// The kubernetes stand-in maps chart references to the Karpenter module zips in the Go
-		// module cache and reads CACHE_DIR like the harness.
+		// The kubernetes provider: the cluster's API server (an explicit provider given no
+		// kubeconfig reads $KUBECONFIG, as pulumi-kubernetes does) ...
+		{"KUBECONFIG", w.Kubeconfig},
+		// ... and Helm's own directories (repository cache, registry login), this world's.
+		{"HELM_CONFIG_HOME", filepath.Join(helm, "config")},
+		{"HELM_CACHE_HOME", filepath.Join(helm, "cache")},
+		{"HELM_DATA_HOME", filepath.Join(helm, "data")},
+		// The machine trusts the private registry's CA (as it would a corporate CA in its trust
+		// store): Go reads the roots from SSL_CERT_FILE. Nothing else here speaks TLS to a
+		// server that needs the system roots.
+		{"SSL_CERT_FILE", w.Registry.CAFile},
 		{"CACHE_DIR", harness.CacheDir()},
 	} {
 		e.SetEnv(kv[0], kv[1])
+	}
+	// `helm registry login <registry>`, as a user does once before using a private registry:
+	// the kubernetes provider's Helm reads the credentials from Helm's registry config.
+	if err := w.Registry.Login(filepath.Join(helm, "config", "registry", "config.json")); err != nil {
+		return w, fmt.Errorf("helm registry login %s: %w", w.Registry.Host, err)
 	}
 	version, err := PluginVersion(tools.Provider)
 	if err != nil {
@@ -272,7 +342,8 @@ func NewWorld(ctx context.Context, dir string, tools Tools, standIns StandIns) (
 	for _, p := range []struct{ name, version, file string }{
 		{"karpenter", version, tools.Provider},
 		{"aws", AWSVersion, standIns.AWS},
-		{"kubernetes", KubernetesVersion, standIns.Kubernetes},
+		// The real provider, 4.25.0, under the version the component requests.
+		{"kubernetes", KubernetesVersion, tools.KubernetesProvider},
 	} {
 		if err := e.InstallPlugin("resource", p.name, p.version, p.file); err != nil {
 			return w, err
@@ -281,13 +352,24 @@ func NewWorld(ctx context.Context, dir string, tools Tools, standIns StandIns) (
 	return w, nil
 }
 
-// Close stops the API server and moto. Safe on a partly started world.
+// ChartVersions are the Karpenter versions whose charts every world's registry holds: each
+// version the scenarios and `make demo` install.
+func ChartVersions() []string {
+	return append(append([]string{}, harness.KarpenterVersions...), harness.BetaVersion, harness.ProvisionerVersion)
+}
+
+// Close stops the webhook remover, the cluster, the registry and moto. Safe on a partly started
+// world.
 func (w *World) Close() {
 	if w == nil {
 		return
 	}
+	if w.cancel != nil {
+		w.cancel()
+	}
 	if w.ControlPlane != nil {
 		w.ControlPlane.Stop()
 	}
+	w.Registry.Stop()
 	w.Moto.Stop()
 }

@@ -25,7 +25,9 @@ import (
 	"k8s.io/client-go/rest"
 )
 
-// KubernetesVersion is the kube-apiserver the harness builds and runs (tests/tools/kube-apiserver).
+// KubernetesVersion is the Kubernetes release whose kube-apiserver (and, for the engine tests'
+// cluster, kube-controller-manager and kube-scheduler) the harness builds and runs
+// (tests/tools/kubernetes).
 const KubernetesVersion = "v1.33.0"
 
 // CacheDir is where heavy, reusable artifacts live (the same default as the root Makefile).
@@ -41,11 +43,15 @@ func CacheDir() string {
 }
 
 // KubeAPIServerPath is the cached kube-apiserver binary; KUBE_APISERVER overrides it.
-func KubeAPIServerPath() string {
-	if p := os.Getenv("KUBE_APISERVER"); p != "" {
+func KubeAPIServerPath() string { return kubernetesBinary("KUBE_APISERVER", "kube-apiserver") }
+
+// kubernetesBinary is one command tests/scripts/install-deps.sh builds from tests/tools/kubernetes
+// into $CACHE_DIR/bin/kubernetes-<version>/, or the path in env when that is set.
+func kubernetesBinary(env, name string) string {
+	if p := os.Getenv(env); p != "" {
 		return p
 	}
-	return filepath.Join(CacheDir(), "bin", "kube-apiserver-"+KubernetesVersion)
+	return filepath.Join(CacheDir(), "bin", "kubernetes-"+KubernetesVersion, name)
 }
 
 // EtcdPath is Debian's etcd (package etcd-server); ETCD overrides it.
@@ -65,20 +71,46 @@ type ControlPlane struct {
 	Token   string // bearer token of a system:masters user
 	Dir     string // data, certs, logs
 	Config  *rest.Config
-	procs   []*proc
+	procs   []*Process
 	stopped bool
 }
 
-// proc is one child process; done is closed once it has exited and been reaped.
-type proc struct {
-	name string
+// Process is a child process in its own process group (so Stop can kill it and any children),
+// logging to a file; done is closed once it has exited and been reaped.
+type Process struct {
+	Name string
+	Log  string // its stdout and stderr
 	cmd  *exec.Cmd
-	log  string
 	done chan struct{}
 	err  error // exit status, valid after done
 }
 
-func (p *proc) exited() bool {
+// StartProcess starts bin with args and env (nil: the test process's environment) in its own
+// process group, with output to dir/<name>.log. Pdeathsig kills it if the test process dies
+// without cleanup.
+func StartProcess(dir, name, bin string, env []string, args ...string) (*Process, error) {
+	logPath := filepath.Join(dir, name+".log")
+	logf, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	// The child has its own descriptor; the parent's copy is not needed.
+	logf.Close()
+	p := &Process{Name: name, cmd: cmd, Log: logPath, done: make(chan struct{})}
+	go func() { p.err = cmd.Wait(); close(p.done) }()
+	return p, nil
+}
+
+// Exited says whether the process has exited (and been reaped).
+func (p *Process) Exited() bool {
 	select {
 	case <-p.done:
 		return true
@@ -86,6 +118,28 @@ func (p *proc) exited() bool {
 		return false
 	}
 }
+
+// Err is the process's exit status once it has exited.
+func (p *Process) Err() error {
+	<-p.done
+	return p.err
+}
+
+// Stop kills the process group: SIGTERM, then SIGKILL after 10 s (also after a clean exit:
+// anything left in the group goes too). Safe to call more than once.
+func (p *Process) Stop() {
+	pgid := p.cmd.Process.Pid
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Second):
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	<-p.done
+}
+
+// Tail is the last lines of the process's log.
+func (p *Process) Tail(lines int) string { return tail(p.Log, lines) }
 
 // Start launches etcd and kube-apiserver on free loopback ports with data under dir and waits
 // until the API server is ready. Call Stop (always, also on failure) to tear both down.
@@ -225,25 +279,12 @@ func (cp *ControlPlane) startAPIServer(ctx context.Context, etcdURL string) erro
 	})
 }
 
-// spawn starts a binary in its own process group (so Stop can kill it and any children) with
-// output to a log file under Dir. Pdeathsig kills it if the test process dies without cleanup.
+// spawn starts one of the control plane's processes (StartProcess, logging under Dir); Stop stops it.
 func (cp *ControlPlane) spawn(name, bin string, args ...string) error {
-	logPath := filepath.Join(cp.Dir, name+".log")
-	logf, err := os.Create(logPath)
+	p, err := StartProcess(cp.Dir, name, bin, nil, args...)
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(bin, args...)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		logf.Close()
-		return fmt.Errorf("start %s: %w", name, err)
-	}
-	// The child has its own descriptor; the parent's copy is not needed.
-	logf.Close()
-	p := &proc{name: name, cmd: cmd, log: logPath, done: make(chan struct{})}
-	go func() { p.err = cmd.Wait(); close(p.done) }()
 	cp.procs = append(cp.procs, p)
 	return nil
 }
@@ -257,8 +298,8 @@ func (cp *ControlPlane) waitFor(ctx context.Context, timeout time.Duration, chec
 			return nil
 		}
 		for _, p := range cp.procs {
-			if p.exited() {
-				return fmt.Errorf("%s exited early (%v); log tail:\n%s", p.name, p.err, tail(p.log, 40))
+			if p.Exited() {
+				return fmt.Errorf("%s exited early (%v); log tail:\n%s", p.Name, p.err, p.Tail(40))
 			}
 		}
 		select {
@@ -267,35 +308,26 @@ func (cp *ControlPlane) waitFor(ctx context.Context, timeout time.Duration, chec
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
-	return fmt.Errorf("not ready after %s: %w; log tail:\n%s", timeout, last, tail(cp.procs[len(cp.procs)-1].log, 40))
+	return fmt.Errorf("not ready after %s: %w; log tail of %s:\n%s", timeout, last, cp.procs[len(cp.procs)-1].Name, cp.procs[len(cp.procs)-1].Tail(40))
 }
 
-// Stop kills the API server, then etcd (each process group: SIGTERM, then SIGKILL after a
-// grace period). Safe to call more than once.
+// Stop stops every process in the reverse order of their start (kwok, the scheduler and the
+// controller manager, then the API server, then etcd). Safe to call more than once.
 func (cp *ControlPlane) Stop() {
 	if cp.stopped {
 		return
 	}
 	cp.stopped = true
 	for i := len(cp.procs) - 1; i >= 0; i-- {
-		p := cp.procs[i]
-		pgid := p.cmd.Process.Pid
-		_ = syscall.Kill(-pgid, syscall.SIGTERM)
-		select {
-		case <-p.done:
-		case <-time.After(10 * time.Second):
-		}
-		// Also after a clean exit: anything left in the group goes too.
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		<-p.done
+		cp.procs[i].Stop()
 	}
 }
 
-// Logs returns the paths of the etcd and kube-apiserver logs (for failure messages).
+// Logs returns the paths of the processes' logs (for failure messages).
 func (cp *ControlPlane) Logs() []string {
 	var logs []string
 	for _, p := range cp.procs {
-		logs = append(logs, p.log)
+		logs = append(logs, p.Log)
 	}
 	return logs
 }

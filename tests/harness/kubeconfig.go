@@ -1,51 +1,20 @@
 package harness
 
 import (
-	"fmt"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
 
-// NewClusterForConfig builds a Cluster for an API server this process did not start (the
-// stand-in kubernetes provider plugin reaches the test's control plane through a kubeconfig):
-// the same clients as NewCluster, with Helm configured from cfg instead of a ControlPlane's
-// URL and token. CP is nil.
-func NewClusterForConfig(cfg *rest.Config) (*Cluster, error) {
-	dyn, err := dynamic.NewForConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return &Cluster{
-		Dynamic:    dyn,
-		mapper:     restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(dc)),
-		restConfig: rest.CopyConfig(cfg),
-	}, nil
-}
-
-// NewClusterForKubeconfig is NewClusterForConfig for the current context of a kubeconfig
-// document (its contents, not a path).
-func NewClusterForKubeconfig(kubeconfig []byte) (*Cluster, error) {
-	cfg, err := clientcmd.RESTConfigFromKubeConfig(kubeconfig)
-	if err != nil {
-		return nil, fmt.Errorf("kubeconfig: %w", err)
-	}
-	return NewClusterForConfig(cfg)
-}
-
 // Kubeconfig is a kubeconfig document for the control plane (its loopback URL, the
 // system:masters token, TLS verification off for the self-signed serving certificate), for
-// processes the test starts: the stand-in kubernetes provider plugin, the Pulumi CLI.
+// processes the test starts: the controllers and kwok, the kubernetes provider plugin, the
+// Karpenter controller.
 func (cp *ControlPlane) Kubeconfig() ([]byte, error) {
 	cfg := clientcmdapi.NewConfig()
 	cfg.Clusters["harness"] = &clientcmdapi.Cluster{Server: cp.URL, InsecureSkipTLSVerify: true}

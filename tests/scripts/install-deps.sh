@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the integration harness needs, idempotently; a no-op when everything is cached:
 #   - etcd (Debian's etcd-server, /usr/bin/etcd)
-#   - kube-apiserver, built from the Go module proxy (tests/tools/kube-apiserver) into
-#     $CACHE_DIR/bin/kube-apiserver-<version> (~4-7 min cold on 2 cores; reused afterwards)
+#   - kube-apiserver, kube-controller-manager and kube-scheduler, built from the Go module proxy
+#     (tests/tools/kubernetes) into $CACHE_DIR/bin/kubernetes-<version>/ (~5-8 min cold on 2 cores)
+#   - kwok (tests/tools/kwok), standing in for kubelets, and its stage configuration, into
+#     $CACHE_DIR/bin/kwok-<version>/ (~1-2 min cold)
 #   - the Karpenter module zips (charts + CRDs) for every supported version, and the stand-ins
 #     for versions the proxy does not serve (tests/harness/karpenter.go: standIns)
 #   - the Karpenter module zip whose NodePool CRD the EKS Auto Mode NodePool is built on
@@ -12,7 +14,6 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 tests="$(dirname "$here")"
-CACHE_DIR="${CACHE_DIR:-$HOME/.cache/pulumi-karpenter}"
 K8S_VERSION="v1.33.0"
 # github.com/aws/karpenter-provider-aws versions: v1 (1.15.1, 1.14.1, 1.8.6, 1.0.8) and v1beta1 (0.36.2).
 KARPENTER_VERSIONS="${KARPENTER_VERSIONS:-1.15.1 1.14.1 1.8.6 1.0.8 0.36.2}"
@@ -26,9 +27,9 @@ LEGACY_MODULES="${LEGACY_MODULES:-github.com/aws/karpenter@v0.29.2:charts/karpen
 # (tests/testdata/automode/nodepool-eks.json). Only that CRD file is needed, not the charts.
 # Same entry format as LEGACY_MODULES.
 AUTOMODE_MODULES="${AUTOMODE_MODULES:-github.com/aws/karpenter-provider-aws@v1.2.1:pkg/apis/crds/karpenter.sh_nodepools.yaml}"
-APISERVER="$CACHE_DIR/bin/kube-apiserver-$K8S_VERSION"
-
-log() { echo "install-deps: $*" >&2; }
+LOG_PREFIX=install-deps
+# shellcheck source=tests/scripts/lib.sh
+. "$here/lib.sh"
 
 # etcd --------------------------------------------------------------------------------------
 if ! command -v etcd >/dev/null 2>&1; then
@@ -42,61 +43,41 @@ fi
 # The package may start a system etcd on the default ports; the harness never uses them
 # (it runs its own on random ports), so it is left alone.
 
-# kube-apiserver ----------------------------------------------------------------------------
-if [ ! -x "$APISERVER" ]; then
-  log "building kube-apiserver $K8S_VERSION into $APISERVER (cold: several minutes)"
-  mkdir -p "$CACHE_DIR/bin"
-  # The version stamp is what `git archive` + hack/lib/version.sh would set; Helm charts
-  # check .Capabilities.KubeVersion, which is "v0.0.0-master" without it.
-  pkg="k8s.io/component-base/version"
-  ldflags="-s -w -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=33"
-  ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=2025-04-23T00:00:00Z"
-  start=$(date +%s)
-  (cd "$tests/tools/kube-apiserver" &&
-    GOWORK=off GOFLAGS=-mod=mod go build -trimpath -ldflags "$ldflags" \
-      -o "$APISERVER.tmp" k8s.io/kubernetes/cmd/kube-apiserver)
-  mv "$APISERVER.tmp" "$APISERVER"
-  log "kube-apiserver built in $(( $(date +%s) - start ))s"
+# The control plane: kube-apiserver, kube-controller-manager, kube-scheduler ------------------
+# One tools module, one `go build` (the two controllers reuse most of kube-apiserver's packages).
+# The version stamp is what `git archive` + hack/lib/version.sh would set; Helm charts check
+# .Capabilities.KubeVersion, which is "v0.0.0-master" without it.
+pkg="k8s.io/component-base/version"
+ldflags="-s -w -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=33"
+ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=2025-04-23T00:00:00Z"
+k8s_dir="$tests/tools/kubernetes"
+if [ "$(module_version "$k8s_dir" k8s.io/kubernetes)" != "$K8S_VERSION" ]; then
+  log "$k8s_dir/go.mod does not pin k8s.io/kubernetes $K8S_VERSION"
+  exit 1
 fi
+go_tools kubernetes "$k8s_dir" "$K8S_VERSION" "$ldflags" \
+  k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler
+
+# kwok (stands in for the kubelets of the engine tests' cluster) and its stages ----------------
+# The stages are the module's own "fast" node and pod stages plus the node heartbeat with leases
+# (kube-controller-manager's node lifecycle controller taints a node whose lease goes stale),
+# concatenated into the one config file kwok reads (--config).
+kwok_dir="$tests/tools/kwok"
+KWOK_VERSION="$(module_version "$kwok_dir" sigs.k8s.io/kwok)"
+go_tools kwok "$kwok_dir" "$KWOK_VERSION" "-s -w" sigs.k8s.io/kwok/cmd/kwok
+# Written on every run (a few milliseconds), so a change of the list here takes effect.
+stages="$CACHE_DIR/bin/kwok-$KWOK_VERSION/stages.yaml"
+src="$(module_dir "sigs.k8s.io/kwok@$KWOK_VERSION")/kustomize/stage"
+for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
+  pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
+  printf -- '---\n# sigs.k8s.io/kwok@%s/kustomize/stage/%s\n' "$KWOK_VERSION" "$f"
+  cat "$src/$f"
+done >"$stages.tmp"
+mv "$stages.tmp" "$stages"
+# The layout before the three commands shared one directory; superseded.
+rm -f "$CACHE_DIR/bin/kube-apiserver-$K8S_VERSION"
 
 # Karpenter charts and CRDs (module zips land in the Go module cache) -----------------------
-# Prints the module's directory; from outside any module, so no go.mod or go.sum is consulted
-# or touched. A no-op (no network) once the zip is in the module cache.
-#
-# From Karpenter 1.14.2 on, the module's go directive can be newer than the local toolchain
-# (1.15.1 says go 1.26.10). With GOTOOLCHAIN=local, `go mod download` then exits 1 with
-# "requires go >= ..." and prints no "Dir", although it has downloaded, verified (sumdb) and
-# extracted the zip. That one error is tolerated when the extracted directory exists (derived
-# from "Zip": $GOMODCACHE/cache/download/<path>/@v/<version>.zip -> $GOMODCACHE/<path>@<version>);
-# the callers then check the directory holds what the harness needs. Any other error (403,
-# not found, checksum mismatch) is printed and fails the script.
-json_field() { sed -n 's/^[[:space:]]*"'"$1"'": "\(.*\)",\{0,1\}$/\1/p'; }
-module_dir() {
-  local out dir err zip rest
-  out="$(cd /tmp && GOWORK=off GOFLAGS=-mod=mod go mod download -json "$1")" || true
-  dir="$(printf '%s\n' "$out" | json_field Dir)"
-  if [ -n "$dir" ]; then
-    printf '%s\n' "$dir"
-    return
-  fi
-  err="$(printf '%s\n' "$out" | json_field Error)"
-  zip="$(printf '%s\n' "$out" | json_field Zip)"
-  case "$err" in
-    *"requires go "*)
-      if [ -n "$zip" ] && [ -f "$zip" ]; then
-        rest="${zip##*/cache/download/}"
-        dir="${zip%/cache/download/*}/${rest%/@v/*}@$(basename "$zip" .zip)"
-        if [ -d "$dir" ]; then
-          log "$1: $(printf '%b' "$err") (tolerated: the zip is verified and extracted into $dir)"
-          printf '%s\n' "$dir"
-          return
-        fi
-      fi
-      ;;
-  esac
-  log "$1: go mod download failed: $(printf '%b' "${err:-no JSON output}")"
-  return 1
-}
 for v in $KARPENTER_VERSIONS; do
   dir="$(module_dir "github.com/aws/karpenter-provider-aws@v$v")" || exit 1
   if [ -z "$dir" ] || [ ! -d "$dir/charts/karpenter-crd" ]; then
@@ -116,4 +97,4 @@ done
 # The tests module's dependencies (Helm, client-go) ------------------------------------------
 (cd "$tests" && GOWORK=off go mod download)
 
-log "ok: etcd $(etcd --version 2>/dev/null | head -1 | awk '{print $3}'), $APISERVER, karpenter $KARPENTER_VERSIONS, legacy $(for e in $LEGACY_MODULES; do printf '%s ' "${e%%:*}"; done)auto mode $(for e in $AUTOMODE_MODULES; do printf '%s ' "${e%%:*}"; done)"
+log "ok: etcd $(etcd --version 2>/dev/null | head -1 | awk '{print $3}'), kubernetes $K8S_VERSION, kwok $KWOK_VERSION, karpenter $KARPENTER_VERSIONS, legacy $(for e in $LEGACY_MODULES; do printf '%s ' "${e%%:*}"; done)auto mode $(for e in $AUTOMODE_MODULES; do printf '%s ' "${e%%:*}"; done)"

@@ -7,60 +7,31 @@
 #     CLI (where the CLI looks for its bundled language hosts)
 #   - a Python venv with moto[server] (tests/e2e/requirements.txt: every package pinned) in
 #     $CACHE_DIR/venv-moto-<version>, whose bin/moto_server the tests start on loopback
+#   - the real pulumi-kubernetes provider 4.25.0 (tests/tools/pulumi-kubernetes; ~7-8 min cold)
+#   - the OCI registry (CNCF Distribution, tests/tools/registry; ~1.5 min cold) that serves the
+#     Karpenter charts on loopback
+#   - the real Karpenter controller (tests/tools/karpenter; ~3-4 min cold, with Go 1.27.3)
 #
 # Each artifact is keyed by its pinned version (the directory name) and by a hash of what
-# pins it (go.mod + go.sum, or requirements.txt), kept in a .source-sha256 file next to it:
+# pins it (go.mod + go.sum + the tools module's *.go, or requirements.txt; lib.sh), kept in a
+# .source-sha256 file next to it:
 # a pin change rebuilds, anything else is reused. Builds go to a temporary path and are
 # moved into place only when complete, so an interrupted run never leaves a half artifact.
 #
-# Prints, on success, the three paths (and nothing else on stdout):
-#   PULUMI=<path> PULUMI_LANGUAGE_YAML=<path> MOTO_SERVER=<path>
+# Prints, on success, the paths (and nothing else on stdout):
+#   PULUMI=<path> PULUMI_LANGUAGE_YAML=<path> MOTO_SERVER=<path> KUBERNETES_PROVIDER=<path>
+#   REGISTRY=<path> KARPENTER_CONTROLLER=<path>
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 tests="$(dirname "$here")"
-CACHE_DIR="${CACHE_DIR:-$HOME/.cache/pulumi-karpenter}"
 PYTHON="${PYTHON:-python3}"
+LOG_PREFIX=install-e2e-deps
+# shellcheck source=tests/scripts/lib.sh
+. "$here/lib.sh"
 
-log() { echo "install-e2e-deps: $*" >&2; }
-
-# module_version DIR MODULE: the version DIR/go.mod requires MODULE at (the pin).
-module_version() {
-  local v
-  v="$(awk -v m="$2" '$1 == m { print $2; exit } $1 == "require" && $2 == m { print $3; exit }' "$1/go.mod")"
-  if [ -z "$v" ]; then
-    log "$1/go.mod does not require $2"
-    return 1
-  fi
-  printf '%s\n' "$v"
-}
-# source_key FILE...: what a cached artifact was built from.
-source_key() { cat "$@" | sha256sum | cut -d' ' -f1; }
-# fresh DIR KEY: DIR holds an artifact built from KEY.
-fresh() { [ -f "$1/.source-sha256" ] && [ "$(cat "$1/.source-sha256")" = "$2" ]; }
-
-# go_tool NAME TOOLS_DIR PACKAGE VERSION LDFLAGS: builds PACKAGE of the tools module TOOLS_DIR
-# into $CACHE_DIR/bin/NAME-VERSION/NAME unless it is already there from the same go.mod/go.sum.
-# -mod=readonly: the committed go.mod/go.sum are the pin; a missing go.sum entry fails the
-# build instead of silently resolving something new.
-go_tool() {
-  local name="$1" dir="$2" pkg="$3" version="$4" ldflags="$5"
-  local out="$CACHE_DIR/bin/$name-$version" key start
-  key="$(source_key "$dir/go.mod" "$dir/go.sum")"
-  if fresh "$out" "$key" && [ -x "$out/$name" ]; then
-    return
-  fi
-  log "building $name $version into $out (cold: several minutes)"
-  rm -rf "$out.tmp"
-  mkdir -p "$out.tmp"
-  start=$(date +%s)
-  (cd "$dir" && GOWORK=off GOFLAGS=-mod=readonly go build -trimpath -ldflags "$ldflags" \
-    -o "$out.tmp/$name" "$pkg")
-  printf '%s\n' "$key" >"$out.tmp/.source-sha256"
-  rm -rf "$out"
-  mv "$out.tmp" "$out"
-  log "$name $version built in $(( $(date +%s) - start ))s ($(du -h "$out/$name" | cut -f1))"
-}
+# go_tool NAME TOOLS_DIR PACKAGE VERSION LDFLAGS: go_tools for one command.
+go_tool() { go_tools "$1" "$2" "$4" "$5" "$3"; }
 
 # Pulumi CLI ---------------------------------------------------------------------------------
 cli_dir="$tests/tools/pulumi-cli"
@@ -113,8 +84,42 @@ if ! { fresh "$venv" "$key" && [ -x "$venv/bin/moto_server" ]; }; then
   log "moto venv created in $(( $(date +%s) - start ))s"
 fi
 
+# The real pulumi-kubernetes provider ----------------------------------------------------------
+# Its provider module, served only as the pseudo-version of the v4.25.0 tag; generate.go writes the
+# two files its main embeds from the module zip's JSON before the build (tests/tools/pulumi-kubernetes).
+k8s_provider_dir="$tests/tools/pulumi-kubernetes"
+K8S_PROVIDER_VERSION=4.25.0
+if ! grep -q "^// .*whose commit is the v$K8S_PROVIDER_VERSION" "$k8s_provider_dir/go.mod"; then
+  log "$k8s_provider_dir/go.mod does not say its pin is v$K8S_PROVIDER_VERSION"
+  exit 1
+fi
+PREBUILD="cd cmd/pulumi-resource-kubernetes && VERSION=$K8S_PROVIDER_VERSION GOWORK=off GOFLAGS=-mod=readonly go run generate.go" \
+  go_tool pulumi-resource-kubernetes "$k8s_provider_dir" ./cmd/pulumi-resource-kubernetes "v$K8S_PROVIDER_VERSION" \
+  "-s -w -X github.com/pulumi/pulumi-kubernetes/provider/v4/pkg/version.Version=$K8S_PROVIDER_VERSION"
+K8S_PROVIDER="$CACHE_DIR/bin/pulumi-resource-kubernetes-v$K8S_PROVIDER_VERSION/pulumi-resource-kubernetes"
+
+# The OCI registry serving the Karpenter charts ------------------------------------------------
+registry_dir="$tests/tools/registry"
+REGISTRY_VERSION="$(module_version "$registry_dir" github.com/distribution/distribution/v3)"
+go_tool registry "$registry_dir" github.com/distribution/distribution/v3/cmd/registry "$REGISTRY_VERSION" \
+  "-s -w -X github.com/distribution/distribution/v3/version.version=$REGISTRY_VERSION"
+
+# The Karpenter controller -------------------------------------------------------------------
+# Needs Go 1.26.10 or newer (its go directive); the machines have 1.26.8, so the build asks the
+# module proxy for the go1.27.3 toolchain (a one-time ~76 MB download into the module cache).
+karpenter_dir="$tests/tools/karpenter"
+KARPENTER_VERSION="$(module_version "$karpenter_dir" github.com/aws/karpenter-provider-aws)"
+core_version="$(awk '$1 == "sigs.k8s.io/karpenter" && $2 == "=>" { print $4 }' "$karpenter_dir/go.mod")"
+GOTOOLCHAIN=go1.27.3 go_tool karpenter "$karpenter_dir" github.com/aws/karpenter-provider-aws/cmd/controller \
+  "$KARPENTER_VERSION" "-s -w -X sigs.k8s.io/karpenter/pkg/operator.Version=${KARPENTER_VERSION#v}"
+KARPENTER_CONTROLLER="$CACHE_DIR/bin/karpenter-$KARPENTER_VERSION/controller"
+
 PULUMI="$CACHE_DIR/bin/pulumi-$PULUMI_VERSION/pulumi"
 PULUMI_LANGUAGE_YAML="$CACHE_DIR/bin/pulumi-language-yaml-$YAML_VERSION/pulumi-language-yaml"
 MOTO_SERVER="$venv/bin/moto_server"
-log "ok: pulumi $PULUMI_VERSION, pulumi-language-yaml $YAML_VERSION, moto $MOTO_VERSION"
-echo "PULUMI=$PULUMI PULUMI_LANGUAGE_YAML=$PULUMI_LANGUAGE_YAML MOTO_SERVER=$MOTO_SERVER"
+REGISTRY="$CACHE_DIR/bin/registry-$REGISTRY_VERSION/registry"
+log "ok: pulumi $PULUMI_VERSION, pulumi-language-yaml $YAML_VERSION, moto $MOTO_VERSION," \
+  "pulumi-resource-kubernetes $K8S_PROVIDER_VERSION, registry $REGISTRY_VERSION," \
+  "karpenter controller $KARPENTER_VERSION (core $core_version)"
+echo "PULUMI=$PULUMI PULUMI_LANGUAGE_YAML=$PULUMI_LANGUAGE_YAML MOTO_SERVER=$MOTO_SERVER" \
+  "KUBERNETES_PROVIDER=$K8S_PROVIDER REGISTRY=$REGISTRY KARPENTER_CONTROLLER=$KARPENTER_CONTROLLER"

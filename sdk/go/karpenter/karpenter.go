@@ -127,9 +127,11 @@ type karpenterArgs struct {
 	NodeRoleArn *string `pulumi:"nodeRoleArn"`
 	// ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
 	OidcProviderArn *string `pulumi:"oidcProviderArn"`
-	// Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+	// Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
+	ReleaseTimeout *int `pulumi:"releaseTimeout"`
+	// Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
 	RepositoryPassword *string `pulumi:"repositoryPassword"`
-	// Username for a private chart repository or registry mirror. Not needed for public ECR.
+	// Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm's registry config: log in with `helm registry login <host>` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
 	RepositoryUsername *string `pulumi:"repositoryUsername"`
 	// Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
 	RetainCrdsOnDelete *bool `pulumi:"retainCrdsOnDelete"`
@@ -197,9 +199,11 @@ type KarpenterArgs struct {
 	NodeRoleArn pulumi.StringPtrInput
 	// ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
 	OidcProviderArn pulumi.StringPtrInput
-	// Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+	// Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
+	ReleaseTimeout *int
+	// Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
 	RepositoryPassword pulumi.StringPtrInput
-	// Username for a private chart repository or registry mirror. Not needed for public ECR.
+	// Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm's registry config: log in with `helm registry login <host>` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
 	RepositoryUsername pulumi.StringPtrInput
 	// Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
 	RetainCrdsOnDelete *bool

@@ -47,6 +47,7 @@ class KarpenterArgs:
                  node_role_additional_policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  node_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 release_timeout: Optional[_builtins.int] = None,
                  repository_password: pulumi.Input[Optional[_builtins.str]] = None,
                  repository_username: pulumi.Input[Optional[_builtins.str]] = None,
                  retain_crds_on_delete: Optional[_builtins.bool] = None,
@@ -83,8 +84,9 @@ class KarpenterArgs:
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_role_additional_policy_arns: Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
         :param pulumi.Input[_builtins.str] node_role_arn: ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role's EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster's `computeConfig.nodeRoleArn`, whose entry EKS creates).
         :param pulumi.Input[_builtins.str] oidc_provider_arn: ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
-        :param pulumi.Input[_builtins.str] repository_password: Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
-        :param pulumi.Input[_builtins.str] repository_username: Username for a private chart repository or registry mirror. Not needed for public ECR.
+        :param _builtins.int release_timeout: Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
+        :param pulumi.Input[_builtins.str] repository_password: Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
+        :param pulumi.Input[_builtins.str] repository_username: Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm's registry config: log in with `helm registry login <host>` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
         :param _builtins.bool retain_crds_on_delete: Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
         :param _builtins.str service_account_name: Name of the controller's Kubernetes service account. Default: `karpenter`.
         :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags applied to every AWS resource the component creates.
@@ -142,6 +144,8 @@ class KarpenterArgs:
             pulumi.set(__self__, "node_role_arn", node_role_arn)
         if oidc_provider_arn is not None:
             pulumi.set(__self__, "oidc_provider_arn", oidc_provider_arn)
+        if release_timeout is not None:
+            pulumi.set(__self__, "release_timeout", release_timeout)
         if repository_password is not None:
             pulumi.set(__self__, "repository_password", repository_password)
         if repository_username is not None:
@@ -470,10 +474,22 @@ class KarpenterArgs:
         pulumi.set(self, "oidc_provider_arn", value)
 
     @_builtins.property
+    @pulumi.getter(name="releaseTimeout")
+    def release_timeout(self) -> Optional[_builtins.int]:
+        """
+        Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
+        """
+        return pulumi.get(self, "release_timeout")
+
+    @release_timeout.setter
+    def release_timeout(self, value: Optional[_builtins.int]):
+        pulumi.set(self, "release_timeout", value)
+
+    @_builtins.property
     @pulumi.getter(name="repositoryPassword")
     def repository_password(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+        Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
         """
         return pulumi.get(self, "repository_password")
 
@@ -485,7 +501,7 @@ class KarpenterArgs:
     @pulumi.getter(name="repositoryUsername")
     def repository_username(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Username for a private chart repository or registry mirror. Not needed for public ECR.
+        Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm's registry config: log in with `helm registry login <host>` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
         """
         return pulumi.get(self, "repository_username")
 
@@ -586,6 +602,7 @@ class Karpenter(pulumi.ComponentResource):
                  node_role_additional_policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  node_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 release_timeout: Optional[_builtins.int] = None,
                  repository_password: pulumi.Input[Optional[_builtins.str]] = None,
                  repository_username: pulumi.Input[Optional[_builtins.str]] = None,
                  retain_crds_on_delete: Optional[_builtins.bool] = None,
@@ -625,8 +642,9 @@ class Karpenter(pulumi.ComponentResource):
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_role_additional_policy_arns: Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
         :param pulumi.Input[_builtins.str] node_role_arn: ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role's EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster's `computeConfig.nodeRoleArn`, whose entry EKS creates).
         :param pulumi.Input[_builtins.str] oidc_provider_arn: ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
-        :param pulumi.Input[_builtins.str] repository_password: Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
-        :param pulumi.Input[_builtins.str] repository_username: Username for a private chart repository or registry mirror. Not needed for public ECR.
+        :param _builtins.int release_timeout: Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
+        :param pulumi.Input[_builtins.str] repository_password: Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
+        :param pulumi.Input[_builtins.str] repository_username: Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm's registry config: log in with `helm registry login <host>` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
         :param _builtins.bool retain_crds_on_delete: Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
         :param _builtins.str service_account_name: Name of the controller's Kubernetes service account. Default: `karpenter`.
         :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags applied to every AWS resource the component creates.
@@ -683,6 +701,7 @@ class Karpenter(pulumi.ComponentResource):
                  node_role_additional_policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  node_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 release_timeout: Optional[_builtins.int] = None,
                  repository_password: pulumi.Input[Optional[_builtins.str]] = None,
                  repository_username: pulumi.Input[Optional[_builtins.str]] = None,
                  retain_crds_on_delete: Optional[_builtins.bool] = None,
@@ -729,6 +748,7 @@ class Karpenter(pulumi.ComponentResource):
             __props__.__dict__["node_role_additional_policy_arns"] = node_role_additional_policy_arns
             __props__.__dict__["node_role_arn"] = node_role_arn
             __props__.__dict__["oidc_provider_arn"] = oidc_provider_arn
+            __props__.__dict__["release_timeout"] = release_timeout
             __props__.__dict__["repository_password"] = None if repository_password is None else pulumi.Output.secret(repository_password)
             __props__.__dict__["repository_username"] = repository_username
             __props__.__dict__["retain_crds_on_delete"] = retain_crds_on_delete

@@ -41,7 +41,8 @@ func TestMain(m *testing.M) {
 // `kubectl get -o wide` table per custom resource kind listing the default pool and class, the
 // AWS inventory, and a destroy that deletes everything it created — but, in the Provisioner
 // era, what Helm itself never deletes (the chart's crds/ CRDs, with their APIServices, and the
-// namespace the release created).
+// namespace the release created, with the `default` ServiceAccount and kube-root-ca.crt
+// ConfigMap kube-controller-manager gives every namespace).
 //
 // Run with the e2e build tag (make e2e): it needs the Pulumi CLI, the YAML host and moto.
 func TestDemo(t *testing.T) {
@@ -53,16 +54,26 @@ func TestDemo(t *testing.T) {
 		name, version, classes, pools string
 		children                      int
 		leftovers                     []string
+		removedWebhooks               []string
 	}{
-		{"v1", "", "ec2nodeclasses.v1.karpenter.k8s.aws", "nodepools.v1.karpenter.sh", 36, nil},
-		{"v1beta1", "0.36.2", "ec2nodeclasses.v1beta1.karpenter.k8s.aws", "nodepools.v1beta1.karpenter.sh", 0, nil},
+		{"v1", "", "ec2nodeclasses.v1.karpenter.k8s.aws", "nodepools.v1.karpenter.sh", 36, nil, nil},
+		{"v1beta1", "0.36.2", "ec2nodeclasses.v1beta1.karpenter.k8s.aws", "nodepools.v1beta1.karpenter.sh", 0, nil, nil},
 		{"v1alpha5", "0.31.0", "awsnodetemplates.v1alpha1.karpenter.k8s.aws", "provisioners.v1alpha5.karpenter.sh", 0, []string{
 			"apiservices.apiregistration.k8s.io v1alpha1.karpenter.k8s.aws",
 			"apiservices.apiregistration.k8s.io v1alpha5.karpenter.sh",
+			// kube-controller-manager puts these into every namespace.
+			"configmaps karpenter/kube-root-ca.crt",
 			"customresourcedefinitions.apiextensions.k8s.io awsnodetemplates.karpenter.k8s.aws",
 			"customresourcedefinitions.apiextensions.k8s.io machines.karpenter.sh",
 			"customresourcedefinitions.apiextensions.k8s.io provisioners.karpenter.sh",
 			"namespaces karpenter",
+			"serviceaccounts karpenter/default",
+		}, []string{
+			// The chart's webhooks-core.yaml and webhooks.yaml (karpenter v0.29.2).
+			"MutatingWebhookConfiguration/defaulting.webhook.karpenter.k8s.aws",
+			"ValidatingWebhookConfiguration/validation.webhook.config.karpenter.sh",
+			"ValidatingWebhookConfiguration/validation.webhook.karpenter.k8s.aws",
+			"ValidatingWebhookConfiguration/validation.webhook.karpenter.sh",
 		}},
 	}
 	for _, tc := range cases {
@@ -115,8 +126,11 @@ func TestDemo(t *testing.T) {
 			if !reflect.DeepEqual(res.Leftovers, tc.leftovers) {
 				t.Errorf("left behind after the destroy:\n got %q\nwant %q", res.Leftovers, tc.leftovers)
 			}
-			if !strings.Contains(out.String(), "== Stopped moto and the local API server") {
-				t.Errorf("demo did not report stopping moto and the API server")
+			if !reflect.DeepEqual(res.RemovedWebhooks, tc.removedWebhooks) {
+				t.Errorf("admission webhooks removed (no controller pod serves them):\n got %q\nwant %q", res.RemovedWebhooks, tc.removedWebhooks)
+			}
+			if !strings.Contains(out.String(), "== Stopped moto, the cluster and the registry") {
+				t.Errorf("demo did not report stopping moto, the cluster and the registry")
 			}
 		})
 	}

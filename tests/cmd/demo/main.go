@@ -3,10 +3,12 @@
 // The Pulumi CLI and the YAML language host (built from the Go module proxy by `make e2e-deps`)
 // run the engine tests' YAML program (tests/e2e/testdata/program.yaml); the engine starts the
 // component plugin (bin/pulumi-resource-karpenter) and calls its Construct over gRPC; the
-// component's children go to two stand-in provider plugins, installed as pulumi-aws 6.83.2 and
-// pulumi-kubernetes 4.30.0: the aws one against a local moto server, the kubernetes one against a
-// local kube-apiserver + etcd with the real Karpenter charts. The demo prints the engine's
-// output, what the API server and moto then hold, and runs `pulumi destroy`.
+// component's children go to the real pulumi-kubernetes provider (4.25.0, installed as the 4.30.0
+// the component requests), against a local cluster (etcd, kube-apiserver, kube-controller-manager,
+// kube-scheduler; kwok standing in for the kubelets of three system nodes) that pulls the real
+// Karpenter charts from a private OCI registry on loopback, and to a stand-in pulumi-aws plugin
+// against a local moto server. The demo prints the engine's output, what the cluster and moto
+// then hold, and runs `pulumi destroy`.
 package main
 
 import (
@@ -19,6 +21,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -62,6 +65,56 @@ type result struct {
 	// Leftovers: what moto and the API server held after `pulumi destroy` that they did not
 	// hold before `up` (empty when the destroy was complete).
 	Leftovers []string
+	// RemovedWebhooks: the admission webhook configurations the world removed (e2e.WebhookRemover).
+	RemovedWebhooks []string
+}
+
+// settled is what the API server holds that baseline did not, once the garbage collector and kwok
+// have removed what the deleted objects owned (at most 60 s).
+func settled(ctx context.Context, w *e2e.World, baseline map[e2e.KubeObject]bool) ([]string, error) {
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		now, err := e2e.SnapshotKubernetes(ctx, w.ControlPlane.Config)
+		if err != nil {
+			return nil, err
+		}
+		left := e2e.NewObjects(baseline, now)
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// printNodes is `kubectl get nodes -L ...`: the system node group the controller runs on.
+func printNodes(ctx context.Context, out io.Writer, cp *harness.ControlPlane) error {
+	cs, err := kubernetes.NewForConfig(cp.Config)
+	if err != nil {
+		return err
+	}
+	nodes, err := cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	heading(out, "kubectl get nodes (the system node group; kwok stands in for their kubelets)")
+	tw := tabwriter.NewWriter(out, 0, 0, 3, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSTATUS\tZONE\tINSTANCE-TYPE\tNODEGROUP\tKUBELET")
+	for _, n := range nodes.Items {
+		status := "NotReady"
+		for _, c := range n.Status.Conditions {
+			if c.Type == corev1.NodeReady && c.Status == corev1.ConditionTrue {
+				status = "Ready"
+			}
+		}
+		l := n.Labels
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", n.Name, status, l[corev1.LabelTopologyZone], l[corev1.LabelInstanceTypeStable],
+			l["eks.amazonaws.com/nodegroup"], n.Status.NodeInfo.KubeletVersion)
+	}
+	return tw.Flush()
 }
 
 // run does the demo, printing to out: `pulumi up` of the program with the inputs of argsFile
@@ -80,9 +133,10 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 			return nil, fmt.Errorf("%s: %w", argsFile, err)
 		}
 	}
-	program, err := e2e.Program(extra)
-	if err != nil {
-		return nil, err
+	if regexp.MustCompile(`(?m)^chartRepository:`).MatchString(extra) {
+		// The charts come from the world's registry, whatever a render args file names.
+		extra = regexp.MustCompile(`(?m)^chartRepository:.*\n`).ReplaceAllString(extra, "")
+		ignored = append(ignored, "chartRepository")
 	}
 	tools, err := e2e.FindTools()
 	if err != nil {
@@ -103,11 +157,13 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	for _, row := range [][2]string{
 		{"real", fmt.Sprintf("Pulumi CLI %s and engine, YAML language host %s (built from the Go module proxy)", tools.PulumiVersion, tools.YAMLVersion)},
 		{"real", fmt.Sprintf("the component plugin %s (%s), Construct called over gRPC", version, rel(root, tools.Provider))},
-		{"real", fmt.Sprintf("kube-apiserver %s + etcd on loopback; the Karpenter charts and CRDs (Helm SDK)", harness.KubernetesVersion)},
+		{"real", fmt.Sprintf("pulumi-resource-kubernetes %s, installed as %s (the version the component requests)", e2e.KubernetesProviderVersion, e2e.KubernetesVersion)},
+		{"real", fmt.Sprintf("etcd, kube-apiserver, kube-controller-manager, kube-scheduler %s on loopback", harness.KubernetesVersion)},
+		{"real", fmt.Sprintf("the Karpenter charts, pulled from a private OCI registry (distribution %s, TLS, login)", harness.RegistryVersion)},
+		{"stand-in", fmt.Sprintf("kwok %s for the kubelets of 3 system nodes: pods are scheduled and Ready, no container runs", harness.KwokVersion)},
 		{"stand-in", fmt.Sprintf("pulumi-resource-aws %s: tests/e2e/standin/aws, against moto %s on loopback", e2e.AWSVersion, tools.MotoVersion)},
 		{"stand-in", "  (EKS access entries, add-ons, pod identity: an in-memory record; moto has none)"},
-		{"stand-in", fmt.Sprintf("pulumi-resource-kubernetes %s: tests/e2e/standin/kubernetes, Helm releases and objects on the API server", e2e.KubernetesVersion)},
-		{"stand-in", "the cluster: an IAM role named like one, and its OIDC provider (program: " + rel(root, filepath.Join(root, "tests", "e2e", "testdata", "program.yaml")) + ")"},
+		{"stand-in", "the cluster's AWS side: an IAM role named like one, and its OIDC provider (program: " + rel(root, filepath.Join(root, "tests", "e2e", "testdata", "program.yaml")) + ")"},
 	} {
 		fmt.Fprintf(tw, "  %s\t%s\n", row[0], row[1])
 	}
@@ -119,7 +175,7 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 		fmt.Fprintf(out, "(not taken from %s: %s — the program sets them)\n", rel(root, argsFile), strings.Join(ignored, ", "))
 	}
 
-	heading(out, "Building the stand-in plugins, starting moto and a local API server")
+	heading(out, "Building the aws stand-in, starting moto, the cluster and the registry")
 	start := time.Now()
 	if standIns == nil {
 		built, err := e2e.BuildStandIns(ctx, filepath.Join(dir, "standins"))
@@ -134,10 +190,18 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	}
 	defer func() {
 		w.Close()
-		heading(out, "Stopped moto and the local API server")
+		heading(out, "Stopped moto, the cluster and the registry")
 	}()
-	fmt.Fprintf(out, "moto at %s, API server at %s, plugins installed (%s)\n", w.Moto.URL, w.ControlPlane.URL, time.Since(start).Round(100*time.Millisecond))
+	fmt.Fprintf(out, "moto at %s, API server at %s, charts at %s, plugins installed (%s)\n", w.Moto.URL, w.ControlPlane.URL,
+		w.ChartRepository(), time.Since(start).Round(100*time.Millisecond))
 	baseline, err := e2e.SnapshotKubernetes(ctx, w.ControlPlane.Config)
+	if err != nil {
+		return nil, err
+	}
+	if err := printNodes(ctx, out, w.ControlPlane); err != nil {
+		return nil, err
+	}
+	program, err := e2e.Program(w.WithChartRepository(extra))
 	if err != nil {
 		return nil, err
 	}
@@ -192,13 +256,20 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	if err != nil {
 		return res, err
 	}
-	now, err := e2e.SnapshotKubernetes(ctx, w.ControlPlane.Config)
+	left, err := settled(ctx, w, baseline)
 	if err != nil {
 		return res, err
 	}
-	res.Leftovers = append(after.Leftovers(), e2e.NewObjects(baseline, now)...)
+	res.Leftovers = append(after.Leftovers(), left...)
+	res.RemovedWebhooks = w.Webhooks.Removed()
+	if len(res.RemovedWebhooks) > 0 {
+		heading(out, "Admission webhooks removed (their server, the controller pod, does not run here)")
+		for _, h := range res.RemovedWebhooks {
+			fmt.Fprintf(out, "  %s\n", h)
+		}
+	}
 	if len(res.Leftovers) == 0 {
-		fmt.Fprintln(out, "\nAfter the destroy moto holds nothing and the API server what it held at its start.")
+		fmt.Fprintln(out, "\nAfter the destroy moto holds nothing and the cluster what it held at its start.")
 		return res, nil
 	}
 	// Helm never deletes the CRDs of a chart's crds/ directory (the Provisioner era installs
@@ -207,7 +278,8 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	for _, l := range res.Leftovers {
 		fmt.Fprintf(out, "  %s\n", l)
 	}
-	fmt.Fprintln(out, "(Helm keeps a chart's crds/ CRDs, the API server their APIServices, and a namespace a release created.)")
+	fmt.Fprintln(out, "(Helm keeps a chart's crds/ CRDs, the API server their APIServices, and a namespace a release created,"+
+		" with the default ServiceAccount and kube-root-ca.crt ConfigMap the controller manager puts in every namespace.)")
 	return res, nil
 }
 
@@ -320,7 +392,7 @@ func printController(ctx context.Context, w io.Writer, c *harness.Cluster, ns, r
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(tmpl, &pt); err != nil {
 			return err
 		}
-		heading(w, "Controller: deployment %s/%s (no nodes here, so no pods run)", ns, name)
+		heading(w, "Controller: deployment %s/%s, %d/%d replicas available", ns, name, availableReplicas(dep), replicas(dep))
 		cm, err := c.Dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).
 			Namespace(ns).Get(ctx, "karpenter-global-settings", metav1.GetOptions{})
 		if err == nil {
@@ -349,8 +421,51 @@ func printController(ctx context.Context, w io.Writer, c *harness.Cluster, ns, r
 		for _, k := range slices.Sorted(maps.Keys(sa.GetAnnotations())) {
 			fmt.Fprintf(w, "    %s: %s\n", k, sa.GetAnnotations()[k])
 		}
+		if err := printPods(ctx, w, c, ns, pt.Labels); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+func replicas(dep *unstructured.Unstructured) int64 {
+	n, _, _ := unstructured.NestedInt64(dep.Object, "spec", "replicas")
+	return n
+}
+
+func availableReplicas(dep *unstructured.Unstructured) int64 {
+	n, _, _ := unstructured.NestedInt64(dep.Object, "status", "availableReplicas")
+	return n
+}
+
+// printPods is `kubectl get pods -o wide` of the controller's pods (selected by its template's
+// labels): scheduled by kube-scheduler onto the system nodes, Running and Ready through kwok.
+func printPods(ctx context.Context, w io.Writer, c *harness.Cluster, ns string, labels map[string]string) error {
+	var sel []string
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
+		sel = append(sel, k+"="+labels[k])
+	}
+	pods, err := c.Dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "pods"}).Namespace(ns).
+		List(ctx, metav1.ListOptions{LabelSelector: strings.Join(sel, ",")})
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
+	fmt.Fprintln(tw, "  POD\tSTATUS\tREADY\tNODE\tIP")
+	for _, p := range pods.Items {
+		var pod corev1.Pod
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(p.Object, &pod); err != nil {
+			return err
+		}
+		ready := "false"
+		for _, cond := range pod.Status.Conditions {
+			if cond.Type == corev1.PodReady && cond.Status == corev1.ConditionTrue {
+				ready = "true"
+			}
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", pod.Name, pod.Status.Phase, ready, pod.Spec.NodeName, pod.Status.PodIP)
+	}
+	return tw.Flush()
 }
 
 // printAWS is the AWS inventory: what moto holds (read with the AWS SDK, not through the

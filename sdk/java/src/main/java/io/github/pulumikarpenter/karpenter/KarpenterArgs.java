@@ -15,6 +15,7 @@ import io.github.pulumikarpenter.karpenter.inputs.NodeClassSpecArgs;
 import io.github.pulumikarpenter.karpenter.inputs.NodePoolSpecArgs;
 import io.github.pulumikarpenter.karpenter.inputs.PolicyStatementArgs;
 import java.lang.Boolean;
+import java.lang.Integer;
 import java.lang.Object;
 import java.lang.String;
 import java.util.List;
@@ -419,14 +420,29 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+     * Seconds `pulumi up` waits for each Helm release&#39;s resources to become ready (the controller&#39;s Deployment available, its pods scheduled on the cluster&#39;s nodes) before failing with the kubernetes provider&#39;s message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider&#39;s.
+     * 
+     */
+    @Import(name="releaseTimeout")
+    private @Nullable Integer releaseTimeout;
+
+    /**
+     * @return Seconds `pulumi up` waits for each Helm release&#39;s resources to become ready (the controller&#39;s Deployment available, its pods scheduled on the cluster&#39;s nodes) before failing with the kubernetes provider&#39;s message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider&#39;s.
+     * 
+     */
+    public Optional<Integer> releaseTimeout() {
+        return Optional.ofNullable(this.releaseTimeout);
+    }
+
+    /**
+     * Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
      * 
      */
     @Import(name="repositoryPassword")
     private @Nullable Output<String> repositoryPassword;
 
     /**
-     * @return Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+     * @return Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
      * 
      */
     public Optional<Output<String>> repositoryPassword() {
@@ -434,14 +450,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Username for a private chart repository or registry mirror. Not needed for public ECR.
+     * Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm&#39;s registry config: log in with `helm registry login &lt;host&gt;` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
      * 
      */
     @Import(name="repositoryUsername")
     private @Nullable Output<String> repositoryUsername;
 
     /**
-     * @return Username for a private chart repository or registry mirror. Not needed for public ECR.
+     * @return Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm&#39;s registry config: log in with `helm registry login &lt;host&gt;` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
      * 
      */
     public Optional<Output<String>> repositoryUsername() {
@@ -552,6 +568,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         this.nodeRoleAdditionalPolicyArns = $.nodeRoleAdditionalPolicyArns;
         this.nodeRoleArn = $.nodeRoleArn;
         this.oidcProviderArn = $.oidcProviderArn;
+        this.releaseTimeout = $.releaseTimeout;
         this.repositoryPassword = $.repositoryPassword;
         this.repositoryUsername = $.repositoryUsername;
         this.retainCrdsOnDelete = $.retainCrdsOnDelete;
@@ -1046,7 +1063,18 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param repositoryPassword Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+         * @param releaseTimeout Seconds `pulumi up` waits for each Helm release&#39;s resources to become ready (the controller&#39;s Deployment available, its pods scheduled on the cluster&#39;s nodes) before failing with the kubernetes provider&#39;s message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider&#39;s.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder releaseTimeout(@Nullable Integer releaseTimeout) {
+            $.releaseTimeout = releaseTimeout;
+            return this;
+        }
+
+        /**
+         * @param repositoryPassword Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
          * 
          * @return builder
          * 
@@ -1057,7 +1085,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param repositoryPassword Password or token for a private chart repository or registry mirror (stored as a secret). Not needed for public ECR.
+         * @param repositoryPassword Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
          * 
          * @return builder
          * 
@@ -1067,7 +1095,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param repositoryUsername Username for a private chart repository or registry mirror. Not needed for public ECR.
+         * @param repositoryUsername Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm&#39;s registry config: log in with `helm registry login &lt;host&gt;` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
          * 
          * @return builder
          * 
@@ -1078,7 +1106,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param repositoryUsername Username for a private chart repository or registry mirror. Not needed for public ECR.
+         * @param repositoryUsername Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm&#39;s registry config: log in with `helm registry login &lt;host&gt;` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
          * 
          * @return builder
          * 

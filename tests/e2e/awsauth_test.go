@@ -1,0 +1,106 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/yaml"
+)
+
+// What EKS writes into kube-system/aws-auth on a CONFIG_MAP cluster before the component runs: the
+// managed node group's role, and (in another key) a user mapping nothing of ours may touch.
+const (
+	managedNodeGroupRole = "arn:aws:iam::123456789012:role/managed-node-group"
+	eksMapRoles          = "- groups:\n  - system:bootstrappers\n  - system:nodes\n  rolearn: " + managedNodeGroupRole + "\n  username: system:node:{{EC2PrivateDNSName}}\n"
+	eksMapUsers          = "- userarn: arn:aws:iam::123456789012:user/admin\n  username: admin\n  groups:\n  - system:masters\n"
+)
+
+// TestAwsAuth: on a CONFIG_MAP cluster (nodeAccess awsAuth) the component reads kube-system/aws-auth
+// and applies the node role's mapping through the real provider's ConfigMapPatch (server-side
+// apply, forced: it takes over the one mapRoles string EKS wrote): after `up` mapRoles holds EKS's
+// entry and the node role's, mapUsers is untouched, and no access entry exists. A second preview
+// shows no changes (the read returns the patched document, and merging into it is stable). The
+// patch is kept on destroy, as documented: removing it would remove the mapRoles field it took
+// over, locking out the managed node group too.
+func TestAwsAuth(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	ctx := context.Background()
+	cs, err := kubernetes.NewForConfig(w.ControlPlane.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	awsAuth := &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: "aws-auth", Namespace: "kube-system"},
+		Data:       map[string]string{"mapRoles": eksMapRoles, "mapUsers": eksMapUsers},
+	}
+	if _, err := cs.CoreV1().ConfigMaps("kube-system").Create(ctx, awsAuth, metav1.CreateOptions{FieldManager: "eks"}); err != nil {
+		t.Fatal(err)
+	}
+	w.rebaseline(t) // aws-auth is the cluster's, from before the component
+	w.stack("clusterAuthenticationMode: CONFIG_MAP\n")
+
+	var out map[string]any
+	t.Run("up maps the node role next to EKS's entry", func(t *testing.T) {
+		w.up(t)
+		out = w.outputs(t)
+		cm, err := cs.CoreV1().ConfigMaps("kube-system").Get(ctx, "aws-auth", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		roles := mapRoles(t, cm.Data["mapRoles"])
+		if len(roles) != 2 || roles[managedNodeGroupRole] == "" || roles[str(out["nodeRoleArn"])] != "system:node:{{EC2PrivateDNSName}}" {
+			t.Errorf("mapRoles: want EKS's entry and the node role %s, got:\n%s", out["nodeRoleArn"], cm.Data["mapRoles"])
+		}
+		if cm.Data["mapUsers"] != eksMapUsers {
+			t.Errorf("mapUsers changed:\n%s", cm.Data["mapUsers"])
+		}
+		if inv := w.aws(t); len(inv.AccessEntries) != 0 {
+			t.Errorf("access entries on a CONFIG_MAP cluster: %v", inv.AccessEntries)
+		}
+	})
+	if t.Failed() {
+		return
+	}
+	t.Run("a second preview shows no changes", func(t *testing.T) {
+		w.must(t, "preview", "--expect-no-changes", "--non-interactive")
+	})
+	t.Run("destroy keeps the mapping and removes everything else", func(t *testing.T) {
+		w.must(t, "destroy", "--yes", "--non-interactive", "--skip-preview")
+		w.assertNothingLeft(t, "karpenter-aws-auth")
+		cm, err := cs.CoreV1().ConfigMaps("kube-system").Get(ctx, "aws-auth", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if roles := mapRoles(t, cm.Data["mapRoles"]); len(roles) != 2 || roles[managedNodeGroupRole] == "" {
+			t.Errorf("mapRoles after destroy: want EKS's entry and the retained node role entry:\n%s", cm.Data["mapRoles"])
+		}
+	})
+}
+
+// mapRoles maps each role ARN of an aws-auth mapRoles document to its username.
+func mapRoles(t *testing.T, doc string) map[string]string {
+	t.Helper()
+	var entries []struct {
+		RoleARN  string   `json:"rolearn"`
+		Username string   `json:"username"`
+		Groups   []string `json:"groups"`
+	}
+	if err := yaml.UnmarshalStrict([]byte(doc), &entries); err != nil {
+		t.Fatalf("mapRoles is not a list of role mappings: %v\n%s", err, doc)
+	}
+	out := map[string]string{}
+	for _, e := range entries {
+		if strings.Join(e.Groups, ",") != "system:bootstrappers,system:nodes" {
+			t.Errorf("%s: groups %v", e.RoleARN, e.Groups)
+		}
+		out[e.RoleARN] = e.Username
+	}
+	return out
+}

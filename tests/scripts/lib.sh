@@ -1,0 +1,100 @@
+# Helpers shared by install-deps.sh and install-e2e-deps.sh (sourced, not run).
+#
+# Every heavy binary is built from a small tools module under tests/tools/<name> whose go.mod and
+# go.sum are the pin, into $CACHE_DIR/bin/<name>-<version>/, with a hash of what pins it kept in a
+# .source-sha256 file next to it: a pin change rebuilds, anything else is a no-op. Builds go to a
+# temporary directory and are moved into place only when complete, so an interrupted run never
+# leaves a half artifact.
+
+CACHE_DIR="${CACHE_DIR:-$HOME/.cache/pulumi-karpenter}"
+
+log() { echo "${LOG_PREFIX:-install}: $*" >&2; }
+
+# module_version DIR MODULE: the version DIR/go.mod requires MODULE at (the pin).
+module_version() {
+  local v
+  v="$(awk -v m="$2" '$1 == m { print $2; exit } $1 == "require" && $2 == m { print $3; exit }' "$1/go.mod")"
+  if [ -z "$v" ]; then
+    log "$1/go.mod does not require $2"
+    return 1
+  fi
+  printf '%s\n' "$v"
+}
+
+# source_key FILE...: what a cached artifact was built from.
+source_key() { cat "$@" | sha256sum | cut -d' ' -f1; }
+
+# fresh DIR KEY: DIR holds an artifact built from KEY.
+fresh() { [ -f "$1/.source-sha256" ] && [ "$(cat "$1/.source-sha256")" = "$2" ]; }
+
+# go_tools NAME DIR VERSION LDFLAGS PACKAGE...: builds the main PACKAGEs of the tools module DIR
+# with one `go build` (several commands of one module share their compiled packages) into
+# $CACHE_DIR/bin/NAME-VERSION/, each binary named after its package's last element, unless they
+# are there already from the same go.mod, go.sum and *.go files of DIR. -mod=readonly: the
+# committed go.mod/go.sum are the pin; a missing go.sum entry fails the build instead of silently
+# resolving something new. The environment passes through (GOTOOLCHAIN for a module that needs a
+# newer Go than the machine's); PREBUILD, if set, is a command run in DIR before a build.
+go_tools() {
+  local name="$1" dir="$2" version="$3" ldflags="$4"
+  shift 4
+  local out="$CACHE_DIR/bin/$name-$version" key start pkg missing=""
+  key="$(source_key "$dir/go.mod" "$dir/go.sum" $(find "$dir" -name "*.go" | sort))"
+  for pkg in "$@"; do
+    [ -x "$out/$(basename "$pkg")" ] || missing=1
+  done
+  if fresh "$out" "$key" && [ -z "$missing" ]; then
+    return
+  fi
+  log "building $name $version into $out (cold: minutes)"
+  if [ -n "${PREBUILD:-}" ]; then
+    (cd "$dir" && eval "$PREBUILD")
+  fi
+  rm -rf "$out.tmp"
+  mkdir -p "$out.tmp"
+  start=$(date +%s)
+  (cd "$dir" && GOWORK=off GOFLAGS=-mod=readonly CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" \
+    -o "$out.tmp/" "$@")
+  printf '%s\n' "$key" >"$out.tmp/.source-sha256"
+  rm -rf "$out"
+  mv "$out.tmp" "$out"
+  log "$name $version built in $(( $(date +%s) - start ))s ($(du -sh "$out" | cut -f1))"
+}
+
+# module_dir MODULE@VERSION: downloads a module zip into the Go module cache (a no-op, no network,
+# once cached) and prints its directory; from outside any module, so no go.mod or go.sum is
+# consulted or touched.
+#
+# From Karpenter 1.14.2 on, the module's go directive can be newer than the local toolchain
+# (1.15.1 says go 1.26.10). With GOTOOLCHAIN=local, `go mod download` then exits 1 with
+# "requires go >= ..." and prints no "Dir", although it has downloaded, verified (sumdb) and
+# extracted the zip. That one error is tolerated when the extracted directory exists (derived
+# from "Zip": $GOMODCACHE/cache/download/<path>/@v/<version>.zip -> $GOMODCACHE/<path>@<version>);
+# the callers then check the directory holds what they need. Any other error (403, not found,
+# checksum mismatch) is printed and fails.
+json_field() { sed -n 's/^[[:space:]]*"'"$1"'": "\(.*\)",\{0,1\}$/\1/p'; }
+module_dir() {
+  local out dir err zip rest
+  out="$(cd /tmp && GOWORK=off GOFLAGS=-mod=mod go mod download -json "$1")" || true
+  dir="$(printf '%s\n' "$out" | json_field Dir)"
+  if [ -n "$dir" ]; then
+    printf '%s\n' "$dir"
+    return
+  fi
+  err="$(printf '%s\n' "$out" | json_field Error)"
+  zip="$(printf '%s\n' "$out" | json_field Zip)"
+  case "$err" in
+    *"requires go "*)
+      if [ -n "$zip" ] && [ -f "$zip" ]; then
+        rest="${zip##*/cache/download/}"
+        dir="${zip%/cache/download/*}/${rest%/@v/*}@$(basename "$zip" .zip)"
+        if [ -d "$dir" ]; then
+          log "$1: $(printf '%b' "$err") (tolerated: the zip is verified and extracted into $dir)"
+          printf '%s\n' "$dir"
+          return
+        fi
+      fi
+      ;;
+  esac
+  log "$1: go mod download failed: $(printf '%b' "${err:-no JSON output}")"
+  return 1
+}
