@@ -346,7 +346,7 @@ func validateAutoModeNodeClass(field string, c NodeClassSpec, rel release) []err
 	}
 	errs = append(errs, validateClassSelection(field, c)...)
 	for _, k := range sortedKeys(c.Tags) {
-		if k == "" || slices.Contains(autoModeReservedTags, k) || strings.HasPrefix(k, "kubernetes.io/cluster") {
+		if reservedClassTag(rel, k) {
 			errs = append(errs, fmt.Errorf("%s.tags: tag %q is reserved for EKS Auto Mode", field, k))
 		}
 	}
@@ -563,7 +563,7 @@ func (b *builder) autoModeNodeClassSpec(c NodeClassSpec) map[string]any {
 	}
 	putString(storage, "kmsKeyID", e.KmsKeyID)
 	spec["ephemeralStorage"] = storage
-	putStringMap(spec, "tags", c.Tags)
+	b.putClassTags(spec, c)
 	putPodTerms(spec, "podSubnetSelectorTerms", len(c.PodSubnetSelectorTerms), func(i int) map[string]any {
 		return selectorTerm(c.PodSubnetSelectorTerms[i].Id, nil, c.PodSubnetSelectorTerms[i].Tags)
 	})

@@ -292,6 +292,7 @@ func (b *builder) nodeClassSpecV1(c NodeClassSpec) map[string]any {
 		putString(options, "nestedVirtualization", o.NestedVirtualization)
 		spec["cpuOptions"] = options
 	}
+	b.putClassTags(spec, c)
 	putClassCommon(spec, c)
 	return spec
 }
@@ -337,6 +338,7 @@ func (b *builder) nodeClassSpecV1beta1(c NodeClassSpec) map[string]any {
 	if terms := amiTerms(c); len(terms) > 0 {
 		spec["amiSelectorTerms"] = terms
 	}
+	b.putClassTags(spec, c)
 	putClassCommon(spec, c)
 	return spec
 }
@@ -356,7 +358,7 @@ func (b *builder) awsNodeTemplateSpec(c NodeClassSpec) map[string]any {
 	if len(c.AmiSelectorTerms) > 0 {
 		spec["amiSelector"] = alphaAmiSelector(c.AmiSelectorTerms)
 	}
-	putStringMap(spec, "tags", c.Tags)
+	b.putClassTags(spec, c)
 	putBlockDevices(spec, c.BlockDeviceMappings)
 	putMetadataOptions(spec, c.MetadataOptions)
 	putString(spec, "userData", c.UserData)
@@ -445,8 +447,28 @@ var aliasFamilies = map[string]string{
 	"windows2019": "Windows2019", "windows2022": "Windows2022", "windows2025": "Windows2025",
 }
 
+// putClassTags sets a node class's tags: the component's tags (on everything the install leads to,
+// the instances, volumes and launch templates Karpenter creates for the class included) under the
+// class's own, which win. Changing either changes the class, which Karpenter treats as drift.
+func (b *builder) putClassTags(spec map[string]any, c NodeClassSpec) {
+	if b.args.Tags == nil {
+		putStringMap(spec, "tags", c.Tags)
+		return
+	}
+	own := c.Tags
+	spec["tags"] = b.args.Tags.ToStringMapOutput().ApplyT(func(tags map[string]string) map[string]string {
+		out := make(map[string]string, len(tags)+len(own))
+		for k, v := range tags {
+			out[k] = v
+		}
+		for k, v := range own {
+			out[k] = v
+		}
+		return out
+	}).(pulumi.StringMapOutput)
+}
+
 func putClassCommon(spec map[string]any, c NodeClassSpec) {
-	putStringMap(spec, "tags", c.Tags)
 	putBlockDevices(spec, c.BlockDeviceMappings)
 	putMetadataOptions(spec, c.MetadataOptions)
 	putString(spec, "userData", c.UserData)

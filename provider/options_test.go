@@ -77,6 +77,25 @@ func TestUserValuesCanRemoveAKey(t *testing.T) {
 	assert.Equal(t, "1", dig(values, "controller", "resources", "requests", "cpu"))
 }
 
+// The component's tags reach what Karpenter launches: every node class carries them, under the
+// class's own tags; a key Karpenter reserves on node classes fails naming the component input.
+func TestComponentTagsOnNodeClasses(t *testing.T) {
+	r := renderArgs(t, withDefaults(t, `{"tags": {"team": "platform", "cost-center": "1234"},
+		"nodeClasses": [{"name": "default"}, {"name": "gpu", "tags": {"team": "ml"}}],
+		"nodePools": [{"name": "a", "nodeClassRef": "default"}, {"name": "b", "nodeClassRef": "gpu"}]}`))
+	assert.Equal(t, map[string]any{"team": "platform", "cost-center": "1234"}, dig(r.get("karpenter-nodeclass-default").Inputs, "spec", "tags"))
+	assert.Equal(t, map[string]any{"team": "ml", "cost-center": "1234"}, dig(r.get("karpenter-nodeclass-gpu").Inputs, "spec", "tags"), "the class's own tag wins")
+	assert.Nil(t, dig(renderDefault(t).get("karpenter-nodeclass-default").Inputs, "spec", "tags"), "no tags, no spec.tags")
+
+	msg := renderError(t, withDefaults(t, `{"tags": {"karpenter.sh/nodepool": "x", "kubernetes.io/cluster/demo": "owned", "team": "a"}}`))
+	for _, k := range []string{"karpenter.sh/nodepool", "kubernetes.io/cluster/demo"} {
+		assert.Contains(t, msg, `tags: tag "`+k+`" is reserved for Karpenter on what it launches, and the component puts its tags on every node class`)
+	}
+	assert.NotContains(t, msg, `"team"`)
+	// Without node classes the tags go on the AWS resources only, and any key is fine.
+	renderArgs(t, withDefaults(t, `{"defaultNodePool": false, "tags": {"kubernetes.io/cluster/demo": "owned"}}`))
+}
+
 func TestReleaseTimeout(t *testing.T) {
 	t.Run("unset leaves the provider's default", func(t *testing.T) {
 		r := renderArgs(t, withDefaults(t, `{}`))

@@ -50,14 +50,44 @@ func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
 	if args.Values != nil {
 		chartValues = args.Values
 	}
+	tags := pulumi.StringMapInput(pulumi.StringMap{})
+	if args.Tags != nil {
+		tags = args.Tags
+	}
 	principalFields, principals := b.autoModeAccessPrincipals()
-	return inputGate(checks, []any{args.ClusterName.ToStringOutput(), chartValues.ToMapOutput(), pulumi.All(principals...)},
+	return inputGate(checks, []any{args.ClusterName.ToStringOutput(), chartValues.ToMapOutput(), pulumi.All(principals...), tags.ToStringMapOutput()},
 		func(extra []any) []error {
 			errs := validateChartValues(extra[1].(map[string]any), b.plan.release)
+			errs = append(errs, checkComponentTags(extra[3].(map[string]string), b.plan)...)
 			return append(errs, checkDistinctPrincipals(principalFields, extra[2].([]any))...)
 		},
 		// With valid inputs, the cluster-side check that needs them.
 		func(extra []any) error { return b.checkPodIdentityAgent(extra[0].(string)) })
+}
+
+// reservedClassTag: Karpenter (or EKS Auto Mode) sets this tag on what it launches and refuses it
+// in a node class's tags.
+func reservedClassTag(rel release, key string) bool {
+	reserved := reservedTagKeys
+	if rel.autoMode != nil {
+		reserved = autoModeReservedTags
+	}
+	return key == "" || slices.Contains(reserved, key) || strings.HasPrefix(key, "kubernetes.io/cluster")
+}
+
+// checkComponentTags: the component's tags go onto every node class it creates as well, so a
+// key a node class may not carry fails here, before anything is created.
+func checkComponentTags(tags map[string]string, p *installPlan) []error {
+	if len(p.classes) == 0 {
+		return nil
+	}
+	var errs []error
+	for _, k := range sortedKeys(tags) {
+		if reservedClassTag(p.release, k) {
+			errs = append(errs, fmt.Errorf("tags: tag %q is reserved for Karpenter on what it launches, and the component puts its tags on every node class; set it on the resources that need it instead", k))
+		}
+	}
+	return errs
 }
 
 // inputCheck validates one Input-typed string once it resolves.
@@ -692,7 +722,7 @@ func validateNodeClass(field string, c NodeClassSpec, rel release) []error {
 	}
 	errs = append(errs, validateClassSelection(field, c)...)
 	for _, k := range sortedKeys(c.Tags) {
-		if k == "" || slices.Contains(reservedTagKeys, k) || strings.HasPrefix(k, "kubernetes.io/cluster") {
+		if reservedClassTag(rel, k) {
 			errs = append(errs, fmt.Errorf("%s.tags: tag %q is reserved for Karpenter", field, k))
 		}
 	}

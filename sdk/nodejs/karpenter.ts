@@ -305,7 +305,7 @@ export interface KarpenterArgs {
      */
     serviceAccountName?: string;
     /**
-     * Tags applied to every AWS resource the component creates.
+     * Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class's own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail.
      */
     tags?: pulumi.Input<{[key: string]: string} | undefined>;
     /**

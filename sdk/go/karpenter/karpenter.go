@@ -137,7 +137,7 @@ type karpenterArgs struct {
 	RetainCrdsOnDelete *bool `pulumi:"retainCrdsOnDelete"`
 	// Name of the controller's Kubernetes service account. Default: `karpenter`.
 	ServiceAccountName *string `pulumi:"serviceAccountName"`
-	// Tags applied to every AWS resource the component creates.
+	// Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class's own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail.
 	Tags map[string]string `pulumi:"tags"`
 	// Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
 	Values map[string]interface{} `pulumi:"values"`
@@ -209,7 +209,7 @@ type KarpenterArgs struct {
 	RetainCrdsOnDelete *bool
 	// Name of the controller's Kubernetes service account. Default: `karpenter`.
 	ServiceAccountName *string
-	// Tags applied to every AWS resource the component creates.
+	// Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class's own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail.
 	Tags pulumi.StringMapInput
 	// Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
 	Values pulumi.MapInput

@@ -89,7 +89,7 @@ class KarpenterArgs:
         :param pulumi.Input[_builtins.str] repository_username: Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm's registry config: log in with `helm registry login <host>` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
         :param _builtins.bool retain_crds_on_delete: Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
         :param _builtins.str service_account_name: Name of the controller's Kubernetes service account. Default: `karpenter`.
-        :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags applied to every AWS resource the component creates.
+        :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class's own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail.
         :param pulumi.Input[Mapping[str, Any]] values: Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
         :param _builtins.str version: Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
         """
@@ -537,7 +537,7 @@ class KarpenterArgs:
     @pulumi.getter
     def tags(self) -> pulumi.Input[Optional[Mapping[str, _builtins.str]]]:
         """
-        Tags applied to every AWS resource the component creates.
+        Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class's own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail.
         """
         return pulumi.get(self, "tags")
 
@@ -647,7 +647,7 @@ class Karpenter(pulumi.ComponentResource):
         :param pulumi.Input[_builtins.str] repository_username: Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm's registry config: log in with `helm registry login <host>` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
         :param _builtins.bool retain_crds_on_delete: Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
         :param _builtins.str service_account_name: Name of the controller's Kubernetes service account. Default: `karpenter`.
-        :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags applied to every AWS resource the component creates.
+        :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class's own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail.
         :param pulumi.Input[Mapping[str, Any]] values: Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
         :param _builtins.str version: Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
         """
