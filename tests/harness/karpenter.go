@@ -16,6 +16,8 @@ import (
 	"github.com/blang/semver/v4"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"sigs.k8s.io/yaml"
 )
 
 // KarpenterModule is the Go module whose zip carries Karpenter's charts and CRDs from v0.35 on.
@@ -355,6 +357,17 @@ func (k *Karpenter) LoadChart(chartRef string) (*chart.Chart, error) {
 			}
 			img["tag"] = tag
 			img["digest"] = ""
+		}
+	}
+	// chartutil.Save packages values.yaml from the chart's raw file, not from Values: keep the
+	// two the same, so a packaged copy (the registry's) carries the stamped tag too.
+	for _, f := range ch.Raw {
+		if f.Name == chartutil.ValuesfileName {
+			raw, err := yaml.Marshal(ch.Values)
+			if err != nil {
+				return nil, fmt.Errorf("chart %s: values: %w", chartRef, err)
+			}
+			f.Data = raw
 		}
 	}
 	restore := func(prefix string) error {

@@ -11,6 +11,8 @@
 #   - the OCI registry (CNCF Distribution, tests/tools/registry; ~1.5 min cold) that serves the
 #     Karpenter charts on loopback
 #   - the real Karpenter controller (tests/tools/karpenter; ~3-4 min cold, with Go 1.27.3)
+#   - the IAM policy simulator @cloud-copilot/iam-simulate (npm, tests/e2e/iam) for the check of
+#     the controller's AWS calls
 #
 # Each artifact is keyed by its pinned version (the directory name) and by a hash of what
 # pins it (go.mod + go.sum + the tools module's *.go, or requirements.txt; lib.sh), kept in a
@@ -114,12 +116,30 @@ GOTOOLCHAIN=go1.27.3 go_tool karpenter "$karpenter_dir" github.com/aws/karpenter
   "$KARPENTER_VERSION" "-s -w -X sigs.k8s.io/karpenter/pkg/operator.Version=${KARPENTER_VERSION#v}"
 KARPENTER_CONTROLLER="$CACHE_DIR/bin/karpenter-$KARPENTER_VERSION/controller"
 
+# The IAM policy simulator (npm) ---------------------------------------------------------------
+# @cloud-copilot/iam-simulate, pinned by tests/e2e/iam/package-lock.json, installed with `npm ci`
+# where the engine tests find it (NODE_PATH). A test tool only (AGPL-3.0): never shipped.
+iam_dir="$tests/e2e/iam"
+IAM_SIMULATE_VERSION="$(sed -n 's/.*"@cloud-copilot\/iam-simulate": "\([0-9.]*\)".*/\1/p' "$iam_dir/package.json" | head -1)"
+iam_out="$CACHE_DIR/iam-simulate-$IAM_SIMULATE_VERSION"
+key="$(source_key "$iam_dir/package.json" "$iam_dir/package-lock.json")"
+if ! { fresh "$iam_out" "$key" && [ -d "$iam_out/node_modules/@cloud-copilot/iam-simulate" ]; }; then
+  log "installing @cloud-copilot/iam-simulate $IAM_SIMULATE_VERSION into $iam_out"
+  rm -rf "$iam_out.tmp"
+  mkdir -p "$iam_out.tmp"
+  cp "$iam_dir/package.json" "$iam_dir/package-lock.json" "$iam_out.tmp/"
+  (cd "$iam_out.tmp" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error >&2)
+  printf '%s\n' "$key" >"$iam_out.tmp/.source-sha256"
+  rm -rf "$iam_out"
+  mv "$iam_out.tmp" "$iam_out"
+fi
+
 PULUMI="$CACHE_DIR/bin/pulumi-$PULUMI_VERSION/pulumi"
 PULUMI_LANGUAGE_YAML="$CACHE_DIR/bin/pulumi-language-yaml-$YAML_VERSION/pulumi-language-yaml"
 MOTO_SERVER="$venv/bin/moto_server"
 REGISTRY="$CACHE_DIR/bin/registry-$REGISTRY_VERSION/registry"
 log "ok: pulumi $PULUMI_VERSION, pulumi-language-yaml $YAML_VERSION, moto $MOTO_VERSION," \
   "pulumi-resource-kubernetes $K8S_PROVIDER_VERSION, registry $REGISTRY_VERSION," \
-  "karpenter controller $KARPENTER_VERSION (core $core_version)"
+  "karpenter controller $KARPENTER_VERSION (core $core_version), iam-simulate $IAM_SIMULATE_VERSION"
 echo "PULUMI=$PULUMI PULUMI_LANGUAGE_YAML=$PULUMI_LANGUAGE_YAML MOTO_SERVER=$MOTO_SERVER" \
   "KUBERNETES_PROVIDER=$K8S_PROVIDER REGISTRY=$REGISTRY KARPENTER_CONTROLLER=$KARPENTER_CONTROLLER"

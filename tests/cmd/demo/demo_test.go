@@ -56,7 +56,9 @@ func TestDemo(t *testing.T) {
 		leftovers                     []string
 		removedWebhooks               []string
 	}{
-		{"v1", "", "ec2nodeclasses.v1.karpenter.k8s.aws", "nodepools.v1.karpenter.sh", 36, nil, nil},
+		// The default install's 36 children and the 4 discovery tags of the loop's inputs (the
+		// VPC's three subnets and its security group).
+		{"v1", "", "ec2nodeclasses.v1.karpenter.k8s.aws", "nodepools.v1.karpenter.sh", 40, nil, nil},
 		{"v1beta1", "0.36.2", "ec2nodeclasses.v1beta1.karpenter.k8s.aws", "nodepools.v1beta1.karpenter.sh", 0, nil, nil},
 		{"v1alpha5", "0.31.0", "awsnodetemplates.v1alpha1.karpenter.k8s.aws", "provisioners.v1alpha5.karpenter.sh", 0, []string{
 			"apiservices.apiregistration.k8s.io v1alpha1.karpenter.k8s.aws",
@@ -126,6 +128,20 @@ func TestDemo(t *testing.T) {
 			if !reflect.DeepEqual(res.Leftovers, tc.leftovers) {
 				t.Errorf("left behind after the destroy:\n got %q\nwant %q", res.Leftovers, tc.leftovers)
 			}
+			// v1 (the controller built here): Karpenter launched a node for the workload, and the
+			// destroy terminated it (Leftovers would name a running instance).
+			if launched := res.Launched.ID != ""; launched != (tc.name == "v1") {
+				t.Errorf("launched an instance: %v, want it for v1 only", res.Launched)
+			}
+			if tc.name == "v1" {
+				if rows := tableRows(t, sections, "kubectl get nodeclaims.v1.karpenter.sh -o wide"); len(rows) != 1 || !strings.Contains(rows[0], res.Launched.Type) {
+					t.Errorf("kubectl get nodeclaims: want the claim of the %s launched, got %q", res.Launched.Type, rows)
+				}
+				after := strings.Join(sections["AWS (moto) after the destroy: EC2 instances and launch templates"], "\n")
+				if !strings.Contains(after, res.Launched.ID) || !strings.Contains(after, "terminated") || !strings.Contains(after, "(no launch template)") {
+					t.Errorf("the moto inventory after the destroy does not show %s terminated and no launch template:\n%s", res.Launched.ID, after)
+				}
+			}
 			if !reflect.DeepEqual(res.RemovedWebhooks, tc.removedWebhooks) {
 				t.Errorf("admission webhooks removed (no controller pod serves them):\n got %q\nwant %q", res.RemovedWebhooks, tc.removedWebhooks)
 			}
@@ -134,11 +150,6 @@ func TestDemo(t *testing.T) {
 			}
 		})
 	}
-}
-
-func str(v any) string {
-	s, _ := v.(string)
-	return s
 }
 
 func roleName(arn string) string { return arn[strings.LastIndex(arn, "/")+1:] }

@@ -67,6 +67,40 @@ type result struct {
 	Leftovers []string
 	// RemovedWebhooks: the admission webhook configurations the world removed (e2e.WebhookRemover).
 	RemovedWebhooks []string
+	// Launched is the instance Karpenter launched for the workload (empty when none was).
+	Launched e2e.Instance
+}
+
+// printLaunch shows the launch from both sides: `kubectl get nodeclaims,nodes -o wide` and the
+// workload's pods, and the instance in moto with its tags.
+func printLaunch(ctx context.Context, out io.Writer, w *e2e.World, cs *kubernetes.Clientset) error {
+	heading(out, "kubectl get nodeclaims.v1.karpenter.sh -o wide")
+	if err := printTable(ctx, out, w.ControlPlane, e2e.NodeClaimGVR); err != nil {
+		return err
+	}
+	heading(out, "kubectl get pods -l app=%s -o wide", e2e.WorkloadName)
+	pods, err := cs.CoreV1().Pods("default").List(ctx, metav1.ListOptions{LabelSelector: "app=" + e2e.WorkloadName})
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 3, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSTATUS\tNODE")
+	for _, p := range pods.Items {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", p.Name, p.Status.Phase, p.Spec.NodeName)
+	}
+	tw.Flush()
+	heading(out, "AWS (moto): EC2 instances")
+	instances, _, err := e2e.ReadEC2(ctx, w.AWS)
+	if err != nil {
+		return err
+	}
+	for _, i := range instances {
+		fmt.Fprintf(out, "%s %s %s %s in %s (subnet %s, image %s)\n", i.ID, i.State, i.Type, i.Lifecycle, i.Zone, i.SubnetID, i.ImageID)
+		for _, k := range slices.Sorted(maps.Keys(i.Tags)) {
+			fmt.Fprintf(out, "  tag %s=%s\n", k, i.Tags[k])
+		}
+	}
+	return nil
 }
 
 // settled is what the API server holds that baseline did not, once the garbage collector and kwok
@@ -160,7 +194,10 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 		{"real", fmt.Sprintf("pulumi-resource-kubernetes %s, installed as %s (the version the component requests)", e2e.KubernetesProviderVersion, e2e.KubernetesVersion)},
 		{"real", fmt.Sprintf("etcd, kube-apiserver, kube-controller-manager, kube-scheduler %s on loopback", harness.KubernetesVersion)},
 		{"real", fmt.Sprintf("the Karpenter charts, pulled from a private OCI registry (distribution %s, TLS, login)", harness.RegistryVersion)},
-		{"stand-in", fmt.Sprintf("kwok %s for the kubelets of 3 system nodes: pods are scheduled and Ready, no container runs", harness.KwokVersion)},
+		{"real", fmt.Sprintf("the Karpenter controller %s (core v1.15.0), run beside its pod with the pod's environment", e2e.KarpenterVersion)},
+		{"stand-in", fmt.Sprintf("kwok %s for the kubelets of the nodes: pods are scheduled and Ready, no container runs", harness.KwokVersion)},
+		{"stand-in", "the registrar for the kubelet of each instance Karpenter launches (registers its Node)"},
+		{"stand-in", "moto's EC2 launch gaps filled before Karpenter sees them (a fleet's security groups and instance profile; ListInstanceProfiles' path prefix)"},
 		{"stand-in", fmt.Sprintf("pulumi-resource-aws %s: tests/e2e/standin/aws, against moto %s on loopback", e2e.AWSVersion, tools.MotoVersion)},
 		{"stand-in", "  (EKS access entries, add-ons, pod identity: an in-memory record; moto has none)"},
 		{"stand-in", "the cluster's AWS side: an IAM role named like one, and its OIDC provider (program: " + rel(root, filepath.Join(root, "tests", "e2e", "testdata", "program.yaml")) + ")"},
@@ -201,7 +238,28 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	if err := printNodes(ctx, out, w.ControlPlane); err != nil {
 		return nil, err
 	}
-	program, err := e2e.Program(w.WithChartRepository(extra))
+	// The real Karpenter controller in the loop. It launches nodes only from a node class it can
+	// resolve here (an image moto has, subnets tagged by the component): the loop's inputs, used
+	// unless the extra inputs configure pools, classes, discovery or tags themselves.
+	loop, err := w.StartLoop(filepath.Join(dir, "loop"))
+	if err != nil {
+		return nil, err
+	}
+	defer loop.Close()
+	launch := true
+	if m := regexp.MustCompile(`(?m)^version:\s*"?([^"\s]+)`).FindStringSubmatch(extra); m != nil && m[1] != strings.TrimPrefix(e2e.KarpenterVersion, "v") {
+		launch = false
+		fmt.Fprintf(out, "(Karpenter %s: the controller here is %s, so no controller runs and no node is launched.)\n", m[1], e2e.KarpenterVersion)
+	} else if regexp.MustCompile(`(?m)^(nodePools|nodeClasses|discovery|tags|defaultNodePool):`).MatchString(extra) {
+		launch = false
+		fmt.Fprintln(out, "(The extra inputs configure node pools, classes, discovery or tags: the demo launches no node with them.)")
+	}
+	inputs := extra
+	if launch {
+		inputs = loop.Inputs("") + extra
+		fmt.Fprintf(out, "Component inputs for the controller in the loop (the cluster's VPC %s in moto):\n%s", loop.VPC.ID, indent(loop.Inputs(""), "  "))
+	}
+	program, err := e2e.Program(w.WithChartRepository(inputs))
 	if err != nil {
 		return nil, err
 	}
@@ -244,6 +302,29 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	}
 	printAWS(out, inv)
 
+	cs, err := kubernetes.NewForConfig(w.ControlPlane.Config)
+	if err != nil {
+		return res, err
+	}
+	if launch {
+		heading(out, "Karpenter launches a node for pending pods (kubectl scale deployment/%s --replicas 2)", e2e.WorkloadName)
+		if err := e2e.ScaleWorkload(ctx, cs, 2); err != nil {
+			return res, err
+		}
+		start := time.Now()
+		inst, err := e2e.WaitWorkload(ctx, cs, w.AWS, 2, 3*time.Minute)
+		if err != nil {
+			fmt.Fprintf(out, "controller:\n%s\n%s\n", strings.Join(loop.Controller.History(), "\n"), loop.Controller.LogTail(30))
+			return res, err
+		}
+		res.Launched = inst
+		fmt.Fprintf(out, "The pods run on a node of instance %s (%s, %s, %s) after %s.\n", inst.ID, inst.Type, inst.Lifecycle, inst.Zone,
+			time.Since(start).Round(time.Second))
+		if err := printLaunch(ctx, out, w, cs); err != nil {
+			return res, err
+		}
+	}
+
 	heading(out, "pulumi destroy --skip-preview")
 	w.Engine.Echo = out
 	stdout, stderr, err = w.Engine.RunContext(ctx, "destroy", "--yes", "--non-interactive", "--skip-preview")
@@ -256,11 +337,39 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	if err != nil {
 		return res, err
 	}
+	instances, templates, err := e2e.ReadEC2(ctx, w.AWS)
+	if err != nil {
+		return res, err
+	}
+	heading(out, "AWS (moto) after the destroy: EC2 instances and launch templates")
+	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "INSTANCE\tTYPE\tLIFECYCLE\tSTATE")
+	for _, i := range instances {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", i.ID, i.Type, i.Lifecycle, i.State)
+		if i.State != "terminated" {
+			res.Leftovers = append(res.Leftovers, "EC2 instance "+i.ID+" "+i.State)
+		}
+	}
+	tw.Flush()
+	for _, t := range templates {
+		fmt.Fprintf(out, "launch template %s\n", t.Name)
+		res.Leftovers = append(res.Leftovers, "launch template "+t.Name)
+	}
+	if len(templates) == 0 {
+		fmt.Fprintln(out, "(no launch template)")
+	}
+	if h := loop.Controller.History(); len(h) > 0 {
+		fmt.Fprintf(out, "The controller process:\n%s\n", indent(strings.Join(h, "\n"), "  "))
+	}
+	// The workload is the user's, not the stack's.
+	if err := e2e.DeleteWorkload(ctx, cs); err != nil {
+		return res, err
+	}
 	left, err := settled(ctx, w, baseline)
 	if err != nil {
 		return res, err
 	}
-	res.Leftovers = append(after.Leftovers(), left...)
+	res.Leftovers = append(append(res.Leftovers, after.Leftovers()...), left...)
 	res.RemovedWebhooks = w.Webhooks.Removed()
 	if len(res.RemovedWebhooks) > 0 {
 		heading(out, "Admission webhooks removed (their server, the controller pod, does not run here)")
@@ -269,7 +378,7 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 		}
 	}
 	if len(res.Leftovers) == 0 {
-		fmt.Fprintln(out, "\nAfter the destroy moto holds nothing and the cluster what it held at its start.")
+		fmt.Fprintln(out, "\nAfter the destroy moto holds nothing but the cluster's VPC, and the cluster what it held at its start.")
 		return res, nil
 	}
 	// Helm never deletes the CRDs of a chart's crds/ directory (the Provisioner era installs
@@ -281,6 +390,11 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	fmt.Fprintln(out, "(Helm keeps a chart's crds/ CRDs, the API server their APIServices, and a namespace a release created,"+
 		" with the default ServiceAccount and kube-root-ca.crt ConfigMap the controller manager puts in every namespace.)")
 	return res, nil
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
 }
 
 func heading(w io.Writer, format string, a ...any) {

@@ -1,0 +1,604 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
+	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes"
+)
+
+// karpenterWorld is a world with the real Karpenter controller in the loop (Loop).
+type karpenterWorld struct {
+	*world
+	vpc       *VPC
+	recorder  *AWSRecorder
+	karpenter *Karpenter
+	registrar *Registrar
+	loop      *Loop
+	cs        *kubernetes.Clientset
+}
+
+func newKarpenterWorld(t *testing.T) *karpenterWorld {
+	t.Helper()
+	w := newWorld(t)
+	loop, err := w.StartLoop(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(loop.Close)
+	cs, err := kubernetes.NewForConfig(w.ControlPlane.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kw := &karpenterWorld{world: w, vpc: loop.VPC, recorder: loop.Recorder, karpenter: loop.Controller, registrar: loop.Registrar, loop: loop, cs: cs}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("controller process:\n%s", strings.Join(kw.karpenter.History(), "\n"))
+			t.Logf("controller log tail:\n%s", kw.karpenter.LogTail(60))
+			t.Logf("moto fix-ups:\n%s", strings.Join(kw.recorder.FixUps(), "\n"))
+			if errs := kw.registrar.Errors(); len(errs) > 0 {
+				t.Logf("registrar errors:\n%s", strings.Join(errs, "\n"))
+			}
+		}
+	})
+	return kw
+}
+
+// karpenterInputs are the loop's component inputs (Loop.Inputs).
+func (w *karpenterWorld) karpenterInputs(nodeClassExtra string) string {
+	return w.loop.Inputs(nodeClassExtra)
+}
+
+// scale sets the replicas of the workload (ScaleWorkload).
+func (w *karpenterWorld) scale(t *testing.T, replicas int32) {
+	t.Helper()
+	if err := ScaleWorkload(context.Background(), w.cs, replicas); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// eventually polls check every half second until it returns nil, failing the test with its last
+// error after timeout.
+func eventually(t *testing.T, timeout time.Duration, what string, check func() error) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		err := check()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %s: %v", what, timeout, err)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// claims are the NodeClaims by name, each with its instance id ("" before launch).
+func (w *karpenterWorld) claims(t *testing.T) map[string]string {
+	t.Helper()
+	list, err := w.Cluster.Dynamic.Resource(NodeClaimGVR).List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, c := range list.Items {
+		id, _, _ := unstructured.NestedString(c.Object, "status", "providerID")
+		out[c.GetName()] = id[strings.LastIndex(id, "/")+1:]
+	}
+	return out
+}
+
+// running are moto's instances that are pending or running.
+func (w *karpenterWorld) running(t *testing.T) []Instance {
+	t.Helper()
+	all, _, err := ReadEC2(context.Background(), w.AWS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Instance
+	for _, i := range all {
+		if i.State == "pending" || i.State == "running" {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// workloadOn is WaitWorkload, failing the test.
+func (w *karpenterWorld) workloadOn(t *testing.T, replicas int, timeout time.Duration, not ...string) Instance {
+	t.Helper()
+	i, err := WaitWorkload(context.Background(), w.cs, w.AWS, replicas, timeout, not...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return i
+}
+
+// TestKarpenter is the real Karpenter controller on what the component installs, through `pulumi
+// up` and `pulumi destroy`: it launches an instance for pending pods from the component's node
+// class (subnets and security group found by the discovery tags the component set, the component's
+// tags on the instance), handles a Spot interruption warning that reaches the component's queue
+// through the component's EventBridge rule, replaces a node whose EC2NodeClass `pulumi up`
+// changed, consolidates an empty node away, and — when the stack is destroyed with a node running
+// — terminates it before its own controller, IAM and queue go: nothing is left running in moto,
+// no NodeClaim, Node or finalizer in the cluster. Every AWS call it made is then checked against
+// the controller policies the component attached to its role.
+func TestKarpenter(t *testing.T) {
+	t.Parallel()
+	w := newKarpenterWorld(t)
+	ctx := context.Background()
+	w.stack(w.karpenterInputs(""))
+	var out map[string]any
+	var cluster string
+	var policies []IAMPolicy
+
+	t.Run("up: the controller starts with the Deployment's environment and the node class becomes Ready", func(t *testing.T) {
+		w.up(t)
+		out = w.outputs(t)
+		cluster = str(out["clusterName"])
+		eventually(t, time.Minute, "the controller process", func() error {
+			if !w.karpenter.Running() {
+				return fmt.Errorf("not running: %v", w.karpenter.History())
+			}
+			return nil
+		})
+		env := w.karpenter.Env()
+		// The wiring under test is the component's: these come from the chart values it set.
+		if env["CLUSTER_NAME"] != cluster || env["INTERRUPTION_QUEUE"] != str(out["interruptionQueueName"]) {
+			t.Errorf("controller env CLUSTER_NAME=%q INTERRUPTION_QUEUE=%q, want %q and %q", env["CLUSTER_NAME"], env["INTERRUPTION_QUEUE"], cluster, out["interruptionQueueName"])
+		}
+		if env["SYSTEM_NAMESPACE"] != "kube-system" || env["MEMORY_LIMIT"] != "1073741824" || env["CPU_REQUESTS"] != "1000" {
+			t.Errorf("controller env from the pod: SYSTEM_NAMESPACE=%q MEMORY_LIMIT=%q CPU_REQUESTS=%q", env["SYSTEM_NAMESPACE"], env["MEMORY_LIMIT"], env["CPU_REQUESTS"])
+		}
+		eventually(t, 2*time.Minute, "EC2NodeClass default Ready", func() error {
+			nc, err := w.Cluster.Dynamic.Resource(ec2NodeClassGVR).Get(ctx, "default", metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			return readyCondition(nc)
+		})
+		nc, _ := w.Cluster.Dynamic.Resource(ec2NodeClassGVR).Get(ctx, "default", metav1.GetOptions{})
+		var subnets, groups []string
+		list, _, _ := unstructured.NestedSlice(nc.Object, "status", "subnets")
+		for _, s := range list {
+			subnets = append(subnets, str(s.(map[string]any)["id"]))
+		}
+		list, _, _ = unstructured.NestedSlice(nc.Object, "status", "securityGroups")
+		for _, s := range list {
+			groups = append(groups, str(s.(map[string]any)["id"]))
+		}
+		sort.Strings(subnets)
+		want := slices.Sorted(slices.Values(w.vpc.SubnetIDs))
+		if !slices.Equal(subnets, want) || !slices.Equal(groups, []string{w.vpc.SecurityGroupID}) {
+			t.Errorf("the node class found subnets %v and security groups %v, want the VPC's %v and %s (tagged by the component)", subnets, groups, want, w.vpc.SecurityGroupID)
+		}
+		policies = controllerPolicies(t, w.world, str(out["controllerRoleArn"]))
+		// The instance profile Karpenter made from the component's node role.
+		profile, _, _ := unstructured.NestedString(nc.Object, "status", "instanceProfile")
+		ip, err := iam.NewFromConfig(w.AWS).GetInstanceProfile(ctx, &iam.GetInstanceProfileInput{InstanceProfileName: aws.String(profile)})
+		if err != nil || len(ip.InstanceProfile.Roles) != 1 || aws.ToString(ip.InstanceProfile.Roles[0].Arn) != str(out["nodeRoleArn"]) {
+			t.Errorf("instance profile %q: %v; want it to hold the node role %s", profile, err, out["nodeRoleArn"])
+		}
+	})
+	if t.Failed() {
+		return
+	}
+
+	var first Instance
+	t.Run("pending pods get a node: an instance launched from the component's node class", func(t *testing.T) {
+		w.scale(t, 2)
+		first = w.workloadOn(t, 2, 3*time.Minute)
+		checkKarpenterInstance(t, w, first, cluster, out)
+	})
+	if t.Failed() {
+		return
+	}
+
+	var second Instance
+	t.Run("a Spot interruption warning through the component's rule and queue replaces the node", func(t *testing.T) {
+		before := w.claims(t)
+		// EC2 emits the warning on the default event bus; the component's rule matches it and its
+		// target delivers it to the component's queue (moto's EventBridge does both).
+		detail, _ := json.Marshal(map[string]string{"instance-id": first.ID, "instance-action": "terminate"})
+		res, err := eventbridge.NewFromConfig(w.AWS).PutEvents(ctx, &eventbridge.PutEventsInput{Entries: []ebtypes.PutEventsRequestEntry{{
+			Source: aws.String("aws.ec2"), DetailType: aws.String("EC2 Spot Instance Interruption Warning"), Detail: aws.String(string(detail)),
+			Resources: []string{fmt.Sprintf("arn:aws:ec2:%s:123456789012:instance/%s", Region, first.ID)},
+		}}})
+		if err != nil || res.FailedEntryCount != 0 {
+			t.Fatalf("PutEvents: %v %+v", err, res)
+		}
+		second = w.workloadOn(t, 2, 3*time.Minute, first.ID)
+		eventually(t, time.Minute, "the interrupted instance terminated and its NodeClaim gone", func() error {
+			for _, i := range w.running(t) {
+				if i.ID == first.ID {
+					return fmt.Errorf("%s is %s", i.ID, i.State)
+				}
+			}
+			for name, id := range w.claims(t) {
+				if id == first.ID {
+					return fmt.Errorf("NodeClaim %s of %s still exists", name, id)
+				}
+			}
+			return nil
+		})
+		if after := w.claims(t); len(after) != 1 || after[firstKey(before)] != "" {
+			t.Errorf("NodeClaims after the interruption: %v (before: %v), want one new one", after, before)
+		}
+		sq := sqs.NewFromConfig(w.AWS)
+		queue, err := sq.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String(str(out["interruptionQueueName"]))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, 30*time.Second, "the queue emptied (the message consumed)", func() error {
+			q, err := sq.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
+				QueueUrl: queue.QueueUrl, AttributeNames: []sqstypes.QueueAttributeName{"ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"}})
+			if err != nil {
+				return err
+			}
+			if q.Attributes["ApproximateNumberOfMessages"] != "0" || q.Attributes["ApproximateNumberOfMessagesNotVisible"] != "0" {
+				return fmt.Errorf("queue attributes %v", q.Attributes)
+			}
+			return nil
+		})
+		checkKarpenterInstance(t, w, second, cluster, out)
+	})
+	if t.Failed() {
+		return
+	}
+
+	t.Run("changing the EC2NodeClass through pulumi up replaces the node (drift)", func(t *testing.T) {
+		w.program(w.karpenterInputs("    metadataOptions:\n      httpPutResponseHopLimit: 2\n      httpTokens: required\n"))
+		w.up(t)
+		third := w.workloadOn(t, 2, 4*time.Minute, second.ID)
+		checkKarpenterInstance(t, w, third, cluster, out)
+		eventually(t, time.Minute, "the drifted instance terminated", func() error {
+			for _, i := range w.running(t) {
+				if i.ID == second.ID {
+					return fmt.Errorf("%s is %s", i.ID, i.State)
+				}
+			}
+			return nil
+		})
+		// The replacement's launch template has the new metadata options.
+		_, lts, err := ReadEC2(ctx, w.AWS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hops := map[int32]int{}
+		for _, lt := range lts {
+			hops[lt.HopLimit]++
+		}
+		if hops[2] == 0 {
+			t.Errorf("no launch template with the hop limit 2 the node class now asks for: %+v", lts)
+		}
+		w.must(t, "preview", "--expect-no-changes", "--non-interactive")
+	})
+	if t.Failed() {
+		return
+	}
+
+	t.Run("scaled to zero, the empty node is consolidated away", func(t *testing.T) {
+		w.scale(t, 0)
+		eventually(t, 3*time.Minute, "no Karpenter instance running, no NodeClaim", func() error {
+			if r := w.running(t); len(r) > 0 {
+				return fmt.Errorf("running: %v", instanceIDs(r))
+			}
+			if c := w.claims(t); len(c) > 0 {
+				return fmt.Errorf("NodeClaims: %v", c)
+			}
+			return nil
+		})
+	})
+	if t.Failed() {
+		return
+	}
+
+	t.Run("destroy with a node running leaves nothing running", func(t *testing.T) {
+		w.scale(t, 2)
+		running := w.workloadOn(t, 2, 3*time.Minute)
+		w.must(t, "destroy", "--yes", "--non-interactive", "--skip-preview")
+		checkKarpenterDestroy(t, w, running)
+	})
+
+	t.Run("every AWS call the controller made is allowed by its policies", func(t *testing.T) {
+		checkControllerCalls(t, w.world, w.recorder.Calls(), str(out["controllerRoleArn"]), policies)
+	})
+}
+
+var ec2NodeClassGVR = schema.GroupVersionResource{Group: "karpenter.k8s.aws", Version: "v1", Resource: "ec2nodeclasses"}
+
+func firstKey(m map[string]string) string {
+	for k := range m {
+		return k
+	}
+	return ""
+}
+
+func instanceIDs(in []Instance) []string {
+	var out []string
+	for _, i := range in {
+		out = append(out, i.ID+" "+i.State)
+	}
+	return out
+}
+
+// readyCondition: the object's Ready condition is True.
+func readyCondition(obj *unstructured.Unstructured) error {
+	conds, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
+	for _, c := range conds {
+		m := c.(map[string]any)
+		if m["type"] == "Ready" {
+			if m["status"] == "True" {
+				return nil
+			}
+			return fmt.Errorf("Ready=%v: %v", m["status"], m["message"])
+		}
+	}
+	return fmt.Errorf("no Ready condition: %v", conds)
+}
+
+// checkKarpenterInstance: an instance Karpenter launched for the default pool runs in one of the
+// VPC's subnets, with the component's and Karpenter's tags, from a launch template of the node
+// class that carries the instance profile of the component's node role and the VPC's security
+// group.
+func checkKarpenterInstance(t *testing.T, w *karpenterWorld, i Instance, cluster string, out map[string]any) {
+	t.Helper()
+	if !slices.Contains(w.vpc.SubnetIDs, i.SubnetID) {
+		t.Errorf("instance %s in subnet %s, want one of the tagged subnets %v", i.ID, i.SubnetID, w.vpc.SubnetIDs)
+	}
+	for k, v := range map[string]string{
+		"team":                             "platform", // the component's tags
+		"karpenter.sh/nodepool":            "default",
+		"karpenter.k8s.aws/ec2nodeclass":   "default",
+		"kubernetes.io/cluster/" + cluster: "owned",
+		"eks:eks-cluster-name":             cluster,
+	} {
+		if i.Tags[k] != v {
+			t.Errorf("instance %s: tag %s=%q, want %q (tags: %v)", i.ID, k, i.Tags[k], v, i.Tags)
+		}
+	}
+	if i.Lifecycle != "spot" {
+		t.Errorf("instance %s: lifecycle %q, want spot (the pool's only capacity type)", i.ID, i.Lifecycle)
+	}
+	_, lts, err := ReadEC2(context.Background(), w.AWS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, lt := range lts {
+		if lt.Tags["karpenter.k8s.aws/ec2nodeclass"] != "default" || lt.Tags["kubernetes.io/cluster/"+cluster] != "owned" {
+			continue
+		}
+		found = true
+		if !slices.Equal(lt.SecurityGroupIDs, []string{w.vpc.SecurityGroupID}) || lt.Tags["team"] != "platform" {
+			t.Errorf("launch template %s: security groups %v, tags %v; want the tagged group %s and the component's tags", lt.Name, lt.SecurityGroupIDs, lt.Tags, w.vpc.SecurityGroupID)
+		}
+		ip, err := iam.NewFromConfig(w.AWS).GetInstanceProfile(context.Background(), &iam.GetInstanceProfileInput{InstanceProfileName: aws.String(lt.InstanceProfile)})
+		if err != nil || len(ip.InstanceProfile.Roles) != 1 || aws.ToString(ip.InstanceProfile.Roles[0].Arn) != str(out["nodeRoleArn"]) {
+			t.Errorf("launch template %s: instance profile %q (%v), want one holding the node role %s", lt.Name, lt.InstanceProfile, err, out["nodeRoleArn"])
+		}
+	}
+	if !found {
+		t.Errorf("no launch template of the default node class in moto: %+v", lts)
+	}
+}
+
+// checkKarpenterDestroy: after `pulumi destroy` with the node running, moto has no instance
+// pending or running and none of Karpenter's launch templates or instance profiles; the cluster
+// has no NodeClaim, no Karpenter node (and, the CRD release gone, no Karpenter CRD: a finalizer
+// left would have blocked its deletion). The node's instance was terminated before the
+// controller process stopped (its pod went with the release), and before the deletes of the
+// controller's IAM and queue began, which came after the release's (checkDestroyOrder). (Helm's
+// uninstall returns once the Deployment is deleted; its pods terminate in the background, so the
+// IAM deletes may begin while the controller process is still shutting down — with no NodeClaim
+// left to act on.)
+func checkKarpenterDestroy(t *testing.T, w *karpenterWorld, node Instance) {
+	t.Helper()
+	ctx := context.Background()
+	if r := w.running(t); len(r) > 0 {
+		t.Errorf("instances still running after the destroy: %v", instanceIDs(r))
+	}
+	_, lts, err := ReadEC2(ctx, w.AWS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lt := range lts {
+		t.Errorf("launch template %s (%v) left after the destroy", lt.Name, lt.Tags)
+	}
+	nodes, err := w.cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: "karpenter.sh/nodepool"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range nodes.Items {
+		t.Errorf("Karpenter node %s (finalizers %v) left after the destroy", n.Name, n.Finalizers)
+	}
+	for _, crd := range []string{"nodeclaims.karpenter.sh", "nodepools.karpenter.sh", "ec2nodeclasses.karpenter.k8s.aws"} {
+		if _, err := w.Cluster.CRD(ctx, crd); err == nil {
+			t.Errorf("CRD %s is still there after the destroy", crd)
+		}
+	}
+	// When the instance was terminated, when the controller stopped, when its IAM went.
+	var terminated time.Time
+	for _, c := range w.recorder.Calls() {
+		if c.Action == "TerminateInstances" && c.Status == 200 && slices.Contains(c.Params["InstanceId.1"], node.ID) {
+			terminated = c.Time
+		}
+	}
+	stopped := w.karpenter.LastStop()
+	switch {
+	case terminated.IsZero():
+		t.Errorf("the controller never terminated %s", node.ID)
+	case stopped.IsZero() || w.karpenter.Running():
+		t.Errorf("the controller process was not stopped by the destroy: %v", w.karpenter.History())
+	case !terminated.Before(stopped):
+		t.Errorf("%s was terminated at %s, after the controller stopped at %s", node.ID, terminated.Format("15:04:05.000"), stopped.Format("15:04:05.000"))
+	}
+	ops, err := w.Ops()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDestroyOrder(t, ops)
+	for _, op := range ops {
+		if op.Op == "Delete" && (strings.HasPrefix(op.Name, "karpenter-controller") || strings.HasPrefix(op.Name, "karpenter-interruption")) && !op.Start.After(terminated) {
+			t.Errorf("%s's delete began at %s, before the node's instance was terminated (%s)", op.Name, op.Start.Format("15:04:05.000"), terminated.Format("15:04:05.000"))
+		}
+	}
+	// The workload is the user's, not the stack's: once it is gone the cluster is as it started.
+	if err := DeleteWorkload(ctx, w.cs); err != nil {
+		t.Fatal(err)
+	}
+	w.assertNothingLeft(t)
+}
+
+// controllerPolicies are the identity policies of the controller's role as moto holds them (the
+// role the service account's IRSA annotation names: the component's output).
+func controllerPolicies(t *testing.T, w *world, roleArn string) []IAMPolicy {
+	t.Helper()
+	inv := w.aws(t)
+	role := inv.Role(roleArn[strings.LastIndex(roleArn, "/")+1:])
+	if role == nil {
+		t.Fatalf("no role %s in moto", roleArn)
+	}
+	var out []IAMPolicy
+	for _, arn := range role.AttachedPolicyArns {
+		p := inv.Policy(arn)
+		if p == nil {
+			t.Fatalf("policy %s attached to the controller role is not a customer-managed policy of moto", arn)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(p.Document), &doc); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, IAMPolicy{Name: p.Name, Policy: doc})
+	}
+	return out
+}
+
+// denials evaluates the calls against the policies and returns one message per denied request.
+func denials(t *testing.T, calls []AWSCall, principal string, policies []IAMPolicy) (msgs []string, requests []IAMRequest, results []IAMResult) {
+	t.Helper()
+	requests, err := IAMRequests(calls)
+	if err != nil {
+		t.Error(err)
+	}
+	results, err = Simulate(principal, policies, requests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		q := requests[r.ID]
+		if r.Result == "Allowed" || (q.Dependent && r.Result == "Error" && strings.Contains(r.Errors, "no.resource.types")) {
+			continue
+		}
+		var cands []string
+		for _, c := range r.Candidates {
+			cands = append(cands, c.Statement+" (failed: "+c.Failed+")")
+		}
+		msg := fmt.Sprintf("%s: %s on %s is %s", q.Call, q.Action, q.Resource, r.Result)
+		if r.Errors != "" {
+			msg += ": " + r.Errors
+		}
+		if len(cands) > 0 {
+			msg += "; statements for the action: " + strings.Join(cands, ", ")
+		} else {
+			msg += "; no statement of the controller policies names the action"
+		}
+		msgs = append(msgs, msg)
+	}
+	return msgs, requests, results
+}
+
+// checkControllerCalls: every AWS call the controller made in the scenario is allowed by the
+// policies the component attached to its role (IAMRequests says how calls become authorizations);
+// and the check bites: without the statement that allows terminating the cluster's instances,
+// exactly the TerminateInstances authorizations are denied.
+func checkControllerCalls(t *testing.T, w *world, calls []AWSCall, principal string, policies []IAMPolicy) {
+	t.Helper()
+	_ = os.MkdirAll(w.outDir, 0o755)
+	b, _ := json.MarshalIndent(calls, "", " ")
+	_ = os.WriteFile(filepath.Join(w.outDir, "aws-calls.json"), b, 0o644)
+	msgs, requests, results := denials(t, calls, principal, policies)
+	for _, m := range msgs {
+		t.Error(m)
+	}
+	actions := map[string]bool{}
+	grants := map[string]map[string]bool{}
+	var dropped int
+	for _, r := range results {
+		q := requests[r.ID]
+		if r.Result == "Error" && q.Dependent {
+			dropped++
+		}
+		actions[strings.SplitN(q.Call, " ", 3)[1]] = true
+		for _, s := range r.AllowedBy {
+			if grants[s] == nil {
+				grants[s] = map[string]bool{}
+			}
+			grants[s][q.Action] = true
+		}
+	}
+	b, _ = json.MarshalIndent(map[string]any{"requests": requests, "results": results}, "", " ")
+	_ = os.WriteFile(filepath.Join(w.outDir, "iam-check.json"), b, 0o644)
+	var lines []string
+	for _, s := range sortedKeys(grants) {
+		lines = append(lines, fmt.Sprintf("  %s: %s", s, strings.Join(sortedKeys(grants[s]), ", ")))
+	}
+	t.Logf("%d calls (%d actions: %s), %d authorizations (%d launch pairings IAM does not make dropped); allowed by:\n%s", len(calls), len(actions),
+		strings.Join(sortedKeys(actions), ", "), len(requests)-dropped, dropped, strings.Join(lines, "\n"))
+
+	t.Run("the check bites: without AllowScopedDeletion, TerminateInstances is denied", func(t *testing.T) {
+		var cut []IAMPolicy
+		removed := 0
+		for _, p := range policies {
+			stmts, _ := p.Policy["Statement"].([]any)
+			var kept []any
+			for _, s := range stmts {
+				if m, _ := s.(map[string]any); m["Sid"] == "AllowScopedDeletion" {
+					removed++
+					continue
+				}
+				kept = append(kept, s)
+			}
+			doc := map[string]any{"Version": p.Policy["Version"], "Statement": kept}
+			cut = append(cut, IAMPolicy{Name: p.Name, Policy: doc})
+		}
+		if removed != 1 {
+			t.Fatalf("found %d AllowScopedDeletion statements, want 1", removed)
+		}
+		msgs, _, _ := denials(t, calls, principal, cut)
+		var terminate int
+		for _, m := range msgs {
+			switch {
+			case strings.Contains(m, ": ec2:TerminateInstances on "):
+				terminate++
+			case strings.Contains(m, ": ec2:DeleteLaunchTemplate on "):
+			default:
+				t.Errorf("unexpected denial without AllowScopedDeletion: %s", m)
+			}
+		}
+		if terminate == 0 {
+			t.Errorf("no TerminateInstances denied without AllowScopedDeletion: the check does not bite:\n%s", strings.Join(msgs, "\n"))
+		}
+		t.Logf("denied without AllowScopedDeletion:\n%s", strings.Join(msgs, "\n"))
+	})
+}
