@@ -1,11 +1,14 @@
 # Engine tests (tests/e2e): the real Pulumi CLI and YAML language host, built from the Go module
-# proxy and cached in $(CACHE_DIR), run the component plugin over gRPC; its children go to two
-# stand-in provider plugins (tests/e2e/standin: aws against a local moto server, kubernetes
-# against the harness's kube-apiserver with the real Karpenter charts).
+# proxy and cached in $(CACHE_DIR), run the component plugin over gRPC; its children go to the
+# real pulumi-kubernetes provider (4.25.0, installed as 4.30.0) on a local cluster (etcd,
+# kube-apiserver, kube-controller-manager, kube-scheduler; kwok standing in for the kubelets) that
+# pulls the real Karpenter charts from a local OCI registry, and to a stand-in aws plugin
+# (tests/e2e/standin/aws) against a local moto server; TestKarpenter and `make demo` run the real
+# Karpenter controller on what the component installed.
 #
 #   make e2e-deps   build/install what the engine tests need (part of `make deps`; a no-op when cached)
-#   make e2e        the scenarios (tests/e2e), the stand-ins' own tests (tests/e2e/standin/...) and
-#                   `make demo`'s test (tests/cmd/demo); part of `make test`
+#   make e2e        the scenarios (tests/e2e), the aws stand-in's own tests (tests/e2e/standin/aws)
+#                   and `make demo`'s test (tests/cmd/demo); part of `make test`
 #
 # The tests carry the build tag `e2e`, so the harness's `go test ./...` in tests/ compiles the
 # helpers but does not run them. E2E_FLAGS adds `go test` flags (e.g. E2E_FLAGS=-v, or
@@ -19,12 +22,14 @@ E2E_FLAGS ?=
 DEPS_TARGETS += e2e-deps
 TEST_TARGETS += e2e
 
-# Pulumi CLI (~12 min cold on 2 cores) and pulumi-language-yaml (~2 min), the moto[server] venv (~1 min).
+# Cold on 2 cores: the Pulumi CLI (~6-12 min), pulumi-kubernetes (~8 min), the Karpenter controller
+# (~4 min, with Go 1.27.3), pulumi-language-yaml (~1-2 min), the registry (~1.5 min), the moto[server]
+# venv (~1 min), the IAM simulator (npm, seconds).
 e2e-deps:
 	bash tests/scripts/install-e2e-deps.sh >/dev/null
 
-# harness-deps: kube-apiserver, etcd and the Karpenter module zips (the charts) the API-server
-# worlds and the kubernetes stand-in use.
+# harness-deps: etcd, the Kubernetes binaries, kwok and the Karpenter module zips (the charts the
+# worlds push to their registry).
 e2e: build harness-deps e2e-deps
 	cd tests && GOWORK=off go vet -tags e2e $(E2E_PKGS) && \
 		$(E2E_ENV) go test -tags e2e -count=1 -timeout 20m $(E2E_FLAGS) $(E2E_PKGS)

@@ -10,7 +10,8 @@ HARNESS_PARALLEL ?= 4
 DEPS_TARGETS += harness-deps
 TEST_TARGETS += test-harness
 
-# etcd (apt), kube-apiserver (built once, ~4-7 min cold), Karpenter module zips; a no-op when cached.
+# etcd (apt), kube-apiserver + kube-controller-manager + kube-scheduler (one build, ~5-8 min cold),
+# kwok (~1-2 min cold), Karpenter module zips; a no-op when cached.
 harness-deps:
 	bash tests/scripts/install-deps.sh
 
@@ -20,9 +21,10 @@ test-harness: build harness-deps
 	cd tests && go vet ./... && set -o pipefail && pkgs="$$(GOWORK=off go list ./... | grep -v '/tests/conformance$$')" && \
 		$(HARNESS_ENV) go test -count=1 -parallel $(HARNESS_PARALLEL) -timeout 20m $$pkgs
 
-# A real `pulumi up` of the component (tests/e2e/testdata/program.yaml) on a local API server and
-# moto, through the stand-in provider plugins (tests/e2e); prints the engine's output, the
-# NodePool/EC2NodeClass tables and the AWS inventory, then runs `pulumi destroy`. ARGS=file adds
-# component inputs (JSON or YAML, e.g. a render args file).
+# A real `pulumi up` of the component (tests/e2e/testdata/program.yaml) on a local cluster and moto,
+# through the real pulumi-kubernetes provider and the aws stand-in (tests/e2e), with the real
+# Karpenter controller in the loop; prints the engine's output, the cluster's and AWS's view, a
+# node Karpenter launches for pending pods, then runs `pulumi destroy` and shows what is left.
+# ARGS=file adds component inputs (JSON or YAML, e.g. a render args file).
 demo: build harness-deps e2e-deps
 	cd tests && $(HARNESS_ENV) go run ./cmd/demo $(if $(ARGS),-args $(abspath $(ARGS)))

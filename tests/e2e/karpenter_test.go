@@ -316,7 +316,13 @@ func TestKarpenter(t *testing.T) {
 	t.Run("destroy with a node running leaves nothing running", func(t *testing.T) {
 		w.scale(t, 2)
 		running := w.workloadOn(t, 2, 3*time.Minute)
-		w.must(t, "destroy", "--yes", "--non-interactive", "--skip-preview")
+		// Bounded: a destroy that deleted the controller first would wait forever on the
+		// EC2NodeClass's finalizer. The checks below then say what was left behind.
+		w.Engine.Timeout = 4 * time.Minute
+		defer func() { w.Engine.Timeout = 0 }()
+		if stdout, stderr, err := w.run(t, "destroy", "--yes", "--non-interactive", "--skip-preview"); err != nil {
+			t.Errorf("pulumi destroy: %v\n%s\n%s", err, lastLines(stdout, 30), stderr)
+		}
 		checkKarpenterDestroy(t, w, running)
 	})
 
@@ -326,6 +332,12 @@ func TestKarpenter(t *testing.T) {
 }
 
 var ec2NodeClassGVR = schema.GroupVersionResource{Group: "karpenter.k8s.aws", Version: "v1", Resource: "ec2nodeclasses"}
+
+// lastLines are the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
 
 func firstKey(m map[string]string) string {
 	for k := range m {

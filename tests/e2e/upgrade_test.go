@@ -265,10 +265,9 @@ func (w *world) customResourceUIDs(t *testing.T) map[string]string {
 // types, so the new v1 resources are the old ones — not as replacements (README "Upgrading
 // across generations"); the one controller policy gains 1.0's statements in place, the releases
 // are upgraded, nothing else changes. Only the plan is checked: applying it needs Karpenter's
-// conversion webhook, which the 1.0 CRDs route every v1beta1 read through and which the
-// controller pod serves — no pod runs here, so the API server cannot read the stored objects
-// at v1 (the stand-in's update fails with "conversion webhook for karpenter.sh/v1beta1,
-// Kind=NodePool failed").
+// conversion webhook, which the 1.0 CRDs route every v1beta1 read through and which the 1.0
+// controller pod serves — none runs here (kwok starts no container, and the only controller built
+// is 1.15.1), so the API server could not read the stored objects at v1.
 func TestUpgradeV1beta1ToV1Plan(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)

@@ -592,7 +592,7 @@ var instanceProfileOps = ops{
 		cl := c.aws().iam
 		if o, n := str(state, "role"), str(newIn, "role"); o != n {
 			if o != "" {
-				if _, err := cl.RemoveRoleFromInstanceProfile(ctx, &iam.RemoveRoleFromInstanceProfileInput{InstanceProfileName: aws.String(id), RoleName: aws.String(o)}); err != nil && !isNotFound(err) {
+				if err := removeRoleFromInstanceProfile(ctx, cl, id, o); err != nil {
 					return fmt.Errorf("removing IAM Role (%s) from IAM Instance Profile (%s): %w", o, id, err)
 				}
 			}
@@ -617,7 +617,7 @@ var instanceProfileOps = ops{
 	delete: func(ctx context.Context, c *call, id string, state pmap) error {
 		cl := c.aws().iam
 		if role := str(state, "role"); role != "" {
-			if _, err := cl.RemoveRoleFromInstanceProfile(ctx, &iam.RemoveRoleFromInstanceProfileInput{InstanceProfileName: aws.String(id), RoleName: aws.String(role)}); err != nil && !isNotFound(err) {
+			if err := removeRoleFromInstanceProfile(ctx, cl, id, role); err != nil {
 				return fmt.Errorf("removing IAM Role (%s) from IAM Instance Profile (%s): %w", role, id, err)
 			}
 		}
@@ -626,6 +626,32 @@ var instanceProfileOps = ops{
 		}
 		return nil
 	},
+}
+
+// removeRoleFromInstanceProfile removes a role from a profile; a role that is no longer in it is
+// removed, as terraform treats IAM's NoSuchEntity. moto 5.2.5 answers that case with HTTP 500
+// (moto/iam/models.py remove_role_from_instance_profile: `profile.roles.remove(role)` raises
+// ValueError) instead of NoSuchEntity — met when the call is repeated: an SDK retry of a call moto
+// had processed, or another party (Karpenter) having removed the role. So after an error the
+// profile is read, and a role no longer in it (or a profile gone) counts as removed.
+func removeRoleFromInstanceProfile(ctx context.Context, cl *iam.Client, profile, role string) error {
+	_, err := cl.RemoveRoleFromInstanceProfile(ctx, &iam.RemoveRoleFromInstanceProfileInput{InstanceProfileName: aws.String(profile), RoleName: aws.String(role)})
+	if err == nil || isNotFound(err) {
+		return nil
+	}
+	out, getErr := cl.GetInstanceProfile(ctx, &iam.GetInstanceProfileInput{InstanceProfileName: aws.String(profile)})
+	if isNotFound(getErr) {
+		return nil
+	}
+	if getErr != nil {
+		return err
+	}
+	for _, r := range out.InstanceProfile.Roles {
+		if aws.ToString(r.RoleName) == role {
+			return err // still in the profile: a real failure
+		}
+	}
+	return nil
 }
 
 // ---- aws:iam/serviceLinkedRole:ServiceLinkedRole ------------------------------------------

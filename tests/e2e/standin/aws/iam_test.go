@@ -328,6 +328,30 @@ func TestInstanceProfileLifecycle(t *testing.T) {
 	}
 }
 
+// TestInstanceProfileRoleAlreadyRemoved: a profile whose role someone else removed first (Karpenter,
+// or an SDK retry of a removal moto had done) deletes cleanly, although moto answers the second
+// RemoveRoleFromInstanceProfile with HTTP 500 instead of IAM's NoSuchEntity.
+func TestInstanceProfileRoleAlreadyRemoved(t *testing.T) {
+	p := newPlugin(t, testSettings(t))
+	role := p.create(t, tRole, "r", pmap{"name": sv(unique(t, "r")), "assumeRolePolicy": sv(trust("ec2.amazonaws.com"))})
+	name := unique(t, "profile")
+	prof := p.create(t, tProfile, "profile", pmap{"name": sv(name), "role": sv(role.id)})
+	ctx := context.Background()
+	in := &iam.RemoveRoleFromInstanceProfileInput{InstanceProfileName: aws.String(name), RoleName: aws.String(role.id)}
+	if _, err := moto().iam.RemoveRoleFromInstanceProfile(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	// What moto does with the repeated call the stand-in's delete makes.
+	if _, err := moto().iam.RemoveRoleFromInstanceProfile(ctx, in, func(o *iam.Options) { o.RetryMaxAttempts = 1 }); err == nil || !strings.Contains(err.Error(), "500") {
+		t.Errorf("moto's answer to removing a role no longer in the profile: %v (the stand-in's workaround expects HTTP 500)", err)
+	}
+	p.delete(t, prof)
+	p.delete(t, role)
+	if _, err := moto().iam.GetInstanceProfile(ctx, &iam.GetInstanceProfileInput{InstanceProfileName: aws.String(name)}); err == nil {
+		t.Errorf("profile %s still exists", name)
+	}
+}
+
 func TestServiceLinkedRole(t *testing.T) {
 	p := newPlugin(t, testSettings(t))
 	r := p.create(t, tSLR, "spot", pmap{"awsServiceName": sv("spot.amazonaws.com"), "description": sv("spot"), "tags": mapValue(map[string]string{"a": "b"})})
