@@ -52,8 +52,8 @@ type installPlan struct {
 	namespace, serviceAccount string
 	chartRepository           string
 	// releaseTimeout: seconds the Helm releases wait for their resources (0: the provider's default).
-	releaseTimeout int
-	defaultAmiAlias           string
+	releaseTimeout  int
+	defaultAmiAlias string
 
 	// installCrds: a karpenter-crd release; chartCrds: the controller chart installs the CRDs
 	// from its crds/ directory (the Provisioner era, which has no CRD chart).
