@@ -32,4 +32,5 @@ e2e-deps:
 # worlds push to their registry).
 e2e: build harness-deps e2e-deps
 	cd tests && GOWORK=off go vet -tags e2e $(E2E_PKGS) && \
+		$(E2E_ENV) go run ./cmd/demo -parts && \
 		$(E2E_ENV) go test -tags e2e -count=1 -timeout 20m $(E2E_FLAGS) $(E2E_PKGS)

@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
-	fmt.Fprintf(os.Stderr, "built the stand-in plugins in %s\n", time.Since(start).Round(100*time.Millisecond))
+	fmt.Fprintf(os.Stderr, "built the aws stand-in plugin in %s\n", time.Since(start).Round(100*time.Millisecond))
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -27,16 +27,23 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
 )
 
-// KarpenterVersion is the controller tests/tools/karpenter builds: provider v1.15.1 on core
-// v1.15.0 (the proxy refuses core v1.15.1's zip; provider v1.15.0 and v1.15.1 have the same Go code).
-const KarpenterVersion = "v1.15.1"
+// The controllers tests/tools builds: KarpenterVersion (tools/karpenter-1.15: provider v1.15.1 on
+// core v1.15.0 — the proxy refuses core v1.15.1's zip; provider v1.15.0 and v1.15.1 have the same
+// Go code) and KarpenterPreviousVersion, what TestKarpenterUpgrade starts from
+// (tools/karpenter-1.14: provider v1.14.1 on core v1.14.1, whose pre-release pseudo-version the
+// provider names is refused).
+const (
+	KarpenterVersion         = "v1.15.1"
+	KarpenterPreviousVersion = "v1.14.1"
+)
 
-// KarpenterControllerPath is the cached controller; KARPENTER_CONTROLLER overrides it.
-func KarpenterControllerPath() string {
-	if p := os.Getenv("KARPENTER_CONTROLLER"); p != "" {
+// KarpenterControllerPath is the cached controller of a version; KARPENTER_CONTROLLER overrides
+// the KarpenterVersion one.
+func KarpenterControllerPath(version string) string {
+	if p := os.Getenv("KARPENTER_CONTROLLER"); p != "" && version == KarpenterVersion {
 		return p
 	}
-	return filepath.Join(harness.CacheDir(), "bin", "karpenter-"+KarpenterVersion, "controller")
+	return filepath.Join(harness.CacheDir(), "bin", "karpenter-"+version, "controller")
 }
 
 // controllerContainer is the controller's container in the chart's Deployment.
@@ -49,8 +56,9 @@ const controllerContainer = "controller"
 // resourceFieldRefs), plus the named test-world overrides below. When that pod goes (an upgrade
 // rolls the Deployment, the release is uninstalled) the process is stopped, as the pod's would
 // be, and started again beside the next Ready pod, if any. One process stands for the replicas'
-// leader (leader election is off: nothing else competes). Only pods of KarpenterVersion get one
-// (the tag of their controller image): it is the only controller built here.
+// leader (leader election is off: nothing else competes). Only pods of a version whose controller
+// is built here (the tag of their controller image: KarpenterVersion, KarpenterPreviousVersion)
+// get one.
 type Karpenter struct {
 	Namespace, Deployment string
 
@@ -61,16 +69,17 @@ type Karpenter struct {
 	overrides  map[string]string
 	awsCfg     aws.Config
 
-	mu      sync.Mutex
-	proc    *harness.Process
-	podUID  string
-	env     []string
-	history []string // "started beside <pod>" / "stopped: ..." with times, for failure messages
-	note1   string   // the last note, not repeated
-	stops   []time.Time
-	runs    int
-	cancel  context.CancelFunc
-	done    chan struct{}
+	mu       sync.Mutex
+	proc     *harness.Process
+	podUID   string
+	env      []string
+	history  []string // "started beside <pod>" / "stopped: ..." with times, for failure messages
+	note1    string   // the last note, not repeated
+	stops    []time.Time
+	versions []string // the version of each process started, in order
+	runs     int
+	cancel   context.CancelFunc
+	done     chan struct{}
 }
 
 // KarpenterOverrides are the environment the test world sets for the controller process on top
@@ -107,8 +116,10 @@ func KarpenterOverrides(kubeconfig, awsEndpoint string) (map[string]string, erro
 // cluster's EKS record (DescribeCluster: Karpenter reads the endpoint and service CIDR there
 // when CLUSTER_ENDPOINT is not set) is created in moto (awsCfg) before the first start.
 func StartKarpenter(cp *harness.ControlPlane, dir, namespace, deployment, awsEndpoint string, awsCfg aws.Config) (*Karpenter, error) {
-	if _, err := os.Stat(KarpenterControllerPath()); err != nil {
-		return nil, fmt.Errorf("%s is missing (run `make e2e-deps`): %w", KarpenterControllerPath(), err)
+	for _, v := range []string{KarpenterVersion, KarpenterPreviousVersion} {
+		if _, err := os.Stat(KarpenterControllerPath(v)); err != nil {
+			return nil, fmt.Errorf("%s is missing (run `make e2e-deps`): %w", KarpenterControllerPath(v), err)
+		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -177,10 +188,10 @@ func (k *Karpenter) step(ctx context.Context) {
 		if gone, err := k.podGone(ctx, current); err == nil && gone {
 			k.stop("its pod is gone")
 		}
-	case !running && pod != nil && imageTag(pod) != strings.TrimPrefix(KarpenterVersion, "v"):
-		// Only this release's controller is built here; another version's pods run without one.
-		k.note("no controller beside pod %s: its image is Karpenter %q, the controller here is %s", pod.Name,
-			imageTag(pod), KarpenterVersion)
+	case !running && pod != nil && !builtController(imageTag(pod)):
+		// Only these releases' controllers are built here; another version's pods run without one.
+		k.note("no controller beside pod %s: its image is Karpenter %q, the controllers here are %s and %s", pod.Name,
+			imageTag(pod), KarpenterVersion, KarpenterPreviousVersion)
 	case !running && pod != nil:
 		if err := k.start(ctx, pod); err != nil {
 			k.note("not started beside %s: %v", pod.Name, err)
@@ -217,6 +228,18 @@ func (k *Karpenter) readyPod(ctx context.Context) (*corev1.Pod, error) {
 	}
 	sort.Slice(ready, func(a, b int) bool { return ready[a].CreationTimestamp.After(ready[b].CreationTimestamp.Time) })
 	return &ready[0], nil
+}
+
+// builtController: a controller of that version (the pod's image tag) is built here.
+func builtController(tag string) bool {
+	return "v"+tag == KarpenterVersion || "v"+tag == KarpenterPreviousVersion
+}
+
+// Versions are the versions of the processes started so far, in order.
+func (k *Karpenter) Versions() []string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return append([]string(nil), k.versions...)
 }
 
 // imageTag is the tag of the pod's controller image (repository:tag[@digest]).
@@ -273,13 +296,14 @@ func (k *Karpenter) start(ctx context.Context, pod *corev1.Pod) error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	k.runs++
-	proc, err := harness.StartProcess(k.dir, fmt.Sprintf("karpenter-%d", k.runs), KarpenterControllerPath(), list)
+	proc, err := harness.StartProcess(k.dir, fmt.Sprintf("karpenter-%d", k.runs), KarpenterControllerPath("v"+imageTag(pod)), list)
 	if err != nil {
 		return err
 	}
 	k.proc, k.podUID, k.env = proc, string(pod.UID), list
-	k.history = append(k.history, fmt.Sprintf("%s started beside pod %s (node %s), log %s",
-		time.Now().Format("15:04:05.000"), pod.Name, pod.Spec.NodeName, proc.Log))
+	k.history = append(k.history, fmt.Sprintf("%s started Karpenter %s beside pod %s (node %s), log %s",
+		time.Now().Format("15:04:05.000"), imageTag(pod), pod.Name, pod.Spec.NodeName, proc.Log))
+	k.versions = append(k.versions, imageTag(pod))
 	return nil
 }
 

@@ -614,3 +614,90 @@ func checkControllerCalls(t *testing.T, w *world, calls []AWSCall, principal str
 		t.Logf("denied without AllowScopedDeletion:\n%s", strings.Join(msgs, "\n"))
 	})
 }
+
+// TestKarpenterUpgrade: Karpenter 1.14.1 → 1.15.1 through `pulumi up` with a node running. The
+// 1.14.1 controller launches a node for the workload; `pulumi up` to 1.15.1 upgrades the CRD release,
+// then the controller release (the component's policies gain ec2:RebootInstances); the Deployment
+// rolls, so the 1.14.1 process stops with its pod and the 1.15.1 one starts beside a new pod. 1.15
+// changed the EC2NodeClass hash (version v5 → v6); by design (its nodeclass.hash controller) the new
+// controller re-stamps the NodeClaims of the class with the new hash instead of finding them drifted.
+// The node survives: for 90 s after the 1.15.1 controller started (its disruption loop runs every
+// 10 s) the same instance runs, under the same NodeClaim, with the workload on it, and the claim
+// carries the v6 hash version — so the 1.15.1 controller did reconcile it. The destroy then
+// leaves nothing running.
+func TestKarpenterUpgrade(t *testing.T) {
+	t.Parallel()
+	w := newKarpenterWorld(t)
+	from, to := strings.TrimPrefix(KarpenterPreviousVersion, "v"), strings.TrimPrefix(KarpenterVersion, "v")
+	w.stack(w.karpenterInputs("") + "version: " + from + "\n")
+	var node Instance
+	var claim string
+
+	t.Run("at "+from+" the controller launches a node", func(t *testing.T) {
+		w.up(t)
+		eventually(t, time.Minute, "the "+from+" controller", func() error {
+			if v := w.karpenter.Versions(); !w.karpenter.Running() || len(v) == 0 || v[len(v)-1] != from {
+				return fmt.Errorf("running %v, versions %v: %v", w.karpenter.Running(), v, w.karpenter.History())
+			}
+			return nil
+		})
+		w.scale(t, 2)
+		node = w.workloadOn(t, 2, 3*time.Minute)
+		for name, id := range w.claims(t) {
+			if id == node.ID {
+				claim = name
+			}
+		}
+		if claim == "" {
+			t.Fatalf("no NodeClaim of %s: %v", node.ID, w.claims(t))
+		}
+	})
+	if t.Failed() {
+		return
+	}
+
+	t.Run("pulumi up to "+to+": the controller is replaced and the node survives", func(t *testing.T) {
+		w.program(w.karpenterInputs(""))
+		w.up(t)
+		checkCRDsUpgradedFirst(t, w.world)
+		var started time.Time
+		eventually(t, 2*time.Minute, "the "+to+" controller", func() error {
+			if v := w.karpenter.Versions(); !w.karpenter.Running() || v[len(v)-1] != to {
+				return fmt.Errorf("running %v, versions %v", w.karpenter.Running(), v)
+			}
+			started = time.Now()
+			return nil
+		})
+		for time.Since(started) < 90*time.Second {
+			if got := w.workloadOn(t, 2, 30*time.Second); got.ID != node.ID {
+				t.Fatalf("the workload moved from %s to %s after the upgrade", node.ID, got.ID)
+			}
+			if claims := w.claims(t); len(claims) != 1 || claims[claim] != node.ID {
+				t.Fatalf("NodeClaims after the upgrade: %v, want only %s of %s", claims, claim, node.ID)
+			}
+			time.Sleep(5 * time.Second)
+		}
+		nc, err := w.Cluster.Dynamic.Resource(NodeClaimGVR).Get(context.Background(), claim, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := nc.GetAnnotations()["karpenter.k8s.aws/ec2nodeclass-hash-version"]; v != "v6" {
+			t.Errorf("NodeClaim %s: ec2nodeclass-hash-version %q, want v6 (re-stamped by the %s controller)", claim, v, to)
+		}
+		if v := w.karpenter.Versions(); len(v) != 2 || v[0] != from || v[1] != to {
+			t.Errorf("controller processes %v, want %s then %s: %v", v, from, to, w.karpenter.History())
+		}
+	})
+	if t.Failed() {
+		return
+	}
+
+	t.Run("destroy with the node running leaves nothing running", func(t *testing.T) {
+		w.Engine.Timeout = 4 * time.Minute
+		defer func() { w.Engine.Timeout = 0 }()
+		if stdout, stderr, err := w.run(t, "destroy", "--yes", "--non-interactive", "--skip-preview"); err != nil {
+			t.Errorf("pulumi destroy: %v\n%s\n%s", err, lastLines(stdout, 30), stderr)
+		}
+		checkKarpenterDestroy(t, w, node)
+	})
+}

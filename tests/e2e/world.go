@@ -10,9 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -76,26 +74,14 @@ func BuildStandIns(ctx context.Context, dir string) (StandIns, error) {
 type Moto struct {
 	URL  string // http://127.0.0.1:<port>
 	Log  string // its stdout and stderr
-	cmd  *exec.Cmd
-	done chan struct{}
+	proc *harness.Process
 }
 
 // StartMoto starts bin (the pinned venv's moto_server) on loopback with the AWS managed policies
 // loaded (MOTO_IAM_LOAD_MANAGED_POLICIES: without it AmazonEKSWorkerNodePolicy & co. do not
-// exist), logging to dir/moto.log, and waits until it answers. Stop it with Stop.
+// exist), logging to dir/.../moto.log, and waits until it answers. Stop it with Stop.
 func StartMoto(ctx context.Context, bin, dir string) (*Moto, error) {
-	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ {
-		m, err := startMoto(ctx, bin, dir)
-		if err == nil {
-			return m, nil
-		}
-		lastErr = err
-		if !strings.Contains(err.Error(), "exited") {
-			break
-		}
-	}
-	return nil, lastErr
+	return harness.RetryPortClash(dir, func(dir string) (*Moto, error) { return startMoto(ctx, bin, dir) })
 }
 
 func startMoto(ctx context.Context, bin, dir string) (*Moto, error) {
@@ -106,42 +92,33 @@ func startMoto(ctx context.Context, bin, dir string) (*Moto, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	m := &Moto{URL: fmt.Sprintf("http://127.0.0.1:%d", port), Log: filepath.Join(dir, "moto.log"), done: make(chan struct{})}
-	logFile, err := os.OpenFile(m.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	defer logFile.Close()
-	m.cmd = exec.Command(bin, "-H", "127.0.0.1", "-p", fmt.Sprint(port))
 	// Only what moto needs: no AWS_* of the caller, no proxies.
-	m.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "MOTO_IAM_LOAD_MANAGED_POLICIES=true"}
-	m.cmd.Stdout, m.cmd.Stderr = logFile, logFile
-	m.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := m.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting %s: %w (run `make e2e-deps`, or set MOTO_SERVER)", bin, err)
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "MOTO_IAM_LOAD_MANAGED_POLICIES=true"}
+	proc, err := harness.StartProcess(dir, "moto", bin, env, "-H", "127.0.0.1", "-p", fmt.Sprint(port))
+	if err != nil {
+		return nil, fmt.Errorf("%w (run `make e2e-deps`, or set MOTO_SERVER)", err)
 	}
-	go func() { _ = m.cmd.Wait(); close(m.done) }()
+	m := &Moto{URL: fmt.Sprintf("http://127.0.0.1:%d", port), Log: proc.Log, proc: proc}
 	deadline := time.Now().Add(60 * time.Second)
 	client := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{Proxy: nil}}
-	for {
-		if isMoto(client, m.URL) {
-			return m, nil
+	for !isMoto(client, m.URL) {
+		if proc.Exited() {
+			// Another process took the port between its pick and moto's bind: "address already
+			// in use" in the log, which RetryPortClash retries on.
+			return nil, fmt.Errorf("moto_server exited before answering on %s:\n%s", m.URL, proc.Tail(40))
+		}
+		if time.Now().After(deadline) {
+			m.Stop()
+			return nil, fmt.Errorf("moto_server did not answer on %s within 60s:\n%s", m.URL, proc.Tail(40))
 		}
 		select {
-		case <-m.done:
-			log, _ := os.ReadFile(m.Log)
-			return nil, fmt.Errorf("moto_server exited before answering on %s:\n%s", m.URL, log)
 		case <-ctx.Done():
 			m.Stop()
 			return nil, ctx.Err()
 		case <-time.After(100 * time.Millisecond):
 		}
-		if time.Now().After(deadline) {
-			m.Stop()
-			log, _ := os.ReadFile(m.Log)
-			return nil, fmt.Errorf("moto_server did not answer on %s within 60s:\n%s", m.URL, log)
-		}
 	}
+	return m, nil
 }
 
 // isMoto says whether moto answers on url. Any answer is not enough: the port was free when
@@ -158,19 +135,11 @@ func isMoto(client *http.Client, url string) bool {
 	return resp.StatusCode == http.StatusOK && json.NewDecoder(resp.Body).Decode(&data) == nil
 }
 
-// Stop terminates moto's process group (SIGTERM, SIGKILL after 10 s). Safe to call twice.
+// Stop stops moto. Safe to call twice, and on a nil Moto.
 func (m *Moto) Stop() {
-	if m == nil || m.cmd == nil || m.cmd.Process == nil {
-		return
+	if m != nil && m.proc != nil {
+		m.proc.Stop()
 	}
-	pgid := m.cmd.Process.Pid
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	select {
-	case <-m.done:
-	case <-time.After(10 * time.Second):
-	}
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	<-m.done
 }
 
 func freePort() (int, error) {
@@ -350,6 +319,21 @@ func NewWorld(ctx context.Context, dir string, tools Tools, standIns StandIns) (
 		}
 	}
 	return w, nil
+}
+
+// Parts says what a world runs for real and what stands in, one line each, for the tests' log and
+// `make demo` (the README's table says the same).
+func Parts(tools Tools) []string {
+	return []string{
+		fmt.Sprintf("real: Pulumi CLI %s and engine, YAML language host %s, the component plugin over gRPC", tools.PulumiVersion, tools.YAMLVersion),
+		fmt.Sprintf("real: pulumi-kubernetes %s, installed as %s (the version the component requests)", KubernetesProviderVersion, KubernetesVersion),
+		fmt.Sprintf("real: etcd, kube-apiserver, kube-controller-manager, kube-scheduler %s", harness.KubernetesVersion),
+		fmt.Sprintf("real: the Karpenter charts from a private OCI registry (distribution %s, TLS, helm registry login)", harness.RegistryVersion),
+		fmt.Sprintf("real: the Karpenter controllers %s (core v1.15.0) and %s, beside their pods, in TestKarpenter*, make demo", KarpenterVersion, KarpenterPreviousVersion),
+		fmt.Sprintf("stand-in: kwok %s for the kubelets (no container runs); the registrar for the kubelets of Karpenter's instances", harness.KwokVersion),
+		fmt.Sprintf("stand-in: pulumi-resource-aws %s (tests/e2e/standin/aws) against moto %s; EKS access entries, add-ons, pod identity in its record", AWSVersion, tools.MotoVersion),
+		"stand-in: moto's EC2 launch and IAM listing gaps filled for the controller (fixups.go); the cluster's AWS side is an IAM role and its OIDC provider",
+	}
 }
 
 // ChartVersions are the Karpenter versions whose charts every world's registry holds: each

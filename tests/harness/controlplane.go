@@ -144,17 +144,22 @@ func (p *Process) Tail(lines int) string { return tail(p.Log, lines) }
 // Start launches etcd and kube-apiserver on free loopback ports with data under dir and waits
 // until the API server is ready. Call Stop (always, also on failure) to tear both down.
 func Start(ctx context.Context, dir string) (*ControlPlane, error) {
-	// Free ports are picked, released, then bound by the child: another process may take one
-	// in between, so a start that lost that race is retried on new ports.
+	return RetryPortClash(dir, func(dir string) (*ControlPlane, error) { return start(ctx, dir) })
+}
+
+// RetryPortClash runs start (up to three times, each in a new subdirectory of dir) while it fails
+// with "address already in use": free ports are picked, released, then bound by a child process,
+// and another process may take one in between.
+func RetryPortClash[T any](dir string, start func(dir string) (T, error)) (T, error) {
+	var out T
 	var err error
 	for attempt := 1; attempt <= 3; attempt++ {
-		var cp *ControlPlane
-		cp, err = start(ctx, filepath.Join(dir, fmt.Sprintf("attempt-%d", attempt)))
-		if err == nil || !strings.Contains(err.Error(), "address already in use") {
-			return cp, err
+		out, err = start(filepath.Join(dir, fmt.Sprintf("attempt-%d", attempt)))
+		if err == nil || !strings.Contains(strings.ToLower(err.Error()), "address already in use") {
+			return out, err
 		}
 	}
-	return nil, err
+	return out, err
 }
 
 func start(ctx context.Context, dir string) (*ControlPlane, error) {

@@ -62,15 +62,7 @@ func StartRegistry(ctx context.Context, dir string) (*Registry, error) {
 	if _, err := os.Stat(RegistryPath()); err != nil {
 		return nil, fmt.Errorf("%s is missing (run tests/scripts/install-e2e-deps.sh or `make e2e-deps`): %w", RegistryPath(), err)
 	}
-	var err error
-	for attempt := 1; attempt <= 3; attempt++ {
-		var r *Registry
-		r, err = startRegistry(ctx, filepath.Join(dir, fmt.Sprintf("attempt-%d", attempt)))
-		if err == nil || !strings.Contains(err.Error(), "address already in use") {
-			return r, err
-		}
-	}
-	return nil, err
+	return RetryPortClash(dir, func(dir string) (*Registry, error) { return startRegistry(ctx, dir) })
 }
 
 func startRegistry(ctx context.Context, dir string) (*Registry, error) {

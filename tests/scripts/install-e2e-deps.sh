@@ -10,7 +10,8 @@
 #   - the real pulumi-kubernetes provider 4.25.0 (tests/tools/pulumi-kubernetes; ~7-8 min cold)
 #   - the OCI registry (CNCF Distribution, tests/tools/registry; ~1.5 min cold) that serves the
 #     Karpenter charts on loopback
-#   - the real Karpenter controller (tests/tools/karpenter; ~3-4 min cold, with Go 1.27.3)
+#   - the real Karpenter controllers v1.15.1 (tests/tools/karpenter-1.15; ~3-4 min cold, with Go 1.27.3)
+#     and v1.14.1 (tests/tools/karpenter-1.14; ~3 min cold)
 #   - the IAM policy simulator @cloud-copilot/iam-simulate (npm, tests/e2e/iam) for the check of
 #     the controller's AWS calls
 #
@@ -106,15 +107,21 @@ REGISTRY_VERSION="$(module_version "$registry_dir" github.com/distribution/distr
 go_tool registry "$registry_dir" github.com/distribution/distribution/v3/cmd/registry "$REGISTRY_VERSION" \
   "-s -w -X github.com/distribution/distribution/v3/version.version=$REGISTRY_VERSION"
 
-# The Karpenter controller -------------------------------------------------------------------
-# Needs Go 1.26.10 or newer (its go directive); the machines have 1.26.8, so the build asks the
-# module proxy for the go1.27.3 toolchain (a one-time ~76 MB download into the module cache).
-karpenter_dir="$tests/tools/karpenter"
+# The Karpenter controllers -------------------------------------------------------------------
+# The default release's (tests/tools/karpenter-1.15) needs Go 1.26.10 or newer (its go directive):
+# the machines have 1.26.8, so the build asks the module proxy for the go1.27.3 toolchain (a one-time
+# ~76 MB download into the module cache). The previous release's (tests/tools/karpenter-1.14), for the
+# upgrade with a node running, builds with the machines' Go.
+karpenter_dir="$tests/tools/karpenter-1.15"
 KARPENTER_VERSION="$(module_version "$karpenter_dir" github.com/aws/karpenter-provider-aws)"
 core_version="$(awk '$1 == "sigs.k8s.io/karpenter" && $2 == "=>" { print $4 }' "$karpenter_dir/go.mod")"
 GOTOOLCHAIN=go1.27.3 go_tool karpenter "$karpenter_dir" github.com/aws/karpenter-provider-aws/cmd/controller \
   "$KARPENTER_VERSION" "-s -w -X sigs.k8s.io/karpenter/pkg/operator.Version=${KARPENTER_VERSION#v}"
 KARPENTER_CONTROLLER="$CACHE_DIR/bin/karpenter-$KARPENTER_VERSION/controller"
+previous_dir="$tests/tools/karpenter-1.14"
+KARPENTER_PREVIOUS="$(module_version "$previous_dir" github.com/aws/karpenter-provider-aws)"
+go_tool karpenter "$previous_dir" github.com/aws/karpenter-provider-aws/cmd/controller \
+  "$KARPENTER_PREVIOUS" "-s -w -X sigs.k8s.io/karpenter/pkg/operator.Version=${KARPENTER_PREVIOUS#v}"
 
 # The IAM policy simulator (npm) ---------------------------------------------------------------
 # @cloud-copilot/iam-simulate, pinned by tests/e2e/iam/package-lock.json, installed with `npm ci`
@@ -140,6 +147,6 @@ MOTO_SERVER="$venv/bin/moto_server"
 REGISTRY="$CACHE_DIR/bin/registry-$REGISTRY_VERSION/registry"
 log "ok: pulumi $PULUMI_VERSION, pulumi-language-yaml $YAML_VERSION, moto $MOTO_VERSION," \
   "pulumi-resource-kubernetes $K8S_PROVIDER_VERSION, registry $REGISTRY_VERSION," \
-  "karpenter controller $KARPENTER_VERSION (core $core_version), iam-simulate $IAM_SIMULATE_VERSION"
+  "karpenter controllers $KARPENTER_VERSION (core $core_version) and $KARPENTER_PREVIOUS, iam-simulate $IAM_SIMULATE_VERSION"
 echo "PULUMI=$PULUMI PULUMI_LANGUAGE_YAML=$PULUMI_LANGUAGE_YAML MOTO_SERVER=$MOTO_SERVER" \
   "KUBERNETES_PROVIDER=$K8S_PROVIDER REGISTRY=$REGISTRY KARPENTER_CONTROLLER=$KARPENTER_CONTROLLER"

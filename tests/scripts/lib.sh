@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers shared by install-deps.sh and install-e2e-deps.sh (sourced, not run).
 #
 # Every heavy binary is built from a small tools module under tests/tools/<name> whose go.mod and
@@ -37,8 +38,9 @@ fresh() { [ -f "$1/.source-sha256" ] && [ "$(cat "$1/.source-sha256")" = "$2" ];
 go_tools() {
   local name="$1" dir="$2" version="$3" ldflags="$4"
   shift 4
-  local out="$CACHE_DIR/bin/$name-$version" key start pkg missing=""
-  key="$(source_key "$dir/go.mod" "$dir/go.sum" $(find "$dir" -name "*.go" | sort))"
+  local out="$CACHE_DIR/bin/$name-$version" key start pkg missing="" sources
+  mapfile -t sources < <(find "$dir" -name "*.go" | sort)
+  key="$(source_key "$dir/go.mod" "$dir/go.sum" "${sources[@]}")"
   for pkg in "$@"; do
     [ -x "$out/$(basename "$pkg")" ] || missing=1
   done

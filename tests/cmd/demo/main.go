@@ -46,7 +46,17 @@ func main() {
 		os.Exit(1)
 	}
 	argsFile := flag.String("args", "", "extra component inputs (JSON or YAML, e.g. a render args file; clusterName and oidcProviderArn come from the program)")
+	parts := flag.Bool("parts", false, "print what the engine tests and the demo run for real and what stands in, and exit")
 	flag.Parse()
+	if *parts {
+		tools, err := e2e.FindTools()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "demo:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("What runs (tests/e2e/README.md):\n  %s\n", strings.Join(e2e.Parts(tools), "\n  "))
+		return
+	}
 
 	// Ctrl-C still tears moto and the API server down (the deferred Close runs).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -188,22 +198,12 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 		return nil, err
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	for _, row := range [][2]string{
-		{"real", fmt.Sprintf("Pulumi CLI %s and engine, YAML language host %s (built from the Go module proxy)", tools.PulumiVersion, tools.YAMLVersion)},
-		{"real", fmt.Sprintf("the component plugin %s (%s), Construct called over gRPC", version, rel(root, tools.Provider))},
-		{"real", fmt.Sprintf("pulumi-resource-kubernetes %s, installed as %s (the version the component requests)", e2e.KubernetesProviderVersion, e2e.KubernetesVersion)},
-		{"real", fmt.Sprintf("etcd, kube-apiserver, kube-controller-manager, kube-scheduler %s on loopback", harness.KubernetesVersion)},
-		{"real", fmt.Sprintf("the Karpenter charts, pulled from a private OCI registry (distribution %s, TLS, login)", harness.RegistryVersion)},
-		{"real", fmt.Sprintf("the Karpenter controller %s (core v1.15.0), run beside its pod with the pod's environment", e2e.KarpenterVersion)},
-		{"stand-in", fmt.Sprintf("kwok %s for the kubelets of the nodes: pods are scheduled and Ready, no container runs", harness.KwokVersion)},
-		{"stand-in", "the registrar for the kubelet of each instance Karpenter launches (registers its Node)"},
-		{"stand-in", "moto's EC2 launch gaps filled before Karpenter sees them (a fleet's security groups and instance profile; ListInstanceProfiles' path prefix)"},
-		{"stand-in", fmt.Sprintf("pulumi-resource-aws %s: tests/e2e/standin/aws, against moto %s on loopback", e2e.AWSVersion, tools.MotoVersion)},
-		{"stand-in", "  (EKS access entries, add-ons, pod identity: an in-memory record; moto has none)"},
-		{"stand-in", "the cluster's AWS side: an IAM role named like one, and its OIDC provider (program: " + rel(root, filepath.Join(root, "tests", "e2e", "testdata", "program.yaml")) + ")"},
-	} {
-		fmt.Fprintf(tw, "  %s\t%s\n", row[0], row[1])
+	for _, line := range e2e.Parts(tools) {
+		kind, what, _ := strings.Cut(line, ": ")
+		fmt.Fprintf(tw, "  %s\t%s\n", kind, what)
 	}
+	fmt.Fprintf(tw, "  %s\t%s\n", "", "(component plugin "+version+": "+rel(root, tools.Provider)+"; program: "+
+		rel(root, filepath.Join(root, "tests", "e2e", "testdata", "program.yaml"))+")")
 	tw.Flush()
 	if extra != "" {
 		fmt.Fprintf(out, "\nComponent inputs from %s:\n%s", rel(root, argsFile), indent(extra, "  "))

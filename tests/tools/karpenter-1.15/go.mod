@@ -12,7 +12,7 @@
 // go.sum is written with `go mod tidy -e`: tests of the provider module import
 // aws-sdk-go-v2/service/fis v1.46.1, whose zip is refused too (and v1.46.0 with it); nothing
 // cmd/controller builds needs it.
-module github.com/pulumi-karpenter/pulumi-karpenter/tests/tools/karpenter
+module github.com/pulumi-karpenter/pulumi-karpenter/tests/tools/karpenter-1.15
 
 go 1.26.10
 
