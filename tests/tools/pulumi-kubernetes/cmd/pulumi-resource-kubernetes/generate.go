@@ -15,7 +15,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 )
 
 const providerModule = "github.com/pulumi/pulumi-kubernetes/provider/v4"
@@ -25,11 +24,17 @@ func main() {
 	if version == "" {
 		log.Fatal("generate.go: VERSION is not set")
 	}
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", providerModule).Output()
+	// go mod download, not go list -m: on a fresh machine the zip is not in the module cache
+	// yet, and go list -m then reports no directory rather than fetching it.
+	out, err := exec.Command("go", "mod", "download", "-json", providerModule).Output()
 	if err != nil {
-		log.Fatalf("go list -m %s: %v", providerModule, err)
+		log.Fatalf("go mod download %s: %v", providerModule, err)
 	}
-	src := filepath.Join(strings.TrimSpace(string(out)), "cmd", "pulumi-resource-kubernetes")
+	var module struct{ Dir, Error string }
+	if err := json.Unmarshal(out, &module); err != nil || module.Dir == "" {
+		log.Fatalf("go mod download %s: no module directory (%s%v)", providerModule, module.Error, err)
+	}
+	src := filepath.Join(module.Dir, "cmd", "pulumi-resource-kubernetes")
 
 	var schema map[string]json.RawMessage
 	read(filepath.Join(src, "schema.json"), &schema)
