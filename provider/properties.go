@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
 // No silent drops: the SDKs decode only the properties a type declares, so a misspelt key in a
@@ -104,4 +105,79 @@ func editDistance(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
+}
+
+// Outputs inside plain inputs. The SDKs type every nested field of a pool or class as an Input,
+// so a program may wire one from another resource (an annotation or a class tag from the
+// cluster's name); the engine then sends it as an output value, known with its dependencies at
+// `up` and often unknown at a first preview. The component decides on those fields at construct
+// time (names, references, versions) or validates and passes them on, so they are plain Go values
+// — the fields meant to be wired from other resources (ids, role, instanceProfile, clusterName)
+// are Inputs — and the SDK's decoding refuses an output value in a plain field ("expected
+// destination type to implement pulumi.Input"), even a known one. resolvePlainOutputs hands them
+// over:
+//   - a known value loses its dependencies: the component resource itself depends on them, which
+//     orders its children's creation and deletion after and before those resources;
+//   - an unknown value, and a secret (a plain field would be written in clear text), fail naming
+//     the input's path. (An unknown cannot be carried as the engine's unknown-string sentinel:
+//     pulumi-go-provider marshals the inputs again before the SDK decodes them, which turns the
+//     sentinel back into an unknown.)
+func resolvePlainOutputs(inputs property.Map, t reflect.Type, preview bool) (property.Map, error) {
+	var errs []error
+	out := resolvePlain("", property.New(inputs), t, preview, &errs)
+	if err := errors.Join(errs...); err != nil {
+		return inputs, err
+	}
+	return out.AsMap(), nil
+}
+
+var inputType = reflect.TypeFor[pulumi.Input]()
+
+func resolvePlain(path string, v property.Value, t reflect.Type, preview bool, errs *[]error) property.Value {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Implements(inputType) {
+		return v // an Input takes output values as they are
+	}
+	if v.Secret() {
+		*errs = append(*errs, fmt.Errorf("%s: a secret cannot be given here: the component writes this field into "+
+			"what it creates in plain text; pass the value without secret()", path))
+		return v
+	}
+	v = v.WithDependencies(nil)
+	switch {
+	case v.IsNull():
+	case v.IsComputed():
+		when := "at `pulumi up`"
+		if preview {
+			when = "during preview"
+		}
+		*errs = append(*errs, fmt.Errorf("%s: the value is an output of a resource that is not known %s, and the "+
+			"component plans its children from this field: pass a value known before the update (a plain value, "+
+			"config, a StackReference output, or an output of a resource that already exists)", path, when))
+	case t.Kind() == reflect.Struct && v.IsMap():
+		fields := declaredProperties(t)
+		m := map[string]property.Value{}
+		for key, elem := range v.AsMap().All {
+			if field, ok := fields[key]; ok {
+				elem = resolvePlain(joinPath(path, key), elem, field, preview, errs)
+			}
+			m[key] = elem
+		}
+		return property.New(property.NewMap(m))
+	case t.Kind() == reflect.Map && v.IsMap():
+		m := map[string]property.Value{}
+		for key, elem := range v.AsMap().All {
+			m[key] = resolvePlain(fmt.Sprintf("%s[%q]", path, key), elem, t.Elem(), preview, errs)
+		}
+		return property.New(property.NewMap(m))
+	case t.Kind() == reflect.Slice && v.IsArray():
+		var a []property.Value
+		for i, elem := range v.AsArray().All {
+			a = append(a, resolvePlain(fmt.Sprintf("%s[%d]", path, i), elem, t.Elem(), preview, errs))
+		}
+		return property.New(property.NewArray(a))
+	}
+	return v
 }

@@ -56,6 +56,11 @@ func withKnownInputs(prov p.Provider) p.Provider {
 			if err := checkUnknownProperties(req.Inputs, args); err != nil {
 				return p.ConstructResponse{}, err
 			}
+			inputs, err := resolvePlainOutputs(req.Inputs, args, req.DryRun)
+			if err != nil {
+				return p.ConstructResponse{}, err
+			}
+			req.Inputs = inputs
 		}
 		if err := checkDefaultProviders(ctx, req); err != nil {
 			return p.ConstructResponse{}, err
@@ -116,6 +121,8 @@ func languageMap() map[string]any {
 			"packageName":          "pulumi_karpenter",
 			"respectSchemaVersion": true,
 			"pyproject":            map[string]any{"enabled": true},
+			// pulumi 3.256's own floor (3.9 ended 2025-10; 3.10 too, 2026-10, but pulumi still installs there).
+			"pythonRequires": ">=3.10",
 			"requires": map[string]string{
 				"pulumi": ">=3.142.0,<4.0.0",
 			},
