@@ -48,7 +48,9 @@ func Provider() (p.Provider, error) {
 
 // withKnownInputs hands the component the raw construct inputs. Typed Inputs arrive as
 // Outputs, which cannot say whether they are known; the few decisions that shape the set of
-// children (the controller policy layout) read known values here instead.
+// children (the controller policy layout) read known values here instead. Before that, the
+// inputs are checked for keys no type declares, and output values inside plain fields are
+// resolved (resolvePlainOutputs).
 func withKnownInputs(prov p.Provider) p.Provider {
 	construct := prov.Construct
 	prov.Construct = func(ctx context.Context, req p.ConstructRequest) (p.ConstructResponse, error) {
