@@ -229,11 +229,12 @@ func preparePython(t *testing.T, dist sdkDist) *sdkProgram {
 
 // pep440 is the Python SDK's form of a release version (1.2.3-rc.4 -> 1.2.3rc4).
 func pep440(v string) string {
-	return regexp.MustCompile(`-(alpha|beta|rc|dev)\.(\d+)$`).ReplaceAllStringFunc(v, func(s string) string {
-		m := regexp.MustCompile(`-(alpha|beta|rc|dev)\.(\d+)$`).FindStringSubmatch(s)
-		short := map[string]string{"alpha": "a", "beta": "b", "rc": "rc", "dev": ".dev"}[m[1]]
-		return short + m[2]
-	})
+	m := regexp.MustCompile(`-(alpha|beta|rc|dev)\.(\d+)$`).FindStringSubmatch(v)
+	if m == nil {
+		return v
+	}
+	short := map[string]string{"alpha": "a", "beta": "b", "rc": "rc", "dev": ".dev"}[m[1]]
+	return strings.TrimSuffix(v, m[0]) + short + m[2]
 }
 
 // prepareGo: the program's module with the SDK replaced by the release's stamped module, built.
