@@ -8,13 +8,12 @@
 #
 #   make e2e-deps   build/install what the engine tests need (part of `make deps`; a no-op when cached)
 #   make e2e        the scenarios (tests/e2e), the aws stand-in's own tests (tests/e2e/standin/aws)
-#                   and `make demo`'s test (tests/cmd/demo); part of `make test`
-#   make e2e-sdks   TestSDKPrograms: the TypeScript, Python, Go and Java programs of tests/e2e/sdk,
-#                   each from the package a user installs (dist/ of test-release-dry-run: the npm
-#                   tarball, the wheel, the stamped Go module, the Maven Central bundle, the plugin
-#                   archive), run through the CLI and engine as Automation API inline programs and
-#                   compared with the YAML program; part of `make test` (`make e2e` leaves that one
-#                   test to it)
+#                   and `make demo`'s test (tests/cmd/demo), then e2e-sdks; part of `make test`
+#   make e2e-sdks   TestSDKPrograms alone: the TypeScript, Python, Go and Java programs of
+#                   tests/e2e/sdk, each from the package a user installs (dist/ of
+#                   test-release-dry-run: the npm tarball, the wheel, the stamped Go module, the
+#                   Maven Central bundle, the plugin archive), run through the CLI and engine as
+#                   Automation API inline programs and compared with the YAML program
 #
 # The tests carry the build tag `e2e`, so the harness's `go test ./...` in tests/ compiles the
 # helpers but does not run them. E2E_FLAGS adds `go test` flags (e.g. E2E_FLAGS=-v, or
@@ -26,7 +25,7 @@ E2E_PKGS := ./e2e/... ./cmd/demo/
 E2E_FLAGS ?=
 
 DEPS_TARGETS += e2e-deps
-TEST_TARGETS += e2e e2e-sdks
+TEST_TARGETS += e2e
 
 # Cold on 2 cores: the Pulumi CLI (~6-12 min), pulumi-kubernetes (~8 min), the Karpenter controller
 # (~4 min, with Go 1.27.3), pulumi-language-yaml (~1-2 min), the registry (~1.5 min), the moto[server]
@@ -34,17 +33,21 @@ TEST_TARGETS += e2e e2e-sdks
 e2e-deps:
 	bash tests/scripts/install-e2e-deps.sh >/dev/null
 
+# TestSDKPrograms: the programs install the release's packages, which test-release-dry-run builds
+# into dist/ (npm, PyPI, the Go module proxy and Maven Central serve the programs' own pinned
+# dependencies at test time; Maven's into $(CACHE_DIR)/e2e-sdk-java-m2).
+define e2e_sdks
+	cd tests/e2e/sdk/go && GOWORK=off go vet ./...
+	cd tests && $(E2E_ENV) SDK_DIST=$(CURDIR)/dist go test -tags e2e -count=1 -timeout 20m -run '^TestSDKPrograms$$' $(E2E_FLAGS) ./e2e/
+endef
+
 # harness-deps: etcd, the Kubernetes binaries, kwok and the Karpenter module zips (the charts the
 # worlds push to their registry).
-e2e: build harness-deps e2e-deps
+e2e: build harness-deps e2e-deps test-release-dry-run
 	cd tests && GOWORK=off go vet -tags e2e $(E2E_PKGS) && \
 		$(E2E_ENV) go run ./cmd/demo -parts && \
 		$(E2E_ENV) go test -tags e2e -count=1 -timeout 20m -skip '^TestSDKPrograms$$' $(E2E_FLAGS) $(E2E_PKGS)
+	$(e2e_sdks)
 
-# The programs need the release's packages, which test-release-dry-run builds into dist/ (npm,
-# PyPI, the Go module proxy and Maven Central serve the programs' own pinned dependencies at test
-# time; Maven's into $(CACHE_DIR)/e2e-sdk-java-m2).
 e2e-sdks: build harness-deps e2e-deps test-release-dry-run
-	cd tests/e2e/sdk/go && GOWORK=off go vet ./...
-	cd tests && GOWORK=off go vet -tags e2e ./e2e/ && \
-		$(E2E_ENV) SDK_DIST=$(CURDIR)/dist go test -tags e2e -count=1 -timeout 20m -run '^TestSDKPrograms$$' $(E2E_FLAGS) ./e2e/
+	$(e2e_sdks)
