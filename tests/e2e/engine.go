@@ -271,15 +271,8 @@ func (e *Engine) RunContext(ctx context.Context, args ...string) (stdout, stderr
 	if e.Echo != nil {
 		cmd.Stdout = io.MultiWriter(&out, e.Echo)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
-	cmd.WaitDelay = 10 * time.Second
 	start := time.Now()
-	err = cmd.Run()
-	// Plugins the CLI left behind (it normally stops them) go with their group.
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
+	err = runInGroup(cmd)
 	if e.Logf != nil {
 		status := "ok"
 		if err != nil {
@@ -294,6 +287,20 @@ func (e *Engine) RunContext(ctx context.Context, args ...string) (stdout, stderr
 		err = fmt.Errorf("pulumi %s: %w", strings.Join(args, " "), err)
 	}
 	return out.String(), errOut.String(), err
+}
+
+// runInGroup runs cmd (made with exec.CommandContext) as its own process group: when the context
+// ends the group gets SIGTERM, then SIGKILL 10 s later; whatever it left behind (plugins the CLI
+// normally stops, an Automation API program's CLI) goes with the group when it returns.
+func runInGroup(cmd *exec.Cmd) error {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+	cmd.WaitDelay = 10 * time.Second
+	err := cmd.Run()
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	return err
 }
 
 // InstallPlugin installs a plugin binary into Home: `pulumi plugin install KIND NAME VERSION

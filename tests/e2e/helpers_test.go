@@ -103,12 +103,15 @@ func (w *world) program(extraInputs string) {
 func (w *world) run(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	stdout, stderr, err = w.Engine.Run(args...)
+	w.keepOutput(strings.Trim(regexp.MustCompile(`[^a-z]+`).ReplaceAllString(strings.Join(args[:min(2, len(args))], " "), "-"), "-"), stdout, stderr)
+	return stdout, stderr, err
+}
+
+// keepOutput saves a command's output under the test's output directory as NN-<slug>.txt.
+func (w *world) keepOutput(slug, stdout, stderr string) {
 	w.n++
 	_ = os.MkdirAll(w.outDir, 0o755)
-	slug := strings.Trim(regexp.MustCompile(`[^a-z]+`).ReplaceAllString(strings.Join(args[:min(2, len(args))], " "), "-"), "-")
-	name := fmt.Sprintf("%02d-%s.txt", w.n, slug)
-	_ = os.WriteFile(filepath.Join(w.outDir, name), []byte(stdout+"\n--- stderr ---\n"+stderr), 0o644)
-	return stdout, stderr, err
+	_ = os.WriteFile(filepath.Join(w.outDir, fmt.Sprintf("%02d-%s.txt", w.n, slug)), []byte(stdout+"\n--- stderr ---\n"+stderr), 0o644)
 }
 
 // must runs `pulumi args...` and fails the test (with the output) when it fails.

@@ -18,7 +18,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -351,24 +350,16 @@ func (p *sdkProgram) run(t *testing.T, w *world, step string) (map[string]any, e
 	path := filepath.Dir(w.Engine.Pulumi) + string(os.PathListSeparator) + w.Engine.Getenv("PATH")
 	cmd.Env = append(env, "PATH="+path, "E2E_CHART_REPOSITORY="+w.ChartRepository(), "PYTHONUNBUFFERED=1")
 	if p.lang == "nodejs" {
-		// @pulumi/pulumi 3.256 declares Node >= 22 and this machine has Node 20 (README says so).
+		// Keeps Node's deprecation warnings (Node 20 running @pulumi/pulumi 3.256, which targets
+		// Node >= 22) out of the program's stderr.
 		cmd.Env = append(cmd.Env, "NODE_OPTIONS=--no-deprecation")
 	}
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
-	cmd.WaitDelay = 10 * time.Second
 	start := time.Now()
-	err := cmd.Run()
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
+	err := runInGroup(cmd)
 	t.Logf("%s %s: %v after %s", p.lang, step, err, time.Since(start).Round(100*time.Millisecond))
-	w.n++
-	_ = os.MkdirAll(w.outDir, 0o755)
-	_ = os.WriteFile(filepath.Join(w.outDir, fmt.Sprintf("%02d-%s-%s.txt", w.n, p.lang, step)),
-		[]byte(stdout.String()+"\n--- stderr ---\n"+stderr.String()), 0o644)
+	w.keepOutput(p.lang+"-"+step, stdout.String(), stderr.String())
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w\n--- stdout ---\n%s\n--- stderr ---\n%s", p.lang, step, err, stdout.String(), tail(stderr.String(), 60))
 	}
