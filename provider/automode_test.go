@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -411,8 +413,8 @@ func TestRetainCrdsOnDeleteNeedsTheCrdRelease(t *testing.T) {
 func TestAutoModeGoldenArgsUseEveryAutoModeField(t *testing.T) {
 	data, err := os.ReadFile("testdata/args/automode.yaml")
 	require.NoError(t, err)
-	for _, f := range autoModeOnlyFields {
-		assert.Contains(t, string(data), f.name+":", "testdata/args/automode.yaml sets no %s", f.name)
+	for _, f := range spec.AutoModeOnlyFields {
+		assert.Contains(t, string(data), f.Name+":", "testdata/args/automode.yaml sets no %s", f.Name)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
@@ -43,11 +45,11 @@ func TestPodIdentityNeedsTheAgent(t *testing.T) {
 // working; switching to podIdentity then drops the annotation.
 func TestMigratingFromIRSAToPodIdentity(t *testing.T) {
 	r := renderArgs(t, withDefaults(t, `{"controllerIdentity":"both"}`))
-	var doc policyDocument
+	var doc catalog.PolicyDocument
 	require.NoError(t, json.Unmarshal([]byte(r.get("karpenter-controller").Inputs["assumeRolePolicy"].(string)), &doc))
 	require.Len(t, doc.Statement, 2)
-	assert.Equal(t, list{"sts:AssumeRoleWithWebIdentity"}, doc.Statement[0].Action)
-	assert.Equal(t, list{"sts:AssumeRole", "sts:TagSession"}, doc.Statement[1].Action)
+	assert.Equal(t, catalog.List{"sts:AssumeRoleWithWebIdentity"}, doc.Statement[0].Action)
+	assert.Equal(t, catalog.List{"sts:AssumeRole", "sts:TagSession"}, doc.Statement[1].Action)
 	assert.True(t, r.has("karpenter-pod-identity"))
 	values := r.get("karpenter-release").Inputs["values"].(map[string]any)
 	assert.NotNil(t, dig(values, "serviceAccount", "annotations", "eks.amazonaws.com/role-arn"))
@@ -99,19 +101,6 @@ func TestAwsAuthKeepsOtherMappings(t *testing.T) {
 	assert.True(t, r.get("karpenter-aws-auth").RetainOnDelete, "destroy must not remove the mapRoles field it took over")
 }
 
-func TestMergeMapRolesReplacesItsOwnEntryOnly(t *testing.T) {
-	existing := "- rolearn: arn:aws:iam::1:role/a\n  username: a\n  groups: [x]\n- rolearn: arn:aws:iam::1:role/node\n  username: old\n  groups: [y]\n"
-	merged, err := mergeMapRoles(existing, "arn:aws:iam::1:role/node", []string{"system:bootstrappers", "system:nodes"})
-	require.NoError(t, err)
-	var roles []map[string]any
-	require.NoError(t, yaml.Unmarshal([]byte(merged), &roles))
-	require.Len(t, roles, 2, "the node role appears once")
-	assert.Equal(t, "a", roles[0]["username"])
-	assert.Equal(t, "system:node:{{EC2PrivateDNSName}}", roles[1]["username"])
-	_, err = mergeMapRoles("not: [a list", "arn", nil)
-	assert.ErrorContains(t, err, "nodeAccess: kube-system/aws-auth mapRoles is not a YAML list")
-}
-
 func TestDiscoveryTagsAndSpotRole(t *testing.T) {
 	r := renderArgs(t, withDefaults(t, `{"discovery":{"subnetIds":["subnet-0a","subnet-0b"],"securityGroupIds":["sg-0c"]},"createSpotServiceLinkedRole":true}`))
 	for name, id := range map[string]string{"karpenter-discovery-subnet-0": "subnet-0a", "karpenter-discovery-subnet-1": "subnet-0b", "karpenter-discovery-security-group-0": "sg-0c"} {
@@ -127,9 +116,9 @@ func TestDiscoveryTagsAndSpotRole(t *testing.T) {
 
 func TestNodeClassRolesCanBePassed(t *testing.T) {
 	r := renderArgs(t, withDefaults(t, `{"nodeClasses":[{"name":"a","role":"team-a-nodes"},{"name":"b","instanceProfile":"legacy-profile"},{"name":"c"}],"defaultNodePool":false}`))
-	var doc policyDocument
+	var doc catalog.PolicyDocument
 	require.NoError(t, json.Unmarshal([]byte(r.get("karpenter-controller-iam-integration").Inputs["policy"].(string)), &doc))
-	assert.Equal(t, list{r.Outputs["nodeRoleArn"].(string), "arn:aws:iam::123456789012:role/team-a-nodes", "arn:aws:iam::123456789012:role/legacy-profile"},
+	assert.Equal(t, catalog.List{r.Outputs["nodeRoleArn"].(string), "arn:aws:iam::123456789012:role/team-a-nodes", "arn:aws:iam::123456789012:role/legacy-profile"},
 		doc.Statement[0].Resource, "the node role, a class's role, and the role inside a class's instance profile")
 }
 

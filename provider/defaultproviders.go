@@ -7,12 +7,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/build"
+
 	p "github.com/pulumi/pulumi-go-provider"
 	pconfig "github.com/pulumi/pulumi/sdk/v3/go/common/resource/config"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 )
 
-// The children are registered at fixed provider versions (awsVersion, kubernetesVersion). When a
+// The children are registered at fixed provider versions (build.AWSVersion, build.KubernetesVersion). When a
 // program passes no provider for a package — neither in the component's `providers` option nor
 // on a parent component, whose map the engine merges into the construct request — the engine
 // gives the children a *default* provider at that version, configured from the stack's
@@ -29,7 +31,7 @@ import (
 // awsV7OnlyConfigKeys are the `aws:` config keys pulumi-aws 7 knows and 6.83.2 does not: the
 // difference of the variables declared in config/vars.d.ts of the npm packages @pulumi/aws@6.83.2
 // and @pulumi/aws@7.48.0. (6.83.2's `assumeRole` object became 7's `assumeRoles` list.) Redo the
-// diff when awsVersion changes.
+// diff when build.AWSVersion changes.
 var awsV7OnlyConfigKeys = []string{"assumeRoles", "tagPolicyCompliance", "userAgents"}
 
 // childPackages are the provider packages each component's children use: the standalone
@@ -57,20 +59,20 @@ func checkDefaultProviders(ctx context.Context, req p.ConstructRequest) error {
 				"which rejects keys it does not know and, without them, would act as a different identity. "+
 				"Pass the program's providers: `providers: {aws: <aws.Provider>, kubernetes: <kubernetes.Provider>}` "+
 				"(on this component or a parent component)",
-				strings.Join(v7, ", "), awsVersion, awsVersion)
+				strings.Join(v7, ", "), build.AWSVersion, build.AWSVersion)
 		}
 		p.GetLogger(ctx).Warning(fmt.Sprintf("no aws provider was passed to this component (the `providers` option, "+
 			"or a parent component's), so its AWS children use a default pulumi-aws %s provider configured from the "+
 			"stack's `aws:*` config and the ambient AWS credentials, which may be a different identity, account or region "+
 			"from the program's. Programs on pulumi-aws v7, or with their own aws provider, should pass "+
-			"`providers: {aws: <aws.Provider>, kubernetes: <kubernetes.Provider>}` explicitly.", awsVersion))
+			"`providers: {aws: <aws.Provider>, kubernetes: <kubernetes.Provider>}` explicitly.", build.AWSVersion))
 	}
 	if slices.Contains(uses, "kubernetes") && defaultProviderFor(req, "kubernetes") {
 		p.GetLogger(ctx).Warning(fmt.Sprintf("no kubernetes provider was passed to this component (the `providers` "+
 			"option, or a parent component's), so its Helm releases and Karpenter resources use a default "+
 			"pulumi-kubernetes %s provider configured from the stack's `kubernetes:*` config or the ambient kubeconfig, "+
 			"which may point at another cluster. Pass `providers: {aws: <aws.Provider>, kubernetes: <kubernetes.Provider>}` "+
-			"with a provider for this cluster.", kubernetesVersion))
+			"with a provider for this cluster.", build.KubernetesVersion))
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/build"
+
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -48,7 +50,7 @@ func TestNoProvidersWarns(t *testing.T) {
 		assert.Equal(t, component, w.GetUrn(), "the warning is on the component")
 	}
 	assert.Contains(t, warnings[0].GetMessage(), "no aws provider was passed to this component")
-	assert.Contains(t, warnings[0].GetMessage(), "default pulumi-aws "+awsVersion+" provider")
+	assert.Contains(t, warnings[0].GetMessage(), "default pulumi-aws "+build.AWSVersion+" provider")
 	assert.Contains(t, warnings[0].GetMessage(), "Programs on pulumi-aws v7")
 	assert.Contains(t, warnings[1].GetMessage(), "no kubernetes provider was passed to this component")
 	assert.Contains(t, warnings[1].GetMessage(), "ambient kubeconfig")
@@ -94,7 +96,7 @@ func TestV7AWSConfigWithoutAWSProviderFails(t *testing.T) {
 	registered, _, err := constructWith(t, map[string]string{"kubernetes": testK8sProvider}, config)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "aws:assumeRoles, aws:userAgents")
-	assert.Contains(t, err.Error(), "unknown to pulumi-aws "+awsVersion)
+	assert.Contains(t, err.Error(), "unknown to pulumi-aws "+build.AWSVersion)
 	assert.Contains(t, err.Error(), "providers: {aws:")
 	assert.Empty(t, registered, "nothing is registered")
 }

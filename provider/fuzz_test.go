@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 )
 
 // fieldError is how a rejection starts: the field's path (as in the schema, with list
@@ -81,7 +83,7 @@ func assertValidGraph(t *testing.T, out *Rendered) {
 		if r.Type == "aws:iam/policy:Policy" {
 			doc := r.Inputs["policy"].(string)
 			var v map[string]any
-			if err := json.Unmarshal([]byte(doc), &v); err != nil || len(doc) > maxManagedPolicyLength {
+			if err := json.Unmarshal([]byte(doc), &v); err != nil || len(doc) > catalog.MaxManagedPolicyLength {
 				t.Fatalf("policy %s is invalid or too long (%d): %v", r.Name, len(doc), err)
 			}
 		}

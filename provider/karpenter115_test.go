@@ -3,6 +3,8 @@ package provider
 import (
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
 	"github.com/stretchr/testify/assert"
@@ -105,13 +107,13 @@ func TestVersionPolicy(t *testing.T) {
 	assert.Contains(t, renderError(t, withDefaults(t, `{"version":"2.0.0","allowUnverifiedVersion":true}`)),
 		"version: Karpenter 2.0.0 is a new major version")
 
-	rel, err := lookupRelease("1.17.2", true)
+	rel, err := catalog.LookupRelease("1.17.2", true)
 	require.NoError(t, err)
-	assert.True(t, rel.unverified)
-	assert.Contains(t, rel.unverifiedWarning(), "Karpenter 1.17.2 is newer than the newest release this component has verified (1.15.1): installing it with 1.15's IAM policy")
-	rel, err = lookupRelease("1.15.1", true)
+	assert.True(t, rel.Unverified)
+	assert.Contains(t, rel.UnverifiedWarning(), "Karpenter 1.17.2 is newer than the newest release this component has verified (1.15.1): installing it with 1.15's IAM policy")
+	rel, err = catalog.LookupRelease("1.15.1", true)
 	require.NoError(t, err)
-	assert.False(t, rel.unverified, "the opt-in changes nothing for a known release")
+	assert.False(t, rel.Unverified, "the opt-in changes nothing for a known release")
 }
 
 // The opt-in shows on every preview: the engine receives a warning on the component.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -32,10 +34,10 @@ func TestBringYourOwnNodeRole(t *testing.T) {
 	assert.False(t, r.has("karpenter-node-access"), "no access entry for a role the component does not own")
 	assert.Equal(t, "KarpenterNodeRole-demo", dig(r.get("karpenter-nodeclass-default").Inputs, "spec", "role"))
 
-	var doc policyDocument
+	var doc catalog.PolicyDocument
 	require.NoError(t, json.Unmarshal([]byte(r.get("karpenter-controller-iam-integration").Inputs["policy"].(string)), &doc))
 	assert.Equal(t, "AllowPassingInstanceRole", doc.Statement[0].Sid)
-	assert.Equal(t, list{arn}, doc.Statement[0].Resource, "the controller may pass exactly the given role")
+	assert.Equal(t, catalog.List{arn}, doc.Statement[0].Resource, "the controller may pass exactly the given role")
 	assert.Equal(t, arn, r.Outputs["nodeRoleArn"])
 	assert.Equal(t, "", r.Outputs["instanceProfileName"])
 }

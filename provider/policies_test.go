@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -339,7 +341,7 @@ func assertTemplatePolicies(t *testing.T, r *rendered, want map[string]string) {
 		doc, ok := want[p.Name]
 		require.True(t, ok, "unexpected policy %s", p.Name)
 		assertSamePolicy(t, fillTemplate(doc, r), p.Inputs["policy"].(string), p.Name)
-		assert.LessOrEqual(t, len(p.Inputs["policy"].(string)), maxManagedPolicyLength, p.Name)
+		assert.LessOrEqual(t, len(p.Inputs["policy"].(string)), catalog.MaxManagedPolicyLength, p.Name)
 	}
 	assertSamePolicy(t, fillTemplate(v114QueuePolicy, r), r.get("karpenter-interruption-policy").Inputs["policy"].(string), "queue policy")
 }

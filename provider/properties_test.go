@@ -1,11 +1,7 @@
 package provider
 
 import (
-	"reflect"
 	"testing"
-
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
-	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -47,61 +43,4 @@ func TestUnknownPropertiesFailNamingThePath(t *testing.T) {
 	msg = renderError(t, withDefaults(t, `{"somethingElse": 1}`))
 	assert.Contains(t, msg, "somethingElse: unknown property")
 	assert.NotContains(t, msg, "did you mean")
-}
-
-func TestEditDistance(t *testing.T) {
-	assert.Equal(t, 0, editDistance("maxPods", "maxPods"))
-	assert.Equal(t, 1, editDistance("maxPod", "maxPods"))
-	assert.Equal(t, 2, editDistance("volumSize", "volumeSise"))
-	assert.Equal(t, 3, editDistance("", "abc"))
-}
-
-// Output values inside the plain parts of the inputs (what every SDK sends for a pool annotation
-// or a class tag wired from another resource) reach the component as their values when they are
-// known; an unknown one or a secret fails naming its path.
-func TestResolvePlainOutputs(t *testing.T) {
-	dep := urn.URN("urn:pulumi:dev::p::aws:iam/role:Role::cluster")
-	known := property.New("e2e-cluster-1").WithDependencies([]urn.URN{dep})
-	unknown := property.New(property.Computed).WithDependencies([]urn.URN{dep})
-	inputs := func(annotation, weight, userData property.Value) property.Map {
-		return property.NewMap(map[string]property.Value{
-			"clusterName": unknown, // an Input: passed on as it is
-			"nodePools": property.New([]property.Value{property.New(map[string]property.Value{
-				"name":        property.New("general"),
-				"annotations": property.New(map[string]property.Value{"example.com/cluster": annotation}),
-				"weight":      weight,
-			})}),
-			"nodeClasses": property.New([]property.Value{property.New(map[string]property.Value{
-				"name":     property.New("general"),
-				"userData": userData,
-				"role":     unknown, // an Input
-			})}),
-		})
-	}
-	args := reflect.TypeFor[KarpenterArgs]()
-	pool := func(m property.Map) property.Map { return m.Get("nodePools").AsArray().Get(0).AsMap() }
-
-	t.Run("known values with dependencies become plain values", func(t *testing.T) {
-		for _, preview := range []bool{true, false} {
-			got, err := resolvePlainOutputs(inputs(known, property.New(5.0).WithDependencies([]urn.URN{dep}), known), args, preview)
-			require.NoError(t, err)
-			assert.Equal(t, property.New("e2e-cluster-1"), pool(got).Get("annotations").AsMap().Get("example.com/cluster"))
-			assert.Equal(t, property.New(5.0), pool(got).Get("weight"))
-			assert.Equal(t, unknown, got.Get("clusterName"), "Inputs keep their output values")
-			assert.Equal(t, unknown, got.Get("nodeClasses").AsArray().Get(0).AsMap().Get("role"))
-		}
-	})
-	t.Run("an unknown or a secret fails naming its path", func(t *testing.T) {
-		_, err := resolvePlainOutputs(inputs(unknown, unknown, property.New("#!/bin/sh").WithSecret(true)), args, true)
-		require.Error(t, err)
-		for _, want := range []string{
-			`nodePools[0].annotations["example.com/cluster"]: the value is an output of a resource that is not known during preview`,
-			"nodePools[0].weight: the value is an output of a resource that is not known during preview",
-			"nodeClasses[0].userData: a secret cannot be given here",
-		} {
-			assert.Contains(t, err.Error(), want)
-		}
-		assert.NotContains(t, err.Error(), "role", "an Input may be unknown")
-		assert.NotContains(t, err.Error(), "clusterName", "an Input may be unknown")
-	})
 }

@@ -1,6 +1,8 @@
 // Package provider implements the karpenter:index:Karpenter component, and the
 // karpenter:index:NodePool and karpenter:index:NodeClass components for pools and classes
-// declared outside it.
+// declared outside it: the infer wiring on top of the layers catalog ← spec ← plan ← build
+// (see their package docs), the default-provider checks, and `render`, the provider run under
+// an in-process engine with mocks.
 package provider
 
 import (
@@ -10,10 +12,12 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/build"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+
 	p "github.com/pulumi/pulumi-go-provider"
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
-	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
 
 const (
@@ -37,7 +41,9 @@ func Provider() (p.Provider, error) {
 		WithLicense("Apache-2.0").
 		WithPluginDownloadURL("github://api.github.com/pulumi-karpenter/pulumi-karpenter").
 		WithLanguageMap(languageMap()).
-		WithModuleMap(map[tokens.ModuleName]tokens.ModuleName{"provider": "index"}).
+		// Every token is in the index module: the component types' (this package) and the input
+		// types' (package spec), whose Go package would otherwise name the module.
+		WithModuleMap(map[tokens.ModuleName]tokens.ModuleName{"provider": "index", "spec": "index"}).
 		WithComponents(infer.ComponentF(NewKarpenter), infer.ComponentF(NewNodePool), infer.ComponentF(NewNodeClass)).
 		Build()
 	if err != nil {
@@ -50,15 +56,15 @@ func Provider() (p.Provider, error) {
 // Outputs, which cannot say whether they are known; the few decisions that shape the set of
 // children (the controller policy layout) read known values here instead. Before that, the
 // inputs are checked for keys no type declares, and output values inside plain fields are
-// resolved (resolvePlainOutputs).
+// resolved (spec.ResolvePlainOutputs).
 func withKnownInputs(prov p.Provider) p.Provider {
 	construct := prov.Construct
 	prov.Construct = func(ctx context.Context, req p.ConstructRequest) (p.ConstructResponse, error) {
 		if args, ok := componentArgs[string(req.Urn.Type())]; ok {
-			if err := checkUnknownProperties(req.Inputs, args); err != nil {
+			if err := spec.CheckUnknownProperties(req.Inputs, args); err != nil {
 				return p.ConstructResponse{}, err
 			}
-			inputs, err := resolvePlainOutputs(req.Inputs, args, req.DryRun)
+			inputs, err := spec.ResolvePlainOutputs(req.Inputs, args, req.DryRun)
 			if err != nil {
 				return p.ConstructResponse{}, err
 			}
@@ -67,7 +73,7 @@ func withKnownInputs(prov p.Provider) p.Provider {
 		if err := checkDefaultProviders(ctx, req); err != nil {
 			return p.ConstructResponse{}, err
 		}
-		resp, err := construct(context.WithValue(ctx, knownInputsKey{}, req.Inputs), req)
+		resp, err := construct(build.WithKnownInputValues(ctx, req.Inputs), req)
 		return resp, unwrapGateError(err)
 	}
 	return prov
@@ -87,26 +93,11 @@ func unwrapGateError(err error) error {
 	return err
 }
 
-// componentArgs are the input types of each component, for checkUnknownProperties.
+// componentArgs are the input types of each component, for spec.CheckUnknownProperties.
 var componentArgs = map[string]reflect.Type{
-	componentToken: reflect.TypeFor[KarpenterArgs](),
-	nodePoolToken:  reflect.TypeFor[NodePoolArgs](),
-	nodeClassToken: reflect.TypeFor[NodeClassArgs](),
-}
-
-type knownInputsKey struct{}
-
-// knownInput is the value of a top-level string input when the engine sent it known.
-func knownInput(ctx context.Context, name string) (string, bool) {
-	inputs, ok := ctx.Value(knownInputsKey{}).(property.Map)
-	if !ok {
-		return "", false
-	}
-	v, ok := inputs.GetOk(name)
-	if !ok || !v.IsString() {
-		return "", false
-	}
-	return v.AsString(), true
+	componentToken: reflect.TypeFor[spec.KarpenterArgs](),
+	nodePoolToken:  reflect.TypeFor[spec.NodePoolArgs](),
+	nodeClassToken: reflect.TypeFor[spec.NodeClassArgs](),
 }
 
 // languageMap names the package in every language's registry.

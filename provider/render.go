@@ -5,8 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/build"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
 
 	presource "github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -90,7 +95,7 @@ func ParseRenderArgs(data []byte) (RenderArgs, error) {
 		}
 	}
 	if _, ok := componentArgs[args.Type]; !ok {
-		return RenderArgs{}, fmt.Errorf("type: %q is not a component of this package; one of: %s", args.Type, strings.Join(sortedKeys(componentArgs), ", "))
+		return RenderArgs{}, fmt.Errorf("type: %q is not a component of this package; one of: %s", args.Type, strings.Join(slices.Sorted(maps.Keys(componentArgs)), ", "))
 	}
 	args.Inputs = presource.FromResourcePropertyMap(presource.NewPropertyMapFromMap(inputs))
 	return args, nil
@@ -113,7 +118,7 @@ func Render(ctx context.Context, args RenderArgs) (*Rendered, error) {
 
 func render(ctx context.Context, args RenderArgs, mocks *renderMocks) (*Rendered, error) {
 	rec := &registrationRecorder{}
-	outputs, registered, err := construct(withRegistrationRecorder(ctx, rec), args, mocks)
+	outputs, registered, err := construct(build.WithRecorder(ctx, rec), args, mocks)
 	mocks.registered = registered
 	if err != nil {
 		return nil, err
@@ -137,7 +142,7 @@ func render(ctx context.Context, args RenderArgs, mocks *renderMocks) (*Rendered
 			Type:           reg.typ,
 			Name:           reg.name,
 			Parent:         presource.URN(reg.parent).Name(),
-			DependsOn:      sortedKeys(deps),
+			DependsOn:      append([]string{}, slices.Sorted(maps.Keys(deps))...), // [] rather than null in JSON
 			Inputs:         plainMap(presource.FromResourcePropertyMap(reg.inputs)),
 			Aliases:        reg.aliases,
 			ReadID:         reg.readID,
@@ -156,18 +161,7 @@ type registrationRecorder struct {
 	reads map[string][]string
 }
 
-type recorderKey struct{}
-
-func withRegistrationRecorder(ctx context.Context, r *registrationRecorder) context.Context {
-	return context.WithValue(ctx, recorderKey{}, r)
-}
-
-func registrationRecorderFrom(ctx context.Context) *registrationRecorder {
-	r, _ := ctx.Value(recorderKey{}).(*registrationRecorder)
-	return r
-}
-
-func (r *registrationRecorder) record(args *pulumi.ResourceTransformationArgs) *pulumi.ResourceTransformationResult {
+func (r *registrationRecorder) Record(args *pulumi.ResourceTransformationArgs) *pulumi.ResourceTransformationResult {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.keys = append(r.keys, args.Type+"::"+args.Name)
@@ -268,7 +262,7 @@ func (m *renderMocks) newResource(reg *registration) (string, presource.Property
 	case "aws:iam/instanceProfile:InstanceProfile":
 		set("arn", fmt.Sprintf("arn:%s:iam::%s:instance-profile/%s", renderPartition, renderAccount, physical))
 	case "aws:iam/rolePolicyAttachment:RolePolicyAttachment":
-		id = str("role") + "/" + nameFromArn(str("policyArn"))
+		id = str("role") + "/" + spec.NameFromArn(str("policyArn"))
 	case "aws:iam/serviceLinkedRole:ServiceLinkedRole":
 		set("name", "AWSServiceRoleForEC2Spot")
 		id = fmt.Sprintf("arn:%s:iam::%s:role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot", renderPartition, renderAccount)

@@ -36,9 +36,10 @@ func (m *renderMocks) recordInvoke(token string, args presource.PropertyMap) {
 	m.invoked = append(m.invoked, invocation{token: token, args: args})
 }
 
-// recordReads notes which result fields the component reads from an invoke (the same for
+// RecordReads notes which result fields the component reads from an invoke (the same for
 // every call of one token: each token is invoked from one place).
-func (r *registrationRecorder) recordReads(token string, fields []string) {
+func (r *registrationRecorder) RecordReads(token string, result any) {
+	fields := resultFields(result)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.reads == nil {

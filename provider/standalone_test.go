@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,7 +20,7 @@ func TestStandaloneNodePoolRendersLikeTheComponentsPool(t *testing.T) {
 	require.Len(t, standalone.Resources, 1)
 	assert.Equal(t, comp.get("karpenter-nodepool-spot").Inputs, standalone.get("team").Inputs)
 	assert.Equal(t, "karpenter:index:NodePool", standalone.Component.Type)
-	assert.Equal(t, map[string]any{"nodePoolName": "spot", "version": defaultVersion}, standalone.Outputs)
+	assert.Equal(t, map[string]any{"nodePoolName": "spot", "version": catalog.DefaultVersion}, standalone.Outputs)
 }
 
 func TestStandaloneNodeClassRendersLikeTheComponentsClass(t *testing.T) {
@@ -27,7 +29,7 @@ func TestStandaloneNodeClassRendersLikeTheComponentsClass(t *testing.T) {
 	standalone := renderArgs(t, `{"type": "karpenter:index:NodeClass", "name": "team", "clusterName": "demo", "spec": `+class+`}`)
 	require.Len(t, standalone.Resources, 1)
 	assert.Equal(t, comp.get("karpenter-nodeclass-default").Inputs, standalone.get("team").Inputs)
-	assert.Equal(t, map[string]any{"nodeClassName": "default", "version": defaultVersion}, standalone.Outputs)
+	assert.Equal(t, map[string]any{"nodeClassName": "default", "version": catalog.DefaultVersion}, standalone.Outputs)
 }
 
 func TestStandaloneResourcesFollowTheVersion(t *testing.T) {
@@ -37,7 +39,7 @@ func TestStandaloneResourcesFollowTheVersion(t *testing.T) {
 
 	class := renderArgs(t, `{"type": "karpenter:index:NodeClass", "version": "0.31.4", "clusterName": "demo", "spec": {"name": "c"}}`)
 	assert.Equal(t, "kubernetes:karpenter.k8s.aws/v1alpha1:AWSNodeTemplate", class.Resources[0].Type)
-	assert.Equal(t, map[string]any{discoveryTag: "demo"}, dig(class.Resources[0].Inputs, "spec", "subnetSelector"))
+	assert.Equal(t, map[string]any{catalog.DiscoveryTag: "demo"}, dig(class.Resources[0].Inputs, "spec", "subnetSelector"))
 
 	msg := renderError(t, `{"type": "karpenter:index:NodePool", "version": "1.17.0", "spec": {"name": "p", "nodeClassRef": "c"}}`)
 	assert.Contains(t, msg, "allowUnverifiedVersion")

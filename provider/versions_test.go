@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -258,7 +260,7 @@ func TestLongClusterNamesStayWithinIAMLimits(t *testing.T) {
 	for _, version := range []string{"0.31.4", "0.37.7", "1.0.8", "1.8.6", "1.14.1", "1.15.1"} {
 		r := renderArgs(t, fmt.Sprintf(`{"clusterName":%q,"oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE","version":%q}`, long, version))
 		for _, p := range r.byType("aws:iam/policy:Policy") {
-			assert.LessOrEqual(t, len(p.Inputs["policy"].(string)), maxManagedPolicyLength, "%s %s", version, p.Name)
+			assert.LessOrEqual(t, len(p.Inputs["policy"].(string)), catalog.MaxManagedPolicyLength, "%s %s", version, p.Name)
 		}
 		if version == "1.8.6" || version == "1.0.8" {
 			assert.False(t, r.has("karpenter-controller-policy"), "%s splits", version)

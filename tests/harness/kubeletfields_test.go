@@ -15,13 +15,13 @@ import (
 // fields (what Karpenter 1.15.1's controller would reject). Its list must be the upstream
 // type's, read here from k8s.io/kubelet itself.
 func TestProviderKubeletSettingsAreUpstreams(t *testing.T) {
-	src, err := os.ReadFile("../../provider/kubelet.go")
+	src, err := os.ReadFile("../../provider/catalog/kubelet.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	block := regexp.MustCompile("(?s)var upstreamKubeletSettings = strings.Fields\\(`(.*?)`\\)").FindSubmatch(src)
+	block := regexp.MustCompile("(?s)var UpstreamKubeletSettings = strings.Fields\\(`(.*?)`\\)").FindSubmatch(src)
 	if block == nil {
-		t.Fatal("provider/kubelet.go: upstreamKubeletSettings not found")
+		t.Fatal("provider/catalog/kubelet.go: UpstreamKubeletSettings not found")
 	}
 	provider := strings.Fields(string(block[1]))
 
@@ -36,7 +36,7 @@ func TestProviderKubeletSettingsAreUpstreams(t *testing.T) {
 	slices.Sort(provider)
 	slices.Sort(upstream)
 	if !slices.Equal(provider, upstream) {
-		t.Errorf("provider/kubelet.go upstreamKubeletSettings differs from k8s.io/kubelet's KubeletConfiguration:\nonly in the provider: %v\nonly upstream: %v",
+		t.Errorf("provider/catalog/kubelet.go UpstreamKubeletSettings differs from k8s.io/kubelet's KubeletConfiguration:\nonly in the provider: %v\nonly upstream: %v",
 			without(provider, upstream), without(upstream, provider))
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 )
 
-// The functions the component invokes (provider/resources.go), answered as pulumi-aws 6.83.2
+// The functions the component invokes (provider/build/resources.go), answered as pulumi-aws 6.83.2
 // answers them: getRegion returns `name` (and id, description, endpoint), not v7's `region`.
 
 type invokeFunc func(ctx context.Context, p *provider, args pmap) (pmap, error)

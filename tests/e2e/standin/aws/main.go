@@ -8,7 +8,7 @@
 // It speaks the real resource provider protocol (the engine starts it, it prints its port,
 // the engine calls Configure, Check, Diff, Create, Read, Update, Delete and Invoke over gRPC)
 // for exactly the resource types and functions the karpenter component uses
-// (provider/resources.go), and performs every operation for real against a local moto server:
+// (provider/build/resources.go), and performs every operation for real against a local moto server:
 // IAM roles, policies, attachments, instance profiles and the service-linked role; the SQS
 // queue and its policy; EventBridge rules and targets; EC2 tags; STS for the caller identity.
 // moto has no EKS access entries, add-ons or pod identity associations: those are recorded in

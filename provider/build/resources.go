@@ -1,17 +1,19 @@
-package provider
-
-import (
-	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-)
+package build
 
 // The component registers its children by type token, inputs and provider version — exactly
 // what the pulumi-aws and pulumi-kubernetes Go SDKs send, without linking those SDKs: they
 // would add about 100 MB to the plugin and slow its start (see README, Performance).
 
+import (
+	"context"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
 // Provider versions the children are registered with, as the SDKs at these versions would.
 const (
-	awsVersion        = "6.83.2"
-	kubernetesVersion = "4.30.0"
+	AWSVersion        = "6.83.2"
+	KubernetesVersion = "4.30.0"
 )
 
 // Type tokens of the children.
@@ -33,16 +35,16 @@ const (
 	helmRelease                = "kubernetes:helm.sh/v3:Release"
 	configMap                  = "kubernetes:core/v1:ConfigMap"
 	configMapPatch             = "kubernetes:core/v1:ConfigMapPatch"
-	invokePartition            = "aws:index/getPartition:getPartition"
-	invokeRegion               = "aws:index/getRegion:getRegion"
-	invokeCallerIdentity       = "aws:index/getCallerIdentity:getCallerIdentity"
+	InvokePartition            = "aws:index/getPartition:getPartition"
+	InvokeRegion               = "aws:index/getRegion:getRegion"
+	InvokeCallerIdentity       = "aws:index/getCallerIdentity:getCallerIdentity"
 	invokeAddon                = "aws:eks/getAddon:getAddon"
-	invokeInstanceProfile      = "aws:iam/getInstanceProfile:getInstanceProfile"
+	InvokeInstanceProfile      = "aws:iam/getInstanceProfile:getInstanceProfile"
 )
 
-// child is a registered child and the outputs the component reads from it. A type without an
+// Child is a registered child and the outputs the component reads from it. A type without an
 // output leaves its field empty.
-type child struct {
+type Child struct {
 	pulumi.CustomResourceState
 	Arn  pulumi.StringOutput `pulumi:"arn"`
 	Name pulumi.StringOutput `pulumi:"name"`
@@ -54,33 +56,33 @@ type child struct {
 
 // newChild registers a child of the component. Inputs that are nil (optional and unset) are
 // left out, as the SDKs leave them out.
-func (b *builder) newChild(token, suffix string, inputs pulumi.Map, opts ...pulumi.ResourceOption) (*child, error) {
-	var c child
-	err := b.ctx.RegisterResource(token, b.childName(suffix), compact(inputs), &c, b.opts(append(versionOf(token), opts...)...)...)
+func (b *builder) newChild(token, suffix string, inputs pulumi.Map, opts ...pulumi.ResourceOption) (*Child, error) {
+	var c Child
+	err := b.ctx.RegisterResource(token, b.childName(suffix), compact(inputs), &c, b.opts(append(VersionOf(token), opts...)...)...)
 	return &c, err
 }
 
 // readChild reads an existing object the component does not own.
-func (b *builder) readChild(token, suffix, id string) (*child, error) {
-	var c child
-	err := b.ctx.ReadResource(token, b.childName(suffix), pulumi.ID(id), nil, &c, b.opts(versionOf(token)...)...)
+func (b *builder) readChild(token, suffix, id string) (*Child, error) {
+	var c Child
+	err := b.ctx.ReadResource(token, b.childName(suffix), pulumi.ID(id), nil, &c, b.opts(VersionOf(token)...)...)
 	return &c, err
 }
 
 // invoke calls a provider function through the component's providers. Under render it also
 // notes which result fields the component reads (render_invokes.go).
 func (b *builder) invoke(token string, args, result any) error {
-	if rec := registrationRecorderFrom(b.ctx.Context()); rec != nil {
-		rec.recordReads(token, resultFields(result))
+	if rec := recorderFrom(b.ctx.Context()); rec != nil {
+		rec.RecordReads(token, result)
 	}
-	return b.ctx.Invoke(token, args, result, pulumi.Parent(b.parent), pulumi.Version(awsVersion))
+	return b.ctx.Invoke(token, args, result, pulumi.Parent(b.parent), pulumi.Version(AWSVersion))
 }
 
-func versionOf(token string) []pulumi.ResourceOption {
+func VersionOf(token string) []pulumi.ResourceOption {
 	if len(token) > len("kubernetes:") && token[:len("kubernetes:")] == "kubernetes:" {
-		return []pulumi.ResourceOption{pulumi.Version(kubernetesVersion)}
+		return []pulumi.ResourceOption{pulumi.Version(KubernetesVersion)}
 	}
-	return []pulumi.ResourceOption{pulumi.Version(awsVersion)}
+	return []pulumi.ResourceOption{pulumi.Version(AWSVersion)}
 }
 
 func compact(m pulumi.Map) pulumi.Map {
@@ -91,4 +93,23 @@ func compact(m pulumi.Map) pulumi.Map {
 		}
 	}
 	return out
+}
+
+// recorder is told what a component registers and which invoke results it reads: `render`
+// (the layer above) passes one in the context, to report both.
+type recorder interface {
+	Record(args *pulumi.ResourceTransformationArgs) *pulumi.ResourceTransformationResult
+	RecordReads(token string, result any)
+}
+
+type recorderKey struct{}
+
+// WithRecorder hands a recorder to the components constructed under ctx.
+func WithRecorder(ctx context.Context, r recorder) context.Context {
+	return context.WithValue(ctx, recorderKey{}, r)
+}
+
+func recorderFrom(ctx context.Context) recorder {
+	r, _ := ctx.Value(recorderKey{}).(recorder)
+	return r
 }

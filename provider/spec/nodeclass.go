@@ -1,150 +1,15 @@
-package provider
+package spec
 
 import (
-	"slices"
 	"strings"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// NodePool is the typed form of a Karpenter NodePool (karpenter.sh/v1).
-type NodePoolSpec struct {
-	Name                   string            `pulumi:"name"`
-	NodeClassRef           *string           `pulumi:"nodeClassRef,optional"`
-	Requirements           []Requirement     `pulumi:"requirements,optional"`
-	Labels                 map[string]string `pulumi:"labels,optional"`
-	Annotations            map[string]string `pulumi:"annotations,optional"`
-	Taints                 []Taint           `pulumi:"taints,optional"`
-	StartupTaints          []Taint           `pulumi:"startupTaints,optional"`
-	ExpireAfter            *string           `pulumi:"expireAfter,optional"`
-	TerminationGracePeriod *string           `pulumi:"terminationGracePeriod,optional"`
-	Limits                 map[string]string `pulumi:"limits,optional"`
-	Weight                 *int              `pulumi:"weight,optional"`
-	Replicas               *int              `pulumi:"replicas,optional"`
-	Disruption             *Disruption       `pulumi:"disruption,optional"`
-}
-
-func (p *NodePoolSpec) Annotate(a infer.Annotator) {
-	a.Describe(&p, "A Karpenter NodePool: which nodes Karpenter may launch for pending pods, and how it disrupts them.")
-	a.Describe(&p.Name, "Name of the NodePool object (a lowercase DNS label, at most 63 characters).")
-	a.Describe(&p.NodeClassRef, "Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.")
-	a.Describe(&p.Requirements, "Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2.")
-	a.Describe(&p.Labels, "Labels applied to every node of the pool.")
-	a.Describe(&p.Annotations, "Annotations applied to every node of the pool.")
-	a.Describe(&p.Taints, "Taints applied to every node of the pool.")
-	a.Describe(&p.StartupTaints, "Taints applied at node start that a daemon is expected to remove (Karpenter does not wait for them when scheduling).")
-	a.Describe(&p.ExpireAfter, "How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.")
-	a.Describe(&p.TerminationGracePeriod, "How long Karpenter waits for pods to drain before forcefully terminating a node (e.g. `48h`).")
-	a.Describe(&p.Limits, "Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{\"cpu\": \"1000\", \"memory\": \"1000Gi\"}`); a static pool (`replicas`) takes only `nodes`.")
-	a.Describe(&p.Weight, "Priority of the pool relative to other pools (1-100; higher first). Not supported on a static pool (`replicas`).")
-	a.Describe(&p.Replicas, "Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.")
-	a.Describe(&p.Disruption, "How Karpenter consolidates the pool's nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.")
-}
-
-// Requirement is a node selector requirement Karpenter uses to pick instance types.
-type Requirement struct {
-	Key       string              `pulumi:"key"`
-	Operator  RequirementOperator `pulumi:"operator"`
-	Values    []string            `pulumi:"values,optional"`
-	MinValues *int                `pulumi:"minValues,optional"`
-}
-
-func (r *Requirement) Annotate(a infer.Annotator) {
-	a.Describe(&r, "A node selector requirement: which values of a node label Karpenter may choose.")
-
-	a.Describe(&r.Key, "Node label key, e.g. `karpenter.sh/capacity-type` or `node.kubernetes.io/instance-type`.")
-	a.Describe(&r.Operator, "How the label is matched.")
-	a.Describe(&r.Values, "Values for `In`/`NotIn` (at least one for `In`); a single non-negative integer for `Gt`/`Lt`/`Gte`/`Lte`; none for `Exists`/`DoesNotExist`.")
-	a.Describe(&r.MinValues, "Minimum number of distinct values Karpenter must be able to choose from (1-50, at most the number of values).")
-}
-
-// RequirementOperator is the operator of a Requirement.
-type RequirementOperator string
-
-func (RequirementOperator) Values() []infer.EnumValue[RequirementOperator] {
-	return []infer.EnumValue[RequirementOperator]{
-		{Name: "In", Value: "In", Description: "The label value is one of `values`."},
-		{Name: "NotIn", Value: "NotIn", Description: "The label value is none of `values`."},
-		{Name: "Exists", Value: "Exists", Description: "The label is present."},
-		{Name: "DoesNotExist", Value: "DoesNotExist", Description: "The label is absent."},
-		{Name: "Gt", Value: "Gt", Description: "The label value is an integer greater than the single value."},
-		{Name: "Lt", Value: "Lt", Description: "The label value is an integer less than the single value."},
-		{Name: "Gte", Value: "Gte", Description: "The label value is an integer greater than or equal to the single value (Karpenter v1.9+)."},
-		{Name: "Lte", Value: "Lte", Description: "The label value is an integer less than or equal to the single value (Karpenter v1.9+)."},
-	}
-}
-
-// Taint is a Kubernetes node taint.
-type Taint struct {
-	Key    string      `pulumi:"key"`
-	Value  *string     `pulumi:"value,optional"`
-	Effect TaintEffect `pulumi:"effect"`
-}
-
-func (t *Taint) Annotate(a infer.Annotator) {
-	a.Describe(&t, "A Kubernetes taint on the pool's nodes.")
-
-	a.Describe(&t.Key, "Taint key.")
-	a.Describe(&t.Value, "Taint value.")
-	a.Describe(&t.Effect, "Taint effect.")
-}
-
-// TaintEffect is the effect of a Taint.
-type TaintEffect string
-
-func (TaintEffect) Values() []infer.EnumValue[TaintEffect] {
-	return []infer.EnumValue[TaintEffect]{
-		{Name: "NoSchedule", Value: "NoSchedule", Description: "Pods that do not tolerate the taint are not scheduled."},
-		{Name: "PreferNoSchedule", Value: "PreferNoSchedule", Description: "The scheduler tries to avoid the node."},
-		{Name: "NoExecute", Value: "NoExecute", Description: "Pods that do not tolerate the taint are evicted."},
-	}
-}
-
-// Disruption configures consolidation and disruption budgets.
-type Disruption struct {
-	ConsolidationPolicy *ConsolidationPolicy `pulumi:"consolidationPolicy,optional"`
-	ConsolidateAfter    *string              `pulumi:"consolidateAfter,optional"`
-	Budgets             []Budget             `pulumi:"budgets,optional"`
-}
-
-func (d *Disruption) Annotate(a infer.Annotator) {
-	a.Describe(&d, "How Karpenter consolidates a pool's nodes, and how many it may disrupt at once.")
-
-	a.Describe(&d.ConsolidationPolicy, "Which nodes Karpenter may consolidate. Default: `WhenEmptyOrUnderutilized`.")
-	a.Describe(&d.ConsolidateAfter, "How long a node must be empty or underutilized before Karpenter consolidates it (e.g. `1m`), or `Never`. Default: `1m`.")
-	a.Describe(&d.Budgets, "Limits on how many nodes may be disrupted at once, optionally during a cron schedule.")
-}
-
-// ConsolidationPolicy says which nodes Karpenter may consolidate.
-type ConsolidationPolicy string
-
-func (ConsolidationPolicy) Values() []infer.EnumValue[ConsolidationPolicy] {
-	return []infer.EnumValue[ConsolidationPolicy]{
-		{Name: "WhenEmpty", Value: "WhenEmpty", Description: "Only nodes without workload pods."},
-		{Name: "WhenEmptyOrUnderutilized", Value: "WhenEmptyOrUnderutilized", Description: "Empty nodes and nodes whose pods fit elsewhere more cheaply."},
-		{Name: "Balanced", Value: "Balanced", Description: "Consolidate only when the savings outweigh the disruption (Karpenter v1.14+)."},
-	}
-}
-
-// Budget limits how many of a pool's nodes may be disrupted at once.
-type Budget struct {
-	Nodes    *string  `pulumi:"nodes,optional"`
-	Schedule *string  `pulumi:"schedule,optional"`
-	Duration *string  `pulumi:"duration,optional"`
-	Reasons  []string `pulumi:"reasons,optional"`
-}
-
-func (b *Budget) Annotate(a infer.Annotator) {
-	a.Describe(&b, "A disruption budget: at most `nodes` disrupted at once, always or during a schedule.")
-
-	a.Describe(&b.Nodes, "Maximum nodes disrupted at once: a count (`5`) or a percentage (`10%`). Default: `10%`.")
-	a.Describe(&b.Schedule, "Cron schedule (5 fields, UTC, or a macro like `@daily`) when the budget starts being active. Requires `duration`.")
-	a.Describe(&b.Duration, "How long the budget stays active after each `schedule` start (e.g. `8h`, `30m`). Requires `schedule`.")
-	a.Describe(&b.Reasons, "Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.")
-}
-
-// NodeClass is the typed form of an EC2NodeClass (karpenter.k8s.aws/v1).
+// NodeClassSpec is the typed form of an EC2NodeClass (karpenter.k8s.aws/v1).
 type NodeClassSpec struct {
 	Name                       string                      `pulumi:"name"`
 	AmiAlias                   *string                     `pulumi:"amiAlias,optional"`
@@ -172,7 +37,7 @@ type NodeClassSpec struct {
 	CpuOptions                       *CpuOptions                       `pulumi:"cpuOptions,optional"`
 	Context                          *string                           `pulumi:"context,optional"`
 
-	// EKS Auto Mode NodeClass fields (automode.go).
+	// EKS Auto Mode NodeClass fields (automode.go, validate_automode.go).
 	EphemeralStorage              *EphemeralStorage              `pulumi:"ephemeralStorage,optional"`
 	NetworkPolicy                 *NetworkPolicy                 `pulumi:"networkPolicy,optional"`
 	NetworkPolicyEventLogs        *NetworkPolicyEventLogs        `pulumi:"networkPolicyEventLogs,optional"`
@@ -221,9 +86,9 @@ func (c *NodeClassSpec) Annotate(a infer.Annotator) {
 	a.Describe(&c.AdvancedSecurity, "EKS Auto Mode only: FIPS AMIs and kernel lockdown.")
 }
 
-// alias is the AMI alias a class selects (amiAlias or an alias term; validation allows one),
+// Alias is the AMI alias a class selects (amiAlias or an alias term; validation allows one),
 // or nil.
-func (c NodeClassSpec) alias() *string {
+func (c NodeClassSpec) Alias() *string {
 	for _, t := range c.AmiSelectorTerms {
 		if t.Alias != nil {
 			return t.Alias
@@ -232,14 +97,14 @@ func (c NodeClassSpec) alias() *string {
 	return c.AmiAlias
 }
 
-// amiFamily is the AMI family the class bootstraps with: its amiFamily, or the family of its
+// ResolvedAmiFamily is the AMI family the class bootstraps with: its amiFamily, or the family of its
 // alias (defaultAlias when it selects none). "" when it cannot be told (AMIs selected by id,
 // name or tags without amiFamily, which validation reports on its own).
-func (c NodeClassSpec) amiFamily(defaultAlias string) string {
+func (c NodeClassSpec) ResolvedAmiFamily(defaultAlias string) string {
 	if c.AmiFamily != nil {
 		return *c.AmiFamily
 	}
-	alias := c.alias()
+	alias := c.Alias()
 	if alias == nil {
 		if len(c.AmiSelectorTerms) > 0 {
 			return ""
@@ -247,7 +112,7 @@ func (c NodeClassSpec) amiFamily(defaultAlias string) string {
 		alias = &defaultAlias
 	}
 	family, _, _ := strings.Cut(*alias, "@")
-	return aliasFamilies[family]
+	return catalog.AliasFamilies[family]
 }
 
 // CapacityReservationSelectorTerm selects capacity reservations by id, or by tags, owner and
@@ -506,69 +371,4 @@ func (k *KubeletConfiguration) Annotate(a infer.Annotator) {
 	a.Describe(&k.CpuCFSQuota, "Enforce CPU limits with CFS quota.")
 	a.Describe(&k.ClusterDNS, "Cluster DNS server IPs.")
 	a.Describe(&k.AdditionalSettings, "Any other kubelet setting, by its upstream `KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) name, e.g. `{\"containerLogMaxSize\": \"50Mi\", \"shutdownGracePeriod\": \"30s\"}`. Merged into the EC2NodeClass `kubelet`, which is free-form from Karpenter 1.15 (Karpenter reports invalid settings in the class's `ValidationSucceeded` condition). Settings that have a typed field here must use it; `registerWithTaints` is Karpenter's. Only the AL2023 AMI family applies them (Karpenter rejects a class of another family that sets any). Karpenter 1.15+.")
-}
-
-// defaultRequirements are the default pool's requirements (and any pool that sets none):
-// Linux on amd64, on-demand, from the general-purpose, compute and memory families of
-// generation 3 and later.
-func defaultRequirements() []Requirement {
-	return []Requirement{
-		{Key: "kubernetes.io/arch", Operator: "In", Values: []string{"amd64"}},
-		{Key: "kubernetes.io/os", Operator: "In", Values: []string{"linux"}},
-		{Key: "karpenter.sh/capacity-type", Operator: "In", Values: []string{"on-demand"}},
-		{Key: "karpenter.k8s.aws/instance-category", Operator: "In", Values: []string{"c", "m", "r"}},
-		{Key: "karpenter.k8s.aws/instance-generation", Operator: "Gt", Values: []string{"2"}},
-	}
-}
-
-// createCustomResources creates the node classes and pools. They wait for both releases (the
-// CRDs and the controller that reconciles them) and for the node IAM (nodes must be able to
-// join), so a destroy deletes them first, while Karpenter still runs with its permissions
-// and can drain and terminate the nodes they own.
-func (b *builder) createCustomResources() error {
-	deps := slices.Clone(b.nodeDeps)
-	if b.release != nil {
-		deps = append(deps, b.release)
-	}
-	if b.crdRelease != nil {
-		deps = append(deps, b.crdRelease)
-	}
-	r := b.plan.release
-	classes := map[string]NodeClassSpec{}
-	for _, c := range b.plan.classes {
-		classes[c.Name] = c
-		if _, err := b.newCustomResource("-nodeclass-"+c.Name, r.nodeClass, c.Name, b.nodeClassSpec(c), deps); err != nil {
-			return err
-		}
-	}
-	for _, p := range b.plan.pools {
-		spec := b.nodePoolSpec(p, classes[deref(p.NodeClassRef, "")])
-		if _, err := b.newCustomResource("-nodepool-"+p.Name, r.nodePool, p.Name, spec, deps); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// newCustomResource registers a NodePool, EC2NodeClass, Provisioner or AWSNodeTemplate. The
-// v1 kinds alias their v1beta1 types: the API server serves one object under both versions,
-// so an upgrade across the boundary must update it in place — replacing it would delete the
-// live object (and drain its nodes) after creating its successor.
-func (b *builder) newCustomResource(suffix string, kind apiKind, name string, spec map[string]any, deps []pulumi.Resource) (*child, error) {
-	opts := []pulumi.ResourceOption{pulumi.DependsOn(deps)}
-	for _, older := range previousAPIVersions[kind] {
-		opts = append(opts, pulumi.Aliases([]pulumi.Alias{{Type: pulumi.String(older.token())}}))
-	}
-	return b.newChild(kind.token(), suffix, pulumi.Map{
-		"apiVersion": pulumi.String(kind.apiVersion),
-		"kind":       pulumi.String(kind.kind),
-		"metadata":   pulumi.Map{"name": pulumi.String(name)},
-		"spec":       pulumi.ToMap(spec),
-	}, opts...)
-}
-
-// previousAPIVersions are the earlier versions of the same kinds (same objects on the server).
-var previousAPIVersions = map[apiKind][]apiKind{
-	{"karpenter.sh/v1", "NodePool"}:          {{"karpenter.sh/v1beta1", "NodePool"}},
-	{"karpenter.k8s.aws/v1", "EC2NodeClass"}: {{"karpenter.k8s.aws/v1beta1", "EC2NodeClass"}},
 }

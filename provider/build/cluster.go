@@ -1,17 +1,87 @@
-package provider
+package build
+
+// How the component plugs into the cluster and the account: the nodes' access to the API
+// server, the controller's Pod Identity association, the discovery tags and the Spot
+// service-linked role.
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"gopkg.in/yaml.v3"
 )
 
-// How the component plugs into the cluster and the account: the nodes' access to the API
-// server, the controller's Pod Identity association, the discovery tags and the Spot
-// service-linked role.
+// createAutoModeNodeAccess gives the node role, and the own role of every node class that has
+// one, an EC2 access entry with AmazonEKSAutoNodePolicy associated cluster-wide — the entry EKS
+// creates itself only for the cluster's own node role, and the one users forget for a custom
+// class role (its nodes launch and never join).
+func (b *builder) createAutoModeNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
+	access, err := b.createAutoModeAccessEntry("-node-access", roleArn)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range b.plan.Classes {
+		if arn, ok := b.classRoleArn(c); ok {
+			more, err := b.createAutoModeAccessEntry("-nodeclass-"+c.Name+"-access", arn)
+			if err != nil {
+				return nil, err
+			}
+			access = append(access, more...)
+		}
+	}
+	return access, nil
+}
+
+func (b *builder) createAutoModeAccessEntry(suffix string, principalArn pulumi.StringOutput) ([]pulumi.Resource, error) {
+	rules := b.plan.Release.AutoMode
+	entry, err := b.newChild(eksAccessEntry, suffix, pulumi.Map{
+		"clusterName":  b.args.ClusterName,
+		"principalArn": principalArn,
+		"type":         pulumi.String(rules.AccessEntryType),
+		"tags":         b.args.Tags,
+	})
+	if err != nil {
+		return nil, err
+	}
+	// The association names the entry's principal through the entry, so it follows it.
+	association, err := b.newChild(eksAccessPolicyAssociation, suffix+"-policy", pulumi.Map{
+		"clusterName":  b.args.ClusterName,
+		"principalArn": entry.PrincipalArn,
+		"policyArn":    pulumi.String(fmt.Sprintf("arn:%s:eks::aws:cluster-access-policy/%s", b.aws.Partition, rules.AccessPolicy)),
+		"accessScope":  pulumi.Map{"type": pulumi.String("cluster")},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return []pulumi.Resource{entry, association}, nil
+}
+
+// autoModeAccessPrincipals are the roles that get an access entry (nodeRoleArn, and the classes'
+// own roles), by the field that names each, for the check that no two are the same role (EKS
+// allows one entry per principal).
+func (b *builder) autoModeAccessPrincipals() (fields []string, arns []any) {
+	if b.plan.Release.AutoMode == nil || b.plan.NodeAccess != "accessEntry" {
+		return nil, nil
+	}
+	if b.args.NodeRoleArn != nil {
+		fields, arns = append(fields, "nodeRoleArn"), append(arns, b.args.NodeRoleArn.ToStringPtrOutput().Elem())
+	}
+	for i, c := range b.plan.Classes {
+		if arn, ok := b.classRoleArn(c); ok {
+			field := fmt.Sprintf("nodeClasses[%d].role", i)
+			if c.Role == nil {
+				field = fmt.Sprintf("nodeClasses[%d].instanceProfile", i)
+			}
+			fields, arns = append(fields, field), append(arns, arn)
+		}
+	}
+	return fields, arns
+}
 
 const podIdentityAgentAddon = "eks-pod-identity-agent"
 
@@ -19,10 +89,10 @@ const podIdentityAgentAddon = "eks-pod-identity-agent"
 // aws-auth mapping. Node classes wait for it, so nodes never launch before they can join, and
 // it goes only after they are gone.
 func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
-	switch b.plan.nodeAccess {
+	switch b.plan.NodeAccess {
 	case "accessEntry":
 		entryType := "EC2_LINUX"
-		if b.plan.windowsNodes {
+		if b.plan.WindowsNodes {
 			entryType = "EC2_WINDOWS"
 		}
 		entry, err := b.newChild(eksAccessEntry, "-node-access", pulumi.Map{
@@ -51,7 +121,7 @@ func (b *builder) createAwsAuthMapping(roleArn pulumi.StringOutput) ([]pulumi.Re
 		return nil, err
 	}
 	groups := []string{"system:bootstrappers", "system:nodes"}
-	if b.plan.windowsNodes {
+	if b.plan.WindowsNodes {
 		groups = append(groups, "eks:kube-proxy-windows")
 	}
 	mapRoles := pulumi.All(current.Data, roleArn).ApplyT(func(vals []any) (string, error) {
@@ -100,11 +170,11 @@ func mergeMapRoles(existing, roleArn string, groups []string) (string, error) {
 // createPodIdentity associates the controller's service account with its role, and installs
 // the Pod Identity agent when asked to.
 func (b *builder) createPodIdentity(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
-	if !b.plan.podIdentity {
+	if !b.plan.PodIdentity {
 		return nil, nil
 	}
 	var out []pulumi.Resource
-	if b.plan.createPodIdentityAgent {
+	if b.plan.CreatePodIdentityAgent {
 		addon, err := b.newChild(eksAddon, "-pod-identity-agent", pulumi.Map{
 			"clusterName": b.args.ClusterName,
 			"addonName":   pulumi.String(podIdentityAgentAddon),
@@ -117,8 +187,8 @@ func (b *builder) createPodIdentity(roleArn pulumi.StringOutput) ([]pulumi.Resou
 	}
 	association, err := b.newChild(eksPodIdentity, "-pod-identity", pulumi.Map{
 		"clusterName":    b.args.ClusterName,
-		"namespace":      pulumi.String(b.plan.namespace),
-		"serviceAccount": pulumi.String(b.plan.serviceAccount),
+		"namespace":      pulumi.String(b.plan.Namespace),
+		"serviceAccount": pulumi.String(b.plan.ServiceAccount),
 		"roleArn":        roleArn,
 		"tags":           b.args.Tags,
 	})
@@ -131,7 +201,7 @@ func (b *builder) createPodIdentity(roleArn pulumi.StringOutput) ([]pulumi.Resou
 // checkPodIdentityAgent fails when Pod Identity is asked for on a cluster without the agent:
 // the controller would start without credentials.
 func (b *builder) checkPodIdentityAgent(cluster string) error {
-	if !b.plan.podIdentity || b.plan.createPodIdentityAgent {
+	if !b.plan.PodIdentity || b.plan.CreatePodIdentityAgent {
 		return nil
 	}
 	var addon struct {
@@ -158,7 +228,7 @@ func (b *builder) createDiscoveryTags() ([]pulumi.Resource, error) {
 	tag := func(kind string, i int, id pulumi.StringInput) error {
 		t, err := b.newChild(ec2Tag, fmt.Sprintf("-discovery-%s-%d", kind, i), pulumi.Map{
 			"resourceId": id,
-			"key":        pulumi.String(discoveryTag),
+			"key":        pulumi.String(catalog.DiscoveryTag),
 			"value":      b.args.ClusterName,
 		})
 		out = append(out, t)
@@ -181,7 +251,7 @@ func (b *builder) createDiscoveryTags() ([]pulumi.Resource, error) {
 // account's first Spot launch. It is account-wide and may serve other workloads, so it is
 // kept on destroy.
 func (b *builder) createSpotServiceLinkedRole() ([]pulumi.Resource, error) {
-	if !b.plan.spotServiceLinkedRole {
+	if !b.plan.SpotServiceLinkedRole {
 		return nil, nil
 	}
 	role, err := b.newChild(iamServiceLinkedRole, "-spot-service-linked-role", pulumi.Map{
@@ -199,7 +269,7 @@ func (b *builder) createSpotServiceLinkedRole() ([]pulumi.Resource, error) {
 // so a pre-created profile works).
 func (b *builder) passRoleArns(nodeRoleArn pulumi.StringInput) pulumi.StringArrayOutput {
 	arns := []any{nodeRoleArn}
-	for _, c := range b.plan.classes {
+	for _, c := range b.plan.Classes {
 		if arn, ok := b.classRoleArn(c); ok {
 			arns = append(arns, arn)
 		}
@@ -217,14 +287,14 @@ func (b *builder) passRoleArns(nodeRoleArn pulumi.StringInput) pulumi.StringArra
 
 // classRoleArn is the ARN of a node class's own role: its role (a name, or an ARN), or the role
 // inside its instance profile, looked up. ok is false for a class that uses the node role.
-func (b *builder) classRoleArn(c NodeClassSpec) (arn pulumi.StringOutput, ok bool) {
+func (b *builder) classRoleArn(c spec.NodeClassSpec) (arn pulumi.StringOutput, ok bool) {
 	switch {
 	case c.Role != nil:
 		return c.Role.ToStringPtrOutput().Elem().ApplyT(func(role string) string {
 			if strings.HasPrefix(role, "arn:") {
 				return role
 			}
-			return b.aws.roleArn(role)
+			return b.aws.RoleArn(role)
 		}).(pulumi.StringOutput), true
 	case c.InstanceProfile != nil:
 		return c.InstanceProfile.ToStringPtrOutput().Elem().ApplyT(func(name string) (string, error) {
@@ -234,7 +304,7 @@ func (b *builder) classRoleArn(c NodeClassSpec) (arn pulumi.StringOutput, ok boo
 			args := struct {
 				Name string `pulumi:"name"`
 			}{name}
-			if err := b.invoke(invokeInstanceProfile, args, &profile); err != nil {
+			if err := b.invoke(InvokeInstanceProfile, args, &profile); err != nil {
 				return "", fmt.Errorf("nodeClasses: reading instance profile %q: %w", name, err)
 			}
 			return profile.RoleArn, nil

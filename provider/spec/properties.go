@@ -1,23 +1,25 @@
-package provider
+package spec
+
+// No silent drops: the SDKs decode only the properties a type declares, so a misspelt key in a
+// YAML program, a Python dict or a render args file would otherwise be dropped and the object
+// would quietly behave differently. CheckUnknownProperties walks the raw inputs against the
+// Go types the schema is generated from and names every key they do not declare.
 
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// No silent drops: the SDKs decode only the properties a type declares, so a misspelt key in a
-// YAML program, a Python dict or a render args file would otherwise be dropped and the object
-// would quietly behave differently. checkUnknownProperties walks the raw inputs against the
-// Go types the schema is generated from and names every key they do not declare.
-
-// checkUnknownProperties reports the inputs that t (a struct with `pulumi:"..."` tags) does
+// CheckUnknownProperties reports the inputs that t (a struct with `pulumi:"..."` tags) does
 // not declare, by path, e.g. `nodePools[0].disruption.consolidationPolicyy`.
-func checkUnknownProperties(inputs property.Map, t reflect.Type) error {
+func CheckUnknownProperties(inputs property.Map, t reflect.Type) error {
 	var errs []error
 	walkProperties("", property.New(inputs), t, &errs)
 	return errors.Join(errs...)
@@ -31,8 +33,8 @@ func walkProperties(path string, v property.Value, t reflect.Type, errs *[]error
 	case v.IsComputed() || v.IsNull():
 		// Unknown during a preview, or unset: nothing to check yet.
 	case t.Kind() == reflect.Struct && v.IsMap():
-		fields := declaredProperties(t)
-		for _, key := range sortedKeys(v.AsMap().AsMap()) {
+		fields := DeclaredProperties(t)
+		for _, key := range slices.Sorted(maps.Keys(v.AsMap().AsMap())) {
 			field, ok := fields[key]
 			if !ok {
 				*errs = append(*errs, fmt.Errorf("%s: unknown property%s", joinPath(path, key), suggestion(key, fields)))
@@ -50,8 +52,8 @@ func walkProperties(path string, v property.Value, t reflect.Type, errs *[]error
 	// SDK's decoding errors.
 }
 
-// declaredProperties are a struct's schema property names and their types.
-func declaredProperties(t reflect.Type) map[string]reflect.Type {
+// DeclaredProperties are a struct's schema property names and their types.
+func DeclaredProperties(t reflect.Type) map[string]reflect.Type {
 	out := map[string]reflect.Type{}
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -74,7 +76,7 @@ func joinPath(path, key string) string {
 // only in case, or by at most two edits.
 func suggestion(key string, fields map[string]reflect.Type) string {
 	best, bestDistance := "", 3
-	for _, name := range sortedKeys(fields) {
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
 		d := editDistance(strings.ToLower(key), strings.ToLower(name))
 		if d < bestDistance {
 			best, bestDistance = name, d
@@ -114,7 +116,7 @@ func editDistance(a, b string) int {
 // time (names, references, versions) or validates and passes them on, so they are plain Go values
 // — the fields meant to be wired from other resources (ids, role, instanceProfile, clusterName)
 // are Inputs — and the SDK's decoding refuses an output value in a plain field ("expected
-// destination type to implement pulumi.Input"), even a known one. resolvePlainOutputs hands them
+// destination type to implement pulumi.Input"), even a known one. ResolvePlainOutputs hands them
 // over:
 //   - a known value loses its dependencies: the component resource itself depends on them, which
 //     orders its children's creation and deletion after and before those resources;
@@ -122,7 +124,7 @@ func editDistance(a, b string) int {
 //     the input's path. (An unknown cannot be carried as the engine's unknown-string sentinel:
 //     pulumi-go-provider marshals the inputs again before the SDK decodes them, which turns the
 //     sentinel back into an unknown.)
-func resolvePlainOutputs(inputs property.Map, t reflect.Type, preview bool) (property.Map, error) {
+func ResolvePlainOutputs(inputs property.Map, t reflect.Type, preview bool) (property.Map, error) {
 	var errs []error
 	out := resolvePlain("", property.New(inputs), t, preview, &errs)
 	if err := errors.Join(errs...); err != nil {
@@ -157,7 +159,7 @@ func resolvePlain(path string, v property.Value, t reflect.Type, preview bool, e
 			"component plans its children from this field: pass a value known before the update (a plain value, "+
 			"config, a StackReference output, or an output of a resource that already exists)", path, when))
 	case t.Kind() == reflect.Struct && v.IsMap():
-		fields := declaredProperties(t)
+		fields := DeclaredProperties(t)
 		m := map[string]property.Value{}
 		for key, elem := range v.AsMap().All {
 			if field, ok := fields[key]; ok {

@@ -1,64 +1,30 @@
-package provider
+package build
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
-	"github.com/pulumi/pulumi-go-provider/infer"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// PolicyStatement is an extra IAM statement for the controller, in the shape of
-// terraform's aws_iam_policy_document.
-type PolicyStatement struct {
-	Sid          *string                 `pulumi:"sid,optional"`
-	Effect       *string                 `pulumi:"effect,optional"`
-	Actions      []string                `pulumi:"actions,optional"`
-	NotActions   []string                `pulumi:"notActions,optional"`
-	Resources    pulumi.StringArrayInput `pulumi:"resources,optional"`
-	NotResources pulumi.StringArrayInput `pulumi:"notResources,optional"`
-	Conditions   []PolicyCondition       `pulumi:"conditions,optional"`
-}
-
-func (p *PolicyStatement) Annotate(a infer.Annotator) {
-	a.Describe(&p, "An IAM policy statement.")
-	a.Describe(&p.Sid, "Statement id (letters and digits).")
-	a.Describe(&p.Effect, "`Allow` or `Deny`. Default: `Allow`.")
-	a.SetDefault(&p.Effect, "Allow")
-	a.Describe(&p.Actions, "Actions the statement covers, e.g. `ec2:DescribeVolumes`. One of `actions`/`notActions` is required.")
-	a.Describe(&p.NotActions, "Actions the statement excludes.")
-	a.Describe(&p.Resources, "Resource ARNs the statement covers. One of `resources`/`notResources` is required.")
-	a.Describe(&p.NotResources, "Resource ARNs the statement excludes.")
-	a.Describe(&p.Conditions, "Conditions, combined with AND.")
-}
-
-// PolicyCondition is one IAM condition: `test` applied to `variable` with `values`.
-type PolicyCondition struct {
-	Test     string   `pulumi:"test"`
-	Variable string   `pulumi:"variable"`
-	Values   []string `pulumi:"values"`
-}
-
-func (c *PolicyCondition) Annotate(a infer.Annotator) {
-	a.Describe(&c, "An IAM condition.")
-
-	a.Describe(&c.Test, "Condition operator, e.g. `StringEquals`, `ArnLike`, `Bool`.")
-	a.Describe(&c.Variable, "Condition key, e.g. `aws:ResourceTag/team`.")
-	a.Describe(&c.Values, "Values to compare with.")
-}
-
 // extraStatementsDocument builds the user's extra controller statements into one policy.
-func extraStatementsDocument(stmts []PolicyStatement) pulumi.StringOutput {
+func extraStatementsDocument(stmts []spec.PolicyStatement) pulumi.StringOutput {
 	resolved := make([]any, 0, 2*len(stmts))
 	for _, st := range stmts {
 		resolved = append(resolved, stringArrayOrEmpty(st.Resources), stringArrayOrEmpty(st.NotResources))
 	}
 	return pulumi.All(resolved...).ApplyT(func(vals []any) string {
-		doc := policyDocument{Version: "2012-10-17"}
+		doc := catalog.PolicyDocument{Version: "2012-10-17"}
 		for i, st := range stmts {
-			s := statement{
-				Sid:         deref(st.Sid, ""),
-				Effect:      deref(st.Effect, "Allow"),
+			s := catalog.Statement{
+				Sid:         spec.Deref(st.Sid, ""),
+				Effect:      spec.Deref(st.Effect, "Allow"),
 				Action:      st.Actions,
 				NotAction:   st.NotActions,
 				Resource:    vals[2*i].([]string),
@@ -71,11 +37,11 @@ func extraStatementsDocument(stmts []PolicyStatement) pulumi.StringOutput {
 				if s.Condition[c.Test] == nil {
 					s.Condition[c.Test] = map[string]any{}
 				}
-				s.Condition[c.Test][c.Variable] = list(c.Values)
+				s.Condition[c.Test][c.Variable] = catalog.List(c.Values)
 			}
 			doc.Statement = append(doc.Statement, s)
 		}
-		return doc.json()
+		return doc.Json()
 	}).(pulumi.StringOutput)
 }
 
@@ -96,17 +62,17 @@ type controllerIAM struct {
 // createControllerIAM creates the controller's managed policies and the IRSA role that
 // holds them, or adopts controllerRoleArn.
 func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controllerIAM, error) {
-	if !b.plan.createControllerIAM {
+	if !b.plan.CreateControllerIAM {
 		arn := b.args.ControllerRoleArn.ToStringPtrOutput().Elem()
 		return controllerIAM{
 			roleArn:    arn,
-			roleName:   arn.ApplyT(nameFromArn).(pulumi.StringOutput),
+			roleName:   arn.ApplyT(spec.NameFromArn).(pulumi.StringOutput),
 			policyArns: pulumi.StringArray{}.ToStringArrayOutput(),
 		}, nil
 	}
 
-	role, err := b.newChild(iamRole, controllerRoleSuffix, pulumi.Map{
-		"name":             pulumi.String(b.physicalName(controllerRoleSuffix)),
+	role, err := b.newChild(iamRole, plan.ControllerRoleSuffix, pulumi.Map{
+		"name":             pulumi.String(b.physicalName(plan.ControllerRoleSuffix)),
 		"description":      b.describe("controller role"),
 		"assumeRolePolicy": b.controllerTrustPolicy(),
 		"tags":             b.args.Tags,
@@ -119,32 +85,32 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 	policies := b.controllerPolicyLayout(queueArn)
 	documents := pulumi.All(b.args.ClusterName, node.passRoleArns).ApplyT(
 		func(vals []any) (map[string]string, error) {
-			scope := policyScope{awsScope: b.aws, Cluster: vals[0].(string), NodeRoleArns: vals[1].([]string), QueueArn: queueArn}
-			statements := b.plan.release.policy(scope, b.plan.release)
+			scope := catalog.PolicyScope{AwsScope: b.aws, Cluster: vals[0].(string), NodeRoleArns: vals[1].([]string), QueueArn: queueArn}
+			statements := b.plan.Release.Policy(scope, b.plan.Release)
 			docs := map[string]string{}
 			for _, p := range policies {
-				doc := p.document(statements).json()
-				if len(doc) > maxManagedPolicyLength {
+				doc := p.Document(statements).Json()
+				if len(doc) > catalog.MaxManagedPolicyLength {
 					return nil, fmt.Errorf("clusterName: the controller policy %q would be %d characters, over IAM's %d-character limit; use a shorter cluster name",
-						p.key, len(doc), maxManagedPolicyLength)
+						p.Key, len(doc), catalog.MaxManagedPolicyLength)
 				}
-				docs[p.key] = doc
+				docs[p.Key] = doc
 			}
 			return docs, nil
 		}).(pulumi.StringMapOutput)
 
 	var policyArns pulumi.StringArray
 	for _, p := range policies {
-		policy, err := b.newChild(iamPolicy, "-controller-"+p.key, pulumi.Map{
-			"name":        pulumi.String(b.physicalName("-controller-" + p.key)),
-			"description": b.describe("controller policy: " + p.description),
-			"policy":      documents.MapIndex(pulumi.String(p.key)),
+		policy, err := b.newChild(iamPolicy, "-controller-"+p.Key, pulumi.Map{
+			"name":        pulumi.String(b.physicalName("-controller-" + p.Key)),
+			"description": b.describe("controller policy: " + p.Description),
+			"policy":      documents.MapIndex(pulumi.String(p.Key)),
 			"tags":        b.args.Tags,
 		})
 		if err != nil {
 			return controllerIAM{}, err
 		}
-		if err := b.attach(&out, role, "-controller-"+p.key+"-attach", policy.Arn); err != nil {
+		if err := b.attach(&out, role, "-controller-"+p.Key+"-attach", policy.Arn); err != nil {
 			return controllerIAM{}, err
 		}
 		policyArns = append(policyArns, policy.Arn)
@@ -167,7 +133,7 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 		policyArns = append(policyArns, policy.Arn)
 		out.resources = append(out.resources, policy)
 	}
-	for _, key := range sortedKeys(b.args.ControllerPolicyArns) {
+	for _, key := range slices.Sorted(maps.Keys(b.args.ControllerPolicyArns)) {
 		if err := b.attach(&out, role, "-controller-attach-"+key, b.args.ControllerPolicyArns[key]); err != nil {
 			return controllerIAM{}, err
 		}
@@ -176,7 +142,7 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 	return out, nil
 }
 
-func (b *builder) attach(out *controllerIAM, role *child, suffix string, policyArn pulumi.StringInput) error {
+func (b *builder) attach(out *controllerIAM, role *Child, suffix string, policyArn pulumi.StringInput) error {
 	att, err := b.newChild(iamRolePolicyAttach, suffix, pulumi.Map{"role": role.Name, "policyArn": policyArn})
 	if err != nil {
 		return err
@@ -189,16 +155,16 @@ func (b *builder) attach(out *controllerIAM, role *child, suffix string, policyA
 // resolves: it sizes the documents with the cluster name when it is already known, and with
 // the longest possible one otherwise, so the set of policies never depends on a value that
 // arrives later.
-func (b *builder) controllerPolicyLayout(queueArn string) []controllerPolicy {
+func (b *builder) controllerPolicyLayout(queueArn string) []catalog.ControllerPolicy {
 	cluster, ok := knownInput(b.ctx.Context(), "clusterName")
 	if !ok {
 		cluster = strings.Repeat("c", 100)
 	}
 	nodeRole, ok := knownInput(b.ctx.Context(), "nodeRoleArn")
 	if !ok {
-		nodeRole = b.aws.roleArn(b.physicalName(nodeRoleSuffix))
+		nodeRole = b.aws.RoleArn(b.physicalName(plan.NodeRoleSuffix))
 	}
-	return layoutControllerPolicies(b.plan.release, policyScope{awsScope: b.aws, Cluster: cluster, NodeRoleArns: []string{nodeRole}, QueueArn: queueArn})
+	return catalog.LayoutControllerPolicies(b.plan.Release, catalog.PolicyScope{AwsScope: b.aws, Cluster: cluster, NodeRoleArns: []string{nodeRole}, QueueArn: queueArn})
 }
 
 // controllerTrustPolicy lets the controller's service account assume the role: through the
@@ -206,33 +172,33 @@ func (b *builder) controllerPolicyLayout(queueArn string) []controllerPolicy {
 // `sub` alone would accept tokens minted for other audiences), through EKS Pod Identity, or
 // both while migrating.
 func (b *builder) controllerTrustPolicy() pulumi.StringOutput {
-	subject := fmt.Sprintf("system:serviceaccount:%s:%s", b.plan.namespace, b.plan.serviceAccount)
+	subject := fmt.Sprintf("system:serviceaccount:%s:%s", b.plan.Namespace, b.plan.ServiceAccount)
 	oidc := pulumi.String("").ToStringOutput()
-	if b.plan.trustIRSA {
+	if b.plan.TrustIRSA {
 		oidc = b.args.OidcProviderArn.ToStringPtrOutput().Elem()
 	}
 	return oidc.ApplyT(func(arn string) string {
-		var statements []statement
-		if b.plan.trustIRSA {
+		var statements []catalog.Statement
+		if b.plan.TrustIRSA {
 			issuer := oidcIssuer(arn)
-			statements = append(statements, statement{
+			statements = append(statements, catalog.Statement{
 				Effect:    "Allow",
 				Principal: map[string]string{"Federated": arn},
-				Action:    list{"sts:AssumeRoleWithWebIdentity"},
-				Condition: conditions{"StringEquals": {
+				Action:    catalog.List{"sts:AssumeRoleWithWebIdentity"},
+				Condition: catalog.Conditions{"StringEquals": {
 					issuer + ":aud": "sts.amazonaws.com",
 					issuer + ":sub": subject,
 				}},
 			})
 		}
-		if b.plan.podIdentity {
-			statements = append(statements, statement{
+		if b.plan.PodIdentity {
+			statements = append(statements, catalog.Statement{
 				Effect:    "Allow",
 				Principal: map[string]string{"Service": "pods.eks.amazonaws.com"},
-				Action:    list{"sts:AssumeRole", "sts:TagSession"},
+				Action:    catalog.List{"sts:AssumeRole", "sts:TagSession"},
 			})
 		}
-		return policyDocument{Version: "2012-10-17", Statement: statements}.json()
+		return catalog.PolicyDocument{Version: "2012-10-17", Statement: statements}.Json()
 	}).(pulumi.StringOutput)
 }
 
@@ -265,17 +231,17 @@ func (b *builder) nodePolicyAttachments() []policyAttachment {
 	attachments := []policyAttachment{
 		aws("-node-worker", "AmazonEKSWorkerNodePolicy"),
 		aws("-node-cni", "AmazonEKS_CNI_Policy"),
-		aws("-node-ecr", ecrPolicy(b.plan.release)),
+		aws("-node-ecr", catalog.EcrPolicy(b.plan.Release)),
 		aws("-node-ssm", "AmazonSSMManagedInstanceCore"),
 	}
-	if rules := b.plan.release.autoMode; rules != nil {
+	if rules := b.plan.Release.AutoMode; rules != nil {
 		// Auto Mode nodes need less: AWS manages pod networking, and SSM access is blocked.
 		attachments = attachments[:0]
-		for _, p := range rules.nodePolicies {
-			attachments = append(attachments, aws(p.suffix, p.name))
+		for _, p := range rules.NodePolicies {
+			attachments = append(attachments, aws(p.Suffix, p.Name))
 		}
 	}
-	for _, key := range sortedKeys(b.args.NodeRoleAdditionalPolicyArns) {
+	for _, key := range slices.Sorted(maps.Keys(b.args.NodeRoleAdditionalPolicyArns)) {
 		attachments = append(attachments, policyAttachment{"-node-extra-" + key, b.args.NodeRoleAdditionalPolicyArns[key]})
 	}
 	return attachments
@@ -284,23 +250,23 @@ func (b *builder) nodePolicyAttachments() []policyAttachment {
 // createNodeIAM creates the node role, its policies, instance profile and cluster access,
 // or adopts nodeRoleArn.
 func (b *builder) createNodeIAM() (nodeIAM, error) {
-	if !b.plan.createNodeRole {
+	if !b.plan.CreateNodeRole {
 		arn := b.args.NodeRoleArn.ToStringPtrOutput().Elem()
 		return nodeIAM{
 			roleArn:             arn,
-			roleName:            arn.ApplyT(nameFromArn).(pulumi.StringOutput),
+			roleName:            arn.ApplyT(spec.NameFromArn).(pulumi.StringOutput),
 			passRoleArns:        b.passRoleArns(arn),
 			instanceProfileName: pulumi.String("").ToStringOutput(),
 		}, nil
 	}
 
-	trust := policyDocument{Version: "2012-10-17", Statement: []statement{{
+	trust := catalog.PolicyDocument{Version: "2012-10-17", Statement: []catalog.Statement{{
 		Effect:    "Allow",
 		Principal: map[string]string{"Service": "ec2." + b.aws.DNSSuffix},
-		Action:    list{"sts:AssumeRole"},
-	}}}.json()
-	name := b.physicalName(nodeRoleSuffix)
-	role, err := b.newChild(iamRole, nodeRoleSuffix, pulumi.Map{
+		Action:    catalog.List{"sts:AssumeRole"},
+	}}}.Json()
+	name := b.physicalName(plan.NodeRoleSuffix)
+	role, err := b.newChild(iamRole, plan.NodeRoleSuffix, pulumi.Map{
 		"name":             pulumi.String(name),
 		"description":      b.describe("node role"),
 		"assumeRolePolicy": pulumi.String(trust),
@@ -314,7 +280,7 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 		roleName: role.Name,
 		// The ARN is known from the name, so the controller's PassRole statement does not
 		// wait for the role to exist.
-		passRoleArns:        b.passRoleArns(pulumi.String(b.aws.roleArn(name))),
+		passRoleArns:        b.passRoleArns(pulumi.String(b.aws.RoleArn(name))),
 		instanceProfileName: pulumi.String("").ToStringOutput(),
 		resources:           []pulumi.Resource{role},
 	}
@@ -327,7 +293,7 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 		out.resources = append(out.resources, att)
 	}
 
-	if b.plan.createInstanceProfile {
+	if b.plan.CreateInstanceProfile {
 		profile, err := b.newChild(iamInstanceProfile, "-node-profile", pulumi.Map{
 			"name": pulumi.String(b.physicalName("-node-profile")),
 			"role": role.Name,
@@ -341,18 +307,4 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 	}
 
 	return out, nil
-}
-
-// ecrPolicy is the AWS managed policy that lets nodes pull images: PullOnly (least privilege)
-// from Karpenter 1.4, ReadOnly before, as each release's template has it.
-func ecrPolicy(r release) string {
-	if r.has(featurePullOnlyECR) {
-		return "AmazonEC2ContainerRegistryPullOnly"
-	}
-	return "AmazonEC2ContainerRegistryReadOnly"
-}
-
-// nameFromArn is the last path segment of an IAM ARN: the role name of a role ARN.
-func nameFromArn(arn string) string {
-	return arn[strings.LastIndex(arn, "/")+1:]
 }

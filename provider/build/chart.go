@@ -1,8 +1,9 @@
-package provider
+package build
 
 import (
-	"path"
 	"strings"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -15,26 +16,14 @@ const (
 	controllerMemory  = "1Gi"
 )
 
-// chartSource says how the kubernetes provider finds a chart in chartRepository: an OCI
-// reference, a chart in an HTTP(S) repository, or a local directory (whose chart is the
-// version, so none is named).
-func (p *installPlan) chartSource(chart string) (ref string, version pulumi.StringInput, repo pulumi.Map) {
-	base := strings.TrimSuffix(p.chartRepository, "/")
-	v := pulumi.String(p.release.version.String())
-	switch {
-	case strings.HasPrefix(base, "oci://"):
-		return base + "/" + chart, v, nil
-	case strings.HasPrefix(base, "https://") || strings.HasPrefix(base, "http://"):
-		return chart, v, pulumi.Map{"repo": pulumi.String(base)}
-	default:
-		return path.Join(base, chart), nil, nil
-	}
-}
-
 // newRelease registers a Helm release the way the kubernetes SDK does (which also sets
 // `compat`, keeping the provider's long-standing release semantics).
-func (b *builder) newRelease(suffix, chart string, values pulumi.Input, skipCrds bool, deps []pulumi.Resource, opts ...pulumi.ResourceOption) (*child, error) {
-	ref, version, repo := b.plan.chartSource(chart)
+func (b *builder) newRelease(suffix, chart string, values pulumi.Input, skipCrds bool, deps []pulumi.Resource, opts ...pulumi.ResourceOption) (*Child, error) {
+	ref, version, repoURL := b.plan.ChartSource(chart)
+	var repo pulumi.Map
+	if repoURL != "" {
+		repo = pulumi.Map{"repo": pulumi.String(repoURL)}
+	}
 	if b.args.RepositoryUsername != nil || b.args.RepositoryPassword != nil {
 		// Private mirrors only: public ECR needs (and gets) no credentials.
 		if repo == nil {
@@ -48,8 +37,8 @@ func (b *builder) newRelease(suffix, chart string, values pulumi.Input, skipCrds
 	inputs := pulumi.Map{
 		"name":            pulumi.String(chart),
 		"chart":           pulumi.String(ref),
-		"version":         version,
-		"namespace":       pulumi.String(b.plan.namespace),
+		"version":         optionalString(version),
+		"namespace":       pulumi.String(b.plan.Namespace),
 		"createNamespace": pulumi.Bool(true),
 		"values":          values,
 		"compat":          pulumi.String("true"),
@@ -57,8 +46,8 @@ func (b *builder) newRelease(suffix, chart string, values pulumi.Input, skipCrds
 	if repo != nil {
 		inputs["repositoryOpts"] = compact(repo)
 	}
-	if b.plan.releaseTimeout > 0 {
-		inputs["timeout"] = pulumi.Int(b.plan.releaseTimeout)
+	if b.plan.ReleaseTimeout > 0 {
+		inputs["timeout"] = pulumi.Int(b.plan.ReleaseTimeout)
 	}
 	if skipCrds {
 		inputs["skipCrds"] = pulumi.Bool(true)
@@ -69,23 +58,23 @@ func (b *builder) newRelease(suffix, chart string, values pulumi.Input, skipCrds
 // createCrdRelease installs the CRDs as their own release: Helm never upgrades CRDs that
 // a chart ships in crds/, so a version upgrade through the controller chart alone would
 // leave old CRDs behind.
-func (b *builder) createCrdRelease() (*child, error) {
-	if !b.plan.installCrds {
+func (b *builder) createCrdRelease() (*Child, error) {
+	if !b.plan.InstallCrds {
 		return nil, nil
 	}
 	values := pulumi.Map{}
-	if b.plan.release.has(featureV1) && !b.plan.release.has(featureWebhookValuesRemoved) {
+	if b.plan.Release.Has(catalog.FeatureV1) && !b.plan.Release.Has(catalog.FeatureWebhookValuesRemoved) {
 		// The 1.0 CRDs route conversions to the controller's webhook service; 1.0.0 defaults
 		// its namespace to kube-system, so name it.
 		setValue(values, "webhook", pulumi.Map{
 			"enabled":          pulumi.Bool(true),
 			"serviceName":      pulumi.String(controllerChart),
-			"serviceNamespace": pulumi.String(b.plan.namespace),
+			"serviceNamespace": pulumi.String(b.plan.Namespace),
 			"port":             pulumi.Int(8443),
 		})
 	}
 	var opts []pulumi.ResourceOption
-	if b.plan.retainCrds {
+	if b.plan.RetainCrds {
 		// The CRD release stays when the component goes: on a cluster where EKS Auto Mode
 		// shares nodepools.karpenter.sh and nodeclaims.karpenter.sh, uninstalling it would
 		// delete every NodePool and NodeClaim, Auto Mode's included.
@@ -96,29 +85,29 @@ func (b *builder) createCrdRelease() (*child, error) {
 
 // createControllerRelease installs the controller once its CRDs, IAM and queue exist, so it
 // starts with every permission it needs, and is removed before them on destroy.
-func (b *builder) createControllerRelease(deps []pulumi.Resource, controller controllerIAM, queue *interruptionQueue) (*child, error) {
+func (b *builder) createControllerRelease(deps []pulumi.Resource, controller controllerIAM, queue *interruptionQueue) (*Child, error) {
 	values := b.controllerValues(controller, queue)
 	// Before v0.32 the chart itself installs the CRDs (there is no karpenter-crd chart).
-	return b.newRelease("-release", controllerChart, values, !b.plan.chartCrds, deps)
+	return b.newRelease("-release", controllerChart, values, !b.plan.ChartCrds, deps)
 }
 
 // controllerValues are the chart values the component owns, keyed for the release's
 // generation, with the user's values deep-merged over them.
 func (b *builder) controllerValues(controller controllerIAM, queue *interruptionQueue) pulumi.MapOutput {
-	keys := b.plan.release.values
+	keys := b.plan.Release.Values
 	base := pulumi.Map{}
-	setValue(base, keys.clusterName, b.args.ClusterName)
+	setValue(base, keys.ClusterName, b.args.ClusterName)
 	if b.args.ClusterEndpoint != nil {
-		setValue(base, keys.clusterEndpoint, b.args.ClusterEndpoint)
+		setValue(base, keys.ClusterEndpoint, b.args.ClusterEndpoint)
 	}
 	if queue != nil {
-		setValue(base, keys.interruptionQueue, queue.name)
+		setValue(base, keys.InterruptionQueue, queue.name)
 	}
-	if keys.defaultInstanceProfile != "" && b.plan.createInstanceProfile {
-		setValue(base, keys.defaultInstanceProfile, b.node.instanceProfileName)
+	if keys.DefaultInstanceProfile != "" && b.plan.CreateInstanceProfile {
+		setValue(base, keys.DefaultInstanceProfile, b.node.instanceProfileName)
 	}
-	setValue(base, "serviceAccount.name", pulumi.String(b.plan.serviceAccount))
-	if b.plan.trustIRSA || !b.plan.podIdentity {
+	setValue(base, "serviceAccount.name", pulumi.String(b.plan.ServiceAccount))
+	if b.plan.TrustIRSA || !b.plan.PodIdentity {
 		// IRSA: the pod identity webhook injects the role from this annotation. With Pod
 		// Identity alone the association does that, and the annotation would take precedence.
 		setValue(base, "serviceAccount.annotations", pulumi.Map{roleArnAnnotation: controller.roleArn})
@@ -126,7 +115,7 @@ func (b *builder) controllerValues(controller controllerIAM, queue *interruption
 	if b.args.ControllerImageRepository != nil {
 		setValue(base, "controller.image.repository", pulumi.String(*b.args.ControllerImageRepository))
 	}
-	if b.plan.release.has(featureV1) && !b.plan.release.has(featureWebhookValuesRemoved) {
+	if b.plan.Release.Has(catalog.FeatureV1) && !b.plan.Release.Has(catalog.FeatureWebhookValuesRemoved) {
 		// 1.0 serves v1beta1 and v1 through a conversion webhook in the controller.
 		setValue(base, "webhook.enabled", pulumi.Bool(true))
 	}
@@ -177,4 +166,12 @@ func deepMerge(dst, src map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// optionalString is a string input, or nil (left out) when empty.
+func optionalString(s string) pulumi.StringInput {
+	if s == "" {
+		return nil
+	}
+	return pulumi.String(s)
 }

@@ -1,4 +1,4 @@
-package provider
+package catalog
 
 import (
 	"encoding/json"
@@ -6,48 +6,57 @@ import (
 	"slices"
 )
 
-// maxManagedPolicyLength is IAM's limit on a managed policy document (non-whitespace characters).
-const maxManagedPolicyLength = 6144
-
-// policyDocument is an IAM policy. Field order and sorted condition maps make the JSON
-// deterministic, so a second `pulumi up` never shows a diff.
-type policyDocument struct {
-	Version   string      `json:"Version"`
-	ID        string      `json:"Id,omitempty"`
-	Statement []statement `json:"Statement"`
+// EcrPolicy is the AWS managed policy that lets nodes pull images: PullOnly (least privilege)
+// from Karpenter 1.4, ReadOnly before, as each release's template has it.
+func EcrPolicy(r Release) string {
+	if r.Has(FeaturePullOnlyECR) {
+		return "AmazonEC2ContainerRegistryPullOnly"
+	}
+	return "AmazonEC2ContainerRegistryReadOnly"
 }
 
-type statement struct {
+// MaxManagedPolicyLength is IAM's limit on a managed policy document (non-whitespace characters).
+const MaxManagedPolicyLength = 6144
+
+// PolicyDocument is an IAM policy. Field order and sorted condition maps make the JSON
+// deterministic, so a second `pulumi up` never shows a diff.
+type PolicyDocument struct {
+	Version   string      `json:"Version"`
+	ID        string      `json:"Id,omitempty"`
+	Statement []Statement `json:"Statement"`
+}
+
+type Statement struct {
 	Sid         string                    `json:"Sid,omitempty"`
 	Effect      string                    `json:"Effect"`
 	Principal   any                       `json:"Principal,omitempty"`
-	Action      list                      `json:"Action,omitempty"`
-	NotAction   list                      `json:"NotAction,omitempty"`
-	Resource    list                      `json:"Resource,omitempty"`
-	NotResource list                      `json:"NotResource,omitempty"`
+	Action      List                      `json:"Action,omitempty"`
+	NotAction   List                      `json:"NotAction,omitempty"`
+	Resource    List                      `json:"Resource,omitempty"`
+	NotResource List                      `json:"NotResource,omitempty"`
 	Condition   map[string]map[string]any `json:"Condition,omitempty"`
 }
 
-// list is an IAM "string or list of strings": one element marshals as a plain string.
-type list []string
+// List is an IAM "string or list of strings": one element marshals as a plain string.
+type List []string
 
-func (l list) MarshalJSON() ([]byte, error) {
+func (l List) MarshalJSON() ([]byte, error) {
 	if len(l) == 1 {
 		return json.Marshal(l[0])
 	}
 	return json.Marshal([]string(l))
 }
 
-func (l *list) UnmarshalJSON(b []byte) error {
+func (l *List) UnmarshalJSON(b []byte) error {
 	var one string
 	if err := json.Unmarshal(b, &one); err == nil {
-		*l = list{one}
+		*l = List{one}
 		return nil
 	}
 	return json.Unmarshal(b, (*[]string)(l))
 }
 
-func (d policyDocument) json() string {
+func (d PolicyDocument) Json() string {
 	b, err := json.Marshal(d)
 	if err != nil {
 		panic(err) // only strings, lists and maps: cannot fail
@@ -55,57 +64,57 @@ func (d policyDocument) json() string {
 	return string(b)
 }
 
-func allow(sid string, resources, actions list, condition map[string]map[string]any) statement {
-	return statement{Sid: sid, Effect: "Allow", Resource: resources, Action: actions, Condition: condition}
+func allow(sid string, resources, actions List, condition map[string]map[string]any) Statement {
+	return Statement{Sid: sid, Effect: "Allow", Resource: resources, Action: actions, Condition: condition}
 }
 
-// awsScope is where the component runs, from the aws getPartition/getRegion/getCallerIdentity
+// AwsScope is where the component runs, from the aws getPartition/getRegion/getCallerIdentity
 // invokes.
-type awsScope struct {
+type AwsScope struct {
 	Partition, DNSSuffix, Region, Account string
 }
 
-func (s awsScope) roleArn(name string) string {
+func (s AwsScope) RoleArn(name string) string {
 	return fmt.Sprintf("arn:%s:iam::%s:role/%s", s.Partition, s.Account, name)
 }
 
-func (s awsScope) queueArn(name string) string {
+func (s AwsScope) QueueArn(name string) string {
 	return fmt.Sprintf("arn:%s:sqs:%s:%s:%s", s.Partition, s.Region, s.Account, name)
 }
 
-// policyScope adds what the controller policies name: the cluster, the roles the controller
+// PolicyScope adds what the controller policies name: the cluster, the roles the controller
 // may pass to EC2, and the interruption queue (empty without interruption handling).
-type policyScope struct {
-	awsScope
+type PolicyScope struct {
+	AwsScope
 	Cluster      string
 	NodeRoleArns []string
 	QueueArn     string
 }
 
-func (s policyScope) ec2(resource string) string {
+func (s PolicyScope) ec2(resource string) string {
 	return fmt.Sprintf("arn:%s:ec2:%s:*:%s", s.Partition, s.Region, resource)
 }
 
-func (s policyScope) ec2Public(resource string) string {
+func (s PolicyScope) ec2Public(resource string) string {
 	return fmt.Sprintf("arn:%s:ec2:%s::%s", s.Partition, s.Region, resource)
 }
 
-func (s policyScope) clusterArn() string {
+func (s PolicyScope) clusterArn() string {
 	return fmt.Sprintf("arn:%s:eks:%s:%s:cluster/%s", s.Partition, s.Region, s.Account, s.Cluster)
 }
 
-func (s policyScope) instanceProfiles() string {
+func (s PolicyScope) instanceProfiles() string {
 	return fmt.Sprintf("arn:%s:iam::%s:instance-profile/*", s.Partition, s.Account)
 }
 
-func (s policyScope) clusterTag(prefix string) string {
+func (s PolicyScope) clusterTag(prefix string) string {
 	return fmt.Sprintf("aws:%s/kubernetes.io/cluster/%s", prefix, s.Cluster)
 }
 
-type conditions = map[string]map[string]any
+type Conditions = map[string]map[string]any
 
-// policyFamily produces a generation's controller statements in its template's order.
-type policyFamily func(s policyScope, r release) []statement
+// PolicyFamily produces a generation's controller statements in its template's order.
+type PolicyFamily func(s PolicyScope, r Release) []Statement
 
 // policyGroups are the managed policies of the split layout, in the v1.14 template's order,
 // and which statements (by Sid) each holds. Releases before the split use one policy, or this
@@ -132,24 +141,24 @@ var policyGroups = []struct {
 // singlePolicyKey names the one controller policy of releases before the split.
 const singlePolicyKey = "policy"
 
-// controllerPolicy is one managed policy the component creates for the controller.
-type controllerPolicy struct {
-	key, description string
+// ControllerPolicy is one managed policy the component creates for the controller.
+type ControllerPolicy struct {
+	Key, Description string
 	sids             []string // the statements it holds
 }
 
-// layoutControllerPolicies decides the controller's managed policies: one, as the release's
+// LayoutControllerPolicies decides the controller's managed policies: one, as the release's
 // template has it, unless the release splits them or one would not fit IAM's size limit.
-func layoutControllerPolicies(r release, worstCase policyScope) []controllerPolicy {
-	statements := r.policy(worstCase, r)
+func LayoutControllerPolicies(r Release, worstCase PolicyScope) []ControllerPolicy {
+	statements := r.Policy(worstCase, r)
 	var all []string
 	for _, st := range statements {
 		all = append(all, st.Sid)
 	}
-	if !r.has(featureSplitPolicy) && len(policyDocument{Version: "2012-10-17", Statement: statements}.json()) <= maxManagedPolicyLength {
-		return []controllerPolicy{{singlePolicyKey, "launch and terminate nodes, read the interruption queue and discover resources", all}}
+	if !r.Has(FeatureSplitPolicy) && len(PolicyDocument{Version: "2012-10-17", Statement: statements}.Json()) <= MaxManagedPolicyLength {
+		return []ControllerPolicy{{singlePolicyKey, "launch and terminate nodes, read the interruption queue and discover resources", all}}
 	}
-	var out []controllerPolicy
+	var out []ControllerPolicy
 	for _, g := range policyGroups {
 		var sids []string
 		for _, sid := range all {
@@ -160,16 +169,16 @@ func layoutControllerPolicies(r release, worstCase policyScope) []controllerPoli
 			}
 		}
 		if len(sids) > 0 {
-			out = append(out, controllerPolicy{g.key, g.description, sids})
+			out = append(out, ControllerPolicy{g.key, g.description, sids})
 		}
 	}
 	return out
 }
 
-// document holds the policy's share of the family's statements (rendered once for all the
+// Document holds the policy's share of the family's statements (rendered once for all the
 // controller's policies), in family order.
-func (p controllerPolicy) document(statements []statement) policyDocument {
-	doc := policyDocument{Version: "2012-10-17"}
+func (p ControllerPolicy) Document(statements []Statement) PolicyDocument {
+	doc := PolicyDocument{Version: "2012-10-17"}
 	for _, st := range statements {
 		if slices.Contains(p.sids, st.Sid) {
 			doc.Statement = append(doc.Statement, st)
@@ -180,45 +189,45 @@ func (p controllerPolicy) document(statements []statement) policyDocument {
 
 // v1Policy is the controller policy of Karpenter v1 (cfn-v1.0, cfn-v1.8, cfn-v1.14), with
 // each permission from the release that introduced it.
-func v1Policy(s policyScope, r release) []statement {
-	split := r.has(featureSplitPolicy)
-	launchable := list{s.ec2Public("image/*"), s.ec2Public("snapshot/*"), s.ec2("security-group/*"), s.ec2("subnet/*")}
-	if r.has(featureCapacityReservations) {
+func v1Policy(s PolicyScope, r Release) []Statement {
+	split := r.Has(FeatureSplitPolicy)
+	launchable := List{s.ec2Public("image/*"), s.ec2Public("snapshot/*"), s.ec2("security-group/*"), s.ec2("subnet/*")}
+	if r.Has(FeatureCapacityReservations) {
 		launchable = append(launchable, s.ec2("capacity-reservation/*"))
 	}
-	if r.has(featurePlacementGroups) {
+	if r.Has(FeaturePlacementGroups) {
 		launchable = append(launchable, s.ec2("placement-group/*"))
 	}
-	created := list{s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"), s.ec2("network-interface/*"),
+	created := List{s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"), s.ec2("network-interface/*"),
 		s.ec2("launch-template/*"), s.ec2("spot-instances-request/*")}
 	createdWithTags := created
-	if r.has(featureCapacityReservations) && !split {
+	if r.Has(FeatureCapacityReservations) && !split {
 		// v1.3 - v1.8 also listed capacity reservations here; the split templates dropped it.
-		createdWithTags = append(append(list{}, created...), s.ec2("capacity-reservation/*"))
+		createdWithTags = append(append(List{}, created...), s.ec2("capacity-reservation/*"))
 	}
-	ownedNodePool := conditions{
+	ownedNodePool := Conditions{
 		"StringEquals": {s.clusterTag("ResourceTag"): "owned"},
 		"StringLike":   {"aws:ResourceTag/karpenter.sh/nodepool": "*"},
 	}
 	requestTags := map[string]any{s.clusterTag("RequestTag"): "owned", "aws:RequestTag/eks:eks-cluster-name": s.Cluster}
 	nodeClassTag := func(tag string) string { return fmt.Sprintf("aws:%s/karpenter.k8s.aws/ec2nodeclass", tag) }
 
-	describe := list{}
-	if r.has(featureCapacityReservations) {
+	describe := List{}
+	if r.Has(FeatureCapacityReservations) {
 		describe = append(describe, "ec2:DescribeCapacityReservations")
 	}
 	describe = append(describe, "ec2:DescribeImages", "ec2:DescribeInstances")
-	if r.has(featureInstanceStatus) {
+	if r.Has(FeatureInstanceStatus) {
 		describe = append(describe, "ec2:DescribeInstanceStatus")
 	}
 	describe = append(describe, "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates")
-	if r.has(featurePlacementGroups) {
+	if r.Has(FeaturePlacementGroups) {
 		describe = append(describe, "ec2:DescribePlacementGroups")
 	}
 	describe = append(describe, "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets")
 
-	deletion := list{"ec2:TerminateInstances"}
-	if r.has(featureRebootInstances) {
+	deletion := List{"ec2:TerminateInstances"}
+	if r.Has(FeatureRebootInstances) {
 		// 1.15 reboots a node in place when repair chooses to (awsFeatureGates.rebootForRepair);
 		// the template grants it unconditionally (cfn-v1.15.reconstructed: cfn-v1.14 plus this
 		// action, from the v1.15 reference page; the official v1.15 file was not available).
@@ -226,39 +235,39 @@ func v1Policy(s policyScope, r release) []statement {
 	}
 	deletion = append(deletion, "ec2:DeleteLaunchTemplate")
 
-	lifecycle := []statement{
-		allow("AllowScopedEC2InstanceAccessActions", launchable, list{"ec2:RunInstances", "ec2:CreateFleet"}, nil),
-		allow("AllowScopedEC2LaunchTemplateAccessActions", list{s.ec2("launch-template/*")}, list{"ec2:RunInstances", "ec2:CreateFleet"}, ownedNodePool),
-		allow("AllowScopedEC2InstanceActionsWithTags", createdWithTags, list{"ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"}, conditions{
+	lifecycle := []Statement{
+		allow("AllowScopedEC2InstanceAccessActions", launchable, List{"ec2:RunInstances", "ec2:CreateFleet"}, nil),
+		allow("AllowScopedEC2LaunchTemplateAccessActions", List{s.ec2("launch-template/*")}, List{"ec2:RunInstances", "ec2:CreateFleet"}, ownedNodePool),
+		allow("AllowScopedEC2InstanceActionsWithTags", createdWithTags, List{"ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"}, Conditions{
 			"StringEquals": requestTags,
 			"StringLike":   {"aws:RequestTag/karpenter.sh/nodepool": "*"},
 		}),
-		allow("AllowScopedResourceCreationTagging", created, list{"ec2:CreateTags"}, conditions{
+		allow("AllowScopedResourceCreationTagging", created, List{"ec2:CreateTags"}, Conditions{
 			"StringEquals": merge(requestTags, map[string]any{"ec2:CreateAction": []string{"RunInstances", "CreateFleet", "CreateLaunchTemplate"}}),
 			"StringLike":   {"aws:RequestTag/karpenter.sh/nodepool": "*"},
 		}),
-		allow("AllowScopedResourceTagging", list{s.ec2("instance/*")}, list{"ec2:CreateTags"}, conditions{
+		allow("AllowScopedResourceTagging", List{s.ec2("instance/*")}, List{"ec2:CreateTags"}, Conditions{
 			"StringEquals":              {s.clusterTag("ResourceTag"): "owned"},
 			"StringLike":                {"aws:ResourceTag/karpenter.sh/nodepool": "*"},
 			"StringEqualsIfExists":      {"aws:RequestTag/eks:eks-cluster-name": s.Cluster},
 			"ForAllValues:StringEquals": {"aws:TagKeys": []string{"eks:eks-cluster-name", "karpenter.sh/nodeclaim", "Name"}},
 		}),
-		allow("AllowScopedDeletion", list{s.ec2("instance/*"), s.ec2("launch-template/*")}, deletion, ownedNodePool),
+		allow("AllowScopedDeletion", List{s.ec2("instance/*"), s.ec2("launch-template/*")}, deletion, ownedNodePool),
 	}
-	discovery := []statement{
-		allow("AllowRegionalReadActions", list{"*"}, describe, conditions{"StringEquals": {"aws:RequestedRegion": s.Region}}),
+	discovery := []Statement{
+		allow("AllowRegionalReadActions", List{"*"}, describe, Conditions{"StringEquals": {"aws:RequestedRegion": s.Region}}),
 		ssmRead(s),
-		allow("AllowPricingReadActions", list{"*"}, list{"pricing:GetProducts"}, nil),
+		allow("AllowPricingReadActions", List{"*"}, List{"pricing:GetProducts"}, nil),
 	}
-	passRole := allow("AllowPassingInstanceRole", list(s.NodeRoleArns), list{"iam:PassRole"}, conditions{
+	passRole := allow("AllowPassingInstanceRole", List(s.NodeRoleArns), List{"iam:PassRole"}, Conditions{
 		"StringEquals": {"iam:PassedToService": []string{"ec2.amazonaws.com", "ec2.amazonaws.com.cn"}},
 	})
-	profiles := []statement{
-		allow("AllowScopedInstanceProfileCreationActions", list{s.instanceProfiles()}, list{"iam:CreateInstanceProfile"}, conditions{
+	profiles := []Statement{
+		allow("AllowScopedInstanceProfileCreationActions", List{s.instanceProfiles()}, List{"iam:CreateInstanceProfile"}, Conditions{
 			"StringEquals": merge(requestTags, map[string]any{"aws:RequestTag/topology.kubernetes.io/region": s.Region}),
 			"StringLike":   {nodeClassTag("RequestTag"): "*"},
 		}),
-		allow("AllowScopedInstanceProfileTagActions", list{s.instanceProfiles()}, list{"iam:TagInstanceProfile"}, conditions{
+		allow("AllowScopedInstanceProfileTagActions", List{s.instanceProfiles()}, List{"iam:TagInstanceProfile"}, Conditions{
 			"StringEquals": merge(requestTags, map[string]any{
 				s.clusterTag("ResourceTag"):                     "owned",
 				"aws:ResourceTag/topology.kubernetes.io/region": s.Region,
@@ -266,17 +275,17 @@ func v1Policy(s policyScope, r release) []statement {
 			}),
 			"StringLike": {nodeClassTag("ResourceTag"): "*", nodeClassTag("RequestTag"): "*"},
 		}),
-		allow("AllowScopedInstanceProfileActions", list{s.instanceProfiles()},
-			list{"iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"}, conditions{
+		allow("AllowScopedInstanceProfileActions", List{s.instanceProfiles()},
+			List{"iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"}, Conditions{
 				"StringEquals": {s.clusterTag("ResourceTag"): "owned", "aws:ResourceTag/topology.kubernetes.io/region": s.Region},
 				"StringLike":   {nodeClassTag("ResourceTag"): "*"},
 			}),
 	}
-	readProfiles := allow("AllowInstanceProfileReadActions", list{s.instanceProfiles()}, list{"iam:GetInstanceProfile"}, nil)
-	listProfiles := allow("AllowUnscopedInstanceProfileListAction", list{"*"}, list{"iam:ListInstanceProfiles"}, nil)
-	endpoint := allow("AllowAPIServerEndpointDiscovery", list{s.clusterArn()}, list{"eks:DescribeCluster"}, nil)
+	readProfiles := allow("AllowInstanceProfileReadActions", List{s.instanceProfiles()}, List{"iam:GetInstanceProfile"}, nil)
+	listProfiles := allow("AllowUnscopedInstanceProfileListAction", List{"*"}, List{"iam:ListInstanceProfiles"}, nil)
+	endpoint := allow("AllowAPIServerEndpointDiscovery", List{s.clusterArn()}, List{"eks:DescribeCluster"}, nil)
 
-	out := append([]statement{}, lifecycle...)
+	out := append([]Statement{}, lifecycle...)
 	if split {
 		// cfn-v1.14 order: lifecycle, IAM integration, EKS integration, interruption,
 		// resource discovery (listing before reading profiles), zonal shift.
@@ -285,13 +294,13 @@ func v1Policy(s policyScope, r release) []statement {
 		out = append(out, endpoint)
 		out = append(out, interruptionStatements(s)...)
 		out = append(out, discovery...)
-		if r.has(featureListInstanceProfiles) {
+		if r.Has(FeatureListInstanceProfiles) {
 			out = append(out, listProfiles)
 		}
 		out = append(out, readProfiles)
-		if r.has(featureZonalShift) {
-			out = append(out, allow("AllowZonalShiftStatusReadOnly", list{"*"}, list{"arc-zonal-shift:GetManagedResource"},
-				conditions{"StringEquals": {"arc-zonal-shift:ResourceIdentifier": s.clusterArn()}}))
+		if r.Has(FeatureZonalShift) {
+			out = append(out, allow("AllowZonalShiftStatusReadOnly", List{"*"}, List{"arc-zonal-shift:GetManagedResource"},
+				Conditions{"StringEquals": {"arc-zonal-shift:ResourceIdentifier": s.clusterArn()}}))
 		}
 		return out
 	}
@@ -301,7 +310,7 @@ func v1Policy(s policyScope, r release) []statement {
 	out = append(out, passRole)
 	out = append(out, profiles...)
 	out = append(out, readProfiles)
-	if r.has(featureListInstanceProfiles) {
+	if r.Has(FeatureListInstanceProfiles) {
 		out = append(out, listProfiles)
 	}
 	return append(out, endpoint)
@@ -309,136 +318,136 @@ func v1Policy(s policyScope, r release) []statement {
 
 // legacyRegionalRead is the read statement before v1, which still listed
 // DescribeAvailabilityZones.
-func legacyRegionalRead(s policyScope) statement {
-	return allow("AllowRegionalReadActions", list{"*"}, list{"ec2:DescribeAvailabilityZones", "ec2:DescribeImages", "ec2:DescribeInstances",
+func legacyRegionalRead(s PolicyScope) Statement {
+	return allow("AllowRegionalReadActions", List{"*"}, List{"ec2:DescribeAvailabilityZones", "ec2:DescribeImages", "ec2:DescribeInstances",
 		"ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates", "ec2:DescribeSecurityGroups",
-		"ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"}, conditions{"StringEquals": {"aws:RequestedRegion": s.Region}})
+		"ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"}, Conditions{"StringEquals": {"aws:RequestedRegion": s.Region}})
 }
 
-func ssmRead(s policyScope) statement {
-	return allow("AllowSSMReadActions", list{fmt.Sprintf("arn:%s:ssm:%s::parameter/aws/service/*", s.Partition, s.Region)}, list{"ssm:GetParameter"}, nil)
+func ssmRead(s PolicyScope) Statement {
+	return allow("AllowSSMReadActions", List{fmt.Sprintf("arn:%s:ssm:%s::parameter/aws/service/*", s.Partition, s.Region)}, List{"ssm:GetParameter"}, nil)
 }
 
-func interruptionStatements(s policyScope) []statement {
+func interruptionStatements(s PolicyScope) []Statement {
 	if s.QueueArn == "" {
 		return nil
 	}
-	return []statement{allow("AllowInterruptionQueueActions", list{s.QueueArn}, list{"sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"}, nil)}
+	return []Statement{allow("AllowInterruptionQueueActions", List{s.QueueArn}, List{"sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"}, nil)}
 }
 
 // betaPolicy is the controller policy of the v1beta1 era (cfn-v0.37): no eks-cluster-name
 // scoping, DescribeAvailabilityZones, PassRole to ec2.amazonaws.com only.
-func betaPolicy(s policyScope, _ release) []statement {
-	created := list{s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"), s.ec2("network-interface/*"),
+func betaPolicy(s PolicyScope, _ Release) []Statement {
+	created := List{s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"), s.ec2("network-interface/*"),
 		s.ec2("launch-template/*"), s.ec2("spot-instances-request/*")}
-	ownedNodePool := conditions{
+	ownedNodePool := Conditions{
 		"StringEquals": {s.clusterTag("ResourceTag"): "owned"},
 		"StringLike":   {"aws:ResourceTag/karpenter.sh/nodepool": "*"},
 	}
 	owned := map[string]any{s.clusterTag("ResourceTag"): "owned", "aws:ResourceTag/topology.kubernetes.io/region": s.Region}
 	requested := map[string]any{s.clusterTag("RequestTag"): "owned", "aws:RequestTag/topology.kubernetes.io/region": s.Region}
 	nodeClassTag := func(tag string) string { return fmt.Sprintf("aws:%s/karpenter.k8s.aws/ec2nodeclass", tag) }
-	out := []statement{
-		allow("AllowScopedEC2InstanceAccessActions", list{s.ec2Public("image/*"), s.ec2Public("snapshot/*"), s.ec2("security-group/*"), s.ec2("subnet/*")},
-			list{"ec2:RunInstances", "ec2:CreateFleet"}, nil),
-		allow("AllowScopedEC2LaunchTemplateAccessActions", list{s.ec2("launch-template/*")}, list{"ec2:RunInstances", "ec2:CreateFleet"}, ownedNodePool),
-		allow("AllowScopedEC2InstanceActionsWithTags", created, list{"ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"}, conditions{
+	out := []Statement{
+		allow("AllowScopedEC2InstanceAccessActions", List{s.ec2Public("image/*"), s.ec2Public("snapshot/*"), s.ec2("security-group/*"), s.ec2("subnet/*")},
+			List{"ec2:RunInstances", "ec2:CreateFleet"}, nil),
+		allow("AllowScopedEC2LaunchTemplateAccessActions", List{s.ec2("launch-template/*")}, List{"ec2:RunInstances", "ec2:CreateFleet"}, ownedNodePool),
+		allow("AllowScopedEC2InstanceActionsWithTags", created, List{"ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"}, Conditions{
 			"StringEquals": {s.clusterTag("RequestTag"): "owned"},
 			"StringLike":   {"aws:RequestTag/karpenter.sh/nodepool": "*"},
 		}),
-		allow("AllowScopedResourceCreationTagging", created, list{"ec2:CreateTags"}, conditions{
+		allow("AllowScopedResourceCreationTagging", created, List{"ec2:CreateTags"}, Conditions{
 			"StringEquals": {s.clusterTag("RequestTag"): "owned", "ec2:CreateAction": []string{"RunInstances", "CreateFleet", "CreateLaunchTemplate"}},
 			"StringLike":   {"aws:RequestTag/karpenter.sh/nodepool": "*"},
 		}),
-		allow("AllowScopedResourceTagging", list{s.ec2("instance/*")}, list{"ec2:CreateTags"}, conditions{
+		allow("AllowScopedResourceTagging", List{s.ec2("instance/*")}, List{"ec2:CreateTags"}, Conditions{
 			"StringEquals":              {s.clusterTag("ResourceTag"): "owned"},
 			"StringLike":                {"aws:ResourceTag/karpenter.sh/nodepool": "*"},
 			"ForAllValues:StringEquals": {"aws:TagKeys": []string{"karpenter.sh/nodeclaim", "Name"}},
 		}),
-		allow("AllowScopedDeletion", list{s.ec2("instance/*"), s.ec2("launch-template/*")}, list{"ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"}, ownedNodePool),
+		allow("AllowScopedDeletion", List{s.ec2("instance/*"), s.ec2("launch-template/*")}, List{"ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"}, ownedNodePool),
 		legacyRegionalRead(s),
 		ssmRead(s),
-		allow("AllowPricingReadActions", list{"*"}, list{"pricing:GetProducts"}, nil),
+		allow("AllowPricingReadActions", List{"*"}, List{"pricing:GetProducts"}, nil),
 	}
 	out = append(out, interruptionStatements(s)...)
 	return append(out,
-		allow("AllowPassingInstanceRole", list(s.NodeRoleArns), list{"iam:PassRole"}, conditions{"StringEquals": {"iam:PassedToService": "ec2.amazonaws.com"}}),
-		allow("AllowScopedInstanceProfileCreationActions", list{s.instanceProfiles()}, list{"iam:CreateInstanceProfile"}, conditions{
+		allow("AllowPassingInstanceRole", List(s.NodeRoleArns), List{"iam:PassRole"}, Conditions{"StringEquals": {"iam:PassedToService": "ec2.amazonaws.com"}}),
+		allow("AllowScopedInstanceProfileCreationActions", List{s.instanceProfiles()}, List{"iam:CreateInstanceProfile"}, Conditions{
 			"StringEquals": requested,
 			"StringLike":   {nodeClassTag("RequestTag"): "*"},
 		}),
-		allow("AllowScopedInstanceProfileTagActions", list{s.instanceProfiles()}, list{"iam:TagInstanceProfile"}, conditions{
+		allow("AllowScopedInstanceProfileTagActions", List{s.instanceProfiles()}, List{"iam:TagInstanceProfile"}, Conditions{
 			"StringEquals": merge(owned, requested),
 			"StringLike":   {nodeClassTag("ResourceTag"): "*", nodeClassTag("RequestTag"): "*"},
 		}),
-		allow("AllowScopedInstanceProfileActions", list{s.instanceProfiles()},
-			list{"iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"}, conditions{
+		allow("AllowScopedInstanceProfileActions", List{s.instanceProfiles()},
+			List{"iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"}, Conditions{
 				"StringEquals": owned,
 				"StringLike":   {nodeClassTag("ResourceTag"): "*"},
 			}),
-		allow("AllowInstanceProfileReadActions", list{s.instanceProfiles()}, list{"iam:GetInstanceProfile"}, nil),
-		allow("AllowAPIServerEndpointDiscovery", list{s.clusterArn()}, list{"eks:DescribeCluster"}, nil),
+		allow("AllowInstanceProfileReadActions", List{s.instanceProfiles()}, List{"iam:GetInstanceProfile"}, nil),
+		allow("AllowAPIServerEndpointDiscovery", List{s.clusterArn()}, List{"eks:DescribeCluster"}, nil),
 	)
 }
 
 // alphaPolicy is the controller policy of the Provisioner era (cfn-v0.31): scoped by the
 // karpenter.sh/provisioner-name tag; no instance profile management (the component creates
 // the one instance profile the nodes use).
-func alphaPolicy(s policyScope, _ release) []statement {
-	created := list{s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"), s.ec2("network-interface/*"), s.ec2("launch-template/*")}
-	out := []statement{
-		allow("AllowScopedEC2InstanceActions", list{s.ec2Public("image/*"), s.ec2Public("snapshot/*"), s.ec2("spot-instances-request/*"),
-			s.ec2("security-group/*"), s.ec2("subnet/*"), s.ec2("launch-template/*")}, list{"ec2:RunInstances", "ec2:CreateFleet"}, nil),
-		allow("AllowScopedEC2InstanceActionsWithTags", created, list{"ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"}, conditions{
+func alphaPolicy(s PolicyScope, _ Release) []Statement {
+	created := List{s.ec2("fleet/*"), s.ec2("instance/*"), s.ec2("volume/*"), s.ec2("network-interface/*"), s.ec2("launch-template/*")}
+	out := []Statement{
+		allow("AllowScopedEC2InstanceActions", List{s.ec2Public("image/*"), s.ec2Public("snapshot/*"), s.ec2("spot-instances-request/*"),
+			s.ec2("security-group/*"), s.ec2("subnet/*"), s.ec2("launch-template/*")}, List{"ec2:RunInstances", "ec2:CreateFleet"}, nil),
+		allow("AllowScopedEC2InstanceActionsWithTags", created, List{"ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"}, Conditions{
 			"StringEquals": {s.clusterTag("RequestTag"): "owned"},
 			"StringLike":   {"aws:RequestTag/karpenter.sh/provisioner-name": "*"},
 		}),
-		allow("AllowScopedResourceCreationTagging", created, list{"ec2:CreateTags"}, conditions{
+		allow("AllowScopedResourceCreationTagging", created, List{"ec2:CreateTags"}, Conditions{
 			"StringEquals": {s.clusterTag("RequestTag"): "owned", "ec2:CreateAction": []string{"RunInstances", "CreateFleet", "CreateLaunchTemplate"}},
 			"StringLike":   {"aws:RequestTag/karpenter.sh/provisioner-name": "*"},
 		}),
-		allow("AllowMachineMigrationTagging", list{s.ec2("instance/*")}, list{"ec2:CreateTags"}, conditions{
+		allow("AllowMachineMigrationTagging", List{s.ec2("instance/*")}, List{"ec2:CreateTags"}, Conditions{
 			"StringEquals":              {s.clusterTag("ResourceTag"): "owned", "aws:RequestTag/karpenter.sh/managed-by": s.Cluster},
 			"StringLike":                {"aws:RequestTag/karpenter.sh/provisioner-name": "*"},
 			"ForAllValues:StringEquals": {"aws:TagKeys": []string{"karpenter.sh/provisioner-name", "karpenter.sh/managed-by"}},
 		}),
-		allow("AllowScopedDeletion", list{s.ec2("instance/*"), s.ec2("launch-template/*")}, list{"ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"}, conditions{
+		allow("AllowScopedDeletion", List{s.ec2("instance/*"), s.ec2("launch-template/*")}, List{"ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"}, Conditions{
 			"StringEquals": {s.clusterTag("ResourceTag"): "owned"},
 			"StringLike":   {"aws:ResourceTag/karpenter.sh/provisioner-name": "*"},
 		}),
 		legacyRegionalRead(s),
 		ssmRead(s),
-		allow("AllowPricingReadActions", list{"*"}, list{"pricing:GetProducts"}, nil),
+		allow("AllowPricingReadActions", List{"*"}, List{"pricing:GetProducts"}, nil),
 	}
 	if s.QueueArn != "" {
 		// The Provisioner-era controller also reads the queue's attributes.
-		out = append(out, allow("AllowInterruptionQueueActions", list{s.QueueArn},
-			list{"sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage"}, nil))
+		out = append(out, allow("AllowInterruptionQueueActions", List{s.QueueArn},
+			List{"sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage"}, nil))
 	}
 	return append(out,
-		allow("AllowPassingInstanceRole", list(s.NodeRoleArns), list{"iam:PassRole"}, conditions{"StringEquals": {"iam:PassedToService": "ec2.amazonaws.com"}}),
-		allow("AllowAPIServerEndpointDiscovery", list{s.clusterArn()}, list{"eks:DescribeCluster"}, nil),
+		allow("AllowPassingInstanceRole", List(s.NodeRoleArns), List{"iam:PassRole"}, Conditions{"StringEquals": {"iam:PassedToService": "ec2.amazonaws.com"}}),
+		allow("AllowAPIServerEndpointDiscovery", List{s.clusterArn()}, List{"eks:DescribeCluster"}, nil),
 	)
 }
 
-// queuePolicy lets EventBridge (and SQS itself) deliver to the queue and refuses plain HTTP.
-func queuePolicy(queueArn string) string {
-	return policyDocument{Version: "2012-10-17", ID: "EC2InterruptionPolicy", Statement: []statement{
+// QueuePolicy lets EventBridge (and SQS itself) deliver to the queue and refuses plain HTTP.
+func QueuePolicy(queueArn string) string {
+	return PolicyDocument{Version: "2012-10-17", ID: "EC2InterruptionPolicy", Statement: []Statement{
 		{
 			Effect:    "Allow",
 			Principal: map[string][]string{"Service": {"events.amazonaws.com", "sqs.amazonaws.com"}},
-			Action:    list{"sqs:SendMessage"},
-			Resource:  list{queueArn},
+			Action:    List{"sqs:SendMessage"},
+			Resource:  List{queueArn},
 		},
 		{
 			Sid:       "DenyHTTP",
 			Effect:    "Deny",
 			Principal: "*",
-			Action:    list{"sqs:*"},
-			Resource:  list{queueArn},
-			Condition: conditions{"Bool": {"aws:SecureTransport": "false"}},
+			Action:    List{"sqs:*"},
+			Resource:  List{queueArn},
+			Condition: Conditions{"Bool": {"aws:SecureTransport": "false"}},
 		},
-	}}.json()
+	}}.Json()
 }
 
 // merge returns the union of two condition maps (b wins).

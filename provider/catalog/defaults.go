@@ -1,0 +1,34 @@
+package catalog
+
+import "slices"
+
+// The component's defaults, and those that depend on the release.
+
+const (
+	DefaultServiceAccount   = "karpenter"
+	DefaultChartRepository  = "oci://public.ecr.aws/karpenter"
+	defaultNodeClassName    = "default" // and the default pool's name
+	DiscoveryTag            = "karpenter.sh/discovery"
+	defaultAmiAlias         = "al2023@latest"
+	DefaultExpireAfter      = "720h"
+	DefaultConsolidation    = "WhenEmptyOrUnderutilized"
+	DefaultConsolidateAfter = "1m"
+	DefaultPoolCPULimit     = "1000"
+)
+
+// DefaultAmiAliasOf is the AMI alias of a class that names none: AL2023 where the release
+// supports it, else AL2.
+func DefaultAmiAliasOf(rel Release) string {
+	if !slices.Contains(rel.AmiFamilies, "AL2023") || !rel.Has(FeatureAL2023) {
+		return "al2@latest"
+	}
+	return defaultAmiAlias
+}
+
+// DefaultObjectName names the default pool and class: `default`, or Auto Mode's own name.
+func DefaultObjectName(r Release) string {
+	if r.AutoMode != nil {
+		return r.AutoMode.defaultName
+	}
+	return defaultNodeClassName
+}

@@ -1,0 +1,37 @@
+package catalog
+
+import "strings"
+
+// UpstreamKubeletSettings are the fields of the upstream KubeletConfiguration
+// (kubelet.config.k8s.io/v1beta1, k8s.io/kubelet v0.37.0, which Karpenter 1.15.1 decodes
+// against), by their JSON names. tests/harness checks this list against that type.
+var UpstreamKubeletSettings = strings.Fields(`
+	enableServer staticPodPath podLogsDir syncFrequency fileCheckFrequency httpCheckFrequency staticPodURL
+	staticPodURLHeader address port readOnlyPort tlsCertFile tlsPrivateKeyFile tlsCipherSuites tlsCurvePreferences
+	tlsMinVersion rotateCertificates serverTLSBootstrap authentication authorization registryPullQPS registryBurst
+	imagePullCredentialsVerificationPolicy preloadedImagesVerificationAllowlist eventRecordQPS eventBurst
+	enableDebuggingHandlers enableContentionProfiling healthzPort healthzBindAddress oomScoreAdj clusterDomain
+	clusterDNS streamingConnectionIdleTimeout nodeStatusUpdateFrequency nodeStatusReportFrequency
+	nodeLeaseDurationSeconds imageMinimumGCAge imageMaximumGCAge imageGCHighThresholdPercent
+	imageGCLowThresholdPercent volumeStatsAggPeriod kubeletCgroups systemCgroups cgroupRoot cgroupsPerQOS
+	cgroupDriver cpuManagerPolicy singleProcessOOMKill cpuManagerPolicyOptions cpuManagerReconcilePeriod
+	memoryManagerPolicy topologyManagerPolicy topologyManagerScope topologyManagerPolicyOptions qosReserved
+	runtimeRequestTimeout hairpinMode maxPods podCIDR podPidsLimit resolvConf runOnce cpuCFSQuota
+	cpuCFSQuotaPeriod nodeStatusMaxImages maxOpenFiles contentType kubeAPIQPS kubeAPIBurst serializeImagePulls
+	maxParallelImagePulls evictionHard evictionSoft evictionSoftGracePeriod evictionPressureTransitionPeriod
+	evictionMaxPodGracePeriod evictionMinimumReclaim mergeDefaultEvictionSettings podsPerCore
+	enableControllerAttachDetach protectKernelDefaults makeIPTablesUtilChains iptablesMasqueradeBit
+	iptablesDropBit featureGates failSwapOn memorySwap containerLogMaxSize containerLogMaxFiles
+	containerLogMaxWorkers containerLogMonitorInterval configMapAndSecretChangeDetectionStrategy systemReserved
+	kubeReserved reservedSystemCPUs showHiddenMetricsForVersion systemReservedCgroup kubeReservedCgroup
+	enforceNodeAllocatable allowedUnsafeSysctls defaultPodSysctls volumePluginDir providerID
+	kernelMemcgNotification logging enableSystemLogHandler enableSystemLogQuery shutdownGracePeriod
+	shutdownGracePeriodCriticalPods shutdownGracePeriodByPodPriority crashLoopBackOff reservedMemory
+	enableProfilingHandler enableDebugFlagsHandler seccompDefault memoryThrottlingFactor memoryReservationPolicy
+	registerWithTaints registerNode tracing localStorageCapacityIsolation containerRuntimeEndpoint
+	imageServiceEndpoint failCgroupV1 userNamespaces`)
+
+// KarpenterOwnedKubeletSettings are set by Karpenter itself; the controller rejects them.
+var KarpenterOwnedKubeletSettings = map[string]string{
+	"registerWithTaints": "Karpenter sets it from the NodePool's taints and startupTaints",
+}

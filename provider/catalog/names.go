@@ -1,0 +1,28 @@
+package catalog
+
+// AliasFamilies maps an AMI alias family to its amiFamily name.
+var AliasFamilies = map[string]string{
+	"al2": "AL2", "al2023": "AL2023", "bottlerocket": "Bottlerocket",
+	"windows2019": "Windows2019", "windows2022": "Windows2022", "windows2025": "Windows2025",
+}
+
+// Label domains Karpenter reserves, with the keys it still lets pools use.
+var RestrictedLabelDomains = map[string][]string{
+	"karpenter.sh": {"karpenter.sh/capacity-type", "karpenter.sh/nodepool"},
+	"karpenter.k8s.aws": {
+		"karpenter.k8s.aws/instance-tenancy", "karpenter.k8s.aws/capacity-reservation-type",
+		"karpenter.k8s.aws/capacity-reservation-id", "karpenter.k8s.aws/capacity-reservation-interruptible",
+		"karpenter.k8s.aws/ec2nodeclass", "karpenter.k8s.aws/instance-encryption-in-transit-supported",
+		"karpenter.k8s.aws/instance-category", "karpenter.k8s.aws/instance-hypervisor",
+		"karpenter.k8s.aws/instance-family", "karpenter.k8s.aws/instance-generation",
+		"karpenter.k8s.aws/instance-local-nvme", "karpenter.k8s.aws/instance-size",
+		"karpenter.k8s.aws/instance-cpu", "karpenter.k8s.aws/instance-cpu-manufacturer",
+		"karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz", "karpenter.k8s.aws/instance-memory",
+		"karpenter.k8s.aws/instance-ebs-bandwidth", "karpenter.k8s.aws/instance-network-bandwidth",
+		"karpenter.k8s.aws/instance-gpu-name", "karpenter.k8s.aws/instance-gpu-manufacturer",
+		"karpenter.k8s.aws/instance-gpu-count", "karpenter.k8s.aws/instance-gpu-memory",
+		"karpenter.k8s.aws/instance-accelerator-name", "karpenter.k8s.aws/instance-accelerator-manufacturer",
+		"karpenter.k8s.aws/instance-accelerator-count", "karpenter.k8s.aws/instance-capability-flex",
+		"karpenter.k8s.aws/placement-group-id", "karpenter.k8s.aws/placement-group-partition",
+	},
+}

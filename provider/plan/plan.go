@@ -1,0 +1,315 @@
+package plan
+
+// The install plan: the component's plain inputs resolved — defaults applied, the release
+// looked up, the provisioning lists completed. Resolving a plan validates every plain input
+// (the checks are the spec package's; they never call back into plan resolution).
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+)
+
+// ReleaseForMode resolves the release a mode's custom resources are rendered for: the Karpenter
+// version (self-managed), or Auto Mode, where a version makes no sense.
+func ReleaseForMode(mode *spec.Mode, version *string, allowUnverified *bool) (catalog.Release, error) {
+	switch m := spec.Deref(mode, spec.ModeSelfManaged); m {
+	case spec.ModeSelfManaged:
+		return catalog.LookupRelease(spec.Deref(version, catalog.DefaultVersion), spec.Deref(allowUnverified, false))
+	case spec.ModeAutoMode:
+		var errs []error
+		if version != nil {
+			errs = append(errs, errors.New("version: not used with mode autoMode (EKS runs and upgrades Karpenter; Auto Mode objects have one API)"))
+		}
+		if allowUnverified != nil {
+			errs = append(errs, errors.New("allowUnverifiedVersion: not used with mode autoMode (there is no Karpenter version to choose)"))
+		}
+		return catalog.AutoModeRelease(), errors.Join(errs...)
+	default:
+		return catalog.Release{}, spec.CheckEnum("mode", string(m), spec.EnumValues[spec.Mode]())
+	}
+}
+
+// ChartSource says how the kubernetes provider finds a chart in chartRepository: an OCI
+// reference, a chart in an HTTP(S) repository, or a local directory (whose chart is the
+// version, so none is named: version is empty). repo is the HTTP(S) repository's URL, or empty.
+func (p *Plan) ChartSource(chart string) (ref, version, repo string) {
+	base := strings.TrimSuffix(p.chartRepository, "/")
+	v := p.Release.Version.String()
+	switch {
+	case strings.HasPrefix(base, "oci://"):
+		return base + "/" + chart, v, ""
+	case strings.HasPrefix(base, "https://") || strings.HasPrefix(base, "http://"):
+		return chart, v, base
+	default:
+		return path.Join(base, chart), "", ""
+	}
+}
+
+// Child-name suffixes of the children whose AWS names have a length limit.
+const (
+	ControllerRoleSuffix = "-controller"
+	NodeRoleSuffix       = "-node"
+	QueueSuffix          = "-interruption"
+)
+
+// physicalNameLimits are the AWS name limits of the children the component names, by the
+// longest suffix used for that kind. physicalName adds "-" and 7 hex characters.
+var physicalNameLimits = []struct {
+	what   string
+	suffix string
+	limit  int
+}{
+	{"IAM role", ControllerRoleSuffix, 64},
+	{"EventBridge rule", "-capacity-reservation", 64},
+	{"SQS queue", QueueSuffix, 80},
+	{"IAM policy", "-controller-resource-discovery", 128},
+}
+
+// Plan is the component's plain inputs resolved: defaults applied, versions looked
+// up, provisioning lists completed. Building it validates every plain input.
+type Plan struct {
+	Name    string
+	Release catalog.Release
+
+	Namespace, ServiceAccount string
+	chartRepository           string
+	// ReleaseTimeout: seconds the Helm releases wait for their resources (0: the provider's default).
+	ReleaseTimeout  int
+	DefaultAmiAlias string
+
+	// InstallCrds: a karpenter-crd release; ChartCrds: the controller chart installs the CRDs
+	// from its crds/ directory (the Provisioner era, which has no CRD chart).
+	InstallCrds, ChartCrds bool
+	// RetainCrds: the CRD release is kept when the component is deleted.
+	RetainCrds                          bool
+	Interruption, CreateInstanceProfile bool
+	CreateControllerIAM, CreateNodeRole bool
+	SpotServiceLinkedRole               bool
+
+	// Controller identity: trust the OIDC provider (IRSA) and/or EKS Pod Identity.
+	TrustIRSA, PodIdentity, CreatePodIdentityAgent bool
+
+	// NodeAccess is how the node role joins the cluster; WindowsNodes: a node class uses a
+	// Windows AMI with the component's node role.
+	NodeAccess   spec.NodeAccess
+	WindowsNodes bool
+
+	Pools   []spec.NodePoolSpec
+	Classes []spec.NodeClassSpec
+	// userPools are the pools the user gave (pools may add the default one).
+	userPools []spec.NodePoolSpec
+
+	// Warnings are said on the component at every preview: valid inputs that need something
+	// outside the component.
+	Warnings []string
+}
+
+// New validates the plain inputs and resolves defaults. All problems are
+// reported together, each naming its field.
+func New(name string, args spec.KarpenterArgs) (*Plan, error) {
+	if args.ClusterName == nil {
+		return nil, errors.New("clusterName: required (the name of the EKS cluster)")
+	}
+	rel, err := ReleaseForMode(args.Mode, args.Version, args.AllowUnverifiedVersion)
+	if err != nil {
+		return nil, err // everything else depends on the version
+	}
+	var errs []error
+	crds := spec.Deref(args.InstallCrds, true)
+	p := &Plan{
+		Name:                name,
+		Release:             rel,
+		Namespace:           spec.Deref(args.Namespace, rel.DefaultNamespace),
+		ServiceAccount:      spec.Deref(args.ServiceAccountName, catalog.DefaultServiceAccount),
+		chartRepository:     spec.Deref(args.ChartRepository, catalog.DefaultChartRepository),
+		DefaultAmiAlias:     catalog.DefaultAmiAliasOf(rel),
+		InstallCrds:         crds && rel.CrdChart,
+		ChartCrds:           crds && !rel.CrdChart,
+		Interruption:        spec.Deref(args.InterruptionHandling, true),
+		CreateControllerIAM: args.ControllerRoleArn == nil,
+		CreateNodeRole:      args.NodeRoleArn == nil,
+	}
+	p.CreateInstanceProfile = p.CreateNodeRole && spec.Deref(args.CreateInstanceProfile, true)
+	p.RetainCrds = spec.Deref(args.RetainCrdsOnDelete, false)
+	if p.RetainCrds && !p.InstallCrds && rel.AutoMode == nil {
+		errs = append(errs, fmt.Errorf("retainCrdsOnDelete: only for the karpenter-crd release, which this install does not have (installCrds false, or Karpenter %s, whose chart installs CRDs that Helm never deletes)", rel.Version))
+	}
+	p.SpotServiceLinkedRole = spec.Deref(args.CreateSpotServiceLinkedRole, false)
+	if rel.AutoMode != nil {
+		errs = append(errs, p.resolveAutoMode(args)...)
+	} else {
+		errs = append(errs, p.resolveIdentity(args)...)
+		errs = append(errs, p.resolveNodeAccess(args)...)
+		errs = append(errs, spec.CheckDNSLabel("namespace", p.Namespace))
+		errs = append(errs, spec.CheckDNSSubdomain("serviceAccountName", p.ServiceAccount))
+		errs = append(errs, spec.ValidateChartRepository(p.chartRepository))
+		errs = append(errs, spec.CheckOCICredentials(p.chartRepository, args)...)
+		p.ReleaseTimeout = spec.Deref(args.ReleaseTimeout, 0)
+		if args.ReleaseTimeout != nil && *args.ReleaseTimeout < 1 {
+			errs = append(errs, fmt.Errorf("releaseTimeout: %d is not a number of seconds a release can wait (at least 1)", *args.ReleaseTimeout))
+		}
+	}
+
+	errs = append(errs, validateComponentName(name))
+	if args.ClusterAuthenticationMode != nil {
+		errs = append(errs, spec.CheckEnum("clusterAuthenticationMode", string(*args.ClusterAuthenticationMode), spec.EnumValues[spec.AuthenticationMode]()))
+	}
+	if args.KubernetesVersion != nil && rel.AutoMode == nil {
+		errs = append(errs, catalog.CheckKubernetesVersion(*args.KubernetesVersion, rel))
+	}
+
+	if !p.CreateControllerIAM {
+		if len(args.ControllerPolicyStatements) > 0 {
+			errs = append(errs, errors.New("controllerPolicyStatements: cannot be used with controllerRoleArn (the component creates no controller role to attach them to)"))
+		}
+		if len(args.ControllerPolicyArns) > 0 {
+			errs = append(errs, errors.New("controllerPolicyArns: cannot be used with controllerRoleArn (the component creates no controller role to attach them to)"))
+		}
+	}
+	if !p.CreateNodeRole && len(args.NodeRoleAdditionalPolicyArns) > 0 {
+		errs = append(errs, errors.New("nodeRoleAdditionalPolicyArns: cannot be used with nodeRoleArn (the component creates no node role to attach them to)"))
+	}
+	if rel.AutoMode == nil && !rel.Has(catalog.FeatureNodeClassRole) && p.CreateNodeRole && !p.CreateInstanceProfile {
+		errs = append(errs, fmt.Errorf("createInstanceProfile: Karpenter %s launches nodes with the instance profile in settings.aws.defaultInstanceProfile, so the component must create it (Karpenter manages instance profiles itself from %s)",
+			rel.Version, catalog.FeatureSince[catalog.FeatureNodeClassRole]))
+	}
+	for i, st := range args.ControllerPolicyStatements {
+		errs = append(errs, spec.ValidatePolicyStatement(fmt.Sprintf("controllerPolicyStatements[%d]", i), st))
+	}
+	for _, key := range slices.Sorted(maps.Keys(args.ControllerPolicyArns)) {
+		errs = append(errs, spec.CheckKey("controllerPolicyArns", key))
+	}
+	for _, key := range slices.Sorted(maps.Keys(args.NodeRoleAdditionalPolicyArns)) {
+		errs = append(errs, spec.CheckKey("nodeRoleAdditionalPolicyArns", key))
+	}
+
+	p.Pools, p.Classes = resolveProvisioning(args, rel)
+	p.userPools = args.NodePools
+	p.WindowsNodes = slices.ContainsFunc(p.Classes, usesWindowsWithNodeRole)
+	errs = append(errs, spec.ValidateProvisioning(p.Pools, p.userPools, p.Classes, rel)...)
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for i, c := range p.Classes {
+		p.Warnings = append(p.Warnings, spec.ClassWarnings(fmt.Sprintf("nodeClasses[%d]", i), c, rel)...)
+	}
+	return p, nil
+}
+
+// resolveIdentity decides how the controller authenticates.
+func (p *Plan) resolveIdentity(args spec.KarpenterArgs) []error {
+	identity := spec.Deref(args.ControllerIdentity, "irsa")
+	if err := spec.CheckEnum("controllerIdentity", string(identity), spec.EnumValues[spec.ControllerIdentity]()); err != nil {
+		return []error{err}
+	}
+	p.TrustIRSA = identity == "irsa" || identity == "both"
+	p.PodIdentity = identity == "podIdentity" || identity == "both"
+	p.CreatePodIdentityAgent = spec.Deref(args.CreatePodIdentityAgent, false)
+	var errs []error
+	if p.CreateControllerIAM && p.TrustIRSA && args.OidcProviderArn == nil {
+		errs = append(errs, fmt.Errorf("oidcProviderArn: required to create the controller role with controllerIdentity %s (IRSA trusts the cluster's OIDC provider); or set controllerRoleArn, or use controllerIdentity podIdentity", identity))
+	}
+	if p.CreatePodIdentityAgent && !p.PodIdentity {
+		errs = append(errs, errors.New("createPodIdentityAgent: only used with controllerIdentity podIdentity or both"))
+	}
+	return errs
+}
+
+// resolveNodeAccess decides how the node role joins the cluster: by default an access entry,
+// an aws-auth mapping on CONFIG_MAP clusters, and nothing for a role the component does not
+// own (it usually has access already).
+func (p *Plan) resolveNodeAccess(args spec.KarpenterArgs) []error {
+	mode := spec.Deref(args.ClusterAuthenticationMode, spec.AuthenticationModeApiAndConfigMap)
+	switch {
+	case args.NodeAccess != nil:
+		p.NodeAccess = *args.NodeAccess
+	case !p.CreateNodeRole:
+		p.NodeAccess = "none"
+	case mode == spec.AuthenticationModeConfigMap:
+		p.NodeAccess = "awsAuth"
+	default:
+		p.NodeAccess = "accessEntry"
+	}
+	if err := spec.CheckEnum("nodeAccess", string(p.NodeAccess), spec.EnumValues[spec.NodeAccess]()); err != nil {
+		return []error{err}
+	}
+	switch {
+	case p.NodeAccess == "accessEntry" && mode == spec.AuthenticationModeConfigMap:
+		return []error{errors.New("nodeAccess: accessEntry needs a cluster in API or API_AND_CONFIG_MAP mode; clusterAuthenticationMode is CONFIG_MAP (use awsAuth)")}
+	case p.NodeAccess == "awsAuth" && mode == spec.AuthenticationModeApi:
+		return []error{errors.New("nodeAccess: awsAuth needs a cluster that reads aws-auth (CONFIG_MAP or API_AND_CONFIG_MAP); clusterAuthenticationMode is API (use accessEntry)")}
+	}
+	return nil
+}
+
+// usesWindowsWithNodeRole says whether a class launches Windows nodes with the component's
+// node role (which then needs Windows node access).
+func usesWindowsWithNodeRole(c spec.NodeClassSpec) bool {
+	if c.Role != nil || c.InstanceProfile != nil {
+		return false
+	}
+	if c.AmiFamily != nil {
+		return strings.HasPrefix(*c.AmiFamily, "Windows")
+	}
+	alias := c.Alias()
+	return alias != nil && strings.HasPrefix(*alias, "windows")
+}
+
+// resolveProvisioning completes the user's pools and classes with the component's defaults:
+// one default pool when none is given, a default class when pools exist without classes,
+// and a pool's nodeClassRef when there is only one class to refer to.
+func resolveProvisioning(args spec.KarpenterArgs, rel catalog.Release) ([]spec.NodePoolSpec, []spec.NodeClassSpec) {
+	pools := slices.Clone(args.NodePools)
+	classes := slices.Clone(args.NodeClasses)
+	name := catalog.DefaultObjectName(rel)
+	if len(pools) == 0 && spec.Deref(args.DefaultNodePool, true) {
+		pools = []spec.NodePoolSpec{{Name: name, Limits: map[string]string{"cpu": catalog.DefaultPoolCPULimit}}}
+	}
+	if len(classes) == 0 && len(pools) > 0 {
+		classes = []spec.NodeClassSpec{{Name: name}}
+	}
+	for i := range pools {
+		if pools[i].NodeClassRef != nil {
+			continue
+		}
+		if len(classes) == 1 {
+			pools[i].NodeClassRef = &classes[0].Name
+		} else if len(args.NodePools) == 0 && slices.ContainsFunc(classes, func(c spec.NodeClassSpec) bool { return c.Name == name }) {
+			// The default pool uses the class named like it when there are several.
+			pools[i].NodeClassRef = new(name)
+		}
+	}
+	return pools, classes
+}
+
+// PoolDefaults are the expireAfter and requirements of a pool that sets none.
+func PoolDefaults(r catalog.Release) (expireAfter string, requirements []spec.Requirement) {
+	expireAfter, catalog := catalog.DefaultExpireAfter, catalog.DefaultRequirements
+	if r.AutoMode != nil {
+		expireAfter, catalog = r.AutoMode.DefaultExpireAfter, r.AutoMode.DefaultRequirements
+	}
+	for _, req := range catalog {
+		requirements = append(requirements, spec.Requirement{Key: req.Key, Operator: spec.RequirementOperator(req.Operator), Values: slices.Clone(req.Values)})
+	}
+	return expireAfter, requirements
+}
+
+func validateComponentName(name string) error {
+	for _, l := range physicalNameLimits {
+		if n := len(name) + len(l.suffix) + 8; n > l.limit {
+			return fmt.Errorf("name: the component name %q is too long: the %s it names (%q + \"%s-<7 hex>\") would be %d characters, over AWS's limit of %d; use at most %d characters",
+				name, l.what, name, l.suffix, n, l.limit, l.limit-len(l.suffix)-8)
+		}
+	}
+	if !spec.ComponentNamePattern.MatchString(name) {
+		return fmt.Errorf("name: %q is not usable in AWS resource names (letters, digits, '-' and '_', starting with a letter or digit)", name)
+	}
+	return nil
+}

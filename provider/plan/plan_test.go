@@ -1,0 +1,106 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The plan is pure: these tests build plans from inputs alone, with no Pulumi context, engine or
+// mocks. (Pulumi's Input values in the args are plain values here; nothing resolves them.)
+
+func args() spec.KarpenterArgs {
+	return spec.KarpenterArgs{
+		ClusterName:     pulumi.String("demo"),
+		OidcProviderArn: pulumi.String("arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE"),
+	}
+}
+
+func TestDefaultPlan(t *testing.T) {
+	p, err := New("karpenter", args())
+	require.NoError(t, err)
+	assert.Equal(t, catalog.DefaultVersion, p.Release.Version.String())
+	assert.Equal(t, "kube-system", p.Namespace)
+	assert.Equal(t, "karpenter", p.ServiceAccount)
+	assert.True(t, p.CreateControllerIAM && p.CreateNodeRole && p.CreateInstanceProfile && p.Interruption && p.InstallCrds)
+	assert.False(t, p.ChartCrds, "the CRDs come from the karpenter-crd release")
+	assert.True(t, p.TrustIRSA)
+	assert.False(t, p.PodIdentity)
+	assert.Equal(t, spec.NodeAccess("accessEntry"), p.NodeAccess)
+	require.Len(t, p.Pools, 1)
+	require.Len(t, p.Classes, 1)
+	assert.Equal(t, "default", p.Pools[0].Name)
+	assert.Equal(t, "default", *p.Pools[0].NodeClassRef, "the default pool refers to the default class")
+	assert.Equal(t, "al2023@latest", p.DefaultAmiAlias)
+
+	ref, version, repo := p.ChartSource("karpenter")
+	assert.Equal(t, []string{"oci://public.ecr.aws/karpenter/karpenter", catalog.DefaultVersion, ""}, []string{ref, version, repo})
+}
+
+// A generation's shape is data: the Provisioner era installs into `karpenter` with the CRDs in
+// the controller chart, an instance profile it must create, and AL2 by default.
+func TestPlanFollowsTheGeneration(t *testing.T) {
+	a := args()
+	a.Version = new("0.31.0")
+	p, err := New("karpenter", a)
+	require.NoError(t, err)
+	assert.Equal(t, "karpenter", p.Namespace)
+	assert.False(t, p.InstallCrds)
+	assert.True(t, p.ChartCrds)
+	assert.Equal(t, "al2@latest", p.DefaultAmiAlias)
+
+	a.CreateInstanceProfile = new(false)
+	_, err = New("karpenter", a)
+	assert.ErrorContains(t, err, "createInstanceProfile: Karpenter 0.31.0 launches nodes with the instance profile in settings.aws.defaultInstanceProfile")
+}
+
+func TestAutoModePlan(t *testing.T) {
+	p, err := New("karpenter", spec.KarpenterArgs{ClusterName: pulumi.String("demo"), Mode: new(spec.ModeAutoMode)})
+	require.NoError(t, err)
+	assert.False(t, p.CreateControllerIAM || p.Interruption || p.InstallCrds || p.ChartCrds || p.CreateInstanceProfile)
+	assert.True(t, p.CreateNodeRole)
+	assert.Equal(t, spec.NodeAccess("accessEntry"), p.NodeAccess)
+	require.Len(t, p.Pools, 1)
+	assert.Equal(t, "auto-default", p.Pools[0].Name, "named apart from EKS's built-in pools and class")
+}
+
+// Every problem of the plain inputs is reported at once, each naming its field.
+func TestPlanReportsEveryProblemTogether(t *testing.T) {
+	a := args()
+	a.Namespace = new("Not_A_Namespace")
+	a.ControllerRoleArn = pulumi.String("arn:aws:iam::123456789012:role/existing")
+	a.ControllerPolicyArns = map[string]pulumi.StringInput{"extra": pulumi.String("arn:aws:iam::aws:policy/ReadOnlyAccess")}
+	a.NodePools = []spec.NodePoolSpec{{Name: "a", NodeClassRef: new("missing")}}
+	a.ChartRepository = new("oci://registry.example.com/karpenter")
+	a.RepositoryUsername = pulumi.String("me")
+	_, err := New("karpenter", a)
+	require.Error(t, err)
+	for _, want := range []string{
+		`namespace: "Not_A_Namespace" is not a valid name`,
+		"controllerPolicyArns: cannot be used with controllerRoleArn",
+		`nodePools[0].nodeClassRef: "missing" names no node class`,
+		"repositoryUsername: the kubernetes provider does not send credentials to an OCI registry",
+	} {
+		assert.Contains(t, err.Error(), want)
+	}
+	assert.Len(t, strings.Split(err.Error(), "\n"), 4)
+}
+
+func TestChartSources(t *testing.T) {
+	for repository, want := range map[string][3]string{
+		"https://charts.example.com/": {"karpenter", catalog.DefaultVersion, "https://charts.example.com"},
+		"./charts":                    {"charts/karpenter", "", ""},
+	} {
+		a := args()
+		a.ChartRepository = new(repository)
+		p, err := New("karpenter", a)
+		require.NoError(t, err)
+		ref, version, repo := p.ChartSource("karpenter")
+		assert.Equal(t, want, [3]string{ref, version, repo}, repository)
+	}
+}
