@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -197,4 +198,69 @@ func TestNoDefaultNodePool(t *testing.T) {
 	assert.Empty(t, r.byType("kubernetes:karpenter.sh/v1:NodePool"))
 	assert.Empty(t, r.byType("kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"))
 	assert.Equal(t, []any{}, r.Outputs["nodePoolNames"])
+}
+
+// Chart values the component sets from its inputs cannot be set (or removed with a null) in
+// values, where they would silently win over the IAM, queue and service account the component
+// made; the message names the input to use. Other values merge as before.
+func TestValuesCannotSetWhatTheComponentOwns(t *testing.T) {
+	msg := renderError(t, withDefaults(t, `{"values": {
+		"settings": {"clusterName": "other", "clusterEndpoint": "https://x.example.com", "interruptionQueue": null},
+		"serviceAccount": {"name": "other", "annotations": {"eks.amazonaws.com/role-arn": "arn:aws:iam::123456789012:role/other", "example.com/team": "a"}},
+		"controller": {"image": {"repository": "example.com/karpenter"}}}}`))
+	for _, want := range []string{
+		"values.settings.clusterName: the component sets it from clusterName",
+		"values.settings.clusterEndpoint: the component sets it from clusterEndpoint",
+		"values.settings.interruptionQueue: the component sets it from interruptionHandling",
+		"values.serviceAccount.name: the component sets it from serviceAccountName",
+		`values.serviceAccount.annotations["eks.amazonaws.com/role-arn"]: the component sets it from controllerRoleArn`,
+	} {
+		assert.Contains(t, msg, want)
+	}
+	assert.Len(t, strings.Split(msg, "\n"), 5, "the image repository is the user's while controllerImageRepository is unset; other annotations are free")
+
+	// The generation's own keys: the Provisioner era's settings.aws.*.
+	msg = renderError(t, withDefaults(t, `{"version": "0.31.0", "values": {"settings": {"aws": {"clusterName": "x", "defaultInstanceProfile": "p"}}}}`))
+	assert.Contains(t, msg, "values.settings.aws.clusterName: the component sets it from clusterName")
+	assert.Contains(t, msg, "values.settings.aws.defaultInstanceProfile: the component sets it from createInstanceProfile")
+
+	// With interruption handling off, the queue setting is the user's; with a mirror set, the
+	// image repository is the component's.
+	r := renderArgs(t, withDefaults(t, `{"interruptionHandling": false, "values": {"settings": {"interruptionQueue": "my-queue"}}}`))
+	assert.Equal(t, "my-queue", dig(r.get("karpenter-release").Inputs, "values", "settings", "interruptionQueue"))
+	msg = renderError(t, withDefaults(t, `{"controllerImageRepository": "example.com/mirror", "values": {"controller": {"image": {"repository": "example.com/other"}}}}`))
+	assert.Contains(t, msg, "values.controller.image.repository: the component sets it from controllerImageRepository")
+}
+
+// Tags AWS would refuse fail at preview, before anything is created: its reserved prefix, key
+// and value lengths, characters, and the number per resource, counting the component's tags
+// and Karpenter's own on what a node class launches.
+func TestTagsWithinAWSLimits(t *testing.T) {
+	long := strings.Repeat("v", 257)
+	// The component's tags (an Input: checked once known, which a plain value is at preview).
+	msg := renderError(t, withDefaults(t, `{"tags": {"aws:team": "a", "ok": "`+long+`", "a#b": "c"}}`))
+	for _, want := range []string{
+		`tags["aws:team"]: keys starting with "aws:" are reserved for AWS's own tags`,
+		`tags["ok"]: the value is 257 characters; a tag value is at most 256`,
+		`tags["a#b"]: a tag key may contain only letters, numbers, spaces and _ . : / = + - @`,
+	} {
+		assert.Contains(t, msg, want)
+	}
+	// A node class's own (plain: checked with the other plain inputs).
+	msg = renderError(t, withDefaults(t, `{"nodeClasses": [{"name": "default", "tags": {"AWS:x": "y", "`+strings.Repeat("k", 129)+`": "z"}}]}`))
+	assert.Contains(t, msg, `nodeClasses[0].tags["AWS:x"]: keys starting with "aws:" are reserved`)
+	assert.Contains(t, msg, `nodeClasses[0].tags["`+strings.Repeat("k", 129)+`"]: a tag key is 1-128 characters`)
+
+	tags := func(prefix string, n int) string {
+		var kv []string
+		for i := range n {
+			kv = append(kv, fmt.Sprintf(`"%s%d": "v"`, prefix, i))
+		}
+		return "{" + strings.Join(kv, ", ") + "}"
+	}
+	msg = renderError(t, withDefaults(t, `{"tags": `+tags("c", 51)+`}`))
+	assert.Contains(t, msg, "tags: 51 tags; at most 50 here (AWS allows 50 per resource)")
+	msg = renderError(t, withDefaults(t, `{"tags": `+tags("c", 30)+`, "nodeClasses": [{"name": "default", "tags": `+tags("n", 15)+`}]}`))
+	assert.Contains(t, msg, "nodeClasses[0].tags: with the component's tags, 45 tags go on what the class launches; at most 44 (AWS allows 50 per resource, and Karpenter adds 6 of its own)")
+	renderArgs(t, withDefaults(t, `{"tags": `+tags("c", 30)+`, "nodeClasses": [{"name": "default", "tags": `+tags("n", 14)+`}]}`))
 }

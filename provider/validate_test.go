@@ -118,3 +118,19 @@ func TestAllProblemsAreReportedTogether(t *testing.T) {
 		assert.Contains(t, msg, want)
 	}
 }
+
+// A requirement on a well-known label takes only the values Karpenter sets there: a misspelt
+// capacity type would leave the pool unable to launch any node.
+func TestWellKnownRequirementValues(t *testing.T) {
+	pool := func(key, values string) string {
+		return withDefaults(t, `{"nodePools": [{"name": "p", "requirements": [{"key": "`+key+`", "operator": "In", "values": `+values+`}]}]}`)
+	}
+	assert.Contains(t, renderError(t, pool("karpenter.sh/capacity-type", `["spot", "on-demnd"]`)),
+		`nodePools[0].requirements[0].values[1]: "on-demnd" is not a value Karpenter sets on karpenter.sh/capacity-type (spot, on-demand, reserved), so the requirement can never match it`)
+	assert.Contains(t, renderError(t, pool("kubernetes.io/arch", `["x86_64"]`)), `"x86_64" is not a value Karpenter sets on kubernetes.io/arch (amd64, arm64)`)
+	renderArgs(t, pool("karpenter.sh/capacity-type", `["spot", "on-demand", "reserved"]`))
+	renderArgs(t, pool("example.com/team", `["anything"]`))
+
+	old := mergeArgs(t, pool("karpenter.sh/capacity-type", `["reserved"]`), `{"version": "1.2.1"}`)
+	assert.Contains(t, renderError(t, old), "nodePools[0].requirements[0].values[0]: needs the reserved capacity type, which Karpenter 1.2.1 does not have (first in 1.3.0; version is 1.2.1)")
+}

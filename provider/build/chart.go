@@ -9,11 +9,10 @@ import (
 )
 
 const (
-	controllerChart   = "karpenter"
-	crdChart          = "karpenter-crd"
-	roleArnAnnotation = "eks.amazonaws.com/role-arn"
-	controllerCPU     = "1"
-	controllerMemory  = "1Gi"
+	controllerChart  = "karpenter"
+	crdChart         = "karpenter-crd"
+	controllerCPU    = "1"
+	controllerMemory = "1Gi"
 )
 
 // newRelease registers a Helm release the way the kubernetes SDK does (which also sets
@@ -106,14 +105,12 @@ func (b *builder) controllerValues(controller controllerIAM, queue *interruption
 	if keys.DefaultInstanceProfile != "" && b.plan.CreateInstanceProfile {
 		setValue(base, keys.DefaultInstanceProfile, b.node.instanceProfileName)
 	}
-	setValue(base, "serviceAccount.name", pulumi.String(b.plan.ServiceAccount))
-	if b.plan.TrustIRSA || !b.plan.PodIdentity {
-		// IRSA: the pod identity webhook injects the role from this annotation. With Pod
-		// Identity alone the association does that, and the annotation would take precedence.
-		setValue(base, "serviceAccount.annotations", pulumi.Map{roleArnAnnotation: controller.roleArn})
+	setValue(base, catalog.ServiceAccountNameValue, pulumi.String(b.plan.ServiceAccount))
+	if b.plan.AnnotatesRoleArn() {
+		setValue(base, catalog.ServiceAccountAnnotation, pulumi.Map{catalog.RoleArnAnnotation: controller.roleArn})
 	}
-	if b.args.ControllerImageRepository != nil {
-		setValue(base, "controller.image.repository", pulumi.String(*b.args.ControllerImageRepository))
+	if b.plan.ControllerImageRepository != "" {
+		setValue(base, catalog.ImageRepositoryValue, pulumi.String(b.plan.ControllerImageRepository))
 	}
 	if b.plan.Release.Has(catalog.FeatureV1) && !b.plan.Release.Has(catalog.FeatureWebhookValuesRemoved) {
 		// 1.0 serves v1beta1 and v1 through a conversion webhook in the controller.

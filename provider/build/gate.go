@@ -52,6 +52,7 @@ func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
 	return inputGate(checks, []any{args.ClusterName.ToStringOutput(), chartValues.ToMapOutput(), pulumi.All(principals...), tags.ToStringMapOutput()},
 		func(extra []any) []error {
 			errs := spec.ValidateChartValues(extra[1].(map[string]any), b.plan.Release)
+			errs = append(errs, spec.CheckOwnedChartValues(extra[1].(map[string]any), b.plan.OwnedChartValues())...)
 			errs = append(errs, spec.CheckComponentTags(extra[3].(map[string]string), b.plan.Classes, b.plan.Release)...)
 			return append(errs, spec.CheckDistinctPrincipals(principalFields, extra[2].([]any))...)
 		},

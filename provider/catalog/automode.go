@@ -54,7 +54,7 @@ var AutoModeGeneration = &Generation{
 	ConsolidationPolicies: []string{"WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced"},
 	AutoMode: &AutoModeRules{
 		features: []Feature{FeatureBudgets, FeatureMinValues, FeatureV1, FeatureStaticPools, FeatureBalanced,
-			FeatureCapacityReservationTerms},
+			FeatureCapacityReservationTerms, FeatureReservedCapacity},
 		defaultName: "auto-default",
 		// The built-in pools' selection (§3): on-demand C, M and R of generation 5 or newer,
 		// with the architecture pinned like the self-managed default.

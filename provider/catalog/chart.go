@@ -1,6 +1,11 @@
 package catalog
 
-import "github.com/blang/semver"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/blang/semver"
+)
 
 // ValuesLayout names the chart values a generation reads.
 type ValuesLayout struct {
@@ -53,4 +58,37 @@ func (r Release) UnreadChartSettings() []ChartSetting {
 		}
 	}
 	return out
+}
+
+// Chart values the component sets in every generation.
+const (
+	ServiceAccountNameValue  = "serviceAccount.name"
+	ServiceAccountAnnotation = "serviceAccount.annotations"
+	RoleArnAnnotation        = "eks.amazonaws.com/role-arn"
+	ImageRepositoryValue     = "controller.image.repository"
+)
+
+// OwnedValue is a chart value the component sets from one of its inputs.
+type OwnedValue struct {
+	Path  []string // keys from the top (a key may hold dots: an annotation)
+	Input string   // the component input that sets it
+}
+
+// Owned is a dotted values path the component sets from input.
+func Owned(path, input string) OwnedValue {
+	return OwnedValue{Path: strings.Split(path, "."), Input: input}
+}
+
+// String is the path as a message names it: values.serviceAccount.annotations["eks.amazonaws.com/role-arn"].
+func (o OwnedValue) String() string {
+	var b strings.Builder
+	b.WriteString("values")
+	for _, key := range o.Path {
+		if strings.Contains(key, ".") {
+			fmt.Fprintf(&b, "[%q]", key)
+		} else {
+			b.WriteString("." + key)
+		}
+	}
+	return b.String()
 }

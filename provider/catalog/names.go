@@ -26,3 +26,19 @@ var RestrictedLabelDomains = map[string][]string{
 		"karpenter.k8s.aws/placement-group-id", "karpenter.k8s.aws/placement-group-partition",
 	},
 }
+
+// LabelValue is a value Karpenter sets on a well-known node label, and the feature of the
+// release that first sets it ("" for every release).
+type LabelValue struct {
+	Value string
+	Since Feature
+}
+
+// WellKnownLabelValues are the only values Karpenter sets on these labels (karpenter.sh and
+// Kubernetes' well-known labels): a requirement `In` any other value matches no instance, and
+// the pool never launches a node.
+var WellKnownLabelValues = map[string][]LabelValue{
+	"karpenter.sh/capacity-type": {{"spot", ""}, {"on-demand", ""}, {"reserved", FeatureReservedCapacity}},
+	"kubernetes.io/arch":         {{"amd64", ""}, {"arm64", ""}},
+	"kubernetes.io/os":           {{"linux", ""}, {"windows", ""}},
+}

@@ -137,6 +137,9 @@ const (
 	FeatureNetworkInterfaces        Feature = "EC2NodeClass networkInterfaces"
 	FeatureConnectionTracking       Feature = "EC2NodeClass connectionTracking"
 	FeatureCpuOptions               Feature = "EC2NodeClass cpuOptions"
+	// Nodes launched into a capacity reservation have capacity type `reserved` (with native
+	// capacity reservation support, 1.3).
+	FeatureReservedCapacity Feature = "the reserved capacity type"
 	// Charts before 1.15 render settings.ignoreDRARequests with `with`, which drops an explicit
 	// false (the controller then keeps its default, true).
 	FeatureIgnoreDRARequestsFalse Feature = "an explicit settings.ignoreDRARequests false"
@@ -175,6 +178,7 @@ var FeatureSince = map[Feature]semver.Version{
 	FeatureInstanceStorePolicy:     semver.MustParse("0.34.0"),
 	FeatureWebhookValuesRemoved:    semver.MustParse("1.1.0"),
 	FeatureIgnoreDRARequestsFalse:  semver.MustParse("1.15.0"),
+	FeatureReservedCapacity:        semver.MustParse("1.3.0"),
 
 	// NodePool and EC2NodeClass spec fields, from diffing the CRDs (pkg/apis/crds) of the module
 	// zips the proxy serves: karpenter-provider-aws 0.36.2, 1.0.0, 1.0.8, 1.2.1, 1.3.3, 1.6.3,

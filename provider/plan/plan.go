@@ -83,6 +83,8 @@ type Plan struct {
 	// ReleaseTimeout: seconds the Helm releases wait for their resources (0: the provider's default).
 	ReleaseTimeout  int
 	DefaultAmiAlias string
+	// ControllerImageRepository: the controller image's mirror, or "" for the chart's.
+	ControllerImageRepository string
 
 	// InstallCrds: a karpenter-crd release; ChartCrds: the controller chart installs the CRDs
 	// from its crds/ directory (the Provisioner era, which has no CRD chart).
@@ -135,6 +137,8 @@ func New(name string, args spec.KarpenterArgs) (*Plan, error) {
 		Interruption:        spec.Deref(args.InterruptionHandling, true),
 		CreateControllerIAM: args.ControllerRoleArn == nil,
 		CreateNodeRole:      args.NodeRoleArn == nil,
+
+		ControllerImageRepository: spec.Deref(args.ControllerImageRepository, ""),
 	}
 	p.CreateInstanceProfile = p.CreateNodeRole && spec.Deref(args.CreateInstanceProfile, true)
 	p.RetainCrds = spec.Deref(args.RetainCrdsOnDelete, false)

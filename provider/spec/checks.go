@@ -59,16 +59,26 @@ func reservedClassTag(rel catalog.Release, key string) bool {
 	return key == "" || slices.Contains(reserved, key) || strings.HasPrefix(key, "kubernetes.io/cluster")
 }
 
-// CheckComponentTags: the component's tags go onto every node class it creates as well, so a
-// key a node class may not carry fails here, before anything is created.
+// CheckComponentTags applies AWS's tag rules to the component's tags, which go on every AWS
+// resource it creates. They go onto every node class it creates as well, so a key a node class
+// may not carry fails here, before anything is created, and so does a class whose tags with
+// the component's leave no room for Karpenter's.
 func CheckComponentTags(tags map[string]string, classes []NodeClassSpec, rel catalog.Release) []error {
+	errs := CheckAWSTags("tags", tags, catalog.MaxTagsPerResource)
 	if len(classes) == 0 {
-		return nil
+		return errs
 	}
-	var errs []error
 	for _, k := range slices.Sorted(maps.Keys(tags)) {
 		if reservedClassTag(rel, k) {
 			errs = append(errs, fmt.Errorf("tags: tag %q is reserved for Karpenter on what it launches, and the component puts its tags on every node class; set it on the resources that need it instead", k))
+		}
+	}
+	for i, c := range classes {
+		merged := maps.Clone(tags)
+		maps.Copy(merged, c.Tags)
+		if n := len(merged); n > ClassTagLimit && len(c.Tags) <= ClassTagLimit {
+			errs = append(errs, fmt.Errorf("nodeClasses[%d].tags: with the component's tags, %d tags go on what the class launches; at most %d (AWS allows %d per resource, and Karpenter adds %d of its own)",
+				i, n, ClassTagLimit, catalog.MaxTagsPerResource, catalog.LaunchTags))
 		}
 	}
 	return errs

@@ -1,14 +1,17 @@
 package spec
 
-// No silent drops: the SDKs decode only the properties a type declares, so a misspelt key in a
-// YAML program, a Python dict or a render args file would otherwise be dropped and the object
-// would quietly behave differently. CheckUnknownProperties walks the raw inputs against the
-// Go types the schema is generated from and names every key they do not declare.
+// No silent drops, and no error without a path: the SDKs decode only the properties a type
+// declares, so a misspelt key in a YAML program, a Python dict or a render args file would
+// otherwise be dropped and the object would quietly behave differently; and a value of the
+// wrong type deep inside a list fails the decoding naming only the top-level input.
+// CheckUnknownProperties walks the raw inputs against the Go types the schema is generated from
+// and names every key they do not declare and every value of the wrong type, by path.
 
 import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -18,7 +21,9 @@ import (
 )
 
 // CheckUnknownProperties reports the inputs that t (a struct with `pulumi:"..."` tags) does
-// not declare, by path, e.g. `nodePools[0].disruption.consolidationPolicyy`.
+// not declare, e.g. `nodePools[0].disruption.consolidationPolicyy`, and the values whose type
+// is not the declared one, e.g. `nodePools[0].weight: expected an integer, got the string "5"`,
+// all together.
 func CheckUnknownProperties(inputs property.Map, t reflect.Type) error {
 	var errs []error
 	walkProperties("", property.New(inputs), t, &errs)
@@ -29,9 +34,17 @@ func walkProperties(path string, v property.Value, t reflect.Type, errs *[]error
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if input, ok := inputElements[t]; ok {
+		t = input // an Input also takes an output value, which the engine sends as computed or with dependencies
+	}
+	if v.IsComputed() || v.IsNull() {
+		return // unknown during a preview, or unset: nothing to check yet
+	}
+	if want, ok := expectedKind(t, v); !ok {
+		*errs = append(*errs, fmt.Errorf("%s: expected %s, got %s", path, want, describeValue(v)))
+		return
+	}
 	switch {
-	case v.IsComputed() || v.IsNull():
-		// Unknown during a preview, or unset: nothing to check yet.
 	case t.Kind() == reflect.Struct && v.IsMap():
 		fields := DeclaredProperties(t)
 		for _, key := range slices.Sorted(maps.Keys(v.AsMap().AsMap())) {
@@ -46,10 +59,63 @@ func walkProperties(path string, v property.Value, t reflect.Type, errs *[]error
 		for i, elem := range v.AsArray().AsSlice() {
 			walkProperties(fmt.Sprintf("%s[%d]", path, i), elem, t.Elem(), errs)
 		}
+	case t.Kind() == reflect.Map && v.IsMap():
+		for _, key := range slices.Sorted(maps.Keys(v.AsMap().AsMap())) {
+			walkProperties(fmt.Sprintf("%s[%q]", path, key), v.AsMap().Get(key), t.Elem(), errs)
+		}
 	}
-	// Everything else is a scalar, a free-form map (tags, values, kubelet additionalSettings)
-	// or an Input the SDK passes through: no property names to check. Type mismatches are the
-	// SDK's decoding errors.
+	// Everything else is a scalar, or free-form (chart values, kubelet additionalSettings): no
+	// property names to check.
+}
+
+// inputElements are the Input types of the args and the plain types of their values.
+var inputElements = map[reflect.Type]reflect.Type{
+	reflect.TypeFor[pulumi.StringInput]():      reflect.TypeFor[string](),
+	reflect.TypeFor[pulumi.StringPtrInput]():   reflect.TypeFor[string](),
+	reflect.TypeFor[pulumi.StringArrayInput](): reflect.TypeFor[[]string](),
+	reflect.TypeFor[pulumi.StringMapInput]():   reflect.TypeFor[map[string]string](),
+	reflect.TypeFor[pulumi.MapInput]():         reflect.TypeFor[map[string]any](),
+}
+
+// expectedKind says whether v has the JSON kind the Go type t decodes from, and names that
+// kind for the message when it has not.
+func expectedKind(t reflect.Type, v property.Value) (string, bool) {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string", v.IsString()
+	case reflect.Bool:
+		return "a boolean (true or false)", v.IsBool()
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		return "an integer", v.IsNumber() && v.AsNumber() == math.Trunc(v.AsNumber())
+	case reflect.Float32, reflect.Float64:
+		return "a number", v.IsNumber()
+	case reflect.Struct:
+		return "an object", v.IsMap()
+	case reflect.Map:
+		return "an object", v.IsMap()
+	case reflect.Slice:
+		return "a list", v.IsArray()
+	}
+	return "", true // any: free-form
+}
+
+// describeValue names a value's kind and, for a scalar, the value, as a message shows it.
+func describeValue(v property.Value) string {
+	switch {
+	case v.Secret():
+		return "a secret"
+	case v.IsString():
+		return fmt.Sprintf("the string %q", v.AsString())
+	case v.IsNumber():
+		return fmt.Sprintf("the number %v", v.AsNumber())
+	case v.IsBool():
+		return fmt.Sprintf("the boolean %v", v.AsBool())
+	case v.IsArray():
+		return "a list"
+	case v.IsMap():
+		return "an object"
+	}
+	return "a resource reference or an asset"
 }
 
 // DeclaredProperties are a struct's schema property names and their types.

@@ -97,6 +97,7 @@ func validateAutoModeNodeClass(field string, c NodeClassSpec, rel catalog.Releas
 		errs = append(errs, fmt.Errorf("%s: role and instanceProfile are mutually exclusive (EKS either creates an instance profile for the role, or uses yours)", field))
 	}
 	errs = append(errs, validateClassSelection(field, c)...)
+	errs = append(errs, CheckAWSTags(field+".tags", c.Tags, ClassTagLimit)...)
 	for _, k := range slices.Sorted(maps.Keys(c.Tags)) {
 		if reservedClassTag(rel, k) {
 			errs = append(errs, fmt.Errorf("%s.tags: tag %q is reserved for EKS Auto Mode", field, k))

@@ -87,6 +87,7 @@ func validateNodeClass(field string, c NodeClassSpec, rel catalog.Release) []err
 		errs = append(errs, fmt.Errorf("%s.amiFamily: required when AMIs are selected without an alias (it tells Karpenter how to bootstrap them)", field))
 	}
 	errs = append(errs, validateClassSelection(field, c)...)
+	errs = append(errs, CheckAWSTags(field+".tags", c.Tags, ClassTagLimit)...)
 	for _, k := range slices.Sorted(maps.Keys(c.Tags)) {
 		if reservedClassTag(rel, k) {
 			errs = append(errs, fmt.Errorf("%s.tags: tag %q is reserved for Karpenter", field, k))

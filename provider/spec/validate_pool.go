@@ -141,6 +141,7 @@ func ValidateNodePool(field string, pool NodePoolSpec, rel catalog.Release) []er
 	for i, r := range pool.Requirements {
 		f := fmt.Sprintf("%s.requirements[%d]", field, i)
 		errs = append(errs, validateRequirement(f, r)...)
+		errs = append(errs, checkWellKnownValues(f, r, rel)...)
 		errs = append(errs, rel.Require(f+".operator", slices.Contains([]RequirementOperator{"Gte", "Lte"}, r.Operator), catalog.FeatureGteLte))
 		errs = append(errs, rel.Require(f+".minValues", r.MinValues != nil, catalog.FeatureMinValues))
 	}
@@ -387,6 +388,32 @@ func validateStaticPool(field string, pool NodePoolSpec, rel catalog.Release) []
 		}
 		if d.ConsolidateAfter != nil {
 			errs = append(errs, fmt.Errorf("%s.disruption.consolidateAfter: Karpenter ignores it on a static pool (replicas set); remove it", field))
+		}
+	}
+	return errs
+}
+
+// checkWellKnownValues refuses, for a well-known label (catalog.WellKnownLabelValues), a value
+// Karpenter never sets: `In` it the pool would never launch a node, `NotIn` it excludes nothing.
+// A value a later release sets names that release.
+func checkWellKnownValues(field string, r Requirement, rel catalog.Release) []error {
+	known, ok := catalog.WellKnownLabelValues[r.Key]
+	if !ok || (r.Operator != "In" && r.Operator != "NotIn") {
+		return nil
+	}
+	var names []string
+	for _, k := range known {
+		names = append(names, k.Value)
+	}
+	var errs []error
+	for i, v := range r.Values {
+		f := fmt.Sprintf("%s.values[%d]", field, i)
+		j := slices.IndexFunc(known, func(k catalog.LabelValue) bool { return k.Value == v })
+		switch {
+		case j < 0:
+			errs = append(errs, fmt.Errorf("%s: %q is not a value Karpenter sets on %s (%s), so the requirement can never match it", f, v, r.Key, strings.Join(names, ", ")))
+		case known[j].Since != "":
+			errs = append(errs, rel.Require(f, true, known[j].Since))
 		}
 	}
 	return errs

@@ -48,8 +48,13 @@ func ValidateChartValues(values map[string]any, rel catalog.Release) []error {
 // lookupValue reads a dotted path of nested values; a key set to null counts as unset, as it
 // does for Helm (and deepMerge removes it).
 func lookupValue(values map[string]any, path string) (any, bool) {
+	return lookupPath(values, strings.Split(path, "."))
+}
+
+// lookupPath reads nested values by their keys.
+func lookupPath(values map[string]any, path []string) (any, bool) {
 	var cur any = values
-	for _, key := range strings.Split(path, ".") {
+	for _, key := range path {
 		m, ok := cur.(map[string]any)
 		if !ok {
 			return nil, false
@@ -79,6 +84,35 @@ func helmTrue(v any) bool {
 		return len(x) > 0
 	case []any:
 		return len(x) > 0
+	}
+	return true
+}
+
+// CheckOwnedChartValues refuses values that set a chart value the component sets from one of
+// its inputs (plan.OwnedChartValues), naming the input to use instead.
+func CheckOwnedChartValues(values map[string]any, owned []catalog.OwnedValue) []error {
+	var errs []error
+	for _, o := range owned {
+		if present(values, o.Path) {
+			errs = append(errs, fmt.Errorf("%s: the component sets it from %s (and made the controller's IAM, queue and service account for that value); set %s instead",
+				o, o.Input, o.Input))
+		}
+	}
+	return errs
+}
+
+// present says whether values holds the path, as a value or as a null (which would remove the
+// component's value when merged).
+func present(values map[string]any, path []string) bool {
+	var cur any = values
+	for _, key := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return false
+		}
+		if cur, ok = m[key]; !ok {
+			return false
+		}
 	}
 	return true
 }

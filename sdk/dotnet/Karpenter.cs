@@ -377,7 +377,7 @@ namespace PulumiKarpenter.Karpenter
         private InputMap<string>? _tags;
 
         /// <summary>
-        /// Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class's own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail.
+        /// Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class's own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS's tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - @`, at most 50 tags, and at most 44 with a node class's own (Karpenter adds 6 to what it launches).
         /// </summary>
         public InputMap<string> Tags
         {
@@ -389,7 +389,7 @@ namespace PulumiKarpenter.Karpenter
         private InputMap<object>? _values;
 
         /// <summary>
-        /// Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
+        /// Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets (`null` removes a key). The values the component sets from its inputs fail naming the input to use: the cluster name and endpoint, the interruption queue (unless `interruptionHandling` is false), the service account's name and role annotation, the default instance profile (before 0.32), and the image repository when `controllerImageRepository` is set.
         /// </summary>
         public InputMap<object> Values
         {

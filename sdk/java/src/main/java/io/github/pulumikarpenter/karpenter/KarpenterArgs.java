@@ -495,14 +495,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class&#39;s own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail.
+     * Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class&#39;s own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS&#39;s tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - {@literal @}`, at most 50 tags, and at most 44 with a node class&#39;s own (Karpenter adds 6 to what it launches).
      * 
      */
     @Import(name="tags")
     private @Nullable Output<Map<String,String>> tags;
 
     /**
-     * @return Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class&#39;s own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail.
+     * @return Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class&#39;s own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS&#39;s tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - {@literal @}`, at most 50 tags, and at most 44 with a node class&#39;s own (Karpenter adds 6 to what it launches).
      * 
      */
     public Optional<Output<Map<String,String>>> tags() {
@@ -510,14 +510,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
+     * Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets (`null` removes a key). The values the component sets from its inputs fail naming the input to use: the cluster name and endpoint, the interruption queue (unless `interruptionHandling` is false), the service account&#39;s name and role annotation, the default instance profile (before 0.32), and the image repository when `controllerImageRepository` is set.
      * 
      */
     @Import(name="values")
     private @Nullable Output<Map<String,Object>> values;
 
     /**
-     * @return Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
+     * @return Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets (`null` removes a key). The values the component sets from its inputs fail naming the input to use: the cluster name and endpoint, the interruption queue (unless `interruptionHandling` is false), the service account&#39;s name and role annotation, the default instance profile (before 0.32), and the image repository when `controllerImageRepository` is set.
      * 
      */
     public Optional<Output<Map<String,Object>>> values() {
@@ -1138,7 +1138,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param tags Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class&#39;s own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail.
+         * @param tags Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class&#39;s own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS&#39;s tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - {@literal @}`, at most 50 tags, and at most 44 with a node class&#39;s own (Karpenter adds 6 to what it launches).
          * 
          * @return builder
          * 
@@ -1149,7 +1149,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param tags Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class&#39;s own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail.
+         * @param tags Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class&#39;s own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS&#39;s tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - {@literal @}`, at most 50 tags, and at most 44 with a node class&#39;s own (Karpenter adds 6 to what it launches).
          * 
          * @return builder
          * 
@@ -1159,7 +1159,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param values Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
+         * @param values Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets (`null` removes a key). The values the component sets from its inputs fail naming the input to use: the cluster name and endpoint, the interruption queue (unless `interruptionHandling` is false), the service account&#39;s name and role annotation, the default instance profile (before 0.32), and the image repository when `controllerImageRepository` is set.
          * 
          * @return builder
          * 
@@ -1170,7 +1170,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param values Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets.
+         * @param values Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets (`null` removes a key). The values the component sets from its inputs fail naming the input to use: the cluster name and endpoint, the interruption queue (unless `interruptionHandling` is false), the service account&#39;s name and role annotation, the default instance profile (before 0.32), and the image repository when `controllerImageRepository` is set.
          * 
          * @return builder
          * 
