@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -263,4 +265,22 @@ func TestTagsWithinAWSLimits(t *testing.T) {
 	msg = renderError(t, withDefaults(t, `{"tags": `+tags("c", 30)+`, "nodeClasses": [{"name": "default", "tags": `+tags("n", 15)+`}]}`))
 	assert.Contains(t, msg, "nodeClasses[0].tags: with the component's tags, 45 tags go on what the class launches; at most 44 (AWS allows 50 per resource, and Karpenter adds 6 of its own)")
 	renderArgs(t, withDefaults(t, `{"tags": `+tags("c", 30)+`, "nodeClasses": [{"name": "default", "tags": `+tags("n", 14)+`}]}`))
+}
+
+// A bad value known at preview fails the preview even while another input is unknown (here the
+// cluster name, as when the cluster is created in the same update): each check of the gate
+// also runs on its own as soon as its value is known.
+func TestKnownBadValuesFailWhileOthersAreUnknown(t *testing.T) {
+	parsed, err := ParseRenderArgs([]byte(withDefaults(t, `{"tags": {"aws:team": "a"}, "values": {"settings": {"clusterName": "x"}}}`)))
+	require.NoError(t, err)
+	parsed.Inputs = parsed.Inputs.Set("clusterName", property.New(property.Computed).WithDependencies([]urn.URN{"urn:pulumi:stack::project::aws:eks/cluster:Cluster::cluster"}))
+	_, err = render(t.Context(), parsed, &renderMocks{})
+	require.Error(t, err)
+	// While one value is unknown, the first failing check is the one reported.
+	assert.Contains(t, err.Error(), "values.settings.clusterName: the component sets it from clusterName")
+
+	parsed.Inputs = parsed.Inputs.Delete("values")
+	_, err = render(t.Context(), parsed, &renderMocks{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `tags["aws:team"]: keys starting with "aws:" are reserved`)
 }

@@ -49,43 +49,72 @@ func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
 		tags = args.Tags
 	}
 	principalFields, principals := b.autoModeAccessPrincipals()
-	return inputGate(checks, []any{args.ClusterName.ToStringOutput(), chartValues.ToMapOutput(), pulumi.All(principals...), tags.ToStringMapOutput()},
-		func(extra []any) []error {
-			errs := spec.ValidateChartValues(extra[1].(map[string]any), b.plan.Release)
-			errs = append(errs, spec.CheckOwnedChartValues(extra[1].(map[string]any), b.plan.OwnedChartValues())...)
-			errs = append(errs, spec.CheckComponentTags(extra[3].(map[string]string), b.plan.Classes, b.plan.Release)...)
-			return append(errs, spec.CheckDistinctPrincipals(principalFields, extra[2].([]any))...)
-		},
-		// With valid inputs, the cluster-side check that needs them.
-		func(extra []any) error { return b.checkPodIdentityAgent(extra[0].(string)) })
+	rel, owned := b.plan.Release, b.plan.OwnedChartValues()
+	values := append(stringChecks(checks),
+		valueCheck{chartValues.ToMapOutput(), func(v any) []error {
+			return append(spec.ValidateChartValues(v.(map[string]any), rel), spec.CheckOwnedChartValues(v.(map[string]any), owned)...)
+		}},
+		valueCheck{tags.ToStringMapOutput(), func(v any) []error { return spec.CheckComponentTags(v.(map[string]string), b.plan.Classes, rel) }},
+		valueCheck{pulumi.All(principals...), func(v any) []error { return spec.CheckDistinctPrincipals(principalFields, v.([]any)) }},
+	)
+	// With valid inputs, the cluster-side check that needs them.
+	return inputGate(values, &valueCheck{args.ClusterName.ToStringOutput(), func(v any) []error {
+		return []error{b.checkPodIdentityAgent(v.(string))}
+	}})
 }
 
-// inputGate resolves the checked values and extra values, and fails when a check or
-// validate (given the resolved extra values) reports a problem; with none, then runs (may be
-// nil). The result gates every child of a component.
-func inputGate(checks []spec.InputCheck, extra []any, validate func(extra []any) []error, then func(extra []any) error) pulumi.ResourceArrayOutput {
-	var values []any
-	var active []spec.InputCheck
+// valueCheck checks an Input value once it resolves, reporting every problem.
+type valueCheck struct {
+	value pulumi.Output
+	check func(resolved any) []error
+}
+
+// stringChecks are the spec's checks of Input-typed strings as value checks (unset: nothing to check).
+func stringChecks(checks []spec.InputCheck) []valueCheck {
+	var out []valueCheck
 	for _, c := range checks {
-		if c.Value != nil {
-			values = append(values, c.Value.ToStringPtrOutput())
-			active = append(active, c)
+		if c.Value == nil {
+			continue
 		}
-	}
-	values = append(values, extra...)
-	return pulumi.All(values...).ApplyT(func(vals []any) ([]pulumi.Resource, error) {
-		var errs []error
-		for i, c := range active {
-			if v := vals[i].(*string); v != nil {
-				errs = append(errs, c.Check(c.Field, *v))
+		out = append(out, valueCheck{c.Value.ToStringPtrOutput(), func(v any) []error {
+			if s := v.(*string); s != nil {
+				return []error{c.Check(c.Field, *s)}
 			}
-		}
-		if validate != nil {
-			errs = append(errs, validate(vals[len(active):])...)
+			return nil
+		}})
+	}
+	return out
+}
+
+// inputGate fails when a check reports a problem; with none, it runs then (may be nil). Its
+// result gates every child of a component. Once every value is known, every problem is
+// reported together; each check also runs on its own as soon as its value is known, so a
+// preview reports a bad value it knows (tags, chart values) even while another is unknown (a
+// cluster name from a resource not created yet).
+func inputGate(checks []valueCheck, then *valueCheck) pulumi.ResourceArrayOutput {
+	all := make([]any, 0, len(checks)+1)
+	for _, c := range checks {
+		all = append(all, c.value)
+	}
+	if then != nil {
+		all = append(all, then.value)
+	}
+	combined := pulumi.All(all...).ApplyT(func(vals []any) ([]pulumi.Resource, error) {
+		var errs []error
+		for i, c := range checks {
+			errs = append(errs, c.check(vals[i])...)
 		}
 		if err := errors.Join(errs...); err != nil || then == nil {
 			return []pulumi.Resource{}, err
 		}
-		return []pulumi.Resource{}, then(vals[len(active):])
-	}).(pulumi.ResourceArrayOutput)
+		return []pulumi.Resource{}, errors.Join(then.check(vals[len(checks)])...)
+	})
+	// The combined check first: when it fails, its error (every problem) is the one reported.
+	gates := []any{combined}
+	for _, c := range checks {
+		gates = append(gates, pulumi.All(c.value).ApplyT(func(vals []any) ([]pulumi.Resource, error) {
+			return []pulumi.Resource{}, errors.Join(c.check(vals[0])...)
+		}))
+	}
+	return pulumi.All(gates...).ApplyT(func([]any) []pulumi.Resource { return []pulumi.Resource{} }).(pulumi.ResourceArrayOutput)
 }

@@ -55,7 +55,7 @@ func ConstructStandalone(ctx *pulumi.Context, name string, comp pulumi.Component
 		parent: comp,
 		plan:   &plan.Plan{Name: name, Release: rel, DefaultAmiAlias: catalog.DefaultAmiAliasOf(rel)},
 		args:   spec.KarpenterArgs{ClusterName: s.ClusterName},
-		gate:   inputGate(checksOf(s.Checks, rel), nil, nil, nil),
+		gate:   inputGate(stringChecks(checksOf(s.Checks, rel)), nil),
 	}
 	var body map[string]any
 	if s.Pool != nil {

@@ -9,7 +9,8 @@ import (
 
 // TestBadInput: input the component rejects fails the preview naming each field (all problems at
 // once), `pulumi up` fails the same way, and nothing is created — moto empty, the API server as
-// it started. Then a bad value known only when the apply runs (a cluster name from another
+// it started; so do a requirement value Karpenter never sets, a tag AWS refuses and a chart value
+// the component owns, each at the preview. Then a bad value known only when the apply runs (a cluster name from another
 // resource's output): the preview passes, `up` fails naming the field, and none of the
 // component's children is created (the program's own resources are).
 func TestBadInput(t *testing.T) {
@@ -58,6 +59,31 @@ func TestBadInput(t *testing.T) {
 		}
 		w.assertNothingCreated(t)
 	})
+
+	// Nothing that passes the preview fails at `up`: a requirement value Karpenter never sets (a
+	// plain input, checked with the plan), tags AWS refuses and chart values the component owns
+	// (Input values, checked as soon as they are known: at this preview, while the cluster name
+	// is still unknown).
+	for _, c := range []struct{ name, inputs, want string }{
+		{"a capacity type Karpenter never sets",
+			"nodePools:\n  - name: default\n    requirements:\n      - key: karpenter.sh/capacity-type\n        operator: In\n        values: [on-demnd]\n",
+			`nodePools[0].requirements[0].values[0]: \"on-demnd\" is not a value Karpenter sets on karpenter.sh/capacity-type`},
+		{"a tag AWS refuses", "tags:\n  aws:team: platform\n", `tags[\"aws:team\"]: keys starting with \"aws:\" are reserved`},
+		{"a chart value the component owns", "values:\n  settings:\n    clusterName: another-cluster\n",
+			"values.settings.clusterName: the component sets it from clusterName"},
+	} {
+		t.Run(c.name+" fails the preview naming its path", func(t *testing.T) {
+			w.program(c.inputs)
+			stdout, stderr, err := w.run(t, "preview", "--non-interactive")
+			if err == nil {
+				t.Fatalf("preview succeeded:\n%s", stdout)
+			}
+			if !strings.Contains(stdout, c.want) && !strings.Contains(stdout, strings.ReplaceAll(c.want, `\"`, `"`)) {
+				t.Errorf("preview output does not say %q:\n%s\n%s", c.want, stdout, stderr)
+			}
+			w.assertNothingCreated(t)
+		})
+	}
 
 	t.Run("a bad value known only at apply creates none of the children", func(t *testing.T) {
 		// A role name may hold '.', an EKS cluster name may not: the preview cannot know.
