@@ -1,10 +1,12 @@
 package provider
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Every bad input fails the render (which constructs the component exactly as the engine
@@ -133,4 +135,27 @@ func TestWellKnownRequirementValues(t *testing.T) {
 
 	old := mergeArgs(t, pool("karpenter.sh/capacity-type", `["reserved"]`), `{"version": "1.2.1"}`)
 	assert.Contains(t, renderError(t, old), "nodePools[0].requirements[0].values[0]: needs the reserved capacity type, which Karpenter 1.2.1 does not have (first in 1.3.0; version is 1.2.1)")
+}
+
+// User data Karpenter cannot merge with the AMI family's bootstrap would fail every launch from
+// the class while it reports Ready: refused at preview, per family.
+func TestUserDataPerAMIFamily(t *testing.T) {
+	class := func(alias, userData string) string {
+		b, err := json.Marshal(userData)
+		require.NoError(t, err)
+		return withDefaults(t, `{"nodeClasses": [{"name": "default", "amiAlias": "`+alias+`", "userData": `+string(b)+`}]}`)
+	}
+	assert.Contains(t, renderError(t, class("bottlerocket@latest", "[settings.kubernetes\nmax-pods = 110\n")),
+		"nodeClasses[0].userData: Bottlerocket user data is TOML settings, which Karpenter merges its own into, and this is not TOML")
+	renderArgs(t, class("bottlerocket@latest", "[settings.kubernetes]\nmax-pods = 110\n"))
+
+	archive := "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\n\necho hi\n--B--\n"
+	renderArgs(t, class("al2023@latest", archive))
+	renderArgs(t, class("al2023@latest", "#!/bin/bash\necho hi\n"))
+	renderArgs(t, class("al2023@latest", "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 110\n"))
+	assert.Contains(t, renderError(t, class("al2023@latest", "MIME-Version: 1.0\nContent-Type: text/plain\n\necho hi\n")),
+		"nodeClasses[0].userData: starts like a MIME multi-part archive but is not one (Content-Type text/plain is not multipart), so Karpenter cannot merge it with the AL2023 bootstrap")
+	assert.Contains(t, renderError(t, class("al2@latest", "Content-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\n\necho hi\n")),
+		"nodeClasses[0].userData: starts like a MIME multi-part archive but is not one", "an archive must end")
+	renderArgs(t, class("windows2022@latest", "<powershell>Write-Host hi</powershell>"))
 }

@@ -63,7 +63,7 @@ func (c *NodeClassSpec) Annotate(a infer.Annotator) {
 	a.Describe(&c.BlockDeviceMappings, "EBS volumes attached to the nodes.")
 	a.Describe(&c.MetadataOptions, "Instance metadata service options.")
 	a.Describe(&c.Kubelet, "Kubelet configuration for the nodes.")
-	a.Describe(&c.UserData, "Extra user data merged with the AMI family's bootstrap.")
+	a.Describe(&c.UserData, "Extra user data merged with the AMI family's bootstrap: TOML settings for Bottlerocket; for AL2 and AL2023 a MIME multi-part archive, or plain content Karpenter wraps (a NodeConfig when it is YAML on AL2023, else a shell script); Windows and Custom take it as it is. User data Karpenter could not merge fails at preview.")
 	a.Describe(&c.DetailedMonitoring, "Enable detailed CloudWatch monitoring on the instances.")
 	a.Describe(&c.AssociatePublicIPAddress, "Associate a public IP address with the instances' primary network interface.")
 	a.Describe(&c.InstanceStorePolicy, "How to use local instance store volumes: `RAID0`.")

@@ -141,6 +141,9 @@ func validateNodeClass(field string, c NodeClassSpec, rel catalog.Release) []err
 	if k := c.Kubelet; k != nil {
 		errs = append(errs, validateKubelet(field+".kubelet", k, c, rel)...)
 	}
+	if c.UserData != nil {
+		errs = append(errs, checkUserData(field+".userData", *c.UserData, c.ResolvedAmiFamily(catalog.DefaultAmiAliasOf(rel))))
+	}
 	if c.InstanceStorePolicy != nil {
 		errs = append(errs, CheckEnum(field+".instanceStorePolicy", *c.InstanceStorePolicy, []string{"RAID0"}))
 	}

@@ -269,7 +269,7 @@ namespace PulumiKarpenter.Karpenter.Inputs
         }
 
         /// <summary>
-        /// Extra user data merged with the AMI family's bootstrap.
+        /// Extra user data merged with the AMI family's bootstrap: TOML settings for Bottlerocket; for AL2 and AL2023 a MIME multi-part archive, or plain content Karpenter wraps (a NodeConfig when it is YAML on AL2023, else a shell script); Windows and Custom take it as it is. User data Karpenter could not merge fails at preview.
         /// </summary>
         [Input("userData")]
         public Input<string>? UserData { get; set; }

@@ -3202,7 +3202,7 @@ type NodeClassSpec struct {
 	SubnetSelectorTerms []SubnetSelectorTerm `pulumi:"subnetSelectorTerms"`
 	// Tags Karpenter applies to the EC2 instances, volumes and launch templates it creates.
 	Tags map[string]string `pulumi:"tags"`
-	// Extra user data merged with the AMI family's bootstrap.
+	// Extra user data merged with the AMI family's bootstrap: TOML settings for Bottlerocket; for AL2 and AL2023 a MIME multi-part archive, or plain content Karpenter wraps (a NodeConfig when it is YAML on AL2023, else a shell script); Windows and Custom take it as it is. User data Karpenter could not merge fails at preview.
 	UserData *string `pulumi:"userData"`
 }
 
@@ -3283,7 +3283,7 @@ type NodeClassSpecArgs struct {
 	SubnetSelectorTerms SubnetSelectorTermArrayInput `pulumi:"subnetSelectorTerms"`
 	// Tags Karpenter applies to the EC2 instances, volumes and launch templates it creates.
 	Tags pulumi.StringMapInput `pulumi:"tags"`
-	// Extra user data merged with the AMI family's bootstrap.
+	// Extra user data merged with the AMI family's bootstrap: TOML settings for Bottlerocket; for AL2 and AL2023 a MIME multi-part archive, or plain content Karpenter wraps (a NodeConfig when it is YAML on AL2023, else a shell script); Windows and Custom take it as it is. User data Karpenter could not merge fails at preview.
 	UserData pulumi.StringPtrInput `pulumi:"userData"`
 }
 
@@ -3499,7 +3499,7 @@ func (o NodeClassSpecOutput) Tags() pulumi.StringMapOutput {
 	return o.ApplyT(func(v NodeClassSpec) map[string]string { return v.Tags }).(pulumi.StringMapOutput)
 }
 
-// Extra user data merged with the AMI family's bootstrap.
+// Extra user data merged with the AMI family's bootstrap: TOML settings for Bottlerocket; for AL2 and AL2023 a MIME multi-part archive, or plain content Karpenter wraps (a NodeConfig when it is YAML on AL2023, else a shell script); Windows and Custom take it as it is. User data Karpenter could not merge fails at preview.
 func (o NodeClassSpecOutput) UserData() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NodeClassSpec) *string { return v.UserData }).(pulumi.StringPtrOutput)
 }

@@ -549,7 +549,7 @@ export interface NodeClassSpecArgs {
      */
     tags?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
-     * Extra user data merged with the AMI family's bootstrap.
+     * Extra user data merged with the AMI family's bootstrap: TOML settings for Bottlerocket; for AL2 and AL2023 a MIME multi-part archive, or plain content Karpenter wraps (a NodeConfig when it is YAML on AL2023, else a shell script); Windows and Custom take it as it is. User data Karpenter could not merge fails at preview.
      */
     userData?: pulumi.Input<string | undefined>;
 }

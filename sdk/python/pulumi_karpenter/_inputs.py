@@ -1951,7 +1951,7 @@ class NodeClassSpecArgsDict(TypedDict):
     """
     user_data: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Extra user data merged with the AMI family's bootstrap.
+    Extra user data merged with the AMI family's bootstrap: TOML settings for Bottlerocket; for AL2 and AL2023 a MIME multi-part archive, or plain content Karpenter wraps (a NodeConfig when it is YAML on AL2023, else a shell script); Windows and Custom take it as it is. User data Karpenter could not merge fails at preview.
     """
 
 @pulumi.input_type
@@ -2025,7 +2025,7 @@ class NodeClassSpecArgs:
         :param pulumi.Input['SnatPolicy'] snat_policy: EKS Auto Mode only: source NAT of pod traffic leaving the VPC. Default: `Random`.
         :param pulumi.Input[Sequence[pulumi.Input['SubnetSelectorTermArgs']]] subnet_selector_terms: Subnet selector terms. Default: subnets tagged `karpenter.sh/discovery: <clusterName>`.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags Karpenter applies to the EC2 instances, volumes and launch templates it creates.
-        :param pulumi.Input[_builtins.str] user_data: Extra user data merged with the AMI family's bootstrap.
+        :param pulumi.Input[_builtins.str] user_data: Extra user data merged with the AMI family's bootstrap: TOML settings for Bottlerocket; for AL2 and AL2023 a MIME multi-part archive, or plain content Karpenter wraps (a NodeConfig when it is YAML on AL2023, else a shell script); Windows and Custom take it as it is. User data Karpenter could not merge fails at preview.
         """
         pulumi.set(__self__, "name", name)
         if advanced_networking is not None:
@@ -2481,7 +2481,7 @@ class NodeClassSpecArgs:
     @pulumi.getter(name="userData")
     def user_data(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Extra user data merged with the AMI family's bootstrap.
+        Extra user data merged with the AMI family's bootstrap: TOML settings for Bottlerocket; for AL2 and AL2023 a MIME multi-part archive, or plain content Karpenter wraps (a NodeConfig when it is YAML on AL2023, else a shell script); Windows and Custom take it as it is. User data Karpenter could not merge fails at preview.
         """
         return pulumi.get(self, "user_data")
 

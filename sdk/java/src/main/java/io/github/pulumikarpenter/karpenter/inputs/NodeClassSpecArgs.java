@@ -525,14 +525,14 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Extra user data merged with the AMI family&#39;s bootstrap.
+     * Extra user data merged with the AMI family&#39;s bootstrap: TOML settings for Bottlerocket; for AL2 and AL2023 a MIME multi-part archive, or plain content Karpenter wraps (a NodeConfig when it is YAML on AL2023, else a shell script); Windows and Custom take it as it is. User data Karpenter could not merge fails at preview.
      * 
      */
     @Import(name="userData")
     private @Nullable Output<String> userData;
 
     /**
-     * @return Extra user data merged with the AMI family&#39;s bootstrap.
+     * @return Extra user data merged with the AMI family&#39;s bootstrap: TOML settings for Bottlerocket; for AL2 and AL2023 a MIME multi-part archive, or plain content Karpenter wraps (a NodeConfig when it is YAML on AL2023, else a shell script); Windows and Custom take it as it is. User data Karpenter could not merge fails at preview.
      * 
      */
     public Optional<Output<String>> userData() {
@@ -1358,7 +1358,7 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param userData Extra user data merged with the AMI family&#39;s bootstrap.
+         * @param userData Extra user data merged with the AMI family&#39;s bootstrap: TOML settings for Bottlerocket; for AL2 and AL2023 a MIME multi-part archive, or plain content Karpenter wraps (a NodeConfig when it is YAML on AL2023, else a shell script); Windows and Custom take it as it is. User data Karpenter could not merge fails at preview.
          * 
          * @return builder
          * 
@@ -1369,7 +1369,7 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param userData Extra user data merged with the AMI family&#39;s bootstrap.
+         * @param userData Extra user data merged with the AMI family&#39;s bootstrap: TOML settings for Bottlerocket; for AL2 and AL2023 a MIME multi-part archive, or plain content Karpenter wraps (a NodeConfig when it is YAML on AL2023, else a shell script); Windows and Custom take it as it is. User data Karpenter could not merge fails at preview.
          * 
          * @return builder
          * 
