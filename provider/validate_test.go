@@ -63,7 +63,7 @@ func TestBadInputIsRejectedNamingTheField(t *testing.T) {
 		{"duplicate pool", `{"nodePools":[{"name":"a"},{"name":"a"}]}`, []string{"nodePools[1].name: duplicate"}},
 		{"unknown class ref", `{"nodeClasses":[{"name":"c"}],"nodePools":[{"name":"p","nodeClassRef":"missing"}]}`, []string{`nodePools[0].nodeClassRef: "missing" names no node class`}},
 		{"ambiguous class ref", `{"nodeClasses":[{"name":"a"},{"name":"b"}],"nodePools":[{"name":"p"}]}`, []string{"nodePools[0].nodeClassRef: required"}},
-		{"default pool with several classes", `{"nodeClasses":[{"name":"a"},{"name":"b"}]}`, []string{`defaultNodePool: the default pool needs a node class named "default" when there are several (a, b)`}},
+		{"default pool with several classes", `{"nodeClasses":[{"name":"a"},{"name":"b"}]}`, []string{`defaultNodePool: the default pool needs a node class named "default" when there are several ("a", "b")`}},
 		{"role and instance profile", class(`,"role":"r","instanceProfile":"p"`), []string{"nodeClasses[0]: role and instanceProfile are mutually exclusive"}},
 		{"unknown alias family", class(`,"amiAlias":"ubuntu@latest"`), []string{"nodeClasses[0].amiAlias:", `unknown AMI alias family "ubuntu"`}},
 		{"windows alias version", class(`,"amiAlias":"windows2022@v1"`), []string{"nodeClasses[0].amiAlias:", "@latest"}},

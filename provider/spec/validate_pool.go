@@ -95,11 +95,11 @@ func ValidateProvisioning(pools, userPools []NodePoolSpec, classes []NodeClassSp
 		if pool.NodeClassRef == nil && len(userPools) == 0 {
 			name := catalog.DefaultObjectName(rel)
 			errs = append(errs, fmt.Errorf("defaultNodePool: the default pool needs a node class named %q when there are several (%s); name one %s, set nodePools, or set defaultNodePool to false",
-				name, strings.Join(slices.Sorted(maps.Keys(classNames)), ", "), name))
+				name, quotedNames(classNames), name))
 		} else if pool.NodeClassRef == nil {
-			errs = append(errs, fmt.Errorf("%s.nodeClassRef: required when there is more than one node class (%s)", field, strings.Join(slices.Sorted(maps.Keys(classNames)), ", ")))
+			errs = append(errs, fmt.Errorf("%s.nodeClassRef: required when there is more than one node class (%s)", field, quotedNames(classNames)))
 		} else if !classNames[*pool.NodeClassRef] {
-			errs = append(errs, fmt.Errorf("%s.nodeClassRef: %q names no node class; defined: %s", field, *pool.NodeClassRef, strings.Join(slices.Sorted(maps.Keys(classNames)), ", ")))
+			errs = append(errs, fmt.Errorf("%s.nodeClassRef: %q names no node class; defined: %s", field, *pool.NodeClassRef, quotedNames(classNames)))
 		}
 	}
 	return errs
@@ -417,4 +417,13 @@ func checkWellKnownValues(field string, r Requirement, rel catalog.Release) []er
 		}
 	}
 	return errs
+}
+
+// quotedNames lists names for a message, each quoted (a name may hold any character).
+func quotedNames(names map[string]bool) string {
+	var out []string
+	for _, n := range slices.Sorted(maps.Keys(names)) {
+		out = append(out, strconv.Quote(n))
+	}
+	return strings.Join(out, ", ")
 }
