@@ -244,3 +244,19 @@ func withinAWSLimits(out *Rendered) string {
 	}
 	return ""
 }
+
+// Seeds past the default run found these (3050, 16791 of KARPENTER_GEN_CASES=30000): an
+// amiFamily that is not a family was echoed raw by the kubelet and alias checks, breaking the
+// one-problem-per-line message. Only amiFamily's own check names it now.
+func TestABadAmiFamilyIsNamedOnce(t *testing.T) {
+	msg := renderError(t, withDefaults(t, `{"version": "1.15.1", "nodeClasses": [{"name": "default", "amiFamily": "#!/bin/bash\necho hi",
+		"amiAlias": "windows2022@latest", "kubelet": {"additionalSettings": {"containerLogMaxSize": "50Mi"}, "clusterDNS": ["10.0.0.1", "10.0.0.2"]}}]}`))
+	for _, line := range strings.Split(msg, "\n") {
+		if !pathError.MatchString(line) {
+			t.Errorf("a line does not start with a path: %q (in %q)", line, msg)
+		}
+	}
+	if !strings.Contains(msg, `nodeClasses[0].amiFamily: "#!/bin/bash\necho hi" is not one of`) {
+		t.Errorf("amiFamily is not named: %s", msg)
+	}
+}

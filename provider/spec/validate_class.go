@@ -82,7 +82,9 @@ func validateNodeClass(field string, c NodeClassSpec, rel catalog.Release) []err
 		errs = append(errs, CheckEnum(field+".amiFamily", *c.AmiFamily, rel.AmiFamilies))
 		errs = append(errs, rel.Require(field+".amiFamily", *c.AmiFamily == "Windows2025", catalog.FeatureWindows2025))
 		errs = append(errs, rel.Require(field+".amiFamily", *c.AmiFamily == "AL2023", catalog.FeatureAL2023))
-		errs = append(errs, checkAliasFamily(field+".amiFamily", *c.AmiFamily, c))
+		if slices.Contains(rel.AmiFamilies, *c.AmiFamily) { // else CheckEnum reported it
+			errs = append(errs, checkAliasFamily(field+".amiFamily", *c.AmiFamily, c))
+		}
 	} else if len(c.AmiSelectorTerms) > 0 && aliases == 0 {
 		errs = append(errs, fmt.Errorf("%s.amiFamily: required when AMIs are selected without an alias (it tells Karpenter how to bootstrap them)", field))
 	}

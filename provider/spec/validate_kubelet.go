@@ -74,6 +74,9 @@ func validateKubelet(field string, k *KubeletConfiguration, c NodeClassSpec, rel
 	errs = append(errs, rel.Require(field+".additionalSettings", len(k.AdditionalSettings) > 0, catalog.FeatureOpenKubelet))
 	if rel.Has(catalog.FeatureOpenKubelet) {
 		family := c.ResolvedAmiFamily(catalog.DefaultAmiAliasOf(rel))
+		if !slices.Contains(rel.AmiFamilies, family) {
+			family = "" // not a family of the release: amiFamily's own check reports it
+		}
 		errs = append(errs, checkAdditionalKubeletSettings(field, k, family)...)
 		errs = append(errs, checkKubeletForFamily(field, k, family)...)
 	}
