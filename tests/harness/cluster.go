@@ -537,6 +537,17 @@ func (c *Cluster) Create(ctx context.Context, obj *unstructured.Unstructured) (*
 	return ri.Get(ctx, obj.GetName(), metav1.GetOptions{})
 }
 
+// CreateDryRun asks the API server to admit obj without storing it (server-side dry run: the
+// CRD's schema and validation rules run as for a real create).
+func (c *Cluster) CreateDryRun(ctx context.Context, obj *unstructured.Unstructured) error {
+	ri, err := c.resourceFor(obj)
+	if err != nil {
+		return err
+	}
+	_, err = ri.Create(ctx, obj, metav1.CreateOptions{FieldManager: "pulumi-kubernetes", DryRun: []string{metav1.DryRunAll}})
+	return err
+}
+
 // Update replaces an existing object's content with what a later render sends and returns
 // what the server stored: a full update (PUT, under the field manager Create uses) of the live
 // object, so fields the render no longer sends are removed, as when Pulumi diffs the old and
