@@ -17,8 +17,9 @@ import (
 )
 
 // Inputs drawn from schema.json (provider/inputgen) — right by type, often wrong by meaning —
-// must each either fail naming a path, or render children within AWS's limits. Seeded and reproducible: a failure prints its seed; KARPENTER_GEN_SEED=<seed>
-// replays that one case, KARPENTER_GEN_CASES=<n> runs more (make test runs the default).
+// must each either fail naming a path, or render children within AWS's limits. Seeded and
+// reproducible: a failure prints its seed; KARPENTER_GEN_SEED=<seed> replays that one case,
+// KARPENTER_GEN_CASES=<n> runs more (make test runs the default), FuzzGeneratedInputs explores.
 
 const defaultGeneratedCases = 1500
 
@@ -38,37 +39,60 @@ func TestGeneratedInputsFailNamingAPathOrRenderWithinLimits(t *testing.T) {
 	}
 	rendered, rejected := 0, 0
 	for seed := first; seed < first+cases; seed++ {
-		g, err := inputgen.New(schema, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		args, _ := json.Marshal(g.Component(nil))
-		fail := func(format string, a ...any) {
-			t.Fatalf("seed %d (replay: KARPENTER_GEN_SEED=%d go test ./provider -run TestGenerated): %s\ninputs: %s", seed, seed, fmt.Sprintf(format, a...), args)
-		}
-		parsed, err := ParseRenderArgs(args)
-		if err != nil {
-			fail("the generated args do not parse: %v", err)
-		}
-		out, err := Render(context.Background(), parsed)
-		if err != nil {
+		if checkGenerated(t, schema, seed) {
+			rendered++
+		} else {
 			rejected++
-			for _, line := range strings.Split(err.Error(), "\n") {
-				if !pathError.MatchString(line) {
-					fail("a rejection does not start with the path of what it refuses: %q", line)
-				}
-			}
-			continue
-		}
-		rendered++
-		if msg := withinAWSLimits(out); msg != "" {
-			fail("rendered, but AWS would refuse it: %s", msg)
 		}
 	}
 	t.Logf("%d cases from seed %d: %d rendered, %d rejected naming a path", cases, first, rendered, rejected)
 	if cases >= 100 && (rendered == 0 || rejected == 0) {
 		t.Errorf("the generator should produce both valid and invalid inputs")
 	}
+}
+
+// FuzzGeneratedInputs explores seeds beyond the test's range: `go test ./provider -fuzz
+// FuzzGeneratedInputs` (a finding is a seed; KARPENTER_GEN_SEED replays it in the test).
+func FuzzGeneratedInputs(f *testing.F) {
+	schema, err := os.ReadFile("../schema.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range []uint64{1, 3050, 16791} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) { checkGenerated(t, schema, seed) })
+}
+
+// checkGenerated renders the inputs a seed draws: they fail naming a path (false), or render
+// children within AWS's limits (true).
+func checkGenerated(t *testing.T, schema []byte, seed uint64) bool {
+	t.Helper()
+	g, err := inputgen.New(schema, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, _ := json.Marshal(g.Component(nil))
+	fail := func(format string, a ...any) {
+		t.Fatalf("seed %d (replay: KARPENTER_GEN_SEED=%d go test ./provider -run TestGenerated): %s\ninputs: %s", seed, seed, fmt.Sprintf(format, a...), args)
+	}
+	parsed, err := ParseRenderArgs(args)
+	if err != nil {
+		fail("the generated args do not parse: %v", err)
+	}
+	out, err := Render(context.Background(), parsed)
+	if err != nil {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			if !pathError.MatchString(line) {
+				fail("a rejection does not start with the path of what it refuses: %q", line)
+			}
+		}
+		return false
+	}
+	if msg := withinAWSLimits(out); msg != "" {
+		fail("rendered, but AWS would refuse it: %s", msg)
+	}
+	return true
 }
 
 // pathError is how a rejection starts: the path of the input it refuses, as a program writes it
