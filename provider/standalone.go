@@ -51,7 +51,8 @@ func NewNodePool(ctx *pulumi.Context, name string, args spec.NodePoolArgs, opts 
 			}
 			return errs
 		},
-		Pool: &args.Spec,
+		Warnings: func(rel catalog.Release) []string { return spec.PoolWarnings("spec", args.Spec, nil, rel) },
+		Pool:     &args.Spec,
 	}, opts)
 	if err != nil {
 		return nil, err

@@ -204,6 +204,13 @@ func New(name string, args spec.KarpenterArgs) (*Plan, error) {
 	for i, c := range p.Classes {
 		p.Warnings = append(p.Warnings, spec.ClassWarnings(fmt.Sprintf("nodeClasses[%d]", i), c, rel)...)
 	}
+	for i, pool := range p.Pools {
+		var class *spec.NodeClassSpec
+		if j := slices.IndexFunc(p.Classes, func(c spec.NodeClassSpec) bool { return c.Name == spec.Deref(pool.NodeClassRef, "") }); j >= 0 {
+			class = &p.Classes[j]
+		}
+		p.Warnings = append(p.Warnings, spec.PoolWarnings(fmt.Sprintf("nodePools[%d]", i), pool, class, rel)...)
+	}
 	return p, nil
 }
 

@@ -38,6 +38,8 @@ func TestDefaultPlan(t *testing.T) {
 	assert.Equal(t, "default", *p.Pools[0].NodeClassRef, "the default pool refers to the default class")
 	assert.Equal(t, "al2023@latest", p.DefaultAmiAlias)
 
+	assert.Empty(t, p.Warnings)
+
 	ref, version, repo := p.ChartSource("karpenter")
 	assert.Equal(t, []string{"oci://public.ecr.aws/karpenter/karpenter", catalog.DefaultVersion, ""}, []string{ref, version, repo})
 }
@@ -102,5 +104,42 @@ func TestChartSources(t *testing.T) {
 		require.NoError(t, err)
 		ref, version, repo := p.ChartSource("karpenter")
 		assert.Equal(t, want, [3]string{ref, version, repo}, repository)
+	}
+}
+
+// Valid pools no instance can match are created as written, with a warning at every preview.
+func TestPoolWarnings(t *testing.T) {
+	req := func(key, op string, values ...string) []spec.Requirement {
+		return []spec.Requirement{{Key: key, Operator: spec.RequirementOperator(op), Values: values}}
+	}
+	for _, c := range []struct {
+		name  string
+		pool  []spec.Requirement
+		class spec.NodeClassSpec
+		want  string
+	}{
+		{"reserved only, no reservations", req("karpenter.sh/capacity-type", "In", "reserved"), spec.NodeClassSpec{Name: "c"},
+			`nodePools[0].requirements[0]: only reserved capacity, and node class "c" selects no capacity reservation`},
+		{"windows pool, linux class", req("kubernetes.io/os", "In", "windows"), spec.NodeClassSpec{Name: "c"},
+			`nodePools[0].requirements[0]: windows only, and node class "c" launches Linux (AL2023): the pool never launches a node`},
+		{"linux pool, windows class", req("kubernetes.io/os", "In", "linux"), spec.NodeClassSpec{Name: "c", AmiAlias: new("windows2022@latest")},
+			`node class "c" launches Windows (Windows2022)`},
+		{"every architecture excluded", req("kubernetes.io/arch", "NotIn", "amd64", "arm64"), spec.NodeClassSpec{Name: "c"},
+			"nodePools[0].requirements[0]: NotIn every value Karpenter sets on kubernetes.io/arch (amd64, arm64)"},
+		{"a meetable pool", req("karpenter.sh/capacity-type", "In", "spot", "reserved"), spec.NodeClassSpec{Name: "c"}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := args()
+			a.NodeClasses = []spec.NodeClassSpec{c.class}
+			a.NodePools = []spec.NodePoolSpec{{Name: "p", Requirements: c.pool}}
+			p, err := New("karpenter", a)
+			require.NoError(t, err, "valid input: created as written")
+			if c.want == "" {
+				assert.Empty(t, p.Warnings)
+				return
+			}
+			require.Len(t, p.Warnings, 1)
+			assert.Contains(t, p.Warnings[0], c.want)
+		})
 	}
 }

@@ -128,6 +128,9 @@ type sdkProgram struct {
 	// badField is how the typo'd enum of the bad step is named in the component's error; empty
 	// when the language's types make the typo a compile error only (Java's enums).
 	badField string
+	// badType: the program has a badtype step, a value of the wrong type its language lets
+	// through (Python).
+	badType bool
 }
 
 // testsPath is a path under tests/.
@@ -223,7 +226,7 @@ func preparePython(t *testing.T, dist sdkDist) *sdkProgram {
 		t.Fatalf("pulumi_karpenter is not the release's %s:\n%s", pep440(dist.version), out)
 	}
 	return &sdkProgram{lang: "python", dir: dir, argv: []string{"venv/bin/python", "program.py"},
-		badField: "nodePools[0].requirements[0].operator"}
+		badField: "nodePools[0].requirements[0].operator", badType: true}
 }
 
 // pep440 is the Python SDK's form of a release version (1.2.3-rc.4 -> 1.2.3rc4).
@@ -434,6 +437,9 @@ func (p *sdkProgram) lifecycle(t *testing.T, w *world, ref struct{ preview, up s
 	if p.badField != "" {
 		p.typoAtPreview(t, w)
 	}
+	if p.badType {
+		p.wrongTypeAtPreview(t, w)
+	}
 	p.previewUpUpdateDestroy(t, w, ref)
 }
 
@@ -448,6 +454,20 @@ func (p *sdkProgram) typoAtPreview(t *testing.T, w *world) {
 			if !strings.Contains(msg, want) {
 				t.Errorf("the preview's error does not name %s:\n%s", want, tail(msg, 30))
 			}
+		}
+		w.assertNothingCreatedSince(t, mark)
+	})
+}
+
+// wrongTypeAtPreview: a value of the wrong type, which the language lets through, fails the
+// preview with the component's message naming its path (the SDK's decoding would name only
+// nodePools), and nothing is created.
+func (p *sdkProgram) wrongTypeAtPreview(t *testing.T, w *world) {
+	t.Run("a value of the wrong type fails at preview naming its path", func(t *testing.T) {
+		mark := w.grpcMark(t)
+		msg := str(p.must(t, w, "badtype")["error"])
+		if want := `nodePools[0].weight: expected an integer, got the string \"5\"`; !strings.Contains(msg, want) && !strings.Contains(msg, strings.ReplaceAll(want, `\"`, `"`)) {
+			t.Errorf("the preview's error does not say %s:\n%s", want, tail(msg, 30))
 		}
 		w.assertNothingCreatedSince(t, mark)
 	})

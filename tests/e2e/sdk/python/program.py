@@ -3,7 +3,7 @@ wheel `make release-dry-run` builds, pip-installed as a user installs it), run a
 inline program. There is no Python language host here: the Automation API serves the program from
 this process and hands the CLI its address.
 
-Usage: python program.py <preview|up|check|update|destroy|bad>; the environment is the engine's
+Usage: python program.py <preview|up|check|update|destroy|bad|badtype>; the environment is the engine's
 (PULUMI_HOME, the local backend, the passphrase, PATH with the CLI) plus E2E_CHART_REPOSITORY.
 Prints one JSON line on stdout: {"step", "outputs"?, "error"?}.
 """
@@ -50,6 +50,7 @@ def trust(service: str) -> str:
 class Variant:
     batch_expire_after: str = "720h"  # the update changes one pool: 720h -> 360h
     bad_operator: bool = False  # a typo'd enum value (Python's types do not stop a plain string)
+    bad_weight: bool = False  # a value of the wrong type (neither do they stop a string for an int)
 
 
 def program(v: Variant):
@@ -86,7 +87,7 @@ def program(v: Variant):
                 karpenter.NodePoolSpecArgs(
                     name="general",
                     node_class_ref="general",
-                    weight=10,
+                    weight="5" if v.bad_weight else 10,  # type: ignore[arg-type]
                     labels={"team": "platform"},
                     annotations={"example.com/oidc-issuer": oidc.url},
                     requirements=[
@@ -191,6 +192,15 @@ def typed_outputs(outputs: Dict[str, auto.OutputValue]) -> Dict[str, Any]:
     return out
 
 
+def failing_preview(v: Variant, what: str) -> Dict[str, Any]:
+    """The preview of a bad variant, which must fail: its error."""
+    try:
+        stack(v).preview(on_output=log)
+    except auto.CommandError as e:
+        return {"error": str(e)}
+    raise RuntimeError(f"the preview with {what} succeeded")
+
+
 def main(step: str) -> Dict[str, Any]:
     v = Variant()
     if step == "preview":
@@ -209,13 +219,12 @@ def main(step: str) -> Dict[str, Any]:
         s.destroy(on_output=log)
         s.workspace.remove_stack("dev")
         return {}
+    if step == "badtype":
+        v.bad_weight = True
+        return failing_preview(v, 'weight "5"')
     if step == "bad":
         v.bad_operator = True
-        try:
-            stack(v).preview(on_output=log)
-        except auto.CommandError as e:
-            return {"error": str(e)}
-        raise RuntimeError('the preview with operator "Inn" succeeded')
+        return failing_preview(v, 'operator "Inn"')
     raise ValueError(f"unknown step {step}")
 
 
