@@ -21,12 +21,13 @@ const (
 	generatedPools = 8
 )
 
-// TestGeneratedRendersAreAcceptedByTheCRDs: inputs drawn from schema.json (provider/inputgen,
+// TestGeneratedRendersAreAcceptedByTheCRDsAndTheChart: inputs drawn from schema.json (provider/inputgen,
 // seeded), rendered by the real provider binary for each Karpenter version the harness installs.
 // Every render the component lets through must hold custom resources the version's CRDs admit
-// (server-side dry run on the real API server: schema, patterns and CEL rules), or `up` would
-// fail with children half-created. A refusal names the seed that replays it.
-func TestGeneratedRendersAreAcceptedByTheCRDs(t *testing.T) {
+// (server-side dry run on the real API server: schema, patterns and CEL rules), and a controller
+// release whose chart renders with its values (the chart's templates and its own checks), or
+// `up` would fail with children half-created. A refusal names the seed that replays it.
+func TestGeneratedRendersAreAcceptedByTheCRDsAndTheChart(t *testing.T) {
 	schema, err := os.ReadFile("../schema.json")
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +66,13 @@ func TestGeneratedRendersAreAcceptedByTheCRDs(t *testing.T) {
 				accepted++
 				if _, ok := inputs["nodePools"]; ok {
 					withPools++
+				}
+				// A chart from a local directory (a drawn chartRepository path) is the user's own.
+				if controller, ok := r.Release("karpenter"); ok && controller.String("version") != "" {
+					if err := c.TemplateRelease(ctx, controller); err != nil {
+						args, _ := json.Marshal(inputs)
+						t.Errorf("seed %d: the component rendered a controller release whose chart does not render: %v\ninputs: %s", seed, err, args)
+					}
 				}
 				for _, res := range r.Resources {
 					if !res.IsCustomResource() {

@@ -187,6 +187,31 @@ func (c *Cluster) InstallRelease(ctx context.Context, res Resource) (*release.Re
 	return rel, c.afterRelease(ctx, rel, spec)
 }
 
+// TemplateRelease renders a rendered release's chart with its values as `helm install
+// --dry-run=server` does — the templates, the chart's own checks (its `fail`s) and the objects'
+// kinds against the API server — and installs nothing.
+func (c *Cluster) TemplateRelease(ctx context.Context, res Resource) error {
+	spec, err := releaseFor(res)
+	if err != nil {
+		return err
+	}
+	cfg, err := c.helm(spec.namespace)
+	if err != nil {
+		return err
+	}
+	install := action.NewInstall(cfg)
+	install.ReleaseName = spec.name
+	install.Namespace = spec.namespace
+	install.Version = spec.version
+	install.SkipCRDs = spec.skipCRDs
+	install.DryRun = true
+	install.DryRunOption = "server"
+	if _, err := install.RunWithContext(ctx, spec.chart, spec.values); err != nil {
+		return fmt.Errorf("helm template %s (%s %s): %w", spec.name, spec.ref, spec.version, err)
+	}
+	return nil
+}
+
 // UpgradeRelease upgrades an installed release to what a later render says (pulumi-kubernetes
 // updates a Release in place with Helm's upgrade): the new chart version and values, with the
 // Release defaults (resetValues and reuseValues false: Helm takes the rendered values, or keeps
