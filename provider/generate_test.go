@@ -24,10 +24,7 @@ import (
 const defaultGeneratedCases = 1500
 
 func TestGeneratedInputsFailNamingAPathOrRenderWithinLimits(t *testing.T) {
-	schema, err := os.ReadFile("../schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := loadSchema(t)
 	first, cases := uint64(1), uint64(defaultGeneratedCases)
 	if s := os.Getenv("KARPENTER_GEN_SEED"); s != "" {
 		first, _ = strconv.ParseUint(s, 10, 64)
@@ -54,10 +51,7 @@ func TestGeneratedInputsFailNamingAPathOrRenderWithinLimits(t *testing.T) {
 // FuzzGeneratedInputs explores seeds beyond the test's range: `go test ./provider -fuzz
 // FuzzGeneratedInputs` (a finding is a seed; KARPENTER_GEN_SEED replays it in the test).
 func FuzzGeneratedInputs(f *testing.F) {
-	schema, err := os.ReadFile("../schema.json")
-	if err != nil {
-		f.Fatal(err)
-	}
+	schema := loadSchema(f)
 	for _, seed := range []uint64{1, 3050, 16791} {
 		f.Add(seed)
 	}
@@ -66,13 +60,9 @@ func FuzzGeneratedInputs(f *testing.F) {
 
 // checkGenerated renders the inputs a seed draws: they fail naming a path (false), or render
 // children within AWS's limits (true).
-func checkGenerated(t *testing.T, schema []byte, seed uint64) bool {
+func checkGenerated(t *testing.T, schema *inputgen.Schema, seed uint64) bool {
 	t.Helper()
-	g, err := inputgen.New(schema, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	args, _ := json.Marshal(g.Component(nil))
+	args, _ := json.Marshal(schema.Seed(seed).Component(nil))
 	fail := func(format string, a ...any) {
 		t.Fatalf("seed %d (replay: KARPENTER_GEN_SEED=%d go test ./provider -run TestGenerated): %s\ninputs: %s", seed, seed, fmt.Sprintf(format, a...), args)
 	}
@@ -95,6 +85,20 @@ func checkGenerated(t *testing.T, schema []byte, seed uint64) bool {
 	return true
 }
 
+// loadSchema reads schema.json for the generator.
+func loadSchema(tb testing.TB) *inputgen.Schema {
+	tb.Helper()
+	data, err := os.ReadFile("../schema.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	schema, err := inputgen.Load(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return schema
+}
+
 // pathError is how a rejection starts: the path of the input it refuses, as a program writes it
 // (never the SDK's decoding message, which names only the top-level input).
 var pathError = regexp.MustCompile(`^(name|[a-z][a-zA-Z]*(\[\d+\]|\.[a-zA-Z0-9._-]+|\["[^"]*"\])*|values(\.[a-zA-Z0-9_-]+|\["[^"]*"\])+)( \([^)]*\))?( key)?: `)
@@ -109,7 +113,7 @@ func withinAWSLimits(out *Rendered) string {
 			return fmt.Sprintf("%s %s: name %q over %d characters", r.Type, r.Name, name, nameLimits[r.Type])
 		}
 		tags, limit := r.Inputs["tags"], catalog.MaxTagsPerResource
-		if body, ok := r.Inputs["spec"].(map[string]any); ok && strings.Contains(r.Type, "NodeClass") || strings.Contains(r.Type, "AWSNodeTemplate") {
+		if body, ok := r.Inputs["spec"].(map[string]any); ok && (strings.Contains(r.Type, "NodeClass") || strings.Contains(r.Type, "AWSNodeTemplate")) {
 			tags, limit = body["tags"], spec.ClassTagLimit
 		}
 		m, _ := tags.(map[string]any)

@@ -28,16 +28,20 @@ type schemaType struct {
 	Enum       []struct{ Value any }     `json:"enum"`
 }
 
-// Generator draws component inputs from a seed.
-type Generator struct {
-	rng    *rand.Rand
+// Schema is the package schema as the generator reads it: the types and the component's inputs.
+type Schema struct {
 	types  map[string]schemaType
 	inputs map[string]schemaProperty
 }
 
-// New reads the package schema (schema.json) and seeds a generator: the same seed draws the
-// same inputs.
-func New(schemaJSON []byte, seed uint64) (*Generator, error) {
+// Generator draws component inputs from a seed.
+type Generator struct {
+	*Schema
+	rng *rand.Rand
+}
+
+// Load reads the package schema (schema.json), once for any number of seeds.
+func Load(schemaJSON []byte) (*Schema, error) {
 	var schema struct {
 		Types     map[string]schemaType `json:"types"`
 		Resources map[string]struct {
@@ -51,7 +55,12 @@ func New(schemaJSON []byte, seed uint64) (*Generator, error) {
 	if !ok {
 		return nil, fmt.Errorf("the schema has no %s", componentToken)
 	}
-	return &Generator{rng: rand.New(rand.NewPCG(seed, 0x6b61727065)), types: schema.Types, inputs: component.InputProperties}, nil
+	return &Schema{types: schema.Types, inputs: component.InputProperties}, nil
+}
+
+// Seed is a generator for one seed: the same seed draws the same inputs.
+func (s *Schema) Seed(seed uint64) *Generator {
+	return &Generator{Schema: s, rng: rand.New(rand.NewPCG(seed, 0x6b61727065))}
 }
 
 const componentToken = "karpenter:index:Karpenter"

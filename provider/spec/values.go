@@ -53,13 +53,19 @@ func lookupValue(values map[string]any, path string) (any, bool) {
 
 // lookupPath reads nested values by their keys.
 func lookupPath(values map[string]any, path []string) (any, bool) {
+	v, found := walkPath(values, path)
+	return v, found && v != nil
+}
+
+// walkPath reads nested values by their keys; found says the last key is there, null or not.
+func walkPath(values map[string]any, path []string) (v any, found bool) {
 	var cur any = values
 	for _, key := range path {
 		m, ok := cur.(map[string]any)
 		if !ok {
 			return nil, false
 		}
-		if cur, ok = m[key]; !ok || cur == nil {
+		if cur, ok = m[key]; !ok {
 			return nil, false
 		}
 	}
@@ -89,30 +95,15 @@ func helmTrue(v any) bool {
 }
 
 // CheckOwnedChartValues refuses values that set a chart value the component sets from one of
-// its inputs (plan.OwnedChartValues), naming the input to use instead.
+// its inputs (plan.OwnedChartValues), naming the input to use instead — a null too, which would
+// remove the component's value when merged.
 func CheckOwnedChartValues(values map[string]any, owned []catalog.OwnedValue) []error {
 	var errs []error
 	for _, o := range owned {
-		if present(values, o.Path) {
+		if _, found := walkPath(values, o.Path); found {
 			errs = append(errs, fmt.Errorf("%s: the component sets it from %s (and made the controller's IAM, queue and service account for that value); set %s instead",
 				o, o.Input, o.Input))
 		}
 	}
 	return errs
-}
-
-// present says whether values holds the path, as a value or as a null (which would remove the
-// component's value when merged).
-func present(values map[string]any, path []string) bool {
-	var cur any = values
-	for _, key := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return false
-		}
-		if cur, ok = m[key]; !ok {
-			return false
-		}
-	}
-	return true
 }

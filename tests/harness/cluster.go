@@ -168,6 +168,22 @@ func (c *Cluster) InstallRelease(ctx context.Context, res Resource) (*release.Re
 	if err != nil {
 		return nil, err
 	}
+	install, err := c.installAction(spec)
+	if err != nil {
+		return nil, err
+	}
+	install.CreateNamespace = spec.createNamespace
+	install.Description = spec.description
+	install.Timeout = 2 * time.Minute
+	rel, err := install.RunWithContext(ctx, spec.chart, spec.values)
+	if err != nil {
+		return nil, fmt.Errorf("helm install %s (%s %s): %w", spec.name, spec.ref, spec.version, err)
+	}
+	return rel, c.afterRelease(ctx, rel, spec)
+}
+
+// installAction is a Helm install of a rendered release: its name, namespace, version and skipCrds.
+func (c *Cluster) installAction(spec *releaseSpec) (*action.Install, error) {
 	cfg, err := c.helm(spec.namespace)
 	if err != nil {
 		return nil, err
@@ -176,15 +192,8 @@ func (c *Cluster) InstallRelease(ctx context.Context, res Resource) (*release.Re
 	install.ReleaseName = spec.name
 	install.Namespace = spec.namespace
 	install.Version = spec.version
-	install.CreateNamespace = spec.createNamespace
 	install.SkipCRDs = spec.skipCRDs
-	install.Description = spec.description
-	install.Timeout = 2 * time.Minute
-	rel, err := install.RunWithContext(ctx, spec.chart, spec.values)
-	if err != nil {
-		return nil, fmt.Errorf("helm install %s (%s %s): %w", spec.name, spec.ref, spec.version, err)
-	}
-	return rel, c.afterRelease(ctx, rel, spec)
+	return install, nil
 }
 
 // TemplateRelease renders a rendered release's chart with its values as `helm install
@@ -195,15 +204,10 @@ func (c *Cluster) TemplateRelease(ctx context.Context, res Resource) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := c.helm(spec.namespace)
+	install, err := c.installAction(spec)
 	if err != nil {
 		return err
 	}
-	install := action.NewInstall(cfg)
-	install.ReleaseName = spec.name
-	install.Namespace = spec.namespace
-	install.Version = spec.version
-	install.SkipCRDs = spec.skipCRDs
 	install.DryRun = true
 	install.DryRunOption = "server"
 	if _, err := install.RunWithContext(ctx, spec.chart, spec.values); err != nil {
