@@ -88,11 +88,7 @@ func checkGenerated(t *testing.T, schema *inputgen.Schema, seed uint64) bool {
 // loadSchema reads schema.json for the generator.
 func loadSchema(tb testing.TB) *inputgen.Schema {
 	tb.Helper()
-	data, err := os.ReadFile("../schema.json")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	schema, err := inputgen.Load(data)
+	schema, err := inputgen.LoadFile("../schema.json")
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 )
@@ -56,6 +57,15 @@ func Load(schemaJSON []byte) (*Schema, error) {
 		return nil, fmt.Errorf("the schema has no %s", componentToken)
 	}
 	return &Schema{types: schema.Types, inputs: component.InputProperties}, nil
+}
+
+// LoadFile reads the package schema from a file (the repository's schema.json).
+func LoadFile(path string) (*Schema, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Load(data)
 }
 
 // Seed is a generator for one seed: the same seed draws the same inputs.
