@@ -23,10 +23,17 @@ bin/$(PROVIDER): $(shell find provider -name '*.go') go.mod go.sum
 schema: bin/$(PROVIDER)
 	bin/$(PROVIDER) schema > schema.json
 
-# Unit and render tests of the component; includes the check that schema.json is current.
+# Unit and render tests of the component; includes the check that schema.json is current. The
+# concurrency test runs again under the race detector: one plugin serves many Constructs at once.
 test-provider:
 	go vet ./...
 	go test -count=1 ./...
+	@command -v gcc >/dev/null || { \
+		echo "test-provider: installing gcc (apt): the race detector needs cgo" >&2; \
+		sudo=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq gcc libc6-dev >/dev/null; }
+	CGO_ENABLED=1 go test -race -count=1 -run '^TestConcurrentConstructsAreIsolated$$' ./provider
 
 render: bin/$(PROVIDER)
 	bin/$(PROVIDER) render --args $(or $(ARGS),examples/render/default.json)

@@ -134,22 +134,27 @@ func render(ctx context.Context, args RenderArgs, mocks *renderMocks) (*Rendered
 		if !ok || !reg.custom {
 			continue // the component itself
 		}
-		deps := map[string]bool{}
-		for _, u := range reg.deps {
-			deps[presource.URN(u).Name()] = true
-		}
-		out.Resources = append(out.Resources, RenderedResource{
-			Type:           reg.typ,
-			Name:           reg.name,
-			Parent:         presource.URN(reg.parent).Name(),
-			DependsOn:      append([]string{}, slices.Sorted(maps.Keys(deps))...), // [] rather than null in JSON
-			Inputs:         plainMap(presource.FromResourcePropertyMap(reg.inputs)),
-			Aliases:        reg.aliases,
-			ReadID:         reg.readID,
-			RetainOnDelete: reg.retainOnDelete,
-		})
+		out.Resources = append(out.Resources, reg.rendered())
 	}
 	return out, nil
+}
+
+// rendered describes one registered child as render prints it.
+func (reg *registration) rendered() RenderedResource {
+	deps := map[string]bool{}
+	for _, u := range reg.deps {
+		deps[presource.URN(u).Name()] = true
+	}
+	return RenderedResource{
+		Type:           reg.typ,
+		Name:           reg.name,
+		Parent:         presource.URN(reg.parent).Name(),
+		DependsOn:      append([]string{}, slices.Sorted(maps.Keys(deps))...), // [] rather than null in JSON
+		Inputs:         plainMap(presource.FromResourcePropertyMap(reg.inputs)),
+		Aliases:        reg.aliases,
+		ReadID:         reg.readID,
+		RetainOnDelete: reg.retainOnDelete,
+	}
 }
 
 // registrationRecorder notes the order in which the component registers its children; the

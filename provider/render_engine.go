@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -185,6 +186,9 @@ type renderMonitor struct {
 
 	mu         sync.Mutex
 	registered map[string]*registration
+	// log is every registration and read, in the order answered: registered keeps the last of
+	// each "type::name", log keeps them all (many components of one name, or a name reused).
+	log []*registration
 }
 
 var unmarshalOptions = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, KeepOutputValues: true, KeepResources: true}
@@ -272,6 +276,14 @@ func (m *renderMonitor) record(reg *registration) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.registered[reg.typ+"::"+reg.name] = reg
+	m.log = append(m.log, reg)
+}
+
+// recorded is every registration and read so far, in the order answered.
+func (m *renderMonitor) recorded() []*registration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.log)
 }
 
 func (m *renderMonitor) snapshot() map[string]*registration {
