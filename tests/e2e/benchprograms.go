@@ -40,7 +40,7 @@ func BenchOIDCProviderArn(id string) string {
 // ComponentProgram is one Karpenter component with plain inputs (JSON object, schema names),
 // given both providers: the component side of the inline comparison.
 func ComponentProgram(inputs map[string]any) (string, error) {
-	props, err := yaml.Marshal(inputs)
+	props, err := yaml.Marshal(escapeInterpolation(inputs))
 	if err != nil {
 		return "", err
 	}
@@ -137,7 +137,8 @@ func customResourceType(typ string) bool {
 	return strings.HasPrefix(typ, "kubernetes:") && strings.Contains(group, ".") && !strings.HasSuffix(group, ".k8s.io") && group != "helm.sh"
 }
 
-// FleetMember is one cluster of a fleet program: its component and standalone pool names.
+// FleetMember is the name of a fleet program's i-th cluster: its cluster name and its component's
+// (whose standalone pool is "<name>-spot").
 func FleetMember(i int) string { return fmt.Sprintf("fleet-%02d", i) }
 
 // FleetProgram is one stack managing n clusters, as a platform team's does: a Karpenter component
