@@ -9,7 +9,9 @@
 #   - the component vs the same children declared inline in YAML: preview, up, preview with no
 #     changes, destroy, interleaved, BENCH_ROUNDS rounds (default 5): medians and spreads
 #   - a fleet in one stack: N = BENCH_FLEET (default 1,10,50) components and their standalone
-#     pools: preview/up/destroy wall, the plugin's peak RSS and CPU, Constructs in flight at once
+#     pools: preview/up/destroy wall, the plugin's peak RSS, Constructs in flight at once; the
+#     largest N again with PULUMI_SKIP_CHECKPOINTS=true
+#   - CPU seconds of every process (engine, language host, plugins, moto, the cluster) per command
 # Benchmarks measure; nothing here is asserted in `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
