@@ -66,9 +66,7 @@ func BenchmarkEngineComponentVsInline(b *testing.B) {
 		b.Fatal(err)
 	}
 	args := map[string]any{"name": "karpenter", "project": ProjectName, "stack": StackName}
-	for k, v := range inputs {
-		args[k] = v
-	}
+	maps.Copy(args, inputs)
 	argsFile := filepath.Join(dir, "render-args.json")
 	if err := os.WriteFile(argsFile, mustJSON(args), 0o644); err != nil {
 		b.Fatal(err)
@@ -86,7 +84,7 @@ func BenchmarkEngineComponentVsInline(b *testing.B) {
 	}
 	programs := map[string]string{"component": component, "inline": inline}
 	samples := map[string][]float64{}
-	var states [2]map[string]string
+	states := map[string]map[string]string{} // by variant, from the first round
 	b.ResetTimer()
 	for round := range rounds {
 		order := []string{"component", "inline"}
@@ -110,8 +108,7 @@ func BenchmarkEngineComponentVsInline(b *testing.B) {
 			run("up", "up", "--yes", "--non-interactive", "--skip-preview")
 			sampleCPU(b, samples, variant, "up", sampler.Stop())
 			if round == 0 {
-				i := slices.Index([]string{"component", "inline"}, variant)
-				if states[i], err = childInputs(w); err != nil {
+				if states[variant], err = childInputs(w); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -127,7 +124,7 @@ func BenchmarkEngineComponentVsInline(b *testing.B) {
 			run("destroy", "destroy", "--yes", "--non-interactive", "--skip-preview")
 		}
 		if round == 0 {
-			if err := sameChildren(states[0], states[1]); err != nil {
+			if err := sameChildren(states["component"], states["inline"]); err != nil {
 				b.Fatalf("the inline program does not declare the component's children: %v", err)
 			}
 		}

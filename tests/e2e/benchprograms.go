@@ -234,13 +234,18 @@ func escapeInterpolation(v any) any {
 	return v
 }
 
+// indent indents every line of s by n spaces, for a YAML block nested n deep; blank lines stay
+// blank (inside a literal block they are part of the string).
 func indent(s string, n int) string {
 	pad := strings.Repeat(" ", n)
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = pad + l
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		if line != "" {
+			b.WriteString(pad + line)
+		}
+		b.WriteString("\n")
 	}
-	return strings.Join(lines, "\n") + "\n"
+	return b.String()
 }
 
 func mustJSON(v any) []byte {
@@ -281,24 +286,29 @@ type Usage struct {
 	CPU       time.Duration // user + system time they spent while sampled
 }
 
-// Process kinds a ProcessSampler tells apart (by executable name): what runs a deployment here.
-var processKinds = map[string]string{
-	"pulumi":                     "engine",     // the CLI: plans, state, the resource monitor
-	"pulumi-language-yaml":       "yaml-host",  // runs the program
-	"pulumi-resource-karpenter":  "component",  // this plugin
-	"pulumi-resource-kubernetes": "kubernetes", // the real provider, and its Helm
-	"pulumi-resource-aws":        "aws-standin",
-	"moto_server":                "moto",
-	"kube-apiserver":             "apiserver",
-	"etcd":                       "etcd",
-	"kube-controller-manager":    "controllers",
-	"kube-scheduler":             "scheduler",
-	"kwok":                       "kwok",
+// processKinds are the process kinds a ProcessSampler tells apart, in the order it reports them,
+// each with the executable name it goes by: what runs a deployment here.
+var processKinds = []struct{ kind, exe string }{
+	{"engine", "pulumi"},                         // the CLI: plans, state, the resource monitor
+	{"yaml-host", "pulumi-language-yaml"},        // runs the program
+	{"component", "pulumi-resource-karpenter"},   // this plugin
+	{"kubernetes", "pulumi-resource-kubernetes"}, // the real provider, and its Helm
+	{"aws-standin", "pulumi-resource-aws"},
+	{"moto", "moto_server"},
+	{"apiserver", "kube-apiserver"},
+	{"etcd", "etcd"},
+	{"controllers", "kube-controller-manager"},
+	{"scheduler", "kube-scheduler"},
+	{"kwok", "kwok"},
 }
 
 // ProcessKinds are the kinds a ProcessSampler reports, in a fixed order.
 func ProcessKinds() []string {
-	return []string{"engine", "yaml-host", "component", "kubernetes", "aws-standin", "moto", "apiserver", "etcd", "controllers", "scheduler", "kwok"}
+	var kinds []string
+	for _, k := range processKinds {
+		kinds = append(kinds, k.kind)
+	}
+	return kinds
 }
 
 // ProcessSampler is a profile of a command by process: every interval it reads /proc for the
@@ -377,7 +387,7 @@ func (s *ProcessSampler) run(interval time.Duration, ready chan struct{}) {
 	}
 }
 
-// Stop ends the sampling and returns the usage by kind (processKinds' values).
+// Stop ends the sampling and returns the usage by kind (ProcessKinds).
 func (s *ProcessSampler) Stop() map[string]Usage {
 	close(s.stop)
 	return <-s.done
@@ -395,7 +405,12 @@ func processKind(pid int) string {
 	if strings.HasPrefix(name, "python") && len(args) > 1 {
 		name = filepath.Base(args[1])
 	}
-	return processKinds[name]
+	for _, k := range processKinds {
+		if k.exe == name {
+			return k.kind
+		}
+	}
+	return ""
 }
 
 // clockTicks is USER_HZ, the unit of /proc/<pid>/stat's times (100 on Linux).

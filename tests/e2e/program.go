@@ -44,13 +44,11 @@ func ProgramFile(name, extraInputs string) (string, error) {
 	if strings.Count(prog, inputsMarker+"\n") != 1 {
 		return "", fmt.Errorf("testdata/%s: want exactly one line %q", name, inputsMarker)
 	}
-	var indented strings.Builder
-	for _, line := range strings.Split(strings.TrimRight(extraInputs, "\n"), "\n") {
-		if line != "" {
-			indented.WriteString("      " + line + "\n")
-		}
+	indented := ""
+	if strings.TrimSpace(extraInputs) != "" {
+		indented = indent(extraInputs, 6)
 	}
-	return strings.Replace(prog, inputsMarker+"\n", indented.String(), 1), nil
+	return strings.Replace(prog, inputsMarker+"\n", indented, 1), nil
 }
 
 // WithChartRepository adds the world's chart repository (its private mirror of the Karpenter
