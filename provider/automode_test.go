@@ -10,7 +10,6 @@ import (
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
 
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -431,14 +430,10 @@ func TestAutoModeClassWarnings(t *testing.T) {
 		defer h.close()
 		_, _, err = h.construct(t.Context(), parsed)
 		require.NoError(t, err)
-		h.engine.mu.Lock()
-		defer h.engine.mu.Unlock()
 		var out []string
-		for _, l := range h.engine.logs {
-			if l.GetSeverity() == pulumirpc.LogSeverity_WARNING {
-				assert.Contains(t, l.GetUrn(), "::karpenter", "the warning is on the component")
-				out = append(out, l.GetMessage())
-			}
+		for _, l := range h.warnings() {
+			assert.Contains(t, l.GetUrn(), "::karpenter", "the warning is on the component")
+			out = append(out, l.GetMessage())
 		}
 		return out
 	}

@@ -29,16 +29,7 @@ func constructWith(t *testing.T, providers, config map[string]string) (map[strin
 	require.NoError(t, err)
 	defer h.close()
 	_, registered, err := h.construct(t.Context(), args)
-
-	h.engine.mu.Lock()
-	defer h.engine.mu.Unlock()
-	var warnings []*pulumirpc.LogRequest
-	for _, l := range h.engine.logs {
-		if l.GetSeverity() == pulumirpc.LogSeverity_WARNING {
-			warnings = append(warnings, l)
-		}
-	}
-	return registered, warnings, err
+	return registered, h.warnings(), err
 }
 
 func TestNoProvidersWarns(t *testing.T) {
@@ -128,14 +119,7 @@ func TestStandaloneWarnsOnlyForKubernetes(t *testing.T) {
 	defer h.close()
 	_, _, err = h.construct(t.Context(), args)
 	require.NoError(t, err)
-	h.engine.mu.Lock()
-	defer h.engine.mu.Unlock()
-	var warnings []string
-	for _, l := range h.engine.logs {
-		if l.GetSeverity() == pulumirpc.LogSeverity_WARNING {
-			warnings = append(warnings, l.GetMessage())
-		}
-	}
+	warnings := h.warnings()
 	require.Len(t, warnings, 1)
-	assert.Contains(t, warnings[0], "no kubernetes provider was passed")
+	assert.Contains(t, warnings[0].GetMessage(), "no kubernetes provider was passed")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"regexp"
 	"strconv"
@@ -14,6 +15,8 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputgen"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // Inputs drawn from schema.json (provider/inputgen) — right by type, often wrong by meaning —
@@ -62,7 +65,11 @@ func FuzzGeneratedInputs(f *testing.F) {
 // children within AWS's limits (true).
 func checkGenerated(t *testing.T, schema *inputgen.Schema, seed uint64) bool {
 	t.Helper()
-	args, _ := json.Marshal(schema.Seed(seed).Component(nil))
+	inputs := schema.Seed(seed).Component(nil)
+	if inputs["readCluster"] == true {
+		inputs["cluster"] = drawCluster(seed)
+	}
+	args, _ := json.Marshal(inputs)
 	fail := func(format string, a ...any) {
 		t.Fatalf("seed %d (replay: KARPENTER_GEN_SEED=%d go test ./provider -run TestGenerated): %s\ninputs: %s", seed, seed, fmt.Sprintf(format, a...), args)
 	}
@@ -83,6 +90,29 @@ func checkGenerated(t *testing.T, schema *inputgen.Schema, seed uint64) bool {
 		fail("rendered, but AWS would refuse it: %s", msg)
 	}
 	return true
+}
+
+// drawCluster is a cluster for inputs that read one (readCluster), drawn from the seed: any
+// authentication mode, a Kubernetes version inside, at the edge of or past the compatibility
+// matrix, with or without Auto Mode, the Spot service-linked role, discovery-tagged subnets (in
+// one zone or three), or the cluster at all.
+func drawCluster(seed uint64) map[string]any {
+	r := rand.New(rand.NewPCG(seed, 0x636c7573746572))
+	pick := func(options ...any) any { return options[r.IntN(len(options))] }
+	c := map[string]any{
+		"authenticationMode":      pick("API", "API_AND_CONFIG_MAP", "CONFIG_MAP"),
+		"version":                 pick("1.28", "1.31", "1.32", "1.33", "1.35", "1.37", "1.38"),
+		"autoMode":                r.IntN(2) == 0,
+		"noSpotServiceLinkedRole": r.IntN(2) == 0,
+		"missing":                 r.IntN(10) == 0,
+	}
+	switch r.IntN(3) {
+	case 0:
+		c["subnets"] = []any{}
+	case 1:
+		c["subnets"] = []any{map[string]any{"id": "subnet-0one", "zone": "us-west-2a"}}
+	}
+	return c
 }
 
 // loadSchema reads schema.json for the generator.
@@ -139,4 +169,12 @@ func TestABadAmiFamilyIsNamedOnce(t *testing.T) {
 	if !strings.Contains(msg, `nodeClasses[0].amiFamily: "#!/bin/bash\necho hi" is not one of`) {
 		t.Errorf("amiFamily is not named: %s", msg)
 	}
+}
+
+// Seed 384 of the harness's generated renders (tests/generated_test.go) once the schema grew
+// readCluster: a selector term with empty tags rendered as an empty term, which every release's CRD
+// refuses ("expected at least one, got none"). The component refuses it, naming the path.
+func TestAnEmptySelectorTagsTermIsRefused(t *testing.T) {
+	msg := renderError(t, withDefaults(t, `{"nodeClasses":[{"name":"default","subnetSelectorTerms":[{"tags":{}}]}]}`))
+	assert.Contains(t, msg, `nodeClasses[0].subnetSelectorTerms[0].tags: empty: a term selects by at least one tag`)
 }

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"slices"
+
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/build"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
@@ -53,18 +55,26 @@ func (k *Karpenter) Annotate(an infer.Annotator) {
 	an.Describe(&k.Mode, "`selfManaged` or `autoMode`. With `autoMode` the controller, queue, release and version outputs are empty.")
 }
 
-// NewKarpenter builds the component. Everything a user can get wrong in plain inputs is
-// checked before the first child is registered, so bad input creates nothing.
+// NewKarpenter builds the component. Everything a user can get wrong in plain inputs, and every
+// input the cluster disagrees with, is checked before the first child is registered, so bad
+// input creates nothing.
 func NewKarpenter(ctx *pulumi.Context, name string, args spec.KarpenterArgs, opts ...pulumi.ResourceOption) (*Karpenter, error) {
-	p, err := plan.New(name, args)
+	comp := &Karpenter{}
+	if err := build.RegisterComponent(ctx, componentToken, name, comp, opts...); err != nil {
+		return nil, err
+	}
+	// The cluster decides defaults (node access, the Kubernetes version, the endpoint), so it
+	// is read before the plan; the rest of what the checks read depends on the plan.
+	cluster := build.ReadCluster(ctx, comp, args)
+	p, err := plan.New(name, args, cluster.Cluster)
 	if err != nil {
 		return nil, err
 	}
-
-	comp := &Karpenter{}
-	if err := build.RegisterComponent(ctx, componentToken, name, comp, p.Release, p.Warnings, opts...); err != nil {
+	clusterWarnings, err := build.CheckCluster(ctx, comp, p, cluster)
+	if err != nil {
 		return nil, err
 	}
+	build.Warn(ctx, comp, p.Release, slices.Concat(p.Warnings, clusterWarnings, build.LaterWarning(ctx.Context())))
 
 	out, err := build.Install(ctx, comp, p, args)
 	if err != nil {

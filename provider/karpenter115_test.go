@@ -5,8 +5,6 @@ import (
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -127,14 +125,10 @@ func TestUnverifiedVersionWarnsOnTheComponent(t *testing.T) {
 	_, _, err = h.construct(t.Context(), args)
 	require.NoError(t, err)
 
-	h.engine.mu.Lock()
-	defer h.engine.mu.Unlock()
 	var warnings []string
-	for _, l := range h.engine.logs {
-		if l.GetSeverity() == pulumirpc.LogSeverity_WARNING {
-			assert.Equal(t, "urn:pulumi:stack::project::karpenter:index:Karpenter::karpenter", l.GetUrn())
-			warnings = append(warnings, l.GetMessage())
-		}
+	for _, l := range h.warnings() {
+		assert.Equal(t, "urn:pulumi:stack::project::karpenter:index:Karpenter::karpenter", l.GetUrn())
+		warnings = append(warnings, l.GetMessage())
 	}
 	require.Len(t, warnings, 1)
 	assert.Contains(t, warnings[0], "Karpenter 1.16.0 is newer than the newest release this component has verified (1.15.1)")

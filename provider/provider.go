@@ -64,11 +64,12 @@ func withKnownInputs(prov p.Provider) p.Provider {
 			if err := spec.CheckUnknownProperties(req.Inputs, args); err != nil {
 				return p.ConstructResponse{}, err
 			}
-			inputs, err := spec.ResolvePlainOutputs(req.Inputs, args, req.DryRun)
+			inputs, later, err := spec.ResolvePlainOutputs(req.Inputs, args, req.DryRun)
 			if err != nil {
 				return p.ConstructResponse{}, err
 			}
 			req.Inputs = inputs
+			ctx = build.WithLaterInputs(ctx, later)
 		}
 		if err := checkDefaultProviders(ctx, req); err != nil {
 			return p.ConstructResponse{}, err

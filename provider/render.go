@@ -67,6 +67,11 @@ type RenderArgs struct {
 	// providers (package to "urn::id") and config ("ns:key" to value) are what the engine sends
 	// with a construct besides the inputs. Render sends none; tests set them.
 	providers, config map[string]string
+	// cluster is the args' `cluster`: what the component reads when it checks its inputs
+	// against the cluster (render_cluster.go); nil: it reads nothing (readCluster false).
+	cluster *renderCluster
+	// preview constructs as a preview does (tests; render is an `up`'s construct).
+	preview bool
 }
 
 func ParseRenderArgs(data []byte) (RenderArgs, error) {
@@ -96,6 +101,18 @@ func ParseRenderArgs(data []byte) (RenderArgs, error) {
 	}
 	if _, ok := componentArgs[args.Type]; !ok {
 		return RenderArgs{}, fmt.Errorf("type: %q is not a component of this package; one of: %s", args.Type, strings.Join(slices.Sorted(maps.Keys(componentArgs)), ", "))
+	}
+	if raw, ok := inputs["cluster"]; ok {
+		delete(inputs, "cluster")
+		if args.cluster, err = parseRenderCluster(raw, inputs); err != nil {
+			return RenderArgs{}, err
+		}
+	} else if args.Type == componentToken {
+		// Render reads no AWS: without a described cluster, nothing is read or checked.
+		if read, set := inputs["readCluster"]; set && read != false {
+			return RenderArgs{}, errors.New("readCluster: render reads no cluster; describe the one to check against in the args' `cluster` (render_cluster.go), or leave readCluster unset")
+		}
+		inputs["readCluster"] = false
 	}
 	args.Inputs = presource.FromResourcePropertyMap(presource.NewPropertyMapFromMap(inputs))
 	return args, nil
@@ -187,6 +204,8 @@ type renderMocks struct {
 	// regionShape is how getRegion answers: "v6" (name only, pulumi-aws 6.x), "v7" (region,
 	// and the deprecated name; the default) "v7-no-name" (a later major without name) or "empty" (neither: must fail).
 	regionShape string
+	// cluster answers the cluster checks' reads (render_cluster.go).
+	cluster *renderCluster
 	// registered is filled by a render: what the component registered, by "type::name".
 	registered map[string]*registration
 	// invoked are the invokes the monitor answered, as sent.
@@ -195,6 +214,9 @@ type renderMocks struct {
 }
 
 func (m *renderMocks) call(token string, args presource.PropertyMap) (presource.PropertyMap, error) {
+	if result, ok, err := m.cluster.call(token, args); ok {
+		return result, err
+	}
 	arg := func(k string) string { return args[presource.PropertyKey(k)].StringValue() }
 	switch token {
 	case "aws:index/getPartition:getPartition":

@@ -99,6 +99,7 @@ func (h *renderHost) construct(ctx context.Context, args RenderArgs) (presource.
 		Providers:           args.providers,
 		Config:              args.config,
 		MonitorEndpoint:     h.monitorAddr,
+		DryRun:              args.preview,
 		Parallel:            16,
 		AcceptsOutputValues: true,
 	})
@@ -111,6 +112,9 @@ func (h *renderHost) construct(ctx context.Context, args RenderArgs) (presource.
 
 // construct runs the component once under a fresh in-process engine.
 func construct(ctx context.Context, args RenderArgs, mocks *renderMocks) (presource.PropertyMap, map[string]*registration, error) {
+	if args.cluster != nil {
+		mocks.cluster = args.cluster
+	}
 	h, err := startRenderHost(ctx, mocks, args.Project, args.Stack)
 	if err != nil {
 		return nil, nil, err

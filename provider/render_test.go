@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"testing"
 
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -98,6 +99,19 @@ func (r *rendered) names() []string {
 	var out []string
 	for _, res := range r.Resources {
 		out = append(out, res.Name)
+	}
+	return out
+}
+
+// warnings are the warnings the constructs on h logged, in order.
+func (h *renderHost) warnings() []*pulumirpc.LogRequest {
+	h.engine.mu.Lock()
+	defer h.engine.mu.Unlock()
+	var out []*pulumirpc.LogRequest
+	for _, l := range h.engine.logs {
+		if l.GetSeverity() == pulumirpc.LogSeverity_WARNING {
+			out = append(out, l)
+		}
 	}
 	return out
 }

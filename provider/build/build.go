@@ -16,22 +16,23 @@ import (
 )
 
 // RegisterComponent registers a component of this package (under render, noting the
-// registration order of its children) and warns when its release is unverified, and what else
-// the inputs call for (warnings).
-func RegisterComponent(ctx *pulumi.Context, token, name string, comp pulumi.ComponentResource, rel catalog.Release, warnings []string, opts ...pulumi.ResourceOption) error {
+// registration order of its children).
+func RegisterComponent(ctx *pulumi.Context, token, name string, comp pulumi.ComponentResource, opts ...pulumi.ResourceOption) error {
 	if rec := recorderFrom(ctx.Context()); rec != nil {
 		opts = append(opts, pulumi.Transformations([]pulumi.ResourceTransformation{rec.Record}))
 	}
-	if err := ctx.RegisterComponentResource(token, name, comp, opts...); err != nil {
-		return err
-	}
+	return ctx.RegisterComponentResource(token, name, comp, opts...)
+}
+
+// Warn says on the component that its release is unverified, and what else the inputs call for
+// (warnings).
+func Warn(ctx *pulumi.Context, comp pulumi.Resource, rel catalog.Release, warnings []string) {
 	if rel.Unverified {
 		warnings = append([]string{rel.UnverifiedWarning()}, warnings...)
 	}
 	for _, w := range warnings {
 		_ = ctx.Log.Warn(w, &pulumi.LogArgs{Resource: comp})
 	}
-	return nil
 }
 
 // builder registers the component's children. Each create* method returns what later

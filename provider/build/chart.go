@@ -96,8 +96,13 @@ func (b *builder) controllerValues(controller controllerIAM, queue *interruption
 	keys := b.plan.Release.Values
 	base := pulumi.Map{}
 	setValue(base, keys.ClusterName, b.args.ClusterName)
-	if b.args.ClusterEndpoint != nil {
+	switch {
+	case b.args.ClusterEndpoint != nil:
 		setValue(base, keys.ClusterEndpoint, b.args.ClusterEndpoint)
+	case b.plan.Cluster != nil && b.plan.Cluster.Endpoint != "":
+		// The endpoint EKS gave the cluster: Karpenter would discover the same, but needs
+		// eks:DescribeCluster at every start to.
+		setValue(base, keys.ClusterEndpoint, pulumi.String(b.plan.Cluster.Endpoint))
 	}
 	if queue != nil {
 		setValue(base, keys.InterruptionQueue, queue.name)

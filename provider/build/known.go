@@ -2,6 +2,8 @@ package build
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
@@ -24,4 +26,23 @@ func knownInput(ctx context.Context, name string) (string, bool) {
 		return "", false
 	}
 	return v.AsString(), true
+}
+
+type laterInputsKey struct{}
+
+// WithLaterInputs hands the component the paths of the inputs a preview could not know and
+// that wait for `up` (spec.ResolvePlainOutputs: the discovery ids of resources the same update
+// creates).
+func WithLaterInputs(ctx context.Context, paths []string) context.Context {
+	return context.WithValue(ctx, laterInputsKey{}, paths)
+}
+
+// LaterWarning says what waits for `up`: the preview shows no discovery tags for the lists it
+// could not know.
+func LaterWarning(ctx context.Context) []string {
+	paths, _ := ctx.Value(laterInputsKey{}).([]string)
+	if len(paths) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s: not known yet (outputs of resources this update creates): this preview shows no discovery tags for them; `pulumi up` tags each one before creating the node classes", strings.Join(paths, ", "))}
 }

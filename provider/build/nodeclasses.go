@@ -362,6 +362,13 @@ func (b *builder) putClassTags(body map[string]any, c spec.NodeClassSpec) {
 		return
 	}
 	own := c.Tags
+	for _, v := range own {
+		if spec.IsUnknown(v) {
+			// A class tag a preview does not know: the merged tags are unknown too.
+			body["tags"] = pulumi.UnsafeUnknownOutput(nil)
+			return
+		}
+	}
 	body["tags"] = b.args.Tags.ToStringMapOutput().ApplyT(func(tags map[string]string) map[string]string {
 		out := make(map[string]string, len(tags)+len(own))
 		for k, v := range tags {

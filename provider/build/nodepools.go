@@ -242,6 +242,33 @@ func (b *builder) newCustomResource(suffix string, kind catalog.ApiKind, name st
 		"apiVersion": pulumi.String(kind.ApiVersion),
 		"kind":       pulumi.String(kind.Kind),
 		"metadata":   pulumi.Map{"name": pulumi.String(name)},
-		"spec":       pulumi.ToMap(body),
+		"spec":       pulumi.ToMap(withUnknowns(body).(map[string]any)),
 	}, opts...)
+}
+
+// withUnknowns turns the placeholders of values a preview does not know (spec/unknown.go) back
+// into unknown outputs, so the preview shows them as unknown.
+func withUnknowns(v any) any {
+	switch x := v.(type) {
+	case string:
+		if spec.IsUnknown(x) {
+			return pulumi.UnsafeUnknownOutput(nil)
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if spec.IsUnknown(k) {
+				return pulumi.UnsafeUnknownOutput(nil) // the whole map was unknown
+			}
+			out[k] = withUnknowns(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = withUnknowns(e)
+		}
+		return out
+	}
+	return v
 }

@@ -40,6 +40,14 @@ const (
 	InvokeCallerIdentity       = "aws:index/getCallerIdentity:getCallerIdentity"
 	invokeAddon                = "aws:eks/getAddon:getAddon"
 	InvokeInstanceProfile      = "aws:iam/getInstanceProfile:getInstanceProfile"
+	// The cluster checks' reads (readcluster.go).
+	InvokeCluster        = "aws:eks/getCluster:getCluster"
+	InvokeOIDCProvider   = "aws:iam/getOpenIdConnectProvider:getOpenIdConnectProvider"
+	InvokeSubnets        = "aws:ec2/getSubnets:getSubnets"
+	InvokeSubnet         = "aws:ec2/getSubnet:getSubnet"
+	InvokeSecurityGroups = "aws:ec2/getSecurityGroups:getSecurityGroups"
+	InvokeParameter      = "aws:ssm/getParameter:getParameter"
+	InvokeRole           = "aws:iam/getRole:getRole"
 )
 
 // Child is a registered child and the outputs the component reads from it. A type without an
@@ -72,10 +80,7 @@ func (b *builder) readChild(token, suffix, id string) (*Child, error) {
 // invoke calls a provider function through the component's providers. Under render it also
 // notes which result fields the component reads (render_invokes.go).
 func (b *builder) invoke(token string, args, result any) error {
-	if rec := recorderFrom(b.ctx.Context()); rec != nil {
-		rec.RecordReads(token, result)
-	}
-	return b.ctx.Invoke(token, args, result, pulumi.Parent(b.parent), pulumi.Version(AWSVersion))
+	return invoke(b.ctx, b.parent, token, args, result)
 }
 
 func VersionOf(token string) []pulumi.ResourceOption {

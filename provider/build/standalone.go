@@ -47,9 +47,10 @@ func ConstructStandalone(ctx *pulumi.Context, name string, comp pulumi.Component
 	if s.Warnings != nil {
 		warnings = s.Warnings(rel)
 	}
-	if err := RegisterComponent(ctx, s.Token, name, comp, rel, warnings, opts...); err != nil {
+	if err := RegisterComponent(ctx, s.Token, name, comp, opts...); err != nil {
 		return catalog.Release{}, err
 	}
+	Warn(ctx, comp, rel, warnings)
 	b := &builder{
 		ctx:    ctx,
 		parent: comp,

@@ -42,3 +42,14 @@ var WellKnownLabelValues = map[string][]LabelValue{
 	"kubernetes.io/arch":         {{"amd64", ""}, {"arm64", ""}},
 	"kubernetes.io/os":           {{"linux", ""}, {"windows", ""}},
 }
+
+// AliasFamilyOf is the alias family of an amiFamily (`AL2023` → `al2023`), or "" for a family
+// that has no alias (Custom, Ubuntu).
+func AliasFamilyOf(amiFamily string) string {
+	for alias, family := range AliasFamilies {
+		if family == amiFamily {
+			return alias
+		}
+	}
+	return ""
+}

@@ -300,7 +300,8 @@ func SupportedRangeText() string {
 }
 
 // kubernetesMinimum is the compatibility matrix of the Karpenter docs: the first Karpenter
-// release that supports each Kubernetes minor version.
+// release that supports each Kubernetes minor version (Karpenter docs, Upgrading →
+// Compatibility, v1.14 — K8s 1.30 ≥0.37 … 1.36 ≥1.13 — and v1.15 for 1.37).
 var kubernetesMinimum = []struct {
 	kubernetes string
 	karpenter  semver.Version
@@ -322,26 +323,46 @@ var kubernetesMinimum = []struct {
 	{"1.37", semver.MustParse("1.15.0")},
 }
 
-// CheckKubernetesVersion fails when the Karpenter release does not support the cluster's
-// Kubernetes version.
-func CheckKubernetesVersion(k8s string, r Release) error {
-	minor := strings.TrimPrefix(k8s, "v")
-	if parts := strings.Split(minor, "."); len(parts) >= 2 {
-		minor = parts[0] + "." + parts[1]
-	}
+// KarpenterFor is the first Karpenter release that supports a Kubernetes version; known is false
+// for a version the matrix does not cover.
+func KarpenterFor(k8s string) (needs semver.Version, known bool) {
+	minor := MinorOf(k8s)
 	for _, row := range kubernetesMinimum {
 		if row.kubernetes == minor {
-			if r.Version.LT(row.karpenter) {
-				return fmt.Errorf("kubernetesVersion: Kubernetes %s needs Karpenter %s or later; version is %s", minor, row.karpenter, r.Version)
-			}
-			return nil
+			return row.karpenter, true
 		}
 	}
-	known := make([]string, 0, len(kubernetesMinimum))
-	for _, row := range kubernetesMinimum {
-		known = append(known, row.kubernetes)
+	return semver.Version{}, false
+}
+
+// SupportsKubernetes says whether the release supports a Kubernetes version, and the first release
+// that does; known is false for a version the matrix does not cover.
+func (r Release) SupportsKubernetes(k8s string) (supported bool, needs semver.Version, known bool) {
+	needs, known = KarpenterFor(k8s)
+	return !known || !r.Version.LT(needs), needs, known
+}
+
+// MatrixRange is the Kubernetes versions the compatibility matrix covers, for messages.
+func MatrixRange() string {
+	return kubernetesMinimum[0].kubernetes + "–" + kubernetesMinimum[len(kubernetesMinimum)-1].kubernetes
+}
+
+// CheckKubernetesVersion fails when the Karpenter release does not support the cluster's
+// Kubernetes version (the kubernetesVersion input).
+func CheckKubernetesVersion(k8s string, r Release) error {
+	minor := MinorOf(k8s)
+	needs, known := KarpenterFor(minor)
+	if !known {
+		known := make([]string, 0, len(kubernetesMinimum))
+		for _, row := range kubernetesMinimum {
+			known = append(known, row.kubernetes)
+		}
+		return fmt.Errorf("kubernetesVersion: %q is not a Kubernetes version the compatibility matrix covers (%s)", k8s, strings.Join(known, ", "))
 	}
-	return fmt.Errorf("kubernetesVersion: %q is not a Kubernetes version the compatibility matrix covers (%s)", k8s, strings.Join(known, ", "))
+	if r.Version.LT(needs) {
+		return fmt.Errorf("kubernetesVersion: Kubernetes %s needs Karpenter %s or later; version is %s", minor, needs, r.Version)
+	}
+	return nil
 }
 
 // LabelRequirement is a node selector requirement of the catalog's default pools.

@@ -111,11 +111,33 @@ type Plan struct {
 	// Warnings are said on the component at every preview: valid inputs that need something
 	// outside the component.
 	Warnings []string
+
+	// Cluster is what EKS said about the cluster, when the component read it (readCluster, and a
+	// cluster name known at construct); nil otherwise. AuthenticationMode is the mode node
+	// access follows: the input, else the cluster's, else (cluster not read) the mode assumed.
+	Cluster            *Cluster
+	AuthenticationMode spec.AuthenticationMode
+	// ReadCluster: the inputs are checked against the cluster (CheckCluster) before any child.
+	ReadCluster bool
+
+	// inputs are what the cluster checks compare with the cluster.
+	inputs planInputs
 }
 
-// New validates the plain inputs and resolves defaults. All problems are
-// reported together, each naming its field.
-func New(name string, args spec.KarpenterArgs) (*Plan, error) {
+// planInputs are the inputs the cluster checks need besides the plan itself: what the user set
+// explicitly (a finding says to remove it when the cluster disagrees), and how many node classes
+// and discovery ids the user gave (their paths).
+type planInputs struct {
+	authenticationMode                        *spec.AuthenticationMode
+	kubernetesVersion                         *string
+	userClasses                               int
+	discoverySubnets, discoverySecurityGroups int
+}
+
+// New validates the plain inputs and resolves defaults; those that follow the cluster (node
+// access, the Kubernetes version) follow cluster when it was read (nil: not read). All problems
+// are reported together, each naming its field.
+func New(name string, args spec.KarpenterArgs, cluster *Cluster) (*Plan, error) {
 	if args.ClusterName == nil {
 		return nil, errors.New("clusterName: required (the name of the EKS cluster)")
 	}
@@ -139,6 +161,18 @@ func New(name string, args spec.KarpenterArgs) (*Plan, error) {
 		CreateNodeRole:      args.NodeRoleArn == nil,
 
 		ControllerImageRepository: spec.Deref(args.ControllerImageRepository, ""),
+
+		Cluster:     cluster,
+		ReadCluster: spec.Deref(args.ReadCluster, true),
+	}
+	p.inputs = planInputs{authenticationMode: args.ClusterAuthenticationMode, kubernetesVersion: args.KubernetesVersion, userClasses: len(args.NodeClasses)}
+	p.inputs.discoverySubnets, p.inputs.discoverySecurityGroups = userDiscovery(args.Discovery)
+	p.AuthenticationMode = assumedAuthenticationMode
+	switch {
+	case args.ClusterAuthenticationMode != nil:
+		p.AuthenticationMode = *args.ClusterAuthenticationMode
+	case cluster != nil:
+		p.AuthenticationMode = cluster.AuthenticationMode
 	}
 	p.CreateInstanceProfile = p.CreateNodeRole && spec.Deref(args.CreateInstanceProfile, true)
 	p.RetainCrds = spec.Deref(args.RetainCrdsOnDelete, false)
@@ -233,11 +267,17 @@ func (p *Plan) resolveIdentity(args spec.KarpenterArgs) []error {
 	return errs
 }
 
+// assumedAuthenticationMode is the mode node access follows when neither the input nor the
+// cluster says (the cluster not read: readCluster false, or made by the same update and read at
+// `up`): access entries work in it, as in API.
+const assumedAuthenticationMode = spec.AuthenticationModeApiAndConfigMap
+
 // resolveNodeAccess decides how the node role joins the cluster: by default an access entry,
 // an aws-auth mapping on CONFIG_MAP clusters, and nothing for a role the component does not
-// own (it usually has access already).
+// own (it usually has access already). A nodeAccess the cluster's own mode refuses is a cluster
+// finding (CheckCluster), with the cluster's name.
 func (p *Plan) resolveNodeAccess(args spec.KarpenterArgs) []error {
-	mode := spec.Deref(args.ClusterAuthenticationMode, spec.AuthenticationModeApiAndConfigMap)
+	mode := p.AuthenticationMode
 	switch {
 	case args.NodeAccess != nil:
 		p.NodeAccess = *args.NodeAccess
@@ -250,6 +290,9 @@ func (p *Plan) resolveNodeAccess(args spec.KarpenterArgs) []error {
 	}
 	if err := spec.CheckEnum("nodeAccess", string(p.NodeAccess), spec.EnumValues[spec.NodeAccess]()); err != nil {
 		return []error{err}
+	}
+	if args.ClusterAuthenticationMode == nil {
+		return nil
 	}
 	switch {
 	case p.NodeAccess == "accessEntry" && mode == spec.AuthenticationModeConfigMap:

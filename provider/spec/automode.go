@@ -72,7 +72,7 @@ func (n *AutoModeNetworkInterface) Annotate(a infer.Annotator) {
 // PodSecurityGroupSelectorTerm selects the security groups of pod network interfaces.
 type PodSecurityGroupSelectorTerm struct {
 	Id   pulumi.StringPtrInput `pulumi:"id,optional"`
-	Tags map[string]string     `pulumi:"tags,optional"`
+	Tags map[string]string     `pulumi:"tags,optional" karpenter:"through"`
 }
 
 func (t *PodSecurityGroupSelectorTerm) Annotate(a infer.Annotator) {

@@ -46,6 +46,7 @@ type KarpenterArgs struct {
 	Version                   *string               `pulumi:"version,optional"`
 	AllowUnverifiedVersion    *bool                 `pulumi:"allowUnverifiedVersion,optional"`
 	KubernetesVersion         *string               `pulumi:"kubernetesVersion,optional"`
+	ReadCluster               *bool                 `pulumi:"readCluster,optional"`
 	Tags                      pulumi.StringMapInput `pulumi:"tags,optional"`
 
 	// Controller.
@@ -88,12 +89,13 @@ type KarpenterArgs struct {
 func (a *KarpenterArgs) Annotate(an infer.Annotator) {
 	an.Describe(&a.Mode, "Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.")
 	an.Describe(&a.ClusterName, "Name of the EKS cluster Karpenter manages nodes for (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit). Scopes the IAM policies, names the chart's `settings.clusterName` and the default subnet/security-group discovery tag.")
-	an.Describe(&a.ClusterEndpoint, "The cluster's API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.")
+	an.Describe(&a.ClusterEndpoint, "The cluster's API server endpoint (https URL), passed as `settings.clusterEndpoint`. Default: the cluster's, read from EKS (`readCluster`); without it Karpenter discovers it with `eks:DescribeCluster`.")
 	an.Describe(&a.OidcProviderArn, "ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.")
-	an.Describe(&a.ClusterAuthenticationMode, "The cluster's authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.")
+	an.Describe(&a.ClusterAuthenticationMode, "The cluster's authentication mode. Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster, and then `CONFIG_MAP` means no access entry (an aws-auth mapping instead). A value the cluster disagrees with fails naming both.")
 	an.Describe(&a.Version, fmt.Sprintf("Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: %s. Supported: %s.", catalog.DefaultVersion, catalog.SupportedRangeText()))
 	an.Describe(&a.AllowUnverifiedVersion, fmt.Sprintf("Install a `version` newer than the newest release this component has verified (%s), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.", catalog.DefaultVersion))
-	an.Describe(&a.KubernetesVersion, "The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).")
+	an.Describe(&a.KubernetesVersion, "The cluster's Kubernetes version (e.g. `1.33`), checked against Karpenter's compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.")
+	an.Describe(&a.ReadCluster, "Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.")
 	an.Describe(&a.Tags, "Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class's own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS's tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - @`, at most 50 tags, and at most 44 with a node class's own (Karpenter adds 6 to what it launches).")
 	an.Describe(&a.Namespace, "Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).")
 	an.Describe(&a.ServiceAccountName, "Name of the controller's Kubernetes service account. Default: `karpenter`.")
@@ -146,8 +148,8 @@ func (NodeAccess) Values() []infer.EnumValue[NodeAccess] {
 
 // Discovery lists resources to tag for Karpenter's discovery.
 type Discovery struct {
-	SubnetIds        []pulumi.StringInput `pulumi:"subnetIds,optional"`
-	SecurityGroupIds []pulumi.StringInput `pulumi:"securityGroupIds,optional"`
+	SubnetIds        []pulumi.StringInput `pulumi:"subnetIds,optional" karpenter:"later"`
+	SecurityGroupIds []pulumi.StringInput `pulumi:"securityGroupIds,optional" karpenter:"later"`
 }
 
 func (d *Discovery) Annotate(a infer.Annotator) {

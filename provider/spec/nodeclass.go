@@ -19,11 +19,11 @@ type NodeClassSpec struct {
 	InstanceProfile            pulumi.StringPtrInput       `pulumi:"instanceProfile,optional"`
 	SubnetSelectorTerms        []SubnetSelectorTerm        `pulumi:"subnetSelectorTerms,optional"`
 	SecurityGroupSelectorTerms []SecurityGroupSelectorTerm `pulumi:"securityGroupSelectorTerms,optional"`
-	Tags                       map[string]string           `pulumi:"tags,optional"`
+	Tags                       map[string]string           `pulumi:"tags,optional" karpenter:"through"`
 	BlockDeviceMappings        []BlockDeviceMapping        `pulumi:"blockDeviceMappings,optional"`
 	MetadataOptions            *MetadataOptions            `pulumi:"metadataOptions,optional"`
 	Kubelet                    *KubeletConfiguration       `pulumi:"kubelet,optional"`
-	UserData                   *string                     `pulumi:"userData,optional"`
+	UserData                   *string                     `pulumi:"userData,optional" karpenter:"through"`
 	DetailedMonitoring         *bool                       `pulumi:"detailedMonitoring,optional"`
 	AssociatePublicIPAddress   *bool                       `pulumi:"associatePublicIPAddress,optional"`
 	InstanceStorePolicy        *string                     `pulumi:"instanceStorePolicy,optional"`
@@ -119,7 +119,7 @@ func (c NodeClassSpec) ResolvedAmiFamily(defaultAlias string) string {
 // match criteria.
 type CapacityReservationSelectorTerm struct {
 	Id                    pulumi.StringPtrInput  `pulumi:"id,optional"`
-	Tags                  map[string]string      `pulumi:"tags,optional"`
+	Tags                  map[string]string      `pulumi:"tags,optional" karpenter:"through"`
 	OwnerID               *string                `pulumi:"ownerID,optional"`
 	InstanceMatchCriteria *InstanceMatchCriteria `pulumi:"instanceMatchCriteria,optional"`
 }
@@ -235,7 +235,7 @@ type AmiSelectorTerm struct {
 	Name         *string           `pulumi:"name,optional"`
 	Owner        *string           `pulumi:"owner,optional"`
 	SsmParameter *string           `pulumi:"ssmParameter,optional"`
-	Tags         map[string]string `pulumi:"tags,optional"`
+	Tags         map[string]string `pulumi:"tags,optional" karpenter:"through"`
 }
 
 func (t *AmiSelectorTerm) Annotate(a infer.Annotator) {
@@ -252,7 +252,7 @@ func (t *AmiSelectorTerm) Annotate(a infer.Annotator) {
 // SubnetSelectorTerm selects subnets by id or by tags.
 type SubnetSelectorTerm struct {
 	Id   pulumi.StringPtrInput `pulumi:"id,optional"`
-	Tags map[string]string     `pulumi:"tags,optional"`
+	Tags map[string]string     `pulumi:"tags,optional" karpenter:"through"`
 }
 
 func (t *SubnetSelectorTerm) Annotate(a infer.Annotator) {
@@ -266,7 +266,7 @@ func (t *SubnetSelectorTerm) Annotate(a infer.Annotator) {
 type SecurityGroupSelectorTerm struct {
 	Id   pulumi.StringPtrInput `pulumi:"id,optional"`
 	Name *string               `pulumi:"name,optional"`
-	Tags map[string]string     `pulumi:"tags,optional"`
+	Tags map[string]string     `pulumi:"tags,optional" karpenter:"through"`
 }
 
 func (t *SecurityGroupSelectorTerm) Annotate(a infer.Annotator) {
@@ -340,11 +340,11 @@ func (m *MetadataOptions) Annotate(a infer.Annotator) {
 type KubeletConfiguration struct {
 	MaxPods                     *int              `pulumi:"maxPods,optional"`
 	PodsPerCore                 *int              `pulumi:"podsPerCore,optional"`
-	SystemReserved              map[string]string `pulumi:"systemReserved,optional"`
-	KubeReserved                map[string]string `pulumi:"kubeReserved,optional"`
-	EvictionHard                map[string]string `pulumi:"evictionHard,optional"`
-	EvictionSoft                map[string]string `pulumi:"evictionSoft,optional"`
-	EvictionSoftGracePeriod     map[string]string `pulumi:"evictionSoftGracePeriod,optional"`
+	SystemReserved              map[string]string `pulumi:"systemReserved,optional" karpenter:"through"`
+	KubeReserved                map[string]string `pulumi:"kubeReserved,optional" karpenter:"through"`
+	EvictionHard                map[string]string `pulumi:"evictionHard,optional" karpenter:"through"`
+	EvictionSoft                map[string]string `pulumi:"evictionSoft,optional" karpenter:"through"`
+	EvictionSoftGracePeriod     map[string]string `pulumi:"evictionSoftGracePeriod,optional" karpenter:"through"`
 	EvictionMaxPodGracePeriod   *int              `pulumi:"evictionMaxPodGracePeriod,optional"`
 	ImageGCHighThresholdPercent *int              `pulumi:"imageGCHighThresholdPercent,optional"`
 	ImageGCLowThresholdPercent  *int              `pulumi:"imageGCLowThresholdPercent,optional"`

@@ -7,8 +7,8 @@ type NodePoolSpec struct {
 	Name                   string            `pulumi:"name"`
 	NodeClassRef           *string           `pulumi:"nodeClassRef,optional"`
 	Requirements           []Requirement     `pulumi:"requirements,optional"`
-	Labels                 map[string]string `pulumi:"labels,optional"`
-	Annotations            map[string]string `pulumi:"annotations,optional"`
+	Labels                 map[string]string `pulumi:"labels,optional" karpenter:"through"`
+	Annotations            map[string]string `pulumi:"annotations,optional" karpenter:"through"`
 	Taints                 []Taint           `pulumi:"taints,optional"`
 	StartupTaints          []Taint           `pulumi:"startupTaints,optional"`
 	ExpireAfter            *string           `pulumi:"expireAfter,optional"`
@@ -72,7 +72,7 @@ func (RequirementOperator) Values() []infer.EnumValue[RequirementOperator] {
 // Taint is a Kubernetes node taint.
 type Taint struct {
 	Key    string      `pulumi:"key"`
-	Value  *string     `pulumi:"value,optional"`
+	Value  *string     `pulumi:"value,optional" karpenter:"through"`
 	Effect TaintEffect `pulumi:"effect"`
 }
 

@@ -121,11 +121,20 @@ func describeValue(v property.Value) string {
 // DeclaredProperties are a struct's schema property names and their types.
 func DeclaredProperties(t reflect.Type) map[string]reflect.Type {
 	out := map[string]reflect.Type{}
+	for name, f := range declaredFields(t) {
+		out[name] = f.Type
+	}
+	return out
+}
+
+// declaredFields are a struct's fields by their schema property names.
+func declaredFields(t reflect.Type) map[string]reflect.StructField {
+	out := map[string]reflect.StructField{}
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("pulumi"), ",")
 		if name != "" && f.IsExported() {
-			out[name] = f.Type
+			out[name] = f
 		}
 	}
 	return out
@@ -190,18 +199,38 @@ func editDistance(a, b string) int {
 //     the input's path. (An unknown cannot be carried as the engine's unknown-string sentinel:
 //     pulumi-go-provider marshals the inputs again before the SDK decodes them, which turns the
 //     sentinel back into an unknown.)
-func ResolvePlainOutputs(inputs property.Map, t reflect.Type, preview bool) (property.Map, error) {
+//
+// A list that decides only how many children the component registers and nothing else (the
+// discovery ids, `karpenter:"later"`) may be unknown at a preview: it stands empty there, and
+// later names it, for the preview to say (at `up` the engine sends every input known).
+func ResolvePlainOutputs(inputs property.Map, t reflect.Type, preview bool) (resolved property.Map, later []string, err error) {
 	var errs []error
-	out := resolvePlain("", property.New(inputs), t, preview, &errs)
+	var waiting []string
+	out := resolvePlain("", property.New(inputs), t, walk{preview: preview, waiting: &waiting}, &errs)
 	if err := errors.Join(errs...); err != nil {
-		return inputs, err
+		return inputs, nil, err
 	}
-	return out.AsMap(), nil
+	return out.AsMap(), waiting, nil
 }
 
 var inputType = reflect.TypeFor[pulumi.Input]()
 
-func resolvePlain(path string, v property.Value, t reflect.Type, preview bool, errs *[]error) property.Value {
+// walk is what resolvePlain knows besides the value: a preview, whether the value only passes
+// through to the custom resources (a field tagged `karpenter:"through"`, unknown.go) or may wait
+// for `up` (`karpenter:"later"`), and the paths of the values that wait.
+type walk struct {
+	preview, through, later bool
+	waiting                 *[]string
+}
+
+// field is the walk into a struct field.
+func (w walk) field(f reflect.StructField) walk {
+	tag := f.Tag.Get(throughTag)
+	return walk{preview: w.preview, through: tag == "through", later: tag == "later", waiting: w.waiting}
+}
+
+func resolvePlain(path string, v property.Value, t reflect.Type, w walk, errs *[]error) property.Value {
+	preview := w.preview
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -216,20 +245,29 @@ func resolvePlain(path string, v property.Value, t reflect.Type, preview bool, e
 	v = v.WithDependencies(nil)
 	switch {
 	case v.IsNull():
+	case v.IsComputed() && w.through && preview && t.Kind() == reflect.String:
+		return property.New(newUnknown())
+	case v.IsComputed() && w.through && preview && t.Kind() == reflect.Map && t.Elem().Kind() == reflect.String:
+		// A whole map unknown (what Java and .NET send for a map built in an apply): one
+		// placeholder entry stands for it, and the registration makes the field unknown.
+		return property.New(map[string]property.Value{newUnknown(): property.New(newUnknown())})
+	case v.IsComputed() && w.later && preview && t.Kind() == reflect.Slice:
+		*w.waiting = append(*w.waiting, path)
+		return property.New([]property.Value{})
 	case v.IsComputed():
 		when := "at `pulumi up`"
 		if preview {
 			when = "during preview"
 		}
-		*errs = append(*errs, fmt.Errorf("%s: the value is an output of a resource that is not known %s, and the "+
-			"component plans its children from this field: pass a value known before the update (a plain value, "+
-			"config, a StackReference output, or an output of a resource that already exists)", path, when))
+		what := "the component plans its children from this field"
+		*errs = append(*errs, fmt.Errorf("%s: the value is an output of a resource that is not known %s, and %s: pass a value known before the update (a plain value, "+
+			"config, a StackReference output, or an output of a resource that already exists)", path, when, what))
 	case t.Kind() == reflect.Struct && v.IsMap():
-		fields := DeclaredProperties(t)
+		fields := declaredFields(t)
 		m := map[string]property.Value{}
 		for key, elem := range v.AsMap().All {
 			if field, ok := fields[key]; ok {
-				elem = resolvePlain(joinPath(path, key), elem, field, preview, errs)
+				elem = resolvePlain(joinPath(path, key), elem, field.Type, w.field(field), errs)
 			}
 			m[key] = elem
 		}
@@ -237,13 +275,13 @@ func resolvePlain(path string, v property.Value, t reflect.Type, preview bool, e
 	case t.Kind() == reflect.Map && v.IsMap():
 		m := map[string]property.Value{}
 		for key, elem := range v.AsMap().All {
-			m[key] = resolvePlain(fmt.Sprintf("%s[%q]", path, key), elem, t.Elem(), preview, errs)
+			m[key] = resolvePlain(fmt.Sprintf("%s[%q]", path, key), elem, t.Elem(), w, errs)
 		}
 		return property.New(property.NewMap(m))
 	case t.Kind() == reflect.Slice && v.IsArray():
 		var a []property.Value
 		for i, elem := range v.AsArray().All {
-			a = append(a, resolvePlain(fmt.Sprintf("%s[%d]", path, i), elem, t.Elem(), preview, errs))
+			a = append(a, resolvePlain(fmt.Sprintf("%s[%d]", path, i), elem, t.Elem(), walk{preview: preview, waiting: w.waiting}, errs))
 		}
 		return property.New(property.NewArray(a))
 	}

@@ -143,7 +143,7 @@ func validateNodeClass(field string, c NodeClassSpec, rel catalog.Release) []err
 	if k := c.Kubelet; k != nil {
 		errs = append(errs, validateKubelet(field+".kubelet", k, c, rel)...)
 	}
-	if c.UserData != nil {
+	if c.UserData != nil && !IsUnknown(*c.UserData) {
 		errs = append(errs, checkUserData(field+".userData", *c.UserData, c.ResolvedAmiFamily(catalog.DefaultAmiAliasOf(rel))))
 	}
 	if c.InstanceStorePolicy != nil {
@@ -418,6 +418,10 @@ func alphaSelectorErrors(field string, c NodeClassSpec) []error {
 }
 
 func checkSelectorTags(field string, tags map[string]string) []error {
+	if tags != nil && len(tags) == 0 {
+		// The CRDs count an empty map as no selector at all ("expected at least one, got none").
+		return []error{fmt.Errorf("%s: empty: a term selects by at least one tag (\"*\" matches any value); give one, or leave tags out", field)}
+	}
 	errs := []error{checkAtMost(field, len(tags), 20, "tags")}
 	for _, k := range slices.Sorted(maps.Keys(tags)) {
 		if k == "" || tags[k] == "" {

@@ -134,6 +134,7 @@ export class Karpenter extends pulumi.ComponentResource {
             resourceInputs["nodeRoleAdditionalPolicyArns"] = args?.nodeRoleAdditionalPolicyArns;
             resourceInputs["nodeRoleArn"] = args?.nodeRoleArn;
             resourceInputs["oidcProviderArn"] = args?.oidcProviderArn;
+            resourceInputs["readCluster"] = args?.readCluster;
             resourceInputs["releaseTimeout"] = args?.releaseTimeout;
             resourceInputs["repositoryPassword"] = args?.repositoryPassword ? pulumi.secret(args.repositoryPassword) : undefined;
             resourceInputs["repositoryUsername"] = args?.repositoryUsername;
@@ -189,11 +190,11 @@ export interface KarpenterArgs {
      */
     chartRepository?: string;
     /**
-     * The cluster's authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.
+     * The cluster's authentication mode. Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster, and then `CONFIG_MAP` means no access entry (an aws-auth mapping instead). A value the cluster disagrees with fails naming both.
      */
     clusterAuthenticationMode?: pulumi.Input<enums.AuthenticationMode | undefined>;
     /**
-     * The cluster's API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.
+     * The cluster's API server endpoint (https URL), passed as `settings.clusterEndpoint`. Default: the cluster's, read from EKS (`readCluster`); without it Karpenter discovers it with `eks:DescribeCluster`.
      */
     clusterEndpoint?: pulumi.Input<string | undefined>;
     /**
@@ -249,7 +250,7 @@ export interface KarpenterArgs {
      */
     interruptionHandling?: boolean;
     /**
-     * The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+     * The cluster's Kubernetes version (e.g. `1.33`), checked against Karpenter's compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
      */
     kubernetesVersion?: string;
     /**
@@ -284,6 +285,10 @@ export interface KarpenterArgs {
      * ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
      */
     oidcProviderArn?: pulumi.Input<string | undefined>;
+    /**
+     * Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
+     */
+    readCluster?: boolean;
     /**
      * Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
      */

@@ -79,9 +79,9 @@ type karpenterArgs struct {
 	AllowUnverifiedVersion *bool `pulumi:"allowUnverifiedVersion"`
 	// Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
 	ChartRepository *string `pulumi:"chartRepository"`
-	// The cluster's authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.
+	// The cluster's authentication mode. Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster, and then `CONFIG_MAP` means no access entry (an aws-auth mapping instead). A value the cluster disagrees with fails naming both.
 	ClusterAuthenticationMode *AuthenticationMode `pulumi:"clusterAuthenticationMode"`
-	// The cluster's API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.
+	// The cluster's API server endpoint (https URL), passed as `settings.clusterEndpoint`. Default: the cluster's, read from EKS (`readCluster`); without it Karpenter discovers it with `eks:DescribeCluster`.
 	ClusterEndpoint *string `pulumi:"clusterEndpoint"`
 	// Name of the EKS cluster Karpenter manages nodes for (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit). Scopes the IAM policies, names the chart's `settings.clusterName` and the default subnet/security-group discovery tag.
 	ClusterName string `pulumi:"clusterName"`
@@ -109,7 +109,7 @@ type karpenterArgs struct {
 	InstallCrds *bool `pulumi:"installCrds"`
 	// Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
 	InterruptionHandling *bool `pulumi:"interruptionHandling"`
-	// The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+	// The cluster's Kubernetes version (e.g. `1.33`), checked against Karpenter's compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
 	KubernetesVersion *string `pulumi:"kubernetesVersion"`
 	// Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
 	Mode *Mode `pulumi:"mode"`
@@ -127,6 +127,8 @@ type karpenterArgs struct {
 	NodeRoleArn *string `pulumi:"nodeRoleArn"`
 	// ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
 	OidcProviderArn *string `pulumi:"oidcProviderArn"`
+	// Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
+	ReadCluster *bool `pulumi:"readCluster"`
 	// Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
 	ReleaseTimeout *int `pulumi:"releaseTimeout"`
 	// Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
@@ -151,9 +153,9 @@ type KarpenterArgs struct {
 	AllowUnverifiedVersion *bool
 	// Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
 	ChartRepository *string
-	// The cluster's authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.
+	// The cluster's authentication mode. Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster, and then `CONFIG_MAP` means no access entry (an aws-auth mapping instead). A value the cluster disagrees with fails naming both.
 	ClusterAuthenticationMode AuthenticationModePtrInput
-	// The cluster's API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.
+	// The cluster's API server endpoint (https URL), passed as `settings.clusterEndpoint`. Default: the cluster's, read from EKS (`readCluster`); without it Karpenter discovers it with `eks:DescribeCluster`.
 	ClusterEndpoint pulumi.StringPtrInput
 	// Name of the EKS cluster Karpenter manages nodes for (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit). Scopes the IAM policies, names the chart's `settings.clusterName` and the default subnet/security-group discovery tag.
 	ClusterName pulumi.StringInput
@@ -181,7 +183,7 @@ type KarpenterArgs struct {
 	InstallCrds *bool
 	// Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
 	InterruptionHandling *bool
-	// The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+	// The cluster's Kubernetes version (e.g. `1.33`), checked against Karpenter's compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
 	KubernetesVersion *string
 	// Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
 	Mode ModePtrInput
@@ -199,6 +201,8 @@ type KarpenterArgs struct {
 	NodeRoleArn pulumi.StringPtrInput
 	// ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
 	OidcProviderArn pulumi.StringPtrInput
+	// Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
+	ReadCluster *bool
 	// Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
 	ReleaseTimeout *int
 	// Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.

@@ -47,6 +47,7 @@ class KarpenterArgs:
                  node_role_additional_policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  node_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 read_cluster: Optional[_builtins.bool] = None,
                  release_timeout: Optional[_builtins.int] = None,
                  repository_password: pulumi.Input[Optional[_builtins.str]] = None,
                  repository_username: pulumi.Input[Optional[_builtins.str]] = None,
@@ -61,8 +62,8 @@ class KarpenterArgs:
         :param pulumi.Input[_builtins.str] cluster_name: Name of the EKS cluster Karpenter manages nodes for (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit). Scopes the IAM policies, names the chart's `settings.clusterName` and the default subnet/security-group discovery tag.
         :param _builtins.bool allow_unverified_version: Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
         :param _builtins.str chart_repository: Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
-        :param pulumi.Input['AuthenticationMode'] cluster_authentication_mode: The cluster's authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.
-        :param pulumi.Input[_builtins.str] cluster_endpoint: The cluster's API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.
+        :param pulumi.Input['AuthenticationMode'] cluster_authentication_mode: The cluster's authentication mode. Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster, and then `CONFIG_MAP` means no access entry (an aws-auth mapping instead). A value the cluster disagrees with fails naming both.
+        :param pulumi.Input[_builtins.str] cluster_endpoint: The cluster's API server endpoint (https URL), passed as `settings.clusterEndpoint`. Default: the cluster's, read from EKS (`readCluster`); without it Karpenter discovers it with `eks:DescribeCluster`.
         :param pulumi.Input['ControllerIdentity'] controller_identity: How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster's OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
         :param _builtins.str controller_image_repository: Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] controller_policy_arns: Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).
@@ -75,7 +76,7 @@ class KarpenterArgs:
         :param pulumi.Input['DiscoveryArgs'] discovery: Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
         :param _builtins.bool install_crds: Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
         :param _builtins.bool interruption_handling: Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
-        :param _builtins.str kubernetes_version: The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+        :param _builtins.str kubernetes_version: The cluster's Kubernetes version (e.g. `1.33`), checked against Karpenter's compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
         :param pulumi.Input['Mode'] mode: Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
         :param _builtins.str namespace: Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
         :param pulumi.Input['NodeAccess'] node_access: How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (default: an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them).
@@ -84,6 +85,7 @@ class KarpenterArgs:
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_role_additional_policy_arns: Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
         :param pulumi.Input[_builtins.str] node_role_arn: ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role's EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster's `computeConfig.nodeRoleArn`, whose entry EKS creates).
         :param pulumi.Input[_builtins.str] oidc_provider_arn: ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
+        :param _builtins.bool read_cluster: Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
         :param _builtins.int release_timeout: Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
         :param pulumi.Input[_builtins.str] repository_password: Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
         :param pulumi.Input[_builtins.str] repository_username: Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm's registry config: log in with `helm registry login <host>` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
@@ -144,6 +146,8 @@ class KarpenterArgs:
             pulumi.set(__self__, "node_role_arn", node_role_arn)
         if oidc_provider_arn is not None:
             pulumi.set(__self__, "oidc_provider_arn", oidc_provider_arn)
+        if read_cluster is not None:
+            pulumi.set(__self__, "read_cluster", read_cluster)
         if release_timeout is not None:
             pulumi.set(__self__, "release_timeout", release_timeout)
         if repository_password is not None:
@@ -201,7 +205,7 @@ class KarpenterArgs:
     @pulumi.getter(name="clusterAuthenticationMode")
     def cluster_authentication_mode(self) -> pulumi.Input[Optional['AuthenticationMode']]:
         """
-        The cluster's authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.
+        The cluster's authentication mode. Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster, and then `CONFIG_MAP` means no access entry (an aws-auth mapping instead). A value the cluster disagrees with fails naming both.
         """
         return pulumi.get(self, "cluster_authentication_mode")
 
@@ -213,7 +217,7 @@ class KarpenterArgs:
     @pulumi.getter(name="clusterEndpoint")
     def cluster_endpoint(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The cluster's API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.
+        The cluster's API server endpoint (https URL), passed as `settings.clusterEndpoint`. Default: the cluster's, read from EKS (`readCluster`); without it Karpenter discovers it with `eks:DescribeCluster`.
         """
         return pulumi.get(self, "cluster_endpoint")
 
@@ -369,7 +373,7 @@ class KarpenterArgs:
     @pulumi.getter(name="kubernetesVersion")
     def kubernetes_version(self) -> Optional[_builtins.str]:
         """
-        The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+        The cluster's Kubernetes version (e.g. `1.33`), checked against Karpenter's compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
         """
         return pulumi.get(self, "kubernetes_version")
 
@@ -472,6 +476,18 @@ class KarpenterArgs:
     @oidc_provider_arn.setter
     def oidc_provider_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "oidc_provider_arn", value)
+
+    @_builtins.property
+    @pulumi.getter(name="readCluster")
+    def read_cluster(self) -> Optional[_builtins.bool]:
+        """
+        Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
+        """
+        return pulumi.get(self, "read_cluster")
+
+    @read_cluster.setter
+    def read_cluster(self, value: Optional[_builtins.bool]):
+        pulumi.set(self, "read_cluster", value)
 
     @_builtins.property
     @pulumi.getter(name="releaseTimeout")
@@ -602,6 +618,7 @@ class Karpenter(pulumi.ComponentResource):
                  node_role_additional_policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  node_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 read_cluster: Optional[_builtins.bool] = None,
                  release_timeout: Optional[_builtins.int] = None,
                  repository_password: pulumi.Input[Optional[_builtins.str]] = None,
                  repository_username: pulumi.Input[Optional[_builtins.str]] = None,
@@ -618,8 +635,8 @@ class Karpenter(pulumi.ComponentResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param _builtins.bool allow_unverified_version: Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
         :param _builtins.str chart_repository: Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
-        :param pulumi.Input['AuthenticationMode'] cluster_authentication_mode: The cluster's authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.
-        :param pulumi.Input[_builtins.str] cluster_endpoint: The cluster's API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.
+        :param pulumi.Input['AuthenticationMode'] cluster_authentication_mode: The cluster's authentication mode. Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster, and then `CONFIG_MAP` means no access entry (an aws-auth mapping instead). A value the cluster disagrees with fails naming both.
+        :param pulumi.Input[_builtins.str] cluster_endpoint: The cluster's API server endpoint (https URL), passed as `settings.clusterEndpoint`. Default: the cluster's, read from EKS (`readCluster`); without it Karpenter discovers it with `eks:DescribeCluster`.
         :param pulumi.Input[_builtins.str] cluster_name: Name of the EKS cluster Karpenter manages nodes for (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit). Scopes the IAM policies, names the chart's `settings.clusterName` and the default subnet/security-group discovery tag.
         :param pulumi.Input['ControllerIdentity'] controller_identity: How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster's OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
         :param _builtins.str controller_image_repository: Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).
@@ -633,7 +650,7 @@ class Karpenter(pulumi.ComponentResource):
         :param pulumi.Input[Union['DiscoveryArgs', 'DiscoveryArgsDict']] discovery: Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
         :param _builtins.bool install_crds: Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
         :param _builtins.bool interruption_handling: Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
-        :param _builtins.str kubernetes_version: The cluster's Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter's compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+        :param _builtins.str kubernetes_version: The cluster's Kubernetes version (e.g. `1.33`), checked against Karpenter's compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
         :param pulumi.Input['Mode'] mode: Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
         :param _builtins.str namespace: Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
         :param pulumi.Input['NodeAccess'] node_access: How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (default: an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them).
@@ -642,6 +659,7 @@ class Karpenter(pulumi.ComponentResource):
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_role_additional_policy_arns: Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
         :param pulumi.Input[_builtins.str] node_role_arn: ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role's EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster's `computeConfig.nodeRoleArn`, whose entry EKS creates).
         :param pulumi.Input[_builtins.str] oidc_provider_arn: ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
+        :param _builtins.bool read_cluster: Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
         :param _builtins.int release_timeout: Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
         :param pulumi.Input[_builtins.str] repository_password: Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
         :param pulumi.Input[_builtins.str] repository_username: Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm's registry config: log in with `helm registry login <host>` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
@@ -701,6 +719,7 @@ class Karpenter(pulumi.ComponentResource):
                  node_role_additional_policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  node_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 read_cluster: Optional[_builtins.bool] = None,
                  release_timeout: Optional[_builtins.int] = None,
                  repository_password: pulumi.Input[Optional[_builtins.str]] = None,
                  repository_username: pulumi.Input[Optional[_builtins.str]] = None,
@@ -748,6 +767,7 @@ class Karpenter(pulumi.ComponentResource):
             __props__.__dict__["node_role_additional_policy_arns"] = node_role_additional_policy_arns
             __props__.__dict__["node_role_arn"] = node_role_arn
             __props__.__dict__["oidc_provider_arn"] = oidc_provider_arn
+            __props__.__dict__["read_cluster"] = read_cluster
             __props__.__dict__["release_timeout"] = release_timeout
             __props__.__dict__["repository_password"] = None if repository_password is None else pulumi.Output.secret(repository_password)
             __props__.__dict__["repository_username"] = repository_username

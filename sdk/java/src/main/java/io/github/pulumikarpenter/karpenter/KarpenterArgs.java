@@ -60,14 +60,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The cluster&#39;s authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.
+     * The cluster&#39;s authentication mode. Default: the cluster&#39;s own, read from EKS (`readCluster`); set it only when the component does not read the cluster, and then `CONFIG_MAP` means no access entry (an aws-auth mapping instead). A value the cluster disagrees with fails naming both.
      * 
      */
     @Import(name="clusterAuthenticationMode")
     private @Nullable Output<AuthenticationMode> clusterAuthenticationMode;
 
     /**
-     * @return The cluster&#39;s authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.
+     * @return The cluster&#39;s authentication mode. Default: the cluster&#39;s own, read from EKS (`readCluster`); set it only when the component does not read the cluster, and then `CONFIG_MAP` means no access entry (an aws-auth mapping instead). A value the cluster disagrees with fails naming both.
      * 
      */
     public Optional<Output<AuthenticationMode>> clusterAuthenticationMode() {
@@ -75,14 +75,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The cluster&#39;s API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.
+     * The cluster&#39;s API server endpoint (https URL), passed as `settings.clusterEndpoint`. Default: the cluster&#39;s, read from EKS (`readCluster`); without it Karpenter discovers it with `eks:DescribeCluster`.
      * 
      */
     @Import(name="clusterEndpoint")
     private @Nullable Output<String> clusterEndpoint;
 
     /**
-     * @return The cluster&#39;s API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.
+     * @return The cluster&#39;s API server endpoint (https URL), passed as `settings.clusterEndpoint`. Default: the cluster&#39;s, read from EKS (`readCluster`); without it Karpenter discovers it with `eks:DescribeCluster`.
      * 
      */
     public Optional<Output<String>> clusterEndpoint() {
@@ -285,14 +285,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The cluster&#39;s Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter&#39;s compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+     * The cluster&#39;s Kubernetes version (e.g. `1.33`), checked against Karpenter&#39;s compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster&#39;s own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
      * 
      */
     @Import(name="kubernetesVersion")
     private @Nullable String kubernetesVersion;
 
     /**
-     * @return The cluster&#39;s Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter&#39;s compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+     * @return The cluster&#39;s Kubernetes version (e.g. `1.33`), checked against Karpenter&#39;s compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster&#39;s own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
      * 
      */
     public Optional<String> kubernetesVersion() {
@@ -417,6 +417,21 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<String>> oidcProviderArn() {
         return Optional.ofNullable(this.oidcProviderArn);
+    }
+
+    /**
+     * Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster&#39;s VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
+     * 
+     */
+    @Import(name="readCluster")
+    private @Nullable Boolean readCluster;
+
+    /**
+     * @return Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster&#39;s VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
+     * 
+     */
+    public Optional<Boolean> readCluster() {
+        return Optional.ofNullable(this.readCluster);
     }
 
     /**
@@ -568,6 +583,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         this.nodeRoleAdditionalPolicyArns = $.nodeRoleAdditionalPolicyArns;
         this.nodeRoleArn = $.nodeRoleArn;
         this.oidcProviderArn = $.oidcProviderArn;
+        this.readCluster = $.readCluster;
         this.releaseTimeout = $.releaseTimeout;
         this.repositoryPassword = $.repositoryPassword;
         this.repositoryUsername = $.repositoryUsername;
@@ -619,7 +635,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clusterAuthenticationMode The cluster&#39;s authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.
+         * @param clusterAuthenticationMode The cluster&#39;s authentication mode. Default: the cluster&#39;s own, read from EKS (`readCluster`); set it only when the component does not read the cluster, and then `CONFIG_MAP` means no access entry (an aws-auth mapping instead). A value the cluster disagrees with fails naming both.
          * 
          * @return builder
          * 
@@ -630,7 +646,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clusterAuthenticationMode The cluster&#39;s authentication mode. With `CONFIG_MAP` the cluster cannot use access entries, so none is created for the node role.
+         * @param clusterAuthenticationMode The cluster&#39;s authentication mode. Default: the cluster&#39;s own, read from EKS (`readCluster`); set it only when the component does not read the cluster, and then `CONFIG_MAP` means no access entry (an aws-auth mapping instead). A value the cluster disagrees with fails naming both.
          * 
          * @return builder
          * 
@@ -640,7 +656,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clusterEndpoint The cluster&#39;s API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.
+         * @param clusterEndpoint The cluster&#39;s API server endpoint (https URL), passed as `settings.clusterEndpoint`. Default: the cluster&#39;s, read from EKS (`readCluster`); without it Karpenter discovers it with `eks:DescribeCluster`.
          * 
          * @return builder
          * 
@@ -651,7 +667,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clusterEndpoint The cluster&#39;s API server endpoint (https URL). Passed as `settings.clusterEndpoint`; when omitted Karpenter discovers it with `eks:DescribeCluster`.
+         * @param clusterEndpoint The cluster&#39;s API server endpoint (https URL), passed as `settings.clusterEndpoint`. Default: the cluster&#39;s, read from EKS (`readCluster`); without it Karpenter discovers it with `eks:DescribeCluster`.
          * 
          * @return builder
          * 
@@ -874,7 +890,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param kubernetesVersion The cluster&#39;s Kubernetes version (e.g. `1.33`). When set, the component checks Karpenter&#39;s compatibility matrix and fails early if `version` does not support it (Kubernetes 1.33 needs Karpenter 1.5 or later).
+         * @param kubernetesVersion The cluster&#39;s Kubernetes version (e.g. `1.33`), checked against Karpenter&#39;s compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster&#39;s own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
          * 
          * @return builder
          * 
@@ -1060,6 +1076,17 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder oidcProviderArn(String oidcProviderArn) {
             return oidcProviderArn(Output.of(oidcProviderArn));
+        }
+
+        /**
+         * @param readCluster Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster&#39;s VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder readCluster(@Nullable Boolean readCluster) {
+            $.readCluster = readCluster;
+            return this;
         }
 
         /**

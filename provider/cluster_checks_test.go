@@ -1,0 +1,223 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The inputs checked against the cluster they install into (plan/cluster.go): render with a
+// described `cluster` (render_cluster.go) reads it as `pulumi up` reads the real one through the
+// aws provider.
+
+// withCluster is the default args with extra inputs, checked against a cluster (JSON; {} fits).
+func withCluster(t *testing.T, cluster, extra string) string {
+	t.Helper()
+	return mergeArgs(t, withDefaults(t, extra), `{"cluster":`+cluster+`}`)
+}
+
+// constructLogged constructs args (as a preview when preview is set) and returns the error and
+// the warnings said on the component.
+func constructLogged(t *testing.T, args string, preview bool, edit func(*RenderArgs)) ([]string, error) {
+	t.Helper()
+	parsed, err := ParseRenderArgs([]byte(args))
+	require.NoError(t, err)
+	parsed.preview = preview
+	if edit != nil {
+		edit(&parsed)
+	}
+	h, err := startRenderHost(t.Context(), &renderMocks{cluster: parsed.cluster}, parsed.Project, parsed.Stack)
+	require.NoError(t, err)
+	defer h.close()
+	_, _, err = h.construct(t.Context(), parsed)
+	var warnings []string
+	for _, l := range h.warnings() {
+		warnings = append(warnings, l.GetMessage())
+	}
+	return warnings, err
+}
+
+func invokedTokens(r *rendered) []string {
+	var out []string
+	for _, inv := range r.Invokes {
+		out = append(out, inv.Token)
+	}
+	return out
+}
+
+func TestAFittingClusterPassesAndIsRead(t *testing.T) {
+	r := renderArgs(t, withCluster(t, `{}`, `{}`))
+	tokens := invokedTokens(r)
+	for _, tok := range []string{"aws:eks/getCluster:getCluster", "aws:iam/getOpenIdConnectProvider:getOpenIdConnectProvider",
+		"aws:ec2/getSubnets:getSubnets", "aws:ec2/getSubnet:getSubnet", "aws:ec2/getSecurityGroups:getSecurityGroups", "aws:ssm/getParameter:getParameter"} {
+		assert.Contains(t, tokens, tok)
+	}
+	assert.NotContains(t, tokens, "aws:iam/getRole:getRole", "no pool allows Spot: the service-linked role is not read")
+	assert.Equal(t, "https://0123456789ABCDEF0123456789ABCDEF.gr7.us-west-2.eks.amazonaws.com",
+		dig(r.get("karpenter-release").Inputs["values"].(map[string]any), "settings", "clusterEndpoint"), "the controller's endpoint is the cluster's")
+	var params []string
+	for _, inv := range r.Invokes {
+		if inv.Token == "aws:ssm/getParameter:getParameter" {
+			params = append(params, inv.Args["name"].(string))
+		}
+	}
+	assert.Equal(t, []string{"/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/recommended/image_id"}, params,
+		"al2023@latest resolves through the cluster's version's parameter")
+
+	plain := renderDefault(t)
+	assert.NotContains(t, invokedTokens(plain), "aws:eks/getCluster:getCluster", "render without a cluster reads none")
+}
+
+func TestNodeAccessFollowsTheClusterMode(t *testing.T) {
+	r := renderArgs(t, withCluster(t, `{"authenticationMode":"CONFIG_MAP"}`, `{}`))
+	assert.True(t, r.has("karpenter-aws-auth"), "a CONFIG_MAP cluster gets an aws-auth mapping")
+	assert.False(t, r.has("karpenter-node-access"), "and no access entry, which EKS would refuse")
+	r = renderArgs(t, withCluster(t, `{"authenticationMode":"API"}`, `{}`))
+	assert.True(t, r.has("karpenter-node-access"))
+	assert.False(t, r.has("karpenter-aws-auth"))
+}
+
+func TestFindingsNameTheInputTheFactAndTheFix(t *testing.T) {
+	for _, tc := range []struct {
+		name, cluster, inputs string
+		want                  []string
+	}{
+		{"an access entry on a CONFIG_MAP cluster", `{"authenticationMode":"CONFIG_MAP"}`, `{"nodeAccess":"accessEntry"}`,
+			[]string{"nodeAccess: accessEntry, but cluster demo is in CONFIG_MAP mode", "set nodeAccess: awsAuth", "API_AND_CONFIG_MAP"}},
+		{"aws-auth on an API cluster", `{"authenticationMode":"API"}`, `{"nodeAccess":"awsAuth"}`,
+			[]string{"nodeAccess: awsAuth, but cluster demo is in API mode"}},
+		{"an authentication mode the cluster disagrees with", `{"authenticationMode":"CONFIG_MAP"}`, `{"clusterAuthenticationMode":"API"}`,
+			[]string{"clusterAuthenticationMode: API, but cluster demo is in CONFIG_MAP mode", "remove clusterAuthenticationMode"}},
+		{"a Kubernetes version the release does not support", `{"version":"1.35"}`, `{"version":"1.8.6"}`,
+			[]string{"version: Karpenter 1.8.6 does not support Kubernetes 1.35, which cluster demo runs", "set version to 1.9.0 or later"}},
+		{"a kubernetesVersion the cluster disagrees with", `{"version":"1.32"}`, `{"kubernetesVersion":"1.33"}`,
+			[]string{"kubernetesVersion: 1.33, but cluster demo runs Kubernetes 1.32"}},
+		{"untagged subnets", `{"subnets":[{"id":"subnet-1","zone":"us-west-2a","tags":{}}]}`, `{}`,
+			[]string{"nodeClasses[0].subnetSelectorTerms (the default class): no subnet in vpc-0render (cluster demo's VPC) carries karpenter.sh/discovery=demo",
+				"list the cluster's private subnets in discovery.subnetIds (the component tags them), tag them karpenter.sh/discovery=demo, or change the selector"}},
+		{"untagged security groups", `{"securityGroups":[{"id":"sg-1","tags":{}}]}`, `{}`,
+			[]string{"nodeClasses[0].securityGroupSelectorTerms (the default class): no security group in vpc-0render", "discovery.securityGroupIds"}},
+		{"subnets of another VPC", `{"subnets":[{"id":"subnet-1","zone":"us-west-2a"},{"id":"subnet-2","zone":"us-west-2b","vpcId":"vpc-other"}]}`, `{}`,
+			[]string{"nodeClasses[0].subnetSelectorTerms (the default class): matches subnet-2 (vpc-other), outside cluster demo's VPC vpc-0render"}},
+		{"a user class's own selector", `{}`, `{"nodeClasses":[{"name":"a","subnetSelectorTerms":[{"tags":{"tier":"private"}}]}]}`,
+			[]string{"nodeClasses[0].subnetSelectorTerms: no subnet in vpc-0render (cluster demo's VPC) carries tier=private", "tag the subnets you want"}},
+		{"the OIDC provider of another cluster", `{"oidcIssuer":"https://oidc.eks.us-west-2.amazonaws.com/id/OTHER"}`, `{}`,
+			[]string{"oidcProviderArn: arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE is the OIDC provider of issuer oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE, and cluster demo's issuer is https://oidc.eks.us-west-2.amazonaws.com/id/OTHER", "cluster.oidcProviderArn"}},
+		{"an OIDC provider that does not exist", `{"oidcProviders":[]}`, `{}`,
+			[]string{"oidcProviderArn: no IAM OIDC provider arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE exists", "createOidcProvider: true"}},
+		{"an OIDC provider without the STS audience", `{"oidcProviders":[{"arn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE","url":"oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE","clientIds":["other"]}]}`, `{}`,
+			[]string{"does not list sts.amazonaws.com as a client ID (it lists other)"}},
+		{"al2@latest on Kubernetes 1.33", `{"version":"1.33"}`, `{"nodeClasses":[{"name":"a","amiAlias":"al2@latest"}]}`,
+			[]string{"nodeClasses[0].amiAlias: al2@latest has no AMI for Kubernetes 1.33, which cluster demo runs: EKS published its last AL2 optimized AMIs for Kubernetes 1.32", "use al2023@latest"}},
+		{"an AMI release that was never published", `{"missingParameters":["/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/amazon-eks-node-al2023-x86_64-standard-1.33-v20200101/image_id","/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/arm64/standard/amazon-eks-node-al2023-arm64-standard-1.33-v20200101/image_id"]}`,
+			`{"nodeClasses":[{"name":"a","amiAlias":"al2023@v20200101"}]}`,
+			[]string{"nodeClasses[0].amiAlias: al2023@v20200101 has no AMI for Kubernetes 1.33", "SSM parameters /aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/amazon-eks-node-al2023-x86_64-standard-1.33-v20200101/image_id and"}},
+		{"a Spot pool without the service-linked role", `{"noSpotServiceLinkedRole":true}`,
+			`{"nodePools":[{"name":"od"},{"name":"spot","requirements":[{"key":"karpenter.sh/capacity-type","operator":"In","values":["spot"]}]}]}`,
+			[]string{"nodePools[1].requirements[0]: allows Spot, and this account has no AWSServiceRoleForEC2Spot service-linked role", "set createSpotServiceLinkedRole: true"}},
+		{"a cluster that does not exist", `{"missing":true}`, `{}`,
+			[]string{"clusterName: no EKS cluster named demo exists where the aws provider looks", "readCluster: false"}},
+		{"Auto Mode on a cluster without it", `{}`, `{"mode":"autoMode","oidcProviderArn":null}`,
+			[]string{"mode: autoMode, but cluster demo does not run EKS Auto Mode"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := withCluster(t, tc.cluster, tc.inputs)
+			if strings.Contains(tc.inputs, `"oidcProviderArn":null`) {
+				args = strings.Replace(args, `"oidcProviderArn":null,`, "", 1)
+			}
+			msg := renderError(t, args)
+			for _, want := range tc.want {
+				assert.Contains(t, msg, want)
+			}
+			for _, line := range strings.Split(msg, "\n") {
+				assert.Regexp(t, pathError, line, "each finding starts with the input's path")
+			}
+		})
+	}
+}
+
+func TestEveryFindingAtOnce(t *testing.T) {
+	msg := renderError(t, withCluster(t, `{"authenticationMode":"CONFIG_MAP","version":"1.35","subnets":[],"noSpotServiceLinkedRole":true}`,
+		`{"version":"1.8.6","nodeAccess":"accessEntry","nodePools":[{"name":"spot","requirements":[{"key":"karpenter.sh/capacity-type","operator":"Exists"}]}]}`))
+	lines := strings.Split(msg, "\n")
+	require.Len(t, lines, 4, msg)
+	for i, prefix := range []string{"nodeAccess: ", "version: ", "nodeClasses[0].subnetSelectorTerms (the default class): ", "nodePools[0].requirements[0]: "} {
+		assert.True(t, strings.HasPrefix(lines[i], prefix), "line %d: %s", i, lines[i])
+	}
+}
+
+func TestDiscoveryIdsCountAsTagged(t *testing.T) {
+	untagged := `{"subnets":[{"id":"subnet-1","zone":"us-west-2a","tags":{}},{"id":"subnet-2","zone":"us-west-2b","tags":{}}],"securityGroups":[{"id":"sg-1","tags":{}}]}`
+	renderError(t, withCluster(t, untagged, `{}`))
+	r := renderArgs(t, withCluster(t, untagged, `{"discovery":{"subnetIds":["subnet-1","subnet-2"],"securityGroupIds":["sg-1"]}}`))
+	assert.True(t, r.has("karpenter-discovery-subnet-1"), "the component tags them, so the default class will find them")
+}
+
+func TestFindingsThatAreLikelyMistakesWarn(t *testing.T) {
+	warnings, err := constructLogged(t, withCluster(t, `{"subnets":[{"id":"subnet-1","zone":"us-west-2a"}],"version":"1.38"}`, `{}`), false, nil)
+	require.NoError(t, err)
+	assert.Contains(t, strings.Join(warnings, "\n"), "nodeClasses[0].subnetSelectorTerms (the default class): every subnet it matches (subnet-1) is in us-west-2a")
+	assert.Contains(t, strings.Join(warnings, "\n"), "cluster demo runs Kubernetes 1.38, which Karpenter's compatibility matrix as this component knows it does not cover")
+}
+
+// A cluster the same update creates: at the preview its name is unknown, so nothing is read,
+// node access assumes an access entry, and a warning says what waits for `up`; a known name
+// from a resource that does not exist yet is the same. At `up` (known, existing) the checks run.
+func TestChecksWaitForAClusterTheUpdateCreates(t *testing.T) {
+	args := withCluster(t, `{}`, `{}`)
+	warnings, err := constructLogged(t, args, true, func(a *RenderArgs) {
+		a.Inputs = a.Inputs.Set("clusterName", property.New(property.Computed).WithDependencies([]urn.URN{"urn:pulumi:stack::project::aws:eks/cluster:Cluster::demo"}))
+	})
+	require.NoError(t, err)
+	said := strings.Join(warnings, "\n")
+	assert.Contains(t, said, "clusterName is not known yet (an output of a resource this update creates): at `pulumi up`, before creating anything, the component reads the cluster and checks its authentication mode, which node access follows (this preview assumes API_AND_CONFIG_MAP: an access entry for the node role)")
+
+	warnings, err = constructLogged(t, withCluster(t, `{"missing":true}`, `{}`), true, func(a *RenderArgs) {
+		a.Inputs = a.Inputs.Set("clusterName", property.New("demo").WithDependencies([]urn.URN{"urn:pulumi:stack::project::aws:eks/cluster:Cluster::demo"}))
+	})
+	require.NoError(t, err, "a cluster this update creates does not exist at the preview")
+	assert.Contains(t, strings.Join(warnings, "\n"), "cluster demo does not exist yet (this update creates it)")
+
+	_, err = constructLogged(t, withCluster(t, `{"missing":true}`, `{}`), false, func(a *RenderArgs) {
+		a.Inputs = a.Inputs.Set("clusterName", property.New("demo").WithDependencies([]urn.URN{"urn:pulumi:stack::project::aws:eks/cluster:Cluster::demo"}))
+	})
+	require.ErrorContains(t, err, "clusterName: no EKS cluster named demo exists", "at up it must exist")
+
+	_, err = constructLogged(t, withCluster(t, `{"missing":true}`, `{}`), true, nil)
+	require.ErrorContains(t, err, "clusterName: no EKS cluster named demo exists", "a plain name is a cluster that exists: checked at the preview")
+}
+
+func TestReadClusterFalseReadsNothing(t *testing.T) {
+	args := mergeArgs(t, withCluster(t, `{"missing":true}`, `{}`), `{"readCluster":false}`)
+	parsed, err := ParseRenderArgs([]byte(args))
+	require.NoError(t, err)
+	out, err := Render(context.Background(), parsed)
+	require.NoError(t, err)
+	for _, inv := range out.Invokes {
+		assert.NotEqual(t, "aws:eks/getCluster:getCluster", inv.Token)
+	}
+	assert.Contains(t, renderError(t, withDefaults(t, `{"readCluster":true}`)), "readCluster: render reads no cluster")
+}
+
+// Subnets the same update creates, handed to discovery as a list: a preview knows neither the
+// ids nor how many, so it registers no discovery tag and the subnet check waits; `up` (all known)
+// tags and checks them before any child.
+func TestDiscoveryOfSubnetsTheUpdateCreates(t *testing.T) {
+	subnets := urn.URN("urn:pulumi:stack::project::aws:ec2/subnet:Subnet::private")
+	untagged := `{"subnets":[{"id":"subnet-1","zone":"us-west-2a","tags":{}},{"id":"subnet-2","zone":"us-west-2b","tags":{}}]}`
+	warnings, err := constructLogged(t, withCluster(t, untagged, `{"discovery":{"subnetIds":["x"]}}`), true, func(a *RenderArgs) {
+		a.Inputs = a.Inputs.Set("discovery", property.New(map[string]property.Value{"subnetIds": property.New(property.Computed).WithDependencies([]urn.URN{subnets})}))
+	})
+	require.NoError(t, err, "the preview cannot know the subnets yet")
+	said := strings.Join(warnings, "\n")
+	assert.Contains(t, said, "discovery.subnetIds: not known yet (outputs of resources this update creates): this preview shows no discovery tags for them")
+	assert.Contains(t, said, "nodeClasses[0].subnetSelectorTerms (the default class) against the cluster's subnets")
+
+	_, err = constructLogged(t, withCluster(t, untagged, `{"discovery":{"subnetIds":["subnet-1","subnet-2"]}}`), false, nil)
+	require.NoError(t, err, "at up the listed subnets count as tagged")
+}

@@ -1,0 +1,293 @@
+package plan
+
+// The install checked against the cluster it goes into. EKS, IAM, EC2 and SSM already know
+// everything that makes a valid install launch nothing — an authentication mode that refuses
+// access entries, a Kubernetes version the release does not support, an OIDC provider of another
+// cluster, subnets without the discovery tag, an AMI alias without AMIs, an account without the
+// Spot service-linked role — so the component reads it (build: through the user's aws provider)
+// and reports each finding with the input, the fact read and the fix, before creating anything.
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+)
+
+// Cluster is what EKS says about the cluster (DescribeCluster).
+type Cluster struct {
+	Name               string
+	AuthenticationMode spec.AuthenticationMode
+	Version            string // Kubernetes major.minor
+	Endpoint           string
+	OIDCIssuer         string // https://oidc.eks.<region>.amazonaws.com/id/<id>
+	VpcID              string
+	AutoMode           bool // computeConfig.enabled
+}
+
+// OIDCProvider is an IAM OIDC identity provider.
+type OIDCProvider struct {
+	URL       string // without the scheme, as IAM stores it
+	ClientIDs []string
+}
+
+// Subnet and SecurityGroup are what the node class checks need of them.
+type Subnet struct {
+	ID, VpcID, Zone string
+}
+
+type SecurityGroup struct {
+	ID, VpcID string
+}
+
+// Filter is an EC2 Describe* filter.
+type Filter struct {
+	Name   string
+	Values []string
+}
+
+// ErrNotFound is what a ClusterReader answers for something that does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ClusterReader reads what the checks compare the inputs with. Its methods may be called
+// concurrently.
+type ClusterReader interface {
+	OIDCProvider(arn string) (OIDCProvider, error)
+	Subnets(filters []Filter) ([]Subnet, error)
+	SecurityGroups(filters []Filter) ([]SecurityGroup, error)
+	ParameterExists(name string) (bool, error)
+	RoleExists(name string) (bool, error)
+}
+
+// Known is what the engine sent known of the Input-typed inputs: Value answers one by its path
+// (e.g. `oidcProviderArn`, `discovery.subnetIds[0]`, `nodeClasses[1].subnetSelectorTerms[0].id`)
+// when it is known; Later are the lists a preview could not know at all (their length neither).
+type Known struct {
+	Value func(path string) (string, bool)
+	Later []string
+}
+
+// Findings are the outcome of the checks: errors fail before any child is created; warnings
+// are said on the component; Waiting names the checks that need a value not known yet.
+type Findings struct {
+	Errors   []error
+	Warnings []string
+	Waiting  []string
+}
+
+func (f *Findings) add(o Findings) {
+	f.Errors = append(f.Errors, o.Errors...)
+	f.Warnings = append(f.Warnings, o.Warnings...)
+	f.Waiting = append(f.Waiting, o.Waiting...)
+}
+
+func (f *Findings) errorf(format string, a ...any) {
+	f.Errors = append(f.Errors, fmt.Errorf(format, a...))
+}
+func (f *Findings) warnf(format string, a ...any) {
+	f.Warnings = append(f.Warnings, fmt.Sprintf(format, a...))
+}
+
+// CheckCluster checks the plan against the cluster c, reading the rest through r. The checks run
+// concurrently (each is a round trip or a few); their findings come back in a fixed order.
+func (p *Plan) CheckCluster(c Cluster, r ClusterReader, known Known) Findings {
+	checks := []func() Findings{
+		func() Findings { return p.checkAuthentication(c) },
+		func() Findings { return p.checkKubernetesVersion(c) },
+		func() Findings { return p.checkOIDCProvider(c, r, known) },
+	}
+	for i := range p.Classes {
+		checks = append(checks,
+			func() Findings { return p.checkSubnets(i, c, r, known) },
+			func() Findings { return p.checkSecurityGroups(i, c, r, known) },
+			func() Findings { return p.checkAmi(i, c, r) },
+		)
+	}
+	checks = append(checks, func() Findings { return p.checkSpotRole(r) })
+
+	results := make([]Findings, len(checks))
+	var wg sync.WaitGroup
+	for i, check := range checks {
+		wg.Go(func() { results[i] = check() })
+	}
+	wg.Wait()
+	var all Findings
+	for _, f := range results {
+		all.add(f)
+	}
+	return all
+}
+
+// ClusterChecks names what CheckCluster checks for this plan, for a preview that cannot yet.
+func (p *Plan) ClusterChecks() []string {
+	var out []string
+	if p.Release.AutoMode != nil {
+		out = append(out, "that it runs EKS Auto Mode")
+	} else if p.inputs.authenticationMode == nil {
+		out = append(out, fmt.Sprintf("its authentication mode, which node access follows (this preview assumes %s: %s)", p.AuthenticationMode, p.nodeAccessSaid()))
+	}
+	if p.Release.AutoMode == nil {
+		out = append(out, fmt.Sprintf("its Kubernetes version against Karpenter %s and the AMI aliases", p.Release.Version))
+	}
+	if p.TrustIRSA && p.CreateControllerIAM {
+		out = append(out, "oidcProviderArn against its OIDC issuer")
+	}
+	if len(p.Classes) > 0 {
+		out = append(out, "the subnets and security groups the node classes select, in its VPC")
+	}
+	out = append(out, "the EC2 Spot service-linked role, if a pool allows Spot")
+	return out
+}
+
+func (p *Plan) nodeAccessSaid() string {
+	switch p.NodeAccess {
+	case "accessEntry":
+		return "an access entry for the node role"
+	case "awsAuth":
+		return "an aws-auth mapping for the node role"
+	}
+	return "no node access created"
+}
+
+// checkAuthentication: access entries need API or API_AND_CONFIG_MAP, aws-auth needs
+// CONFIG_MAP or API_AND_CONFIG_MAP (EKS User Guide, "Change authentication mode").
+func (p *Plan) checkAuthentication(c Cluster) (f Findings) {
+	mode := c.AuthenticationMode
+	if in := p.inputs.authenticationMode; in != nil && *in != mode {
+		f.errorf("clusterAuthenticationMode: %s, but cluster %s is in %s mode (EKS accessConfig.authenticationMode); remove clusterAuthenticationMode (the component reads the cluster's mode) or change the cluster's mode", *in, c.Name, mode)
+		return f
+	}
+	if p.Release.AutoMode != nil {
+		if !c.AutoMode {
+			f.errorf("mode: autoMode, but cluster %s does not run EKS Auto Mode (computeConfig.enabled is false), so nothing would act on these NodePools; enable Auto Mode on the cluster (pulumi-eks: autoMode: {enabled: true}) or install Karpenter with mode selfManaged", c.Name)
+		}
+		if p.NodeAccess == "accessEntry" && mode == spec.AuthenticationModeConfigMap {
+			f.errorf("mode: autoMode needs access entries, and cluster %s is in CONFIG_MAP mode; switch the cluster to API_AND_CONFIG_MAP or API", c.Name)
+		}
+		return f
+	}
+	switch {
+	case p.NodeAccess == "accessEntry" && mode == spec.AuthenticationModeConfigMap:
+		f.errorf("nodeAccess: accessEntry, but cluster %s is in CONFIG_MAP mode, where EKS refuses access entries; set nodeAccess: awsAuth (or leave it unset: the component follows the cluster), or switch the cluster to API_AND_CONFIG_MAP (pulumi-eks: authenticationMode: \"API_AND_CONFIG_MAP\")", c.Name)
+	case p.NodeAccess == "awsAuth" && mode == spec.AuthenticationModeApi:
+		f.errorf("nodeAccess: awsAuth, but cluster %s is in API mode, which ignores kube-system/aws-auth: its nodes could not join; set nodeAccess: accessEntry (or leave it unset: the component follows the cluster)", c.Name)
+	}
+	return f
+}
+
+// checkKubernetesVersion: the release must support the cluster's Kubernetes version
+// (Karpenter's compatibility matrix, catalog).
+func (p *Plan) checkKubernetesVersion(c Cluster) (f Findings) {
+	if p.Release.AutoMode != nil || c.Version == "" {
+		return f // EKS runs a Karpenter that fits its cluster; or EKS said no version
+	}
+	if in := p.inputs.kubernetesVersion; in != nil && catalog.MinorOf(*in) != c.Version {
+		f.errorf("kubernetesVersion: %s, but cluster %s runs Kubernetes %s (EKS); remove kubernetesVersion: the component reads the cluster's version", *in, c.Name, c.Version)
+		return f
+	}
+	supported, needs, known := p.Release.SupportsKubernetes(c.Version)
+	switch {
+	case !known:
+		f.warnf("cluster %s runs Kubernetes %s, which Karpenter's compatibility matrix as this component knows it does not cover (%s): not checked", c.Name, c.Version, catalog.MatrixRange())
+	case !supported:
+		f.errorf("version: Karpenter %s does not support Kubernetes %s, which cluster %s runs (%s needs Karpenter %s or later, Karpenter's compatibility matrix); set version to %s or later", p.Release.Version, c.Version, c.Name, c.Version, needs, needs)
+	}
+	return f
+}
+
+// checkOIDCProvider: IRSA works only with the cluster's own OIDC provider, listing the audience
+// EKS's webhook requests; STS refuses the controller's token otherwise, and the release times
+// out far from the input that caused it.
+func (p *Plan) checkOIDCProvider(c Cluster, r ClusterReader, known Known) (f Findings) {
+	if !p.TrustIRSA || !p.CreateControllerIAM {
+		return f
+	}
+	arn, ok := known.Value("oidcProviderArn")
+	if !ok {
+		f.Waiting = append(f.Waiting, "oidcProviderArn against the cluster's OIDC issuer")
+		return f
+	}
+	issuer := strings.TrimPrefix(c.OIDCIssuer, "https://")
+	_, named, _ := strings.Cut(arn, ":oidc-provider/")
+	if named != issuer {
+		f.errorf("oidcProviderArn: %s is the OIDC provider of issuer %s, and cluster %s's issuer is %s: STS would refuse the controller's tokens; pass the cluster's own provider (pulumi-eks: cluster.oidcProviderArn, with createOidcProvider: true)", arn, named, c.Name, c.OIDCIssuer)
+		return f
+	}
+	provider, err := r.OIDCProvider(arn)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		f.errorf("oidcProviderArn: no IAM OIDC provider %s exists in this account: STS would refuse the controller's tokens; create the cluster's (pulumi-eks: createOidcProvider: true) and pass its ARN", arn)
+	case err != nil:
+		f.warnf("oidcProviderArn: could not read %s (%v): not checked (the check needs iam:GetOpenIDConnectProvider)", arn, err)
+	case !slices.Contains(provider.ClientIDs, catalog.IRSAAudience):
+		f.errorf("oidcProviderArn: %s does not list %s as a client ID (it lists %s): STS would refuse the controller's tokens; add it to the provider's clientIdLists", arn, catalog.IRSAAudience, listOrNone(provider.ClientIDs))
+	}
+	return f
+}
+
+// spotRequirement is the first requirement of a pool that lets Karpenter launch Spot, or -1.
+// Without a capacity-type requirement Karpenter launches on-demand only.
+func spotRequirement(reqs []spec.Requirement) int {
+	for i, r := range reqs {
+		if r.Key != "karpenter.sh/capacity-type" {
+			continue
+		}
+		switch r.Operator {
+		case "In":
+			if slices.Contains(r.Values, "spot") {
+				return i
+			}
+		case "NotIn":
+			if !slices.Contains(r.Values, "spot") {
+				return i
+			}
+		case "Exists":
+			return i
+		}
+	}
+	return -1
+}
+
+// checkSpotRole: EC2 refuses every Spot launch in an account without AWSServiceRoleForEC2Spot,
+// which Karpenter may not create.
+func (p *Plan) checkSpotRole(r ClusterReader) (f Findings) {
+	if p.SpotServiceLinkedRole {
+		return f
+	}
+	var fields []string
+	for i, pool := range p.Pools {
+		reqs := pool.Requirements
+		if len(reqs) == 0 {
+			_, reqs = PoolDefaults(p.Release)
+		}
+		if j := spotRequirement(reqs); j >= 0 {
+			fields = append(fields, fmt.Sprintf("nodePools[%d].requirements[%d]", i, j))
+		}
+	}
+	if len(fields) == 0 {
+		return f
+	}
+	exists, err := r.RoleExists(catalog.SpotServiceLinkedRole)
+	switch {
+	case err != nil:
+		f.warnf("%s: allows Spot; could not read the %s service-linked role (%v): not checked (the check needs iam:GetRole)", fields[0], catalog.SpotServiceLinkedRole, err)
+	case !exists:
+		also := ""
+		if len(fields) > 1 {
+			also = " (as do " + strings.Join(fields[1:], ", ") + ")"
+		}
+		f.errorf("%s: allows Spot%s, and this account has no %s service-linked role, without which EC2 refuses every Spot launch (Karpenter may not create it); set createSpotServiceLinkedRole: true, or create it once (aws iam create-service-linked-role --aws-service-name spot.amazonaws.com)", fields[0], also, catalog.SpotServiceLinkedRole)
+	}
+	return f
+}
+
+func listOrNone(items []string) string {
+	if len(items) == 0 {
+		return "none"
+	}
+	return strings.Join(items, ", ")
+}

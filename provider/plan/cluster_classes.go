@@ -1,0 +1,341 @@
+package plan
+
+// The node classes checked against the cluster: what their subnet and security group selector
+// terms match in the cluster's VPC (Karpenter finds nothing, the class never becomes Ready and
+// pods stay Pending, while `pulumi up` is green), and whether their AMI alias has an AMI for the
+// cluster's Kubernetes version.
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+)
+
+// classField is the path of a field of a node class in findings, saying when the class is the
+// default one (the user wrote no nodeClasses).
+func (p *Plan) classField(i int, field string) string {
+	path := fmt.Sprintf("nodeClasses[%d].%s", i, field)
+	if i >= p.inputs.userClasses {
+		path += " (the default class)"
+	}
+	return path
+}
+
+// selector is one selector term as EC2 filters: what it matches today (filters), and, when it
+// selects by the cluster's discovery tag, what it will match once the component has tagged the
+// discovery resources (onDiscovery: filters on their ids, without the discovery tag).
+type selector struct {
+	describe    string
+	filters     []Filter
+	onDiscovery []Filter
+	discovery   bool   // the term selects by the cluster's discovery tag
+	waiting     string // a value the term needs that is not known yet
+}
+
+// termFilters turns a term's tags into EC2 filters: `*` matches any value (Karpenter's rule).
+func termFilters(tags map[string]string) []Filter {
+	var out []Filter
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
+		if tags[k] == "*" {
+			out = append(out, Filter{Name: "tag-key", Values: []string{k}})
+		} else {
+			out = append(out, Filter{Name: "tag:" + k, Values: []string{tags[k]}})
+		}
+	}
+	return out
+}
+
+func describeTags(tags map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
+		if tags[k] == "*" {
+			parts = append(parts, k+" (any value)")
+		} else {
+			parts = append(parts, k+"="+tags[k])
+		}
+	}
+	return "carries " + strings.Join(parts, " and ")
+}
+
+// tagSelector is a tags term; discovery are the ids the component tags with the discovery tag
+// (discoveryField names them), idFilter the EC2 filter that selects by id.
+func tagSelector(tags map[string]string, cluster string, discovery []string, discoveryWaiting, idFilter string) selector {
+	for k, v := range tags {
+		if spec.IsUnknown(v) {
+			return selector{waiting: "the value of tag " + k}
+		}
+	}
+	s := selector{describe: describeTags(tags), filters: termFilters(tags)}
+	if v, ok := tags[catalog.DiscoveryTag]; ok && (v == cluster || v == "*") {
+		s.discovery = true
+		switch {
+		case discoveryWaiting != "":
+			s.waiting = discoveryWaiting
+		case len(discovery) > 0:
+			rest := maps.Clone(tags)
+			delete(rest, catalog.DiscoveryTag)
+			s.onDiscovery = append(termFilters(rest), Filter{Name: idFilter, Values: discovery})
+		}
+	}
+	return s
+}
+
+// discoveryIDs are the known ids of discovery.subnetIds or discovery.securityGroupIds, or the
+// path of the first one not known yet.
+func discoveryIDs(field string, n int, known Known) (ids []string, waiting string) {
+	if list := "discovery." + field; slices.Contains(known.Later, list) {
+		return nil, list
+	}
+	for j := range n {
+		path := fmt.Sprintf("discovery.%s[%d]", field, j)
+		id, ok := known.Value(path)
+		if !ok {
+			return nil, path
+		}
+		ids = append(ids, id)
+	}
+	return ids, ""
+}
+
+func (p *Plan) subnetSelectors(i int, cluster string, known Known) []selector {
+	c := p.Classes[i]
+	ids, waiting := discoveryIDs("subnetIds", p.inputs.discoverySubnets, known)
+	if len(c.SubnetSelectorTerms) == 0 {
+		return []selector{tagSelector(map[string]string{catalog.DiscoveryTag: cluster}, cluster, ids, waiting, "subnet-id")}
+	}
+	var out []selector
+	for j, t := range c.SubnetSelectorTerms {
+		if t.Id == nil {
+			out = append(out, tagSelector(t.Tags, cluster, ids, waiting, "subnet-id"))
+			continue
+		}
+		path := fmt.Sprintf("nodeClasses[%d].subnetSelectorTerms[%d].id", i, j)
+		id, ok := known.Value(path)
+		if !ok {
+			out = append(out, selector{waiting: path})
+			continue
+		}
+		out = append(out, selector{describe: "is " + id, filters: []Filter{{Name: "subnet-id", Values: []string{id}}}})
+	}
+	return out
+}
+
+func (p *Plan) securityGroupSelectors(i int, cluster string, known Known) []selector {
+	c := p.Classes[i]
+	ids, waiting := discoveryIDs("securityGroupIds", p.inputs.discoverySecurityGroups, known)
+	if len(c.SecurityGroupSelectorTerms) == 0 {
+		return []selector{tagSelector(map[string]string{catalog.DiscoveryTag: cluster}, cluster, ids, waiting, "group-id")}
+	}
+	var out []selector
+	for j, t := range c.SecurityGroupSelectorTerms {
+		switch {
+		case t.Id != nil:
+			path := fmt.Sprintf("nodeClasses[%d].securityGroupSelectorTerms[%d].id", i, j)
+			id, ok := known.Value(path)
+			if !ok {
+				out = append(out, selector{waiting: path})
+				continue
+			}
+			out = append(out, selector{describe: "is " + id, filters: []Filter{{Name: "group-id", Values: []string{id}}}})
+		case t.Name != nil:
+			out = append(out, selector{describe: "is named " + *t.Name, filters: []Filter{{Name: "group-name", Values: []string{*t.Name}}}})
+		default:
+			out = append(out, tagSelector(t.Tags, cluster, ids, waiting, "group-id"))
+		}
+	}
+	return out
+}
+
+// describeSelectors says what a list of terms selects, for a finding.
+func describeSelectors(sels []selector) string {
+	var parts []string
+	for _, s := range sels {
+		if s.describe != "" {
+			parts = append(parts, s.describe)
+		}
+	}
+	return strings.Join(parts, ", or ")
+}
+
+// usesDiscovery says whether a finding's fix is the discovery tag (the terms select by it).
+func usesDiscovery(sels []selector) bool {
+	return slices.ContainsFunc(sels, func(s selector) bool { return s.discovery })
+}
+
+// matchAll runs every selector's queries, keyed by id, and says whether a term is still waiting.
+func matchAll[T any](sels []selector, read func([]Filter) ([]T, error), id func(T) string) (map[string]T, []string, error) {
+	found := map[string]T{}
+	var waiting []string
+	for _, s := range sels {
+		if s.waiting != "" {
+			waiting = append(waiting, s.waiting)
+			continue
+		}
+		for _, filters := range [][]Filter{s.filters, s.onDiscovery} {
+			if filters == nil {
+				continue
+			}
+			items, err := read(filters)
+			if err != nil && !errors.Is(err, ErrNotFound) {
+				return nil, nil, err
+			}
+			for _, item := range items {
+				found[id(item)] = item
+			}
+		}
+	}
+	return found, waiting, nil
+}
+
+// checkSubnets: the class's subnets must exist in the cluster's VPC; one zone only is a warning.
+func (p *Plan) checkSubnets(i int, c Cluster, r ClusterReader, known Known) (f Findings) {
+	field := p.classField(i, "subnetSelectorTerms")
+	sels := p.subnetSelectors(i, c.Name, known)
+	found, waiting, err := matchAll(sels, r.Subnets, func(s Subnet) string { return s.ID })
+	if err != nil {
+		f.warnf("%s: could not read the subnets it selects (%v): not checked (the check needs ec2:DescribeSubnets)", field, err)
+		return f
+	}
+	var in, out []string
+	zones := map[string]bool{}
+	for _, id := range slices.Sorted(maps.Keys(found)) {
+		s := found[id]
+		if s.VpcID != c.VpcID {
+			out = append(out, fmt.Sprintf("%s (%s)", id, s.VpcID))
+			continue
+		}
+		in = append(in, id)
+		zones[s.Zone] = true
+	}
+	if len(out) > 0 {
+		f.errorf("%s: matches %s, outside cluster %s's VPC %s: instances launched there could not use the cluster's security groups or reach it; change the selector (or the subnets' tags) to match only subnets of %s", field, strings.Join(out, ", "), c.Name, c.VpcID, c.VpcID)
+	}
+	switch {
+	case len(waiting) > 0 && len(in) == 0:
+		f.Waiting = append(f.Waiting, field+" against the cluster's subnets")
+	case len(in) == 0:
+		fix := "tag the subnets you want with what the selector asks, or change the selector"
+		if usesDiscovery(sels) {
+			fix = fmt.Sprintf("list the cluster's private subnets in discovery.subnetIds (the component tags them), tag them %s=%s, or change the selector", catalog.DiscoveryTag, c.Name)
+		}
+		f.errorf("%s: no subnet in %s (cluster %s's VPC) %s, so Karpenter would find none: the class would never become Ready and pods would stay Pending; %s", field, c.VpcID, c.Name, describeSelectors(sels), fix)
+	case len(zones) == 1 && len(waiting) == 0:
+		f.warnf("%s: every subnet it matches (%s) is in %s: Karpenter can launch nodes only there (no spread across zones, and no node at all while that zone has no capacity); select subnets in more zones", field, strings.Join(in, ", "), slices.Collect(maps.Keys(zones))[0])
+	}
+	return f
+}
+
+// checkSecurityGroups: the class's security groups must exist in the cluster's VPC.
+func (p *Plan) checkSecurityGroups(i int, c Cluster, r ClusterReader, known Known) (f Findings) {
+	field := p.classField(i, "securityGroupSelectorTerms")
+	sels := p.securityGroupSelectors(i, c.Name, known)
+	found, waiting, err := matchAll(sels, r.SecurityGroups, func(s SecurityGroup) string { return s.ID })
+	if err != nil {
+		f.warnf("%s: could not read the security groups it selects (%v): not checked (the check needs ec2:DescribeSecurityGroups)", field, err)
+		return f
+	}
+	var in, out []string
+	for _, id := range slices.Sorted(maps.Keys(found)) {
+		if g := found[id]; g.VpcID != c.VpcID {
+			out = append(out, fmt.Sprintf("%s (%s)", id, g.VpcID))
+		} else {
+			in = append(in, id)
+		}
+	}
+	if len(out) > 0 {
+		f.errorf("%s: matches %s, outside cluster %s's VPC %s: EC2 refuses to launch an instance with a security group of another VPC; change the selector to match only security groups of %s", field, strings.Join(out, ", "), c.Name, c.VpcID, c.VpcID)
+	}
+	switch {
+	case len(waiting) > 0 && len(in) == 0:
+		f.Waiting = append(f.Waiting, field+" against the cluster's security groups")
+	case len(in) == 0:
+		fix := "tag the security groups you want with what the selector asks, or change the selector"
+		if usesDiscovery(sels) {
+			fix = fmt.Sprintf("list the cluster's node security group in discovery.securityGroupIds (the component tags it), tag it %s=%s, or change the selector", catalog.DiscoveryTag, c.Name)
+		}
+		f.errorf("%s: no security group in %s (cluster %s's VPC) %s, so Karpenter would find none: the class would never become Ready and pods would stay Pending; %s", field, c.VpcID, c.Name, describeSelectors(sels), fix)
+	}
+	return f
+}
+
+// amiAlias is the alias a self-managed class resolves its AMIs through, and the field that sets
+// it; "" when it selects AMIs by id, name, tags or SSM parameter.
+func (p *Plan) amiAlias(i int) (field, alias string) {
+	c := p.Classes[i]
+	for j, t := range c.AmiSelectorTerms {
+		if t.Alias != nil {
+			return p.classField(i, fmt.Sprintf("amiSelectorTerms[%d].alias", j)), *t.Alias
+		}
+	}
+	if len(c.AmiSelectorTerms) > 0 {
+		return "", ""
+	}
+	if !p.Release.Has(catalog.FeatureV1) {
+		// Before v1 a class without AMI terms takes its amiFamily's latest optimized AMIs.
+		family := catalog.AliasFamilyOf(c.ResolvedAmiFamily(p.DefaultAmiAlias))
+		if family == "" {
+			return "", ""
+		}
+		if c.AmiFamily != nil {
+			return p.classField(i, "amiFamily"), family + "@latest"
+		}
+		return p.classField(i, "amiAlias"), family + "@latest"
+	}
+	if c.AmiAlias != nil {
+		return p.classField(i, "amiAlias"), *c.AmiAlias
+	}
+	return p.classField(i, "amiAlias"), p.DefaultAmiAlias
+}
+
+// checkAmi: an alias with no optimized AMI for the cluster's Kubernetes version leaves the class
+// without AMIs: it never becomes Ready.
+func (p *Plan) checkAmi(i int, c Cluster, r ClusterReader) (f Findings) {
+	if p.Release.AutoMode != nil {
+		return f // Auto Mode picks its own AMIs
+	}
+	field, alias := p.amiAlias(i)
+	if alias == "" || c.Version == "" {
+		return f
+	}
+	family, version, _ := strings.Cut(alias, "@")
+	if why := catalog.CheckAliasKubernetes(family, c.Version); why != "" {
+		f.errorf("%s: %s has no AMI for Kubernetes %s, which cluster %s runs: %s, so the class would never become Ready; use %s or bottlerocket@latest", field, alias, c.Version, c.Name, why, catalog.DefaultAmiAliasOf(p.Release))
+		return f
+	}
+	params := catalog.AmiParameters(family, version, c.Version)
+	for _, name := range params {
+		exists, err := r.ParameterExists(name)
+		if err != nil {
+			f.warnf("%s: could not read the SSM parameter %s that %s resolves through (%v): not checked (the check needs ssm:GetParameter)", field, name, alias, err)
+			return f
+		}
+		if exists {
+			return f
+		}
+	}
+	if len(params) > 0 {
+		f.errorf("%s: %s has no AMI for Kubernetes %s, which cluster %s runs: Karpenter resolves it through the SSM parameter%s %s, and none exists in this region, so the class would never become Ready; use %s@latest or a release published for Kubernetes %s", field, alias, c.Version, c.Name, plural(len(params)), strings.Join(params, " and "), family, c.Version)
+	}
+	return f
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// userDiscovery counts the discovery ids the user gave (their values are Inputs, read through
+// Known).
+func userDiscovery(d *spec.Discovery) (subnets, securityGroups int) {
+	if d == nil {
+		return 0, 0
+	}
+	return len(d.SubnetIds), len(d.SecurityGroupIds)
+}

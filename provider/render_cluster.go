@@ -1,0 +1,233 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	presource "github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+)
+
+// renderCluster is the cluster `render` checks the inputs against when the args describe one
+// (`cluster`); render reads no AWS, so without it the component runs as with readCluster false.
+// Every field has a default that fits the inputs: a cluster named clusterName in
+// API_AND_CONFIG_MAP mode running Kubernetes 1.33, the OIDC issuer oidcProviderArn names, three
+// subnets and a security group tagged for discovery in its VPC, every SSM parameter and the Spot
+// service-linked role present. Tests set what they need otherwise.
+type renderCluster struct {
+	AuthenticationMode string               `json:"authenticationMode"`
+	Version            string               `json:"version"`
+	Endpoint           string               `json:"endpoint"`
+	OIDCIssuer         string               `json:"oidcIssuer"`
+	VpcID              string               `json:"vpcId"`
+	AutoMode           bool                 `json:"autoMode"`
+	Subnets            []renderSubnet       `json:"subnets"`
+	SecurityGroups     []renderGroup        `json:"securityGroups"`
+	OIDCProviders      []renderOIDCProvider `json:"oidcProviders"`
+	MissingParameters  []string             `json:"missingParameters"`
+	// NoSpotServiceLinkedRole: the account has no AWSServiceRoleForEC2Spot.
+	NoSpotServiceLinkedRole bool `json:"noSpotServiceLinkedRole"`
+	// Missing: there is no such cluster.
+	Missing bool `json:"missing"`
+
+	name string
+}
+
+type renderSubnet struct {
+	ID    string            `json:"id"`
+	VpcID string            `json:"vpcId"`
+	Zone  string            `json:"zone"`
+	Tags  map[string]string `json:"tags"`
+}
+
+type renderGroup struct {
+	ID    string            `json:"id"`
+	Name  string            `json:"name"`
+	VpcID string            `json:"vpcId"`
+	Tags  map[string]string `json:"tags"`
+}
+
+type renderOIDCProvider struct {
+	Arn       string   `json:"arn"`
+	URL       string   `json:"url"`
+	ClientIDs []string `json:"clientIds"`
+}
+
+// parseRenderCluster reads the args' `cluster` and completes it with defaults that fit inputs.
+func parseRenderCluster(raw any, inputs map[string]any) (*renderCluster, error) {
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil, err
+	}
+	c := &renderCluster{}
+	if err := json.Unmarshal(b, c); err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	c.name, _ = inputs["clusterName"].(string)
+	if c.AuthenticationMode == "" {
+		c.AuthenticationMode = "API_AND_CONFIG_MAP"
+	}
+	if c.Version == "" {
+		c.Version = "1.33"
+	}
+	if c.Endpoint == "" {
+		c.Endpoint = "https://0123456789ABCDEF0123456789ABCDEF.gr7." + renderRegion + ".eks.amazonaws.com"
+	}
+	arn, _ := inputs["oidcProviderArn"].(string)
+	if c.OIDCIssuer == "" {
+		c.OIDCIssuer = "https://oidc.eks." + renderRegion + ".amazonaws.com/id/0123456789ABCDEF0123456789ABCDEF"
+		if _, named, ok := strings.Cut(arn, ":oidc-provider/"); ok {
+			c.OIDCIssuer = "https://" + named
+		}
+	}
+	if c.VpcID == "" {
+		c.VpcID = "vpc-0render"
+	}
+	discovery := map[string]string{"karpenter.sh/discovery": c.name}
+	if c.Subnets == nil {
+		for _, z := range []string{"a", "b", "c"} {
+			c.Subnets = append(c.Subnets, renderSubnet{ID: "subnet-0render" + z, Zone: renderRegion + z})
+		}
+	}
+	if c.SecurityGroups == nil {
+		c.SecurityGroups = []renderGroup{{ID: "sg-0rendernodes", Name: "nodes"}}
+	}
+	// A subnet or group without `tags` carries the discovery tag (`tags: {}`: none).
+	for i := range c.Subnets {
+		if c.Subnets[i].VpcID == "" {
+			c.Subnets[i].VpcID = c.VpcID
+		}
+		if c.Subnets[i].Tags == nil {
+			c.Subnets[i].Tags = discovery
+		}
+	}
+	for i := range c.SecurityGroups {
+		if c.SecurityGroups[i].VpcID == "" {
+			c.SecurityGroups[i].VpcID = c.VpcID
+		}
+		if c.SecurityGroups[i].Tags == nil {
+			c.SecurityGroups[i].Tags = discovery
+		}
+	}
+	if c.OIDCProviders == nil && arn != "" {
+		c.OIDCProviders = []renderOIDCProvider{{Arn: arn, URL: strings.TrimPrefix(c.OIDCIssuer, "https://"), ClientIDs: []string{"sts.amazonaws.com"}}}
+	}
+	return c, nil
+}
+
+// call answers the cluster checks' invokes the way pulumi-aws does (its not-found messages
+// included), or ok false for another token.
+func (c *renderCluster) call(token string, args presource.PropertyMap) (result presource.PropertyMap, ok bool, err error) {
+	if c == nil {
+		return nil, false, nil
+	}
+	arg := func(k string) string {
+		if v, ok := args[presource.PropertyKey(k)]; ok && v.IsString() {
+			return v.StringValue()
+		}
+		return ""
+	}
+	switch token {
+	case "aws:eks/getCluster:getCluster":
+		if c.Missing || arg("name") != c.name {
+			return nil, true, fmt.Errorf("reading EKS Cluster (%s): couldn't find resource", arg("name"))
+		}
+		return mockMap(map[string]any{
+			"id": c.name, "name": c.name, "version": c.Version, "endpoint": c.Endpoint, "status": "ACTIVE",
+			"accessConfigs":  []any{map[string]any{"authenticationMode": c.AuthenticationMode, "bootstrapClusterCreatorAdminPermissions": true}},
+			"computeConfigs": []any{map[string]any{"enabled": c.AutoMode}},
+			"identities":     []any{map[string]any{"oidcs": []any{map[string]any{"issuer": c.OIDCIssuer}}}},
+			"vpcConfig":      map[string]any{"vpcId": c.VpcID},
+		}), true, nil
+	case "aws:iam/getOpenIdConnectProvider:getOpenIdConnectProvider":
+		for _, p := range c.OIDCProviders {
+			if p.Arn == arg("arn") {
+				return mockMap(map[string]any{"arn": p.Arn, "id": p.Arn, "url": p.URL, "clientIdLists": stringsAny(p.ClientIDs)}), true, nil
+			}
+		}
+		return nil, true, fmt.Errorf("reading IAM OIDC Provider (%s): couldn't find resource", arg("arn"))
+	case "aws:ec2/getSubnets:getSubnets":
+		var ids []any
+		for _, s := range c.Subnets {
+			if matchesFilters(args, map[string][]string{"subnet-id": {s.ID}, "vpc-id": {s.VpcID}, "availability-zone": {s.Zone}}, s.Tags) {
+				ids = append(ids, s.ID)
+			}
+		}
+		return mockMap(map[string]any{"id": renderRegion, "ids": ids}), true, nil
+	case "aws:ec2/getSubnet:getSubnet":
+		for _, s := range c.Subnets {
+			if s.ID == arg("id") {
+				return mockMap(map[string]any{"id": s.ID, "vpcId": s.VpcID, "availabilityZone": s.Zone, "tags": tagsAny(s.Tags)}), true, nil
+			}
+		}
+		return nil, true, fmt.Errorf("reading EC2 Subnet: empty result")
+	case "aws:ec2/getSecurityGroups:getSecurityGroups":
+		ids, vpcs := []any{}, []any{}
+		for _, g := range c.SecurityGroups {
+			if matchesFilters(args, map[string][]string{"group-id": {g.ID}, "group-name": {g.Name}, "vpc-id": {g.VpcID}}, g.Tags) {
+				ids, vpcs = append(ids, g.ID), append(vpcs, g.VpcID)
+			}
+		}
+		return mockMap(map[string]any{"id": renderRegion, "ids": ids, "vpcIds": vpcs}), true, nil
+	case "aws:ssm/getParameter:getParameter":
+		if slices.Contains(c.MissingParameters, arg("name")) {
+			return nil, true, fmt.Errorf("reading SSM Parameter (%s): couldn't find resource", arg("name"))
+		}
+		return mockMap(map[string]any{"id": arg("name"), "name": arg("name"), "type": "String", "value": "ami-0render"}), true, nil
+	case "aws:iam/getRole:getRole":
+		if arg("name") == "AWSServiceRoleForEC2Spot" && c.NoSpotServiceLinkedRole {
+			return nil, true, fmt.Errorf("reading IAM Role (%s): couldn't find resource", arg("name"))
+		}
+		return mockMap(map[string]any{"id": arg("name"), "name": arg("name"), "arn": fmt.Sprintf("arn:%s:iam::%s:role/%s", renderPartition, renderAccount, arg("name"))}), true, nil
+	}
+	return nil, false, nil
+}
+
+// matchesFilters evaluates EC2 filters on an object's attributes and tags.
+func matchesFilters(args presource.PropertyMap, attributes map[string][]string, tags map[string]string) bool {
+	filters, ok := args["filters"]
+	if !ok || !filters.IsArray() {
+		return true
+	}
+	for _, f := range filters.ArrayValue() {
+		name := f.ObjectValue()["name"].StringValue()
+		var values []string
+		for _, v := range f.ObjectValue()["values"].ArrayValue() {
+			values = append(values, v.StringValue())
+		}
+		var have []string
+		switch {
+		case name == "tag-key":
+			for k := range tags {
+				have = append(have, k)
+			}
+		case strings.HasPrefix(name, "tag:"):
+			if v, ok := tags[strings.TrimPrefix(name, "tag:")]; ok {
+				have = []string{v}
+			}
+		default:
+			have = attributes[name]
+		}
+		if !slices.ContainsFunc(values, func(v string) bool { return slices.Contains(have, v) }) {
+			return false
+		}
+	}
+	return true
+}
+
+func stringsAny(items []string) []any {
+	out := []any{}
+	for _, s := range items {
+		out = append(out, s)
+	}
+	return out
+}
+
+func tagsAny(m map[string]string) map[string]any {
+	out := map[string]any{}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
