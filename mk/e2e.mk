@@ -8,17 +8,24 @@
 #
 #   make e2e-deps   build/install what the engine tests need (part of `make deps`; a no-op when cached)
 #   make e2e        the scenarios (tests/e2e), the aws stand-in's own tests (tests/e2e/standin/aws)
-#                   and `make demo`'s test (tests/cmd/demo), then e2e-sdks; part of `make test`
+#                   and `make demo`'s test (tests/cmd/demo), then e2e-sdks and e2e-snippets; part
+#                   of `make test`
 #   make e2e-sdks   TestSDKPrograms alone: the TypeScript, Python, Go and Java programs of
 #                   tests/e2e/sdk, each from the package a user installs (dist/ of
 #                   test-release-dry-run: the npm tarball, the wheel, the stamped Go module, the
 #                   Maven Central bundle, the plugin archive), run through the CLI and engine as
 #                   Automation API inline programs and compared with the YAML program
+#   make e2e-snippets  TestREADMESnippets alone: README.md's "## Usage" programs (TypeScript,
+#                   Python, YAML), read from README.md as written, each through preview, up and
+#                   destroy on a pulumi-eks cluster (the eks and aws stand-ins), with the release's
+#                   packages (dist/) and the real @pulumi/* and pulumi-* packages of
+#                   examples/typescript's lock and tests/examples/python's constraints (installed
+#                   by tests/examples/{typescript,python}.sh into $(CACHE_DIR)/examples)
 #
 # The tests carry the build tag `e2e`, so the harness's `go test ./...` in tests/ compiles the
 # helpers but does not run them. E2E_FLAGS adds `go test` flags (e.g. E2E_FLAGS=-v, or
 # E2E_FLAGS='-run TestUpgrade'); E2E_OUT=<dir> keeps every pulumi command's output of the scenarios.
-.PHONY: e2e-deps e2e e2e-sdks
+.PHONY: e2e-deps e2e e2e-sdks e2e-snippets
 
 E2E_ENV := PROVIDER_BIN=$(CURDIR)/bin/$(PROVIDER) CACHE_DIR=$(CACHE_DIR) GOWORK=off
 E2E_PKGS := ./e2e/... ./cmd/demo/
@@ -41,13 +48,24 @@ define e2e_sdks
 	cd tests && $(E2E_ENV) SDK_DIST=$(CURDIR)/dist go test -tags e2e -count=1 -timeout 20m -run '^TestSDKPrograms$$' $(E2E_FLAGS) ./e2e/
 endef
 
+# TestREADMESnippets: the release's npm tarball and wheel (dist/, as TestSDKPrograms); the
+# snippets' own pinned packages come from npm and PyPI into $(CACHE_DIR)/examples (the test runs
+# tests/examples/typescript.sh deps and python.sh deps, no-ops once installed).
+define e2e_snippets
+	cd tests && $(E2E_ENV) SDK_DIST=$(CURDIR)/dist go test -tags e2e -count=1 -timeout 30m -run '^TestREADMESnippets$$' $(E2E_FLAGS) ./e2e/
+endef
+
 # harness-deps: etcd, the Kubernetes binaries, kwok and the Karpenter module zips (the charts the
 # worlds push to their registry).
 e2e: build harness-deps e2e-deps test-release-dry-run
 	cd tests && GOWORK=off go vet -tags e2e $(E2E_PKGS) && \
 		$(E2E_ENV) go run ./cmd/demo -parts && \
-		$(E2E_ENV) go test -tags e2e -count=1 -timeout 20m -skip '^TestSDKPrograms$$' $(E2E_FLAGS) $(E2E_PKGS)
+		$(E2E_ENV) go test -tags e2e -count=1 -timeout 20m -skip '^(TestSDKPrograms|TestREADMESnippets)$$' $(E2E_FLAGS) $(E2E_PKGS)
 	$(e2e_sdks)
+	$(e2e_snippets)
 
 e2e-sdks: build harness-deps e2e-deps test-release-dry-run
 	$(e2e_sdks)
+
+e2e-snippets: build harness-deps e2e-deps test-release-dry-run
+	$(e2e_snippets)

@@ -103,7 +103,7 @@ row "Plugin cold start (exec -> first GetSchema)" "$(printf %.0f "$cold") ms" "<
 row "Plugin peak RSS at start" "$(awk -v m="$rss" 'BEGIN{printf "%.1f", m}') MB" "" ""
 row "Release binary, stripped" "$(mb "$size")" "<= 40 MB" "$(check "$size" 41943040)"
 row "Longest dependency chain, default graph" "$(printf %.0f "$chain") steps" "<= 4" "$(check "$chain" 4)"
-section "Real engine: the component vs the same 34 children inline in YAML (medians (min–max) of $rounds interleaved rounds)"
+section "Real engine: the component, on a cluster that exists, vs the same 34 children inline in YAML (medians (min–max) of $rounds interleaved rounds)"
 for m in preview up; do
   c=$(est $cvi component $m); i=$(est $cvi inline $m); r=$(div "$c" "$i")
   row "pulumi $m (all to create): component" "$(spread component $m)" "" ""
@@ -111,6 +111,10 @@ for m in preview up; do
   row "pulumi $m: component / inline" "${r}x" "<= 1.10x" "$(check "$r" 1.10)"
 done
 row "pulumi preview, no changes: component / inline" "$(spread component preview-no-changes) / $(printf '%.0f' "$(est $cvi inline preview-no-changes)") ms" "" ""
+for m in preview preview-no-changes; do
+  c=$(est $cvi component $m); n=$(est $cvi component-noread $m)
+  row "pulumi $m: the cluster checks' reads (component - readCluster false)" "$(awk -v c="$c" -v n="$n" 'BEGIN{printf "%+.0f ms", c-n}') ($(div "$c" "$n")x)" "" ""
+done
 row "pulumi destroy: component / inline" "$(spread component destroy) / $(printf '%.0f' "$(est $cvi inline destroy)") ms" "" ""
 estart=$(est $cvi component plugin-start); econstruct=$(est $cvi component construct); enoch=$(est $cvi component preview-no-changes)
 row "  in the no-change preview: plugin start (exec -> Handshake)" "$(printf '%.0f' "$estart") ms" "" ""

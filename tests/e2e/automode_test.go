@@ -21,9 +21,12 @@ import (
 
 // The Auto Mode children of testdata/program-automode.yaml, by type: the node role and its two
 // managed policies, an EC2 access entry with its AmazonEKSAutoNodePolicy association for the
-// node role and for the team-a class's own role, two NodeClasses and two NodePools.
+// node role and for the team-a class's own role, two NodeClasses and two NodePools, the discovery
+// tags and the Spot service-linked role.
 var autoModeChildren = map[string]int{
 	"aws:iam/role:Role": 1,
+	"aws:ec2/tag:Tag":   4, // the program's discovery: the VPC's subnets and nodes' security group
+	"aws:iam/serviceLinkedRole:ServiceLinkedRole":             1, // createSpotServiceLinkedRole: the team pool allows Spot
 	"aws:iam/rolePolicyAttachment:RolePolicyAttachment":       2,
 	"aws:eks/accessEntry:AccessEntry":                         2,
 	"aws:eks/accessPolicyAssociation:AccessPolicyAssociation": 2,
@@ -72,7 +75,7 @@ func TestAutoMode(t *testing.T) {
 
 	program := func(extraInputs string) string {
 		t.Helper()
-		prog, err := ProgramFile("program-automode.yaml", extraInputs)
+		prog, err := w.ProgramFile("program-automode.yaml", ProgramOptions{Inputs: extraInputs})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,9 +135,10 @@ func TestAutoMode(t *testing.T) {
 				t.Errorf("%s-policy: policyArn %v, accessScope %v; want %s at cluster scope", name, pol["policyArn"], pol["accessScope"], autoNodePolicy)
 			}
 		}
-		// What waits for the program's roles is unknown: the cluster name, the team role.
-		if !hasUnknown(byName["karpenter-node-access"]["clusterName"]) || !hasUnknown(byName["karpenter-nodeclass-team-a-access"]["principalArn"]) {
-			t.Errorf("the entries' cluster and the team role's ARN should be unknown in the preview: %v, %v",
+		// What waits for the program's roles is unknown: the team role (the cluster's name, auto-named,
+		// is known, as a pulumi-eks cluster's is).
+		if hasUnknown(byName["karpenter-node-access"]["clusterName"]) || !hasUnknown(byName["karpenter-nodeclass-team-a-access"]["principalArn"]) {
+			t.Errorf("the entries' cluster should be known and the team role's ARN unknown in the preview: %v, %v",
 				byName["karpenter-node-access"]["clusterName"], byName["karpenter-nodeclass-team-a-access"]["principalArn"])
 		}
 		if v := byName["karpenter-nodepool-gpu"]["spec"]; v == nil || hasUnknown(v) {
@@ -143,8 +147,9 @@ func TestAutoMode(t *testing.T) {
 		w.assertNothingCreated(t)
 	})
 
-	// 17: stack, 2 providers, the cluster's and team's roles, the component, its 11 children.
-	const resources = "17"
+	// 23: stack, 2 providers, the cluster, the cluster's and team's roles, the component, its 16
+	// children.
+	const resources = "23"
 	var out map[string]any
 	t.Run("up creates the node role, its access, and the Auto Mode objects", func(t *testing.T) {
 		start := time.Now()
@@ -188,7 +193,7 @@ func TestAutoMode(t *testing.T) {
 		}
 		// moto and the record empty; the API server as it was with EKS's CRDs; everything the
 		// stand-ins created deleted.
-		w.assertNothingLeft(t)
+		w.assertNothingLeft(t, "karpenter-spot-service-linked-role") // kept on destroy: account-wide
 		if got := w.crdResourceVersions(t); !reflect.DeepEqual(got, crdVersions) {
 			t.Errorf("EKS's Auto Mode CRDs after the destroy: %v, want them untouched: %v", got, crdVersions)
 		}
@@ -254,11 +259,14 @@ func checkAutoModeAWS(t *testing.T, w *world, out map[string]any) {
 	t.Helper()
 	inv := w.aws(t)
 	cluster, nodeArn, teamArn := str(out["clusterName"]), str(out["nodeRoleArn"]), str(out["teamANodeRoleArn"])
-	if !strings.HasPrefix(cluster, "e2e-cluster-") || nodeArn == "" || !strings.Contains(teamArn, ":role/e2e-team-a-node-") {
-		t.Fatalf("stack outputs clusterName %q, nodeRoleArn %q, teamANodeRoleArn %q", cluster, nodeArn, teamArn)
+	if !slices.Contains(inv.Clusters, cluster) || nodeArn == "" || !strings.Contains(teamArn, ":role/e2e-team-a-node-") {
+		t.Fatalf("stack outputs clusterName %q (EKS holds %v), nodeRoleArn %q, teamANodeRoleArn %q", cluster, inv.Clusters, nodeArn, teamArn)
 	}
 	var roles []string
 	for _, r := range inv.Roles {
+		if strings.HasPrefix(r.Path, "/aws-service-role/") {
+			continue // the Spot service-linked role the component made (the team pool allows Spot)
+		}
 		roles = append(roles, r.Arn)
 	}
 	if len(roles) != 3 || !slices.Contains(roles, nodeArn) || !slices.Contains(roles, teamArn) {

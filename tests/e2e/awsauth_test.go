@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,13 +22,15 @@ const (
 	eksMapUsers          = "- userarn: arn:aws:iam::123456789012:user/admin\n  username: admin\n  groups:\n  - system:masters\n"
 )
 
-// TestAwsAuth: on a CONFIG_MAP cluster (nodeAccess awsAuth) the component reads kube-system/aws-auth
-// and applies the node role's mapping through the real provider's ConfigMapPatch (server-side
-// apply, forced: it takes over the one mapRoles string EKS wrote): after `up` mapRoles holds EKS's
-// entry and the node role's, mapUsers is untouched, and no access entry exists. A second preview
-// shows no changes (the read returns the patched document, and merging into it is stable). The
-// patch is kept on destroy, as documented: removing it would remove the mapRoles field it took
-// over, locking out the managed node group too.
+// TestAwsAuth: on a CONFIG_MAP cluster — EKS's default, which pulumi-eks leaves — node access
+// follows the cluster's mode: the first preview cannot read the cluster (the update creates it),
+// so it shows an access entry and says it assumes API_AND_CONFIG_MAP; `up` reads the cluster first
+// and maps the node role in kube-system/aws-auth instead, through the real provider's
+// ConfigMapPatch (server-side apply, forced: it takes over the one mapRoles string EKS wrote):
+// mapRoles then holds EKS's entry and the node role's, mapUsers is untouched, and no access entry
+// exists (EKS would refuse one). A second preview shows no changes (the read returns the patched
+// document, and merging into it is stable). The patch is kept on destroy, as documented: removing
+// it would remove the mapRoles field it took over, locking out the managed node group too.
 func TestAwsAuth(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -44,7 +47,19 @@ func TestAwsAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.rebaseline(t) // aws-auth is the cluster's, from before the component
-	w.stack("clusterAuthenticationMode: CONFIG_MAP\n")
+	w.stackWith(ProgramOptions{AuthenticationMode: "CONFIG_MAP"})
+
+	t.Run("the first preview assumes an access entry, and says so", func(t *testing.T) {
+		p := w.preview(t)
+		if _, byName := plannedChildren(t, p); byName["karpenter-node-access"] == nil || byName["karpenter-aws-auth"] != nil {
+			t.Errorf("the preview should plan an access entry and no aws-auth mapping: %v", p.ops())
+		}
+		if !slices.ContainsFunc(p.Diagnostics, func(d diagnostic) bool {
+			return strings.Contains(d.Message, "this preview assumes API_AND_CONFIG_MAP: an access entry for the node role")
+		}) {
+			t.Errorf("the preview does not say what it assumes: %+v", p.Diagnostics)
+		}
+	})
 
 	var out map[string]any
 	t.Run("up maps the node role next to EKS's entry", func(t *testing.T) {

@@ -86,8 +86,13 @@ func TestBadInput(t *testing.T) {
 	}
 
 	t.Run("a bad value known only at apply creates none of the children", func(t *testing.T) {
-		// A role name may hold '.', an EKS cluster name may not: the preview cannot know.
-		if _, err := w.Engine.NewProject(ProjectName, strings.Replace(w.programText(""), "namePrefix: e2e-cluster-", "namePrefix: e2e.cluster-", 1)); err != nil {
+		// A role name may hold '.', an EKS cluster name may not: the preview cannot know (the
+		// role's name is unknown until it exists), and the component reads no cluster by a name
+		// no cluster can have.
+		prog := w.programText(ProgramOptions{})
+		prog = strings.Replace(prog, "namePrefix: e2e-cluster-", "namePrefix: e2e.cluster-", 1)
+		prog = strings.Replace(prog, "clusterName: ${cluster.name}", "clusterName: ${clusterRole.name}", 1)
+		if _, err := w.Engine.NewProject(ProjectName, prog); err != nil {
 			t.Fatal(err)
 		}
 		if _, stderr, err := w.run(t, "preview", "--non-interactive"); err != nil {
@@ -101,10 +106,10 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("up output does not name clusterName:\n%s\n%s", stdout, stderr)
 		}
 		inv := w.aws(t)
-		if len(inv.Roles) != 1 || !strings.HasPrefix(inv.Roles[0].Name, "e2e.cluster-") || len(inv.OIDCProviders) != 1 {
-			t.Fatalf("moto should hold the program's role and OIDC provider only: %v", inv.Leftovers())
+		if len(inv.Roles) != 1 || !strings.HasPrefix(inv.Roles[0].Name, "e2e.cluster-") || len(inv.OIDCProviders) != 1 || len(inv.Clusters) != 1 {
+			t.Fatalf("moto should hold the program's cluster, its role and OIDC provider only: %v", inv.Leftovers())
 		}
-		w.assertNothingCreated(t, "IAM role "+inv.Roles[0].Name, "OIDC provider "+inv.OIDCProviders[0],
-			"created:cluster", "created:oidcProvider")
+		w.assertNothingCreated(t, "IAM role "+inv.Roles[0].Name, "OIDC provider "+inv.OIDCProviders[0], "EKS cluster "+inv.Clusters[0],
+			"created:clusterRole", "created:cluster", "created:oidcProvider")
 	})
 }

@@ -53,19 +53,34 @@ func BenchmarkEngineComponentVsInline(b *testing.B) {
 	}
 	defer w.Close()
 
+	// A cluster that exists, as when Karpenter is added to one: the component reads it at every
+	// preview (its readCluster checks), which the inline program does not; the third variant,
+	// the component with readCluster false, says what the reads cost.
+	oidc, err := w.MakeClusters([]string{"bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
 	// No NodePool or EC2NodeClass: a YAML program cannot declare them beside their CRDs' chart
 	// (see InlineProgram), so both programs install Karpenter without them (34 children).
 	inputs := map[string]any{
 		"defaultNodePool": false,
 		"clusterName":     "bench",
-		"oidcProviderArn": BenchOIDCProviderArn("BENCH"),
+		"oidcProviderArn": oidc["bench"],
 		"chartRepository": w.ChartRepository(),
 	}
 	component, err := ComponentProgram(inputs)
 	if err != nil {
 		b.Fatal(err)
 	}
-	args := map[string]any{"name": "karpenter", "project": ProjectName, "stack": StackName}
+	noRead, err := ComponentProgram(map[string]any{"readCluster": false, "clusterEndpoint": w.ControlPlane.URL, "defaultNodePool": false,
+		"clusterName": "bench", "oidcProviderArn": oidc["bench"], "chartRepository": w.ChartRepository()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The render the inline program is made from checks the same cluster: its endpoint (the
+	// world's API server, as the stand-in's EKS gives it) goes into the chart values.
+	args := map[string]any{"name": "karpenter", "project": ProjectName, "stack": StackName,
+		"cluster": map[string]any{"endpoint": w.ControlPlane.URL}}
 	maps.Copy(args, inputs)
 	argsFile := filepath.Join(dir, "render-args.json")
 	if err := os.WriteFile(argsFile, mustJSON(args), 0o644); err != nil {
@@ -82,12 +97,12 @@ func BenchmarkEngineComponentVsInline(b *testing.B) {
 	if err := w.NewStack(component); err != nil {
 		b.Fatal(err)
 	}
-	programs := map[string]string{"component": component, "inline": inline}
+	programs := map[string]string{"component": component, "inline": inline, "component-noread": noRead}
 	samples := map[string][]float64{}
 	states := map[string]map[string]string{} // by variant, from the first round
 	b.ResetTimer()
 	for round := range rounds {
-		order := []string{"component", "inline"}
+		order := []string{"component", "inline", "component-noread"}
 		if round%2 == 1 {
 			slices.Reverse(order)
 		}
@@ -124,8 +139,10 @@ func BenchmarkEngineComponentVsInline(b *testing.B) {
 			run("destroy", "destroy", "--yes", "--non-interactive", "--skip-preview")
 		}
 		if round == 0 {
-			if err := sameChildren(states["component"], states["inline"]); err != nil {
-				b.Fatalf("the inline program does not declare the component's children: %v", err)
+			for _, other := range []string{"inline", "component-noread"} {
+				if err := sameChildren(states["component"], states[other]); err != nil {
+					b.Fatalf("the %s program does not declare the component's children: %v", other, err)
+				}
 			}
 		}
 	}
@@ -165,13 +182,21 @@ func BenchmarkEngineFleet(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer w.Close()
+	// Big fleets take a while: the engine's own limit per command is raised.
+	w.Engine.Timeout = 45 * time.Minute
+	var names []string
+	for i := range slices.Max(sizes) {
+		names = append(names, FleetMember(i))
+	}
+	oidc, err := w.MakeClusters(names)
+	if err != nil {
+		b.Fatal(err)
+	}
 	if err := w.NewStack(benchProviders); err != nil {
 		b.Fatal(err)
 	}
-	// Big fleets take a while: the engine's own limit per command is raised.
-	w.Engine.Timeout = 45 * time.Minute
 	for _, n := range sizes {
-		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) { fleetRun(b, w, n, fmt.Sprintf("N=%d", n)) })
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) { fleetRun(b, w, n, fmt.Sprintf("N=%d", n), oidc) })
 	}
 	// The largest fleet again with the engine's intermediate checkpoints off: the profile of its
 	// `up` puts most of the engine's CPU in saving the whole state after every step (the
@@ -180,15 +205,15 @@ func BenchmarkEngineFleet(b *testing.B) {
 		b.Run(fmt.Sprintf("N=%d,skip-checkpoints", n), func(b *testing.B) {
 			w.Engine.SetEnv("PULUMI_SKIP_CHECKPOINTS", "true")
 			defer w.Engine.SetEnv("PULUMI_SKIP_CHECKPOINTS", "false")
-			fleetRun(b, w, n, fmt.Sprintf("N=%d,skip-checkpoints", n))
+			fleetRun(b, w, n, fmt.Sprintf("N=%d,skip-checkpoints", n), oidc)
 		})
 	}
 }
 
 // fleetRun deploys a fleet of n clusters from an empty stack and destroys it, measuring each
 // command (see BenchmarkEngineFleet) as variant.
-func fleetRun(b *testing.B, w *World, n int, variant string) {
-	program, err := FleetProgram(n, w.ChartRepository(), strings.TrimPrefix(KarpenterVersion, "v"))
+func fleetRun(b *testing.B, w *World, n int, variant string, oidc map[string]string) {
+	program, err := FleetProgram(n, w.ChartRepository(), strings.TrimPrefix(KarpenterVersion, "v"), w.VPC, oidc)
 	if err != nil {
 		b.Fatal(err)
 	}

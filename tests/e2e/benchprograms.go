@@ -30,11 +30,66 @@ const benchProviders = `resources:
       version: 4.30.0
 `
 
-// BenchOIDCProviderArn is the OIDC provider the benchmark clusters name (id distinguishes them).
-// The ARN is a constant, so the inline program's children — rendered ahead — are the ones the
-// component registers; moto does not check that a trust policy's principal exists.
-func BenchOIDCProviderArn(id string) string {
-	return "arn:aws:iam::123456789012:oidc-provider/oidc.eks." + Region + ".amazonaws.com/id/" + id
+// ClustersProgram makes EKS clusters named names in the world's VPC, as a platform team's cluster
+// stack does, each with its IAM OIDC provider (stack output <name>: its ARN), for the benchmarks'
+// components to be added to: clusters that exist, which the component reads at every preview.
+func ClustersProgram(vpc *VPC, names []string) string {
+	var b strings.Builder
+	b.WriteString(benchProviders)
+	b.WriteString(`  clusterRole:
+    type: aws:iam:Role
+    properties:
+      namePrefix: bench-cluster-
+      assumeRolePolicy: '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"Service":"eks.amazonaws.com"},"Action":["sts:AssumeRole","sts:TagSession"]}]}'
+    options:
+      provider: ${awsProvider}
+`)
+	outputs := "outputs:\n"
+	for _, name := range names {
+		fmt.Fprintf(&b, `  %[1]s:
+    type: aws:eks:Cluster
+    properties:
+      name: %[1]s
+      roleArn: ${clusterRole.arn}
+      vpcConfig:
+        subnetIds: [%[2]s]
+      accessConfig:
+        authenticationMode: API_AND_CONFIG_MAP
+    options:
+      provider: ${awsProvider}
+  %[1]s-oidc:
+    type: aws:iam:OpenIdConnectProvider
+    properties:
+      url: ${%[1]s.identities[0].oidcs[0].issuer}
+      clientIdLists: [sts.amazonaws.com]
+    options:
+      provider: ${awsProvider}
+`, name, strings.Join(vpc.SubnetIDs, ", "))
+		outputs += fmt.Sprintf("  %[1]s: ${%[1]s-oidc.arn}\n", name)
+	}
+	return b.String() + outputs
+}
+
+// MakeClusters makes the clusters of ClustersProgram with `pulumi up` of the stack "clusters" (of
+// the project, which the caller's next NewProject rewrites), and returns their OIDC providers' ARNs
+// by cluster name.
+func (w *World) MakeClusters(names []string) (map[string]string, error) {
+	if _, err := w.Engine.NewProject(ProjectName, ClustersProgram(w.VPC, names)); err != nil {
+		return nil, err
+	}
+	if err := w.Engine.NewStack("clusters"); err != nil {
+		return nil, err
+	}
+	if stdout, stderr, err := w.Engine.Run("up", "--yes", "--non-interactive", "--skip-preview"); err != nil {
+		lines := strings.Split(stdout, "\n")
+		return nil, fmt.Errorf("making the clusters: %w\n%s\n%s", err, strings.Join(lines[max(0, len(lines)-40):], "\n"), stderr)
+	}
+	stdout, stderr, err := w.Engine.Run("stack", "output", "--json")
+	if err != nil {
+		return nil, fmt.Errorf("%w\n%s", err, stderr)
+	}
+	arns := map[string]string{}
+	return arns, json.Unmarshal([]byte(stdout), &arns)
 }
 
 // ComponentProgram is one Karpenter component with plain inputs (JSON object, schema names),
@@ -149,7 +204,12 @@ func FleetMember(i int) string { return fmt.Sprintf("fleet-%02d", i) }
 // hold n controllers), and the CRDs come from one release of the program (installCrds: false), as
 // the CRDs of one cluster can only have one owner. Each component still creates its whole AWS side
 // and both kinds of custom resources.
-func FleetProgram(n int, chartRepository, version string) (string, error) {
+//
+// The clusters exist (MakeClusters; oidcArns are their OIDC providers), so each component reads
+// its own at every preview; their node classes select the VPC's private subnets by the tag they
+// share (one discovery tag value per cluster cannot be on the same three subnets) and the nodes'
+// security group by id.
+func FleetProgram(n int, chartRepository, version string, vpc *VPC, oidcArns map[string]string) (string, error) {
 	var b strings.Builder
 	b.WriteString(benchProviders)
 	fmt.Fprintf(&b, `  karpenter-crd:
@@ -166,13 +226,15 @@ func FleetProgram(n int, chartRepository, version string) (string, error) {
 		m := FleetMember(i)
 		inputs := map[string]any{
 			"clusterName":     m,
-			"oidcProviderArn": BenchOIDCProviderArn(strings.ToUpper(strings.ReplaceAll(m, "-", ""))),
+			"oidcProviderArn": oidcArns[m],
 			"chartRepository": chartRepository,
 			"version":         version,
 			"namespace":       "karpenter-" + m,
 			"installCrds":     false,
 			"tags":            map[string]any{"cluster": m},
-			"nodeClasses":     []any{map[string]any{"name": m}},
+			"nodeClasses": []any{map[string]any{"name": m,
+				"subnetSelectorTerms":        []any{map[string]any{"tags": map[string]any{"kubernetes.io/role/internal-elb": "1"}}},
+				"securityGroupSelectorTerms": []any{map[string]any{"id": vpc.SecurityGroupID}}}},
 			"nodePools": []any{map[string]any{"name": m + "-general", "nodeClassRef": m,
 				"limits": map[string]any{"cpu": "1000"}}},
 			"values": map[string]any{
@@ -294,7 +356,7 @@ var processKinds = []struct{ kind, exe string }{
 	{"component", "pulumi-resource-karpenter"},   // this plugin
 	{"kubernetes", "pulumi-resource-kubernetes"}, // the real provider, and its Helm
 	{"aws-standin", "pulumi-resource-aws"},
-	{"moto", "moto_server"},
+	{"moto", "motoserver.py"}, // moto_server, with the EKS AMI parameters preloaded (world.go)
 	{"apiserver", "kube-apiserver"},
 	{"etcd", "etcd"},
 	{"controllers", "kube-controller-manager"},

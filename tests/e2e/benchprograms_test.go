@@ -94,7 +94,11 @@ func TestMaxInFlight(t *testing.T) {
 // A fleet program declares, per cluster, a component and a standalone pool on that cluster's
 // class, with names that do not collide in the one API server standing for the clusters.
 func TestFleetProgram(t *testing.T) {
-	program, err := FleetProgram(3, "oci://registry/karpenter", "1.15.1")
+	oidc := map[string]string{}
+	for i := range 3 {
+		oidc[FleetMember(i)] = "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/" + FleetMember(i)
+	}
+	program, err := FleetProgram(3, "oci://registry/karpenter", "1.15.1", &VPC{SubnetIDs: []string{"subnet-1"}, SecurityGroupID: "sg-1"}, oidc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -173,10 +173,10 @@ func TestEngineReachesConstruct(t *testing.T) {
 		}
 		invoked[inv.Tok] = true
 	}
-	// Construct reads partition, region and account in parallel; the engine stops at the first
-	// answer (the missing aws plugin), so which of the three reached its log is a race. Each
-	// invoke logged must be one of them, and at least one must have been made.
-	scope := []string{"aws:index/getPartition:getPartition", "aws:index/getRegion:getRegion",
+	// Construct first reads the cluster (its name is known: a plain string), which fails on the
+	// missing aws plugin; the partition, region and account it reads later in parallel would fail
+	// the same way. Each invoke logged must be one of these, and at least one must have been made.
+	scope := []string{"aws:eks/getCluster:getCluster", "aws:index/getPartition:getPartition", "aws:index/getRegion:getRegion",
 		"aws:index/getCallerIdentity:getCallerIdentity"}
 	if len(invoked) == 0 {
 		t.Errorf("Construct invoked none of %v", scope)

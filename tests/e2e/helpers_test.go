@@ -44,6 +44,9 @@ type world struct {
 	baseline map[KubeObject]bool
 	outDir   string // command outputs, kept in the test's temp dir
 	n        int
+	// clusterVersion is the Kubernetes version of the stack's cluster: later programs keep it
+	// (a Karpenter upgrade does not upgrade the cluster).
+	clusterVersion string
 }
 
 func newWorld(t *testing.T) *world {
@@ -77,14 +80,31 @@ func newWorld(t *testing.T) *world {
 // stack creates the project from the program with extra component inputs, and its stack.
 func (w *world) stack(extraInputs string) {
 	w.t.Helper()
-	if err := w.NewStack(w.programText(extraInputs)); err != nil {
+	w.stackWith(ProgramOptions{Inputs: extraInputs})
+}
+
+// stackWith creates the project from the program shaped by o, and its stack.
+func (w *world) stackWith(o ProgramOptions) {
+	w.t.Helper()
+	w.clusterVersion = ""
+	if err := w.NewStack(w.programText(o)); err != nil {
 		w.t.Fatal(err)
 	}
 }
 
-func (w *world) programText(extraInputs string) string {
+// programText is the program shaped by o, with the world's chart repository, on the stack's
+// cluster (the Kubernetes version its first program chose, ClusterVersionFor).
+func (w *world) programText(o ProgramOptions) string {
 	w.t.Helper()
-	prog, err := Program(w.WithChartRepository(extraInputs))
+	if o.KubernetesVersion == "" {
+		o.KubernetesVersion = w.clusterVersion
+	}
+	if m := versionInput.FindStringSubmatch(o.Inputs); m != nil && o.KubernetesVersion == "" {
+		o.KubernetesVersion, _ = ClusterVersionFor(m[1])
+	}
+	w.clusterVersion = o.KubernetesVersion
+	o.Inputs = w.WithChartRepository(o.Inputs)
+	prog, err := w.Program(o)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -94,7 +114,13 @@ func (w *world) programText(extraInputs string) string {
 // program rewrites the project's program (the next command runs the new one).
 func (w *world) program(extraInputs string) {
 	w.t.Helper()
-	if _, err := w.Engine.NewProject(ProjectName, w.programText(extraInputs)); err != nil {
+	w.programWith(ProgramOptions{Inputs: extraInputs})
+}
+
+// programWith rewrites the project's program, shaped by o.
+func (w *world) programWith(o ProgramOptions) {
+	w.t.Helper()
+	if _, err := w.Engine.NewProject(ProjectName, w.programText(o)); err != nil {
 		w.t.Fatal(err)
 	}
 }
@@ -296,11 +322,13 @@ func hasUnknown(v any) bool {
 	return strings.Contains(string(b), unknownSentinel)
 }
 
-// The children of the default install (render of examples/render/default.json; provider/testdata
-// golden): 36, by type.
+// The children of the default install in the engine tests' program (render of
+// examples/render/default.json, provider/testdata golden, and the program's discovery tags of the
+// VPC's three subnets and security group): 40, by type.
 var defaultChildren = map[string]int{
-	"aws:iam/role:Role":                                 2,
-	"aws:iam/policy:Policy":                             6,
+	"aws:ec2/tag:Tag":       4,
+	"aws:iam/role:Role":     2,
+	"aws:iam/policy:Policy": 6,
 	"aws:iam/rolePolicyAttachment:RolePolicyAttachment": 10,
 	"aws:iam/instanceProfile:InstanceProfile":           1,
 	"aws:eks/accessEntry:AccessEntry":                   1,

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/eks"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	iamtypes "github.com/aws/aws-sdk-go-v2/service/iam/types"
@@ -32,7 +33,8 @@ type AWSInventory struct {
 	InstanceProfiles []InstanceProfile
 	OIDCProviders    []string // ARNs
 	Queues           []Queue
-	Rules            []Rule // on the default event bus
+	Rules            []Rule   // on the default event bus
+	Clusters         []string // EKS clusters (moto's EKS)
 	// The EKS objects moto lacks, from the aws stand-in's record ($STANDIN_STATE_DIR/aws-eks.json),
 	// by id: access entries `<cluster>:<principal>`, access policy associations
 	// `<cluster>#<principal>#<policy>`, add-ons `<cluster>:<name>`.
@@ -70,11 +72,19 @@ type Rule struct {
 
 type Target struct{ ID, Arn string }
 
-// Leftovers names everything moto and the stand-in's record hold (after a destroy: what was left).
+// Leftovers names everything moto and the stand-in's record hold (after a destroy: what was left),
+// but service-linked roles: account-wide, created by AWS services or by the world for an account
+// that has used Spot, and kept by the component on destroy (README, Spot service-linked role).
 func (inv *AWSInventory) Leftovers() []string {
 	var out []string
 	for _, r := range inv.Roles {
+		if strings.HasPrefix(r.Path, "/aws-service-role/") {
+			continue
+		}
 		out = append(out, "IAM role "+r.Name)
+	}
+	for _, c := range inv.Clusters {
+		out = append(out, "EKS cluster "+c)
 	}
 	for _, p := range inv.Policies {
 		out = append(out, "IAM policy "+p.Name)
@@ -232,6 +242,13 @@ func ReadAWS(ctx context.Context, cfg aws.Config, stateDir string) (*AWSInventor
 		inv.Rules = append(inv.Rules, rule)
 	}
 	sort.Slice(inv.Rules, func(i, j int) bool { return inv.Rules[i].Name < inv.Rules[j].Name })
+
+	clusters, err := eks.NewFromConfig(cfg).ListClusters(ctx, &eks.ListClustersInput{})
+	if err != nil {
+		return nil, fmt.Errorf("ListClusters: %w", err)
+	}
+	inv.Clusters = clusters.Clusters
+	sort.Strings(inv.Clusters)
 
 	// The stand-in's EKS record (what moto lacks); absent until the stand-in first writes it.
 	data, err := os.ReadFile(filepath.Join(stateDir, "aws-eks.json"))

@@ -15,7 +15,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/eks"
-	ekstypes "github.com/aws/aws-sdk-go-v2/service/eks/types"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -283,7 +282,7 @@ func (k *Karpenter) start(ctx context.Context, pod *corev1.Pod) error {
 	if err != nil {
 		return err
 	}
-	if err := k.ensureEKSCluster(ctx, env["CLUSTER_NAME"]); err != nil {
+	if err := k.checkEKSCluster(ctx, env["CLUSTER_NAME"]); err != nil {
 		return err
 	}
 	for key, v := range k.overrides {
@@ -329,25 +328,17 @@ func (k *Karpenter) note(format string, a ...any) {
 	}
 }
 
-// ensureEKSCluster creates the cluster's record in moto's EKS (what `aws eks describe-cluster`
-// answers for the cluster the program stands for), once.
-func (k *Karpenter) ensureEKSCluster(ctx context.Context, name string) error {
+// checkEKSCluster checks that the cluster the controller is configured for exists in moto's EKS:
+// the program made it (aws:eks:Cluster through the aws stand-in), and the controller's
+// DescribeCluster at start reads it there. A pod naming another cluster is the program's mistake,
+// which a real controller would report by failing to start.
+func (k *Karpenter) checkEKSCluster(ctx context.Context, name string) error {
 	if name == "" {
 		return errors.New("the pod has no CLUSTER_NAME")
 	}
-	cl := eks.NewFromConfig(k.awsCfg)
-	if _, err := cl.DescribeCluster(ctx, &eks.DescribeClusterInput{Name: aws.String(name)}); err == nil {
-		return nil
-	}
-	_, err := cl.CreateCluster(ctx, &eks.CreateClusterInput{
-		Name:                    aws.String(name),
-		RoleArn:                 aws.String("arn:aws:iam::123456789012:role/" + name),
-		ResourcesVpcConfig:      &ekstypes.VpcConfigRequest{},
-		KubernetesNetworkConfig: &ekstypes.KubernetesNetworkConfigRequest{ServiceIpv4Cidr: aws.String("10.96.0.0/16")},
-		Version:                 aws.String("1.33"),
-	})
+	_, err := eks.NewFromConfig(k.awsCfg).DescribeCluster(ctx, &eks.DescribeClusterInput{Name: aws.String(name)})
 	if err != nil {
-		return fmt.Errorf("create the cluster's EKS record %s in moto: %w", name, err)
+		return fmt.Errorf("the controller's cluster %s is not in moto's EKS (the program makes it): %w", name, err)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"sort"
@@ -21,15 +22,17 @@ import (
 )
 
 // TestDefaultInstall is the life of the default install through the real engine, on one moto and
-// one API server: the first preview (clusterName and oidcProviderArn unknown), `pulumi up`, what
-// moto and the API server then hold, a second preview with no changes, the state's parentage,
-// and `pulumi destroy` (everything gone, in the documented order).
+// one API server, on an EKS cluster the program makes: the first preview (the cluster does not
+// exist yet, oidcProviderArn is unknown: the component's checks wait), `pulumi up` (the cluster
+// read and checked before any child), what moto and the API server then hold, a second preview with
+// no changes (the cluster read and checked at it), the state's parentage, and `pulumi destroy`
+// (everything gone, in the documented order).
 func TestDefaultInstall(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	w.stack("")
 
-	t.Run("preview with clusterName and oidcProviderArn unknown", func(t *testing.T) {
+	t.Run("preview of a cluster the update creates, oidcProviderArn unknown", func(t *testing.T) {
 		p := w.preview(t)
 		if errs := p.errors(); len(errs) > 0 {
 			t.Fatalf("preview errors: %q", errs)
@@ -39,8 +42,9 @@ func TestDefaultInstall(t *testing.T) {
 		if !slices.ContainsFunc(p.Diagnostics, func(d diagnostic) bool { return strings.Contains(d.Message, KubernetesVersionWarning) }) {
 			t.Errorf("the preview does not warn %q: %+v", KubernetesVersionWarning, p.Diagnostics)
 		}
-		// The engine called Construct with both inputs unknown (outputs of resources that do not
-		// exist yet) ...
+		// The engine called Construct with the cluster's name known (auto-named, like pulumi-eks's
+		// clusters) and the OIDC provider's ARN unknown: outputs of resources that do not exist yet
+		// ...
 		calls, err := w.Engine.GRPCCalls()
 		if err != nil {
 			t.Fatal(err)
@@ -53,27 +57,32 @@ func TestDefaultInstall(t *testing.T) {
 		if err := cs[0].Decode(&construct); err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range []string{"clusterName", "oidcProviderArn"} {
-			if !unknownOutputValue(construct.Inputs[k]) {
-				t.Errorf("Construct input %s = %v, want unknown", k, construct.Inputs[k])
-			}
+		if !unknownOutputValue(construct.Inputs["oidcProviderArn"]) {
+			t.Errorf("Construct input oidcProviderArn = %v, want unknown", construct.Inputs["oidcProviderArn"])
+		}
+		cluster, _ := construct.Inputs["clusterName"].(map[string]any)
+		if name := str(cluster["value"]); !strings.HasPrefix(name, "cluster-") || !strings.Contains(fmt.Sprint(cluster["dependencies"]), "aws:eks/cluster:Cluster::cluster") {
+			t.Errorf("Construct input clusterName = %v, want the cluster's name, known, from the cluster", construct.Inputs["clusterName"])
 		}
 		if len(cs[0].Errors) > 0 {
 			t.Errorf("Construct failed: %q", cs[0].Errors)
+		}
+		// ... which the component could not read yet: it says so, and what it checks at `up`.
+		if !slices.ContainsFunc(p.Diagnostics, func(d diagnostic) bool {
+			return d.Severity == "warning" && strings.Contains(d.Message, "does not exist yet (this update creates it): at `pulumi up`, before creating anything, the component reads the cluster and checks")
+		}) {
+			t.Errorf("the preview does not say the cluster checks wait for `up`: %+v", p.Diagnostics)
 		}
 		// ... and the component planned every child of the default install, parented to it.
 		children, byName := plannedChildren(t, p)
 		if got := countTypes(children); !reflect.DeepEqual(got, defaultChildren) {
 			t.Errorf("planned children by type:\n got %v\nwant %v", got, defaultChildren)
 		}
-		// What depends on the unknowns is unknown; the AWS names, derived from account, region,
-		// project, stack and component name, are known (nothing waits for a name).
+		// What depends on the unknown is unknown; the AWS names, derived from account, region,
+		// project, stack and component name, are known (nothing waits for a name), and so is what
+		// the cluster's name scopes.
 		for name, k := range map[string]string{
-			"karpenter-controller":                "assumeRolePolicy", // trusts the OIDC provider
-			"karpenter-controller-node-lifecycle": "policy",           // scoped by the cluster-name tag
-			"karpenter-node-access":               "clusterName",
-			"karpenter-release":                   "values", // settings.clusterName
-			"karpenter-nodeclass-default":         "spec",   // discovery tag of the cluster
+			"karpenter-controller": "assumeRolePolicy", // trusts the OIDC provider
 		} {
 			if !hasUnknown(byName[name][k]) {
 				t.Errorf("%s.%s should be unknown in the preview: %v", name, k, byName[name][k])
@@ -88,6 +97,10 @@ func TestDefaultInstall(t *testing.T) {
 			{"karpenter-interruption", "name"},
 			{"karpenter-spot-interruption", "eventPattern"},
 			{"karpenter-nodepool-default", "spec"},
+			{"karpenter-controller-node-lifecycle", "policy"}, // scoped by the cluster-name tag
+			{"karpenter-node-access", "clusterName"},
+			{"karpenter-nodeclass-default", "spec"}, // the discovery tag of the cluster
+			{"karpenter-discovery-subnet-0", "value"},
 		} {
 			if v := byName[nk[0]][nk[1]]; v == nil || hasUnknown(v) {
 				t.Errorf("%s.%s should be known in the preview, got %v", nk[0], nk[1], v)
@@ -97,12 +110,13 @@ func TestDefaultInstall(t *testing.T) {
 	})
 
 	var out map[string]any
+	const created = 47 // stack, 2 providers, the cluster, its role and OIDC provider, the component, 40 children
 	t.Run("up creates the default install", func(t *testing.T) {
 		start := time.Now()
 		stdout := w.up(t)
 		t.Logf("pulumi up: %s", time.Since(start).Round(100*time.Millisecond))
-		if !strings.Contains(stdout, "42 created") {
-			t.Errorf("pulumi up: want 42 resources created (stack, 2 providers, the cluster's role and OIDC provider, the component, 36 children):\n%s", stdout)
+		if !strings.Contains(stdout, fmt.Sprintf("%d created", created)) {
+			t.Errorf("pulumi up: want %d resources created (stack, 2 providers, the cluster, its role and OIDC provider, the component, 40 children):\n%s", created, stdout)
 		}
 		out = w.outputs(t)
 		checkDefaultAWS(t, w, out)
@@ -187,8 +201,8 @@ func TestDefaultInstall(t *testing.T) {
 	})
 
 	t.Run("destroy removes everything, custom resources first, IAM and queue last", func(t *testing.T) {
-		if stdout := w.must(t, "destroy", "--yes", "--non-interactive", "--skip-preview"); !strings.Contains(stdout, "42 deleted") {
-			t.Errorf("pulumi destroy: want 42 deleted:\n%s", stdout)
+		if stdout := w.must(t, "destroy", "--yes", "--non-interactive", "--skip-preview"); !strings.Contains(stdout, fmt.Sprintf("%d deleted", created)) {
+			t.Errorf("pulumi destroy: want %d deleted:\n%s", created, stdout)
 		}
 		w.assertNothingLeft(t)
 		ops, err := w.Ops()
@@ -363,8 +377,8 @@ func checkDefaultAWS(t *testing.T, w *world, out map[string]any) {
 	t.Helper()
 	inv := w.aws(t)
 	cluster := str(out["clusterName"])
-	if !strings.HasPrefix(cluster, "e2e-cluster-") {
-		t.Fatalf("stack output clusterName = %q", cluster)
+	if !slices.Contains(inv.Clusters, cluster) {
+		t.Fatalf("stack output clusterName = %q, and moto's EKS holds %v", cluster, inv.Clusters)
 	}
 	if len(inv.OIDCProviders) != 1 {
 		t.Fatalf("want the program's OIDC provider, moto holds %v", inv.OIDCProviders)
@@ -609,6 +623,11 @@ func checkDefaultKubernetes(t *testing.T, w *world, out map[string]any) {
 	if env["CLUSTER_NAME"] != str(out["clusterName"]) || env["INTERRUPTION_QUEUE"] != str(out["interruptionQueueName"]) {
 		t.Errorf("controller env CLUSTER_NAME=%q INTERRUPTION_QUEUE=%q, want %q and %q", env["CLUSTER_NAME"], env["INTERRUPTION_QUEUE"],
 			out["clusterName"], out["interruptionQueueName"])
+	}
+	// The endpoint the component read from the cluster (here the world's API server, which the
+	// stand-in's EKS gives the cluster it made).
+	if env["CLUSTER_ENDPOINT"] != w.ControlPlane.URL {
+		t.Errorf("controller env CLUSTER_ENDPOINT=%q, want the cluster's endpoint %s", env["CLUSTER_ENDPOINT"], w.ControlPlane.URL)
 	}
 	sa, err := w.Cluster.Dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "serviceaccounts"}).
 		Namespace("kube-system").Get(ctx, "karpenter", metav1.GetOptions{})

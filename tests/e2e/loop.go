@@ -18,7 +18,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 )
 
-// Loop puts the real Karpenter controller in a world's loop: the cluster's VPC in moto (SeedVPC),
+// Loop puts the real Karpenter controller in a world's loop: the cluster's VPC in moto (the world's),
 // the recorder of the controller's AWS calls in front of moto (with its moto fix-ups), the
 // controller process beside the pods of the component's Deployment kube-system/karpenter, and the
 // registrar standing in for the kubelets of the instances it launches.
@@ -29,16 +29,17 @@ type Loop struct {
 	Registrar  *Registrar
 }
 
-// StartLoop starts the loop in w, with the controller's files under dir. Close stops it.
+// StartLoop starts the loop in w, with the controller's files under dir. Close stops it. The
+// account has used Spot before (its Spot service-linked role exists): the loop's pool is Spot.
 func (w *World) StartLoop(dir string) (l *Loop, err error) {
-	l = &Loop{}
+	l = &Loop{VPC: w.VPC}
 	defer func() {
 		if err != nil {
 			l.Close()
 		}
 	}()
 	ctx := context.Background()
-	if l.VPC, err = SeedVPC(ctx, w.AWS); err != nil {
+	if err := w.SeedSpotServiceLinkedRole(ctx); err != nil {
 		return l, err
 	}
 	if l.Recorder, err = StartAWSRecorder(w.Moto.URL, w.AWS); err != nil {
@@ -63,14 +64,14 @@ func (l *Loop) Close() {
 	l.Recorder.Close()
 }
 
-// Inputs are the component inputs that let the controller launch nodes here: the VPC tagged for
-// discovery; tags for every AWS resource (they reach the node class, so the instances); a node
-// class on an image moto has (moto serves none of the EKS AMI SSM parameters an alias resolves
-// through, so the default class's al2023@latest would never resolve); and a Spot pool of two
-// instance types that consolidates an empty node after 5 s. nodeClassExtra is added to the class
-// (YAML, indented under it).
+// Inputs are the component inputs that let the controller launch nodes here (the program tags the
+// VPC for discovery): tags for every AWS resource (they reach the node class, so the instances); a
+// node class on an image moto has (the controller would resolve the default class's
+// al2023@latest through the SSM parameters the world's moto serves, to an image it launches no
+// differently); and a Spot pool of two instance types that consolidates an empty node after 5 s.
+// nodeClassExtra is added to the class (YAML, indented under it).
 func (l *Loop) Inputs(nodeClassExtra string) string {
-	return l.VPC.DiscoveryInputs() + `tags:
+	return `tags:
   team: platform
 nodeClasses:
   - name: default

@@ -7,9 +7,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"text/template"
 	"time"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 )
 
 // ProjectName is the project of the program (testdata/program.yaml); stacks are named StackName.
@@ -18,20 +21,58 @@ const (
 	StackName   = "dev"
 )
 
-// inputsMarker is the line of testdata/program.yaml that Program replaces with extra component
-// inputs.
-const inputsMarker = "      # @inputs"
-
 // Program is the YAML program of the engine tests and `make demo` (tests/e2e/testdata/program.yaml,
-// without its name and runtime, which NewProject writes), with extra inputs (YAML, keys at the
-// top level, e.g. "version: 1.8.6\n") added to the karpenter resource's properties.
-func Program(extraInputs string) (string, error) {
-	return ProgramFile("program.yaml", extraInputs)
+// without its name and runtime, which NewProject writes) for a scenario.
+func (w *World) Program(o ProgramOptions) (string, error) {
+	return w.ProgramFile("program.yaml", o)
 }
 
+// ProgramOptions shape a program of tests/e2e/testdata (a text/template) around a scenario.
+type ProgramOptions struct {
+	// Inputs are extra component inputs (YAML, keys at the top level, e.g. "version: 1.8.6\n").
+	Inputs string
+	// Cluster are extra properties of the EKS cluster (YAML, e.g. "version: \"1.35\"\n").
+	Cluster string
+	// AuthenticationMode is the cluster's (default API_AND_CONFIG_MAP; CONFIG_MAP is EKS's own
+	// default, which pulumi-eks leaves).
+	AuthenticationMode string
+	// NoDiscovery leaves the component's discovery input out: nothing tags the VPC for Karpenter.
+	NoDiscovery bool
+	// NoComponent leaves the component out: the cluster alone, to which a later update adds
+	// Karpenter (a cluster that exists when the component first reads it).
+	NoComponent bool
+	// OIDCIssuer is the issuer the OIDC provider is made for (default: the cluster's own).
+	OIDCIssuer string
+	// KubernetesVersion is the cluster's (default: ClusterVersionFor the `version` in Inputs, so a
+	// scenario installing an older Karpenter gets a cluster it supports).
+	KubernetesVersion string
+}
+
+// ClusterVersionFor is the Kubernetes version of a cluster the Karpenter release supports: the
+// world's (ClusterKubernetesVersion), or the newest before it the release supports (Karpenter's
+// compatibility matrix, as the component's catalog has it).
+func ClusterVersionFor(karpenter string) (string, error) {
+	release, err := catalog.LookupRelease(karpenter, false)
+	if err != nil {
+		return "", err
+	}
+	var major, minor int
+	fmt.Sscanf(ClusterKubernetesVersion, "%d.%d", &major, &minor)
+	for ; minor > 0; minor-- {
+		k := fmt.Sprintf("%d.%d", major, minor)
+		if ok, _, known := release.SupportsKubernetes(k); ok && known {
+			return k, nil
+		}
+	}
+	return "", fmt.Errorf("no Kubernetes version up to %s supports Karpenter %s", ClusterKubernetesVersion, karpenter)
+}
+
+// versionInput is the Karpenter `version` of a scenario's inputs ("" when they set none).
+var versionInput = regexp.MustCompile(`(?m)^version:\s*"?([0-9][^"\s]*)`)
+
 // ProgramFile is Program for another program of tests/e2e/testdata (e.g. program-automode.yaml),
-// which has the same `# @inputs` line in its karpenter resource's properties.
-func ProgramFile(name, extraInputs string) (string, error) {
+// a template over the same ProgramOptions and the world's VPC.
+func (w *World) ProgramFile(name string, o ProgramOptions) (string, error) {
 	tests, err := testsDir()
 	if err != nil {
 		return "", err
@@ -40,15 +81,28 @@ func ProgramFile(name, extraInputs string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	prog := string(data)
-	if strings.Count(prog, inputsMarker+"\n") != 1 {
-		return "", fmt.Errorf("testdata/%s: want exactly one line %q", name, inputsMarker)
+	if o.AuthenticationMode == "" {
+		o.AuthenticationMode = "API_AND_CONFIG_MAP"
 	}
-	indented := ""
-	if strings.TrimSpace(extraInputs) != "" {
-		indented = indent(extraInputs, 6)
+	if m := versionInput.FindStringSubmatch(o.Inputs); m != nil && o.KubernetesVersion == "" {
+		// A version the catalog does not know (a bad input a scenario tests) gets the default.
+		o.KubernetesVersion, _ = ClusterVersionFor(m[1])
 	}
-	return strings.Replace(prog, inputsMarker+"\n", indented, 1), nil
+	tmpl, err := template.New(name).Funcs(template.FuncMap{
+		"indent": func(n int, s string) string { return indent(s, n) },
+		"join":   func(items []string) string { return strings.Join(items, ", ") },
+	}).Option("missingkey=error").Parse(string(data))
+	if err != nil {
+		return "", fmt.Errorf("testdata/%s: %w", name, err)
+	}
+	var out strings.Builder
+	if err := tmpl.Execute(&out, struct {
+		ProgramOptions
+		VPC *VPC
+	}{o, w.VPC}); err != nil {
+		return "", fmt.Errorf("testdata/%s: %w", name, err)
+	}
+	return out.String(), nil
 }
 
 // WithChartRepository adds the world's chart repository (its private mirror of the Karpenter

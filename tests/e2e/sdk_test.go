@@ -44,6 +44,10 @@ func TestSDKPrograms(t *testing.T) {
 	dist := findSDKDist(t)
 	t.Setenv("PROVIDER_BIN", dist.plugin) // the world installs the released plugin, at its version
 	w := newWorld(t)
+	// The general pool allows Spot: the account has used Spot before (the component checks).
+	if err := w.SeedSpotServiceLinkedRole(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 
 	// Each language's program is installed before anything runs, as a user's project would be.
 	langs := []*sdkProgram{
@@ -351,7 +355,9 @@ func (p *sdkProgram) run(t *testing.T, w *world, step string) (map[string]any, e
 	cmd.Dir = p.dir
 	env := slices.Clone(w.Engine.Env)
 	path := filepath.Dir(w.Engine.Pulumi) + string(os.PathListSeparator) + w.Engine.Getenv("PATH")
-	cmd.Env = append(env, "PATH="+path, "E2E_CHART_REPOSITORY="+w.ChartRepository(), "PYTHONUNBUFFERED=1")
+	cmd.Env = append(env, "PATH="+path, "E2E_CHART_REPOSITORY="+w.ChartRepository(), "PYTHONUNBUFFERED=1",
+		// The world's VPC, where the program makes its cluster (the YAML program's template reads it).
+		"E2E_SUBNET_IDS="+strings.Join(w.VPC.SubnetIDs, ","), "E2E_SECURITY_GROUP_ID="+w.VPC.SecurityGroupID)
 	if p.lang == "nodejs" {
 		// Keeps Node's deprecation warnings (Node 20 running @pulumi/pulumi 3.256, which targets
 		// Node >= 22) out of the program's stderr.
@@ -408,7 +414,7 @@ type sdkRun struct {
 // (the same URNs and AWS names).
 func yamlReference(t *testing.T, w *world) (ref struct{ preview, up sdkRun }) {
 	t.Helper()
-	prog, err := ProgramFile("program-sdk.yaml", w.WithChartRepository(""))
+	prog, err := w.ProgramFile("program-sdk.yaml", ProgramOptions{Inputs: w.WithChartRepository("")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,24 +484,34 @@ func (p *sdkProgram) previewUpUpdateDestroy(t *testing.T, w *world, ref struct{ 
 		mark := w.grpcMark(t)
 		p.must(t, w, "preview")
 		got := w.constructs(t, mark, nil)
-		compareRuns(t, "Construct inputs at preview", got, ref.preview.constructs)
-		// Outputs of resources not created yet are unknown, at the top (clusterName) and inside the
-		// team class's typed spec (its role); the pool's annotation, an output known
-		// at preview, arrives as its value.
+		want := ref.preview.constructs
+		if p.lang == "java" {
+			want = javaPreview(want)
+		}
+		compareRuns(t, "Construct inputs at preview", got, want)
+		// Outputs of resources not created yet are unknown, at the top (oidcProviderArn) and
+		// inside the typed lists: the team class's role, the class's tag and user data from the
+		// cluster's ARN and endpoint, the pool's annotation from the OIDC provider's URL; the
+		// cluster's name, given in the program, is known.
 		k, _ := got["karpenter:index:Karpenter karpenter"].(map[string]any)
 		teamClass, _ := got["karpenter:index:NodeClass teamClass"].(map[string]any)
 		pool, _ := index(k["nodePools"], 0).(map[string]any)
-		annotations, _ := pool["annotations"].(map[string]any)
+		class, _ := index(k["nodeClasses"], 0).(map[string]any)
 		spec, _ := teamClass["spec"].(map[string]any)
-		for name, v := range map[string]any{
-			"clusterName": k["clusterName"], "oidcProviderArn": k["oidcProviderArn"], "teamClass spec.role": spec["role"],
-		} {
+		unknowns := map[string]any{
+			"oidcProviderArn": k["oidcProviderArn"], "teamClass spec.role": spec["role"], "nodeClasses[0].userData": class["userData"],
+		}
+		if p.lang != "java" { // whole maps in Java (javaPreview)
+			unknowns[`nodePools[0].annotations["example.com/oidc-issuer"]`] = entry(pool["annotations"], "example.com/oidc-issuer")
+			unknowns[`nodeClasses[0].tags["cluster"]`] = entry(class["tags"], "cluster")
+		}
+		for name, v := range unknowns {
 			if v != "<unknown>" {
 				t.Errorf("Construct input %s = %v, want unknown", name, v)
 			}
 		}
-		if got, want := annotations["example.com/oidc-issuer"], "https://oidc.eks.us-west-2.amazonaws.com/id/E2E0123456789ABCDEF0123456789ABCD"; got != want {
-			t.Errorf(`Construct input nodePools[0].annotations["example.com/oidc-issuer"] = %v, want %s`, got, want)
+		if k["clusterName"] != "e2e-sdk-cluster" {
+			t.Errorf("Construct input clusterName = %v, want e2e-sdk-cluster", k["clusterName"])
 		}
 		w.assertNothingCreatedSince(t, mark)
 	})
@@ -586,6 +602,19 @@ func (w *world) checkSDKResult(t *testing.T, out map[string]any, batchExpireAfte
 			t.Errorf("EC2NodeClass %s: %v", name, err)
 		}
 	}
+	// The class wired to the cluster the program made: its selector, tag and user data hold what
+	// the preview did not know.
+	general, err := classes.Get(ctx, "general", metav1.GetOptions{})
+	if err != nil {
+		return
+	}
+	terms, _, _ := unstructured.NestedSlice(general.Object, "spec", "subnetSelectorTerms")
+	userData, _, _ := unstructured.NestedString(general.Object, "spec", "userData")
+	tag, _, _ := unstructured.NestedString(general.Object, "spec", "tags", "cluster")
+	if entry(entry(index(terms, 0), "tags"), "karpenter.sh/discovery") != "e2e-sdk-cluster" ||
+		!strings.Contains(userData, "echo "+w.ControlPlane.URL+" >") || tag != "arn:aws:eks:us-west-2:123456789012:cluster/e2e-sdk-cluster" {
+		t.Errorf("EC2NodeClass general: subnetSelectorTerms %v, userData %q, tags.cluster %q; want the cluster's name, endpoint and ARN", terms, userData, tag)
+	}
 }
 
 // assertNothingCreatedSince: moto and the API server hold nothing new, and since mark the engine
@@ -595,25 +624,7 @@ func (w *world) assertNothingCreatedSince(t *testing.T, mark int) {
 	for _, l := range w.aws(t).Leftovers() {
 		t.Errorf("moto holds %s", l)
 	}
-	if objs := w.newKubeObjects(t); len(objs) > 0 {
-		t.Errorf("the API server holds %d new objects: %s", len(objs), strings.Join(objs, ", "))
-	}
-	calls, err := w.Engine.GRPCCalls()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range GRPCLog(calls[mark:]).Completed("ResourceProvider/Create") {
-		var req struct {
-			URN     string
-			Preview bool
-		}
-		if err := c.Decode(&req); err != nil {
-			t.Fatal(err)
-		}
-		if !req.Preview {
-			t.Errorf("the engine asked a plugin to create %s", req.URN)
-		}
-	}
+	w.assertCreatedSince(t, mark)
 }
 
 // grpcMark is the number of gRPC log entries so far: what a step sent comes after it.
@@ -696,10 +707,15 @@ func randomNames(outputs map[string]any) map[string]string {
 	return map[string]string{str(outputs["clusterName"]): "<cluster>", str(outputs["teamRoleName"]): "<teamRole>"}
 }
 
-// normalize makes two programs' values comparable: the roles' random names (randomNames) become
-// placeholders, every unknown — the plain sentinel or an output value without one — becomes
-// <unknown>, and a known output value becomes its value (the languages wrap different inputs in
-// output values: which ones is how each SDK serializes, not what the component receives).
+// oidcIssuerID is the id in an EKS cluster's OIDC issuer (oidc.eks.<region>.amazonaws.com/id/<32
+// hex digits>), which each stack's cluster gets anew.
+var oidcIssuerID = regexp.MustCompile(`(oidc\.eks\.[a-z0-9-]+\.amazonaws\.com/id/)[0-9A-F]{32}`)
+
+// normalize makes two programs' values comparable: the roles' random names (randomNames) and the
+// cluster's OIDC issuer id (EKS's, random per cluster: oidcIssuerID) become placeholders, every
+// unknown — the plain sentinel or an output value without one — becomes <unknown>, and a known
+// output value becomes its value (the languages wrap different inputs in output values: which
+// ones is how each SDK serializes, not what the component receives).
 func normalize(v any, names map[string]string) any {
 	switch v := v.(type) {
 	case string:
@@ -711,7 +727,7 @@ func normalize(v any, names map[string]string) any {
 				v = strings.ReplaceAll(v, name, placeholder)
 			}
 		}
-		return v
+		return oidcIssuerID.ReplaceAllString(v, "${1}<issuer-id>")
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
@@ -732,6 +748,32 @@ func normalize(v any, names map[string]string) any {
 		return out
 	}
 	return v
+}
+
+// javaPreview is YAML's preview Construct inputs as the Java program sends them: Java builds a map
+// holding an output as one Output<Map<...>>, so at preview the pool's annotations and the class's
+// tags are unknown as a whole where YAML sends the maps with an unknown value (the component takes
+// both: their values only pass through).
+func javaPreview(ref map[string]any) map[string]any {
+	var copied map[string]any
+	b, _ := json.Marshal(ref)
+	_ = json.Unmarshal(b, &copied)
+	k, _ := copied["karpenter:index:Karpenter karpenter"].(map[string]any)
+	if pool, ok := index(k["nodePools"], 0).(map[string]any); ok {
+		pool["annotations"] = "<unknown>"
+	}
+	if class, ok := index(k["nodeClasses"], 0).(map[string]any); ok {
+		class["tags"] = "<unknown>"
+	}
+	return copied
+}
+
+// entry is m[k] of a map, or nil.
+func entry(m any, k string) any {
+	if mm, ok := m.(map[string]any); ok {
+		return mm[k]
+	}
+	return nil
 }
 
 // normalizeOutputs: the outputs with the random names replaced (they differ between stacks).

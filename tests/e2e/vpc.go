@@ -8,12 +8,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
 )
 
-// VPC is the cluster's network in moto, as it is before the component runs: a VPC with a private
-// subnet in each of three zones and the security group of the cluster's nodes, none of them
-// tagged for Karpenter — the program passes their ids to the component's `discovery` input,
-// which tags them `karpenter.sh/discovery: <cluster>` for the node classes to find.
+// VPC is the cluster's network in moto, as it is before the cluster and the component: a VPC with
+// a private subnet in each of three zones (tagged `kubernetes.io/role/internal-elb: 1`, as the EKS
+// User Guide asks of private subnets) and the security group of the cluster's nodes, none of them
+// tagged for Karpenter — the program passes their ids to the component's `discovery` input, which
+// tags them `karpenter.sh/discovery: <cluster>` for the node classes to find.
 type VPC struct {
 	ID              string
 	SubnetIDs       []string // one per zone, in zone order
@@ -33,8 +35,10 @@ func SeedVPC(ctx context.Context, cfg aws.Config) (*VPC, error) {
 	for i, zone := range []string{"a", "b", "c"} {
 		az := Region + zone
 		sn, err := cl.CreateSubnet(ctx, &ec2.CreateSubnetInput{VpcId: vpc.Vpc.VpcId, AvailabilityZone: aws.String(az),
-			CidrBlock:         aws.String(fmt.Sprintf("10.0.%d.0/24", 32*(i+1))),
-			TagSpecifications: nameTag(ec2types.ResourceTypeSubnet, "e2e-cluster-private-"+az)})
+			CidrBlock: aws.String(fmt.Sprintf("10.0.%d.0/24", 32*(i+1))),
+			TagSpecifications: []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeSubnet, Tags: []ec2types.Tag{
+				{Key: aws.String("Name"), Value: aws.String("e2e-cluster-private-" + az)},
+				{Key: aws.String("kubernetes.io/role/internal-elb"), Value: aws.String("1")}}}}})
 		if err != nil {
 			return nil, fmt.Errorf("CreateSubnet %s: %w", az, err)
 		}
@@ -54,14 +58,14 @@ func nameTag(rt ec2types.ResourceType, name string) []ec2types.TagSpecification 
 	return []ec2types.TagSpecification{{ResourceType: rt, Tags: []ec2types.Tag{{Key: aws.String("Name"), Value: aws.String(name)}}}}
 }
 
-// DiscoveryInputs are the component inputs that tag the VPC's subnets and security group for
-// Karpenter (YAML, for Program).
-func (v *VPC) DiscoveryInputs() string {
-	s := "discovery:\n  subnetIds:\n"
-	for _, id := range v.SubnetIDs {
-		s += "    - " + id + "\n"
+// SeedSpotServiceLinkedRole creates the account's AWSServiceRoleForEC2Spot in moto, as an account
+// that has used Spot has it (EC2 refuses Spot launches without it; the component checks for it).
+func (w *World) SeedSpotServiceLinkedRole(ctx context.Context) error {
+	_, err := iam.NewFromConfig(w.AWS).CreateServiceLinkedRole(ctx, &iam.CreateServiceLinkedRoleInput{AWSServiceName: aws.String("spot.amazonaws.com")})
+	if err != nil {
+		return fmt.Errorf("CreateServiceLinkedRole spot.amazonaws.com: %w", err)
 	}
-	return s + "  securityGroupIds:\n    - " + v.SecurityGroupID + "\n"
+	return nil
 }
 
 // Instance is an EC2 instance in moto.

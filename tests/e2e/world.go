@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,6 +32,10 @@ const (
 
 // Region is the region of every world (stack config aws:region); moto's account is 123456789012.
 const Region = "us-west-2"
+
+// ClusterKubernetesVersion is the Kubernetes version of the EKS clusters the programs create
+// when they name none: the world's API server's (harness.KubernetesVersion, v1.33.0).
+const ClusterKubernetesVersion = "1.33"
 
 // Dummy credentials: moto accepts any; the stand-in aws plugin requires some to be set.
 const (
@@ -67,7 +72,7 @@ func BuildStandIns(ctx context.Context, dir string) (StandIns, error) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return StandIns{}, fmt.Errorf("building the stand-in plugin: %w\n%s", err, out)
 	}
-	return s, nil
+	return s, buildEKSStandIn(ctx, tests, dir) // the README snippets' eks stand-in (world_snippets.go)
 }
 
 // Moto is a moto_server on a free loopback port, emulating IAM, SQS, EventBridge, EC2 and STS.
@@ -94,7 +99,14 @@ func startMoto(ctx context.Context, bin, dir string) (*Moto, error) {
 	}
 	// Only what moto needs: no AWS_* of the caller, no proxies.
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "MOTO_IAM_LOAD_MANAGED_POLICIES=true"}
-	proc, err := harness.StartProcess(dir, "moto", bin, env, "-H", "127.0.0.1", "-p", fmt.Sprint(port))
+	// motoserver.py is moto_server with the EKS optimized-AMI SSM parameters preloaded; the venv's
+	// python, beside moto_server, runs it with moto_server's arguments.
+	tests, err := testsDir()
+	if err != nil {
+		return nil, err
+	}
+	proc, err := harness.StartProcess(dir, "moto", filepath.Join(filepath.Dir(bin), "python"), env,
+		filepath.Join(tests, "e2e", "motoserver.py"), "-H", "127.0.0.1", "-p", fmt.Sprint(port))
 	if err != nil {
 		return nil, fmt.Errorf("%w (run `make e2e-deps`, or set MOTO_SERVER)", err)
 	}
@@ -166,6 +178,9 @@ type World struct {
 	OpLog        string     // STANDIN_LOG: the aws stand-in's operation log
 	StateDir     string     // STANDIN_STATE_DIR: the aws stand-in's EKS record
 	AWS          aws.Config // an AWS SDK config for moto (dummy credentials, Region)
+	// VPC is the cluster's network, in moto before any program runs (SeedVPC): the programs'
+	// EKS cluster is made in its subnets.
+	VPC *VPC
 	// Webhooks removes the admission webhook configurations no pod can serve (see webhooks.go).
 	Webhooks *WebhookRemover
 
@@ -270,6 +285,13 @@ func NewWorld(ctx context.Context, dir string, tools Tools, standIns StandIns) (
 		Credentials:  credentials.NewStaticCredentialsProvider(dummyAccessKey, dummySecretKey, ""),
 		BaseEndpoint: aws.String(w.Moto.URL),
 	}
+	if w.VPC, err = SeedVPC(ctx, w.AWS); err != nil {
+		return w, err
+	}
+	ca, err := os.ReadFile(filepath.Join(w.ControlPlane.Dir, "certs", "apiserver.crt"))
+	if err != nil {
+		return w, err
+	}
 
 	if w.Engine, err = NewEngine(filepath.Join(dir, "engine"), tools); err != nil {
 		return w, err
@@ -284,6 +306,11 @@ func NewWorld(ctx context.Context, dir string, tools Tools, standIns StandIns) (
 		{"AWS_REGION", Region},
 		{"STANDIN_STATE_DIR", w.StateDir},
 		{"STANDIN_LOG", w.OpLog},
+		// The EKS clusters the programs create are this world's control plane: their endpoint
+		// and CA are the API server's, their Kubernetes version its.
+		{"STANDIN_EKS_ENDPOINT", w.ControlPlane.URL},
+		{"STANDIN_EKS_CA_DATA", base64.StdEncoding.EncodeToString(ca)},
+		{"STANDIN_EKS_DEFAULT_VERSION", ClusterKubernetesVersion},
 		// The kubernetes provider: the cluster's API server (an explicit provider given no
 		// kubeconfig reads $KUBECONFIG, as pulumi-kubernetes does) ...
 		{"KUBECONFIG", w.Kubeconfig},
@@ -332,7 +359,7 @@ func Parts(tools Tools) []string {
 		fmt.Sprintf("real: the Karpenter controllers %s (core v1.15.0) and %s, beside their pods, in TestKarpenter*, make demo", KarpenterVersion, KarpenterPreviousVersion),
 		fmt.Sprintf("stand-in: kwok %s for the kubelets (no container runs); the registrar for the kubelets of Karpenter's instances", harness.KwokVersion),
 		fmt.Sprintf("stand-in: pulumi-resource-aws %s (tests/e2e/standin/aws) against moto %s; EKS access entries, add-ons, pod identity in its record", AWSVersion, tools.MotoVersion),
-		"stand-in: moto's EC2 launch and IAM listing gaps filled for the controller (fixups.go); the cluster's AWS side is an IAM role and its OIDC provider",
+		"stand-in: moto's EC2 launch and IAM listing gaps filled for the controller (fixups.go); the EKS cluster the program makes is moto's and the stand-in's record, its control plane the world's API server",
 	}
 }
 

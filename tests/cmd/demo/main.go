@@ -240,7 +240,7 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	}
 	// The real Karpenter controller in the loop. It launches nodes only from a node class it can
 	// resolve here (an image moto has, subnets tagged by the component): the loop's inputs, used
-	// unless the extra inputs configure pools, classes, discovery or tags themselves.
+	// unless the extra inputs configure pools, classes or tags themselves.
 	loop, err := w.StartLoop(filepath.Join(dir, "loop"))
 	if err != nil {
 		return nil, err
@@ -250,16 +250,18 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	if m := regexp.MustCompile(`(?m)^version:\s*"?([^"\s]+)`).FindStringSubmatch(extra); m != nil && m[1] != strings.TrimPrefix(e2e.KarpenterVersion, "v") {
 		launch = false
 		fmt.Fprintf(out, "(Karpenter %s: the controller here is %s, so no controller runs and no node is launched.)\n", m[1], e2e.KarpenterVersion)
-	} else if regexp.MustCompile(`(?m)^(nodePools|nodeClasses|discovery|tags|defaultNodePool):`).MatchString(extra) {
+	} else if regexp.MustCompile(`(?m)^(nodePools|nodeClasses|tags|defaultNodePool):`).MatchString(extra) {
 		launch = false
-		fmt.Fprintln(out, "(The extra inputs configure node pools, classes, discovery or tags: the demo launches no node with them.)")
+		fmt.Fprintln(out, "(The extra inputs configure node pools, classes or tags: the demo launches no node with them.)")
 	}
 	inputs := extra
 	if launch {
 		inputs = loop.Inputs("") + extra
 		fmt.Fprintf(out, "Component inputs for the controller in the loop (the cluster's VPC %s in moto):\n%s", loop.VPC.ID, indent(loop.Inputs(""), "  "))
 	}
-	program, err := e2e.Program(w.WithChartRepository(inputs))
+	// The program tags the VPC for discovery, unless the extra inputs name their own.
+	ownDiscovery := regexp.MustCompile(`(?m)^discovery:`).MatchString(extra)
+	program, err := w.Program(e2e.ProgramOptions{Inputs: w.WithChartRepository(inputs), NoDiscovery: ownDiscovery})
 	if err != nil {
 		return nil, err
 	}

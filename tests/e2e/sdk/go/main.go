@@ -28,11 +28,21 @@ import (
 // providerResource is an explicit provider of a package whose SDK the program does not need.
 type providerResource struct{ pulumi.ProviderResourceState }
 
-// role and oidcProvider are the aws stand-in's resources, declared without the aws SDK: the same
-// type tokens and inputs as YAML's aws:iam:Role and aws:iam:OpenIdConnectProvider.
+// role, eksCluster and oidcProvider are the aws stand-in's resources, declared without the aws SDK:
+// the same type tokens and inputs as YAML's aws:iam:Role, aws:eks:Cluster and
+// aws:iam:OpenIdConnectProvider.
 type role struct {
 	pulumi.CustomResourceState
 	Name pulumi.StringOutput `pulumi:"name"`
+	Arn  pulumi.StringOutput `pulumi:"arn"`
+}
+
+type eksCluster struct {
+	pulumi.CustomResourceState
+	Name       pulumi.StringOutput `pulumi:"name"`
+	Arn        pulumi.StringOutput `pulumi:"arn"`
+	Endpoint   pulumi.StringOutput `pulumi:"endpoint"`
+	Identities pulumi.ArrayOutput  `pulumi:"identities"`
 }
 
 type oidcProvider struct {
@@ -62,16 +72,29 @@ func program(v variant) pulumi.RunFunc {
 			pulumi.Map{}, &k8sProvider, pulumi.Version("4.30.0")); err != nil {
 			return err
 		}
-		var cluster role
-		if err := ctx.RegisterResource("aws:iam/role:Role", "cluster", pulumi.Map{
+		// The cluster (the aws stand-in's EKS) in the world's VPC, and its OIDC provider.
+		subnetIds := pulumi.ToStringArray(strings.Split(os.Getenv("E2E_SUBNET_IDS"), ","))
+		var clusterRole role
+		if err := ctx.RegisterResource("aws:iam/role:Role", "clusterRole", pulumi.Map{
 			"namePrefix":       pulumi.String("e2e-cluster-"),
 			"assumeRolePolicy": pulumi.String(trust("eks.amazonaws.com")),
+		}, &clusterRole, pulumi.Provider(&awsProvider)); err != nil {
+			return err
+		}
+		var cluster eksCluster
+		if err := ctx.RegisterResource("aws:eks/cluster:Cluster", "cluster", pulumi.Map{
+			"name":         pulumi.String("e2e-sdk-cluster"),
+			"roleArn":      clusterRole.Arn,
+			"vpcConfig":    pulumi.Map{"subnetIds": subnetIds},
+			"accessConfig": pulumi.Map{"authenticationMode": pulumi.String("API")},
 		}, &cluster, pulumi.Provider(&awsProvider)); err != nil {
 			return err
 		}
 		var oidc oidcProvider
 		if err := ctx.RegisterResource("aws:iam/openIdConnectProvider:OpenIdConnectProvider", "oidcProvider", pulumi.Map{
-			"url":           pulumi.String("https://oidc.eks.us-west-2.amazonaws.com/id/E2E0123456789ABCDEF0123456789ABCD"),
+			"url": cluster.Identities.ApplyT(func(ids []any) string {
+				return ids[0].(map[string]any)["oidcs"].([]any)[0].(map[string]any)["issuer"].(string)
+			}).(pulumi.StringOutput),
 			"clientIdLists": pulumi.StringArray{pulumi.String("sts.amazonaws.com")},
 		}, &oidc, pulumi.Provider(&awsProvider)); err != nil {
 			return err
@@ -86,11 +109,20 @@ func program(v variant) pulumi.RunFunc {
 			OidcProviderArn: oidc.Arn,
 			ChartRepository: pulumi.StringRef(os.Getenv("E2E_CHART_REPOSITORY")),
 			DefaultNodePool: pulumi.BoolRef(false),
-			Tags:            pulumi.StringMap{"team": pulumi.String("platform"), "cost-center": pulumi.String("4200")},
+			Discovery: karpenter.DiscoveryArgs{
+				SubnetIds:        subnetIds,
+				SecurityGroupIds: pulumi.StringArray{pulumi.String(os.Getenv("E2E_SECURITY_GROUP_ID"))},
+			},
+			Tags: pulumi.StringMap{"team": pulumi.String("platform"), "cost-center": pulumi.String("4200")},
 			NodeClasses: karpenter.NodeClassSpecArray{karpenter.NodeClassSpecArgs{
 				Name:     pulumi.String("general"),
 				AmiAlias: pulumi.String("al2023@latest"),
-				Tags:     pulumi.StringMap{"tier": pulumi.String("general")},
+				// Wired to the cluster the program makes: unknown at the first preview but the name.
+				SubnetSelectorTerms: karpenter.SubnetSelectorTermArray{karpenter.SubnetSelectorTermArgs{
+					Tags: pulumi.StringMap{"karpenter.sh/discovery": cluster.Name},
+				}},
+				Tags:     pulumi.StringMap{"tier": pulumi.String("general"), "cluster": cluster.Arn},
+				UserData: pulumi.Sprintf("#!/bin/bash\necho %s > /etc/cluster-endpoint\n", cluster.Endpoint),
 				MetadataOptions: karpenter.MetadataOptionsArgs{
 					HttpTokens:              pulumi.String("required"),
 					HttpPutResponseHopLimit: pulumi.Int(2),

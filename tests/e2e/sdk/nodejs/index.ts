@@ -11,17 +11,28 @@ import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import * as karpenter from "@pulumi-karpenter/karpenter";
 
 // The aws stand-in's resources, declared without @pulumi/aws (its npm package is not needed for
-// two resources): the engine sees the same type tokens and inputs as from YAML's aws:iam:Role.
+// four resources): the engine sees the same type tokens and inputs as from YAML's aws:iam:Role.
 class Role extends pulumi.CustomResource {
     declare readonly name: pulumi.Output<string>;
+    declare readonly arn: pulumi.Output<string>;
     constructor(name: string, args: { namePrefix: string; assumeRolePolicy: string }, opts: pulumi.CustomResourceOptions) {
-        super("aws:iam/role:Role", name, { ...args, name: undefined }, opts);
+        super("aws:iam/role:Role", name, { ...args, name: undefined, arn: undefined }, opts);
+    }
+}
+class Cluster extends pulumi.CustomResource {
+    declare readonly name: pulumi.Output<string>;
+    declare readonly arn: pulumi.Output<string>;
+    declare readonly endpoint: pulumi.Output<string>;
+    declare readonly identities: pulumi.Output<{ oidcs: { issuer: string }[] }[]>;
+    constructor(name: string, args: { name: string; roleArn: pulumi.Input<string>; vpcConfig: { subnetIds: string[] }; accessConfig: { authenticationMode: string } },
+        opts: pulumi.CustomResourceOptions) {
+        super("aws:eks/cluster:Cluster", name, { ...args, arn: undefined, endpoint: undefined, identities: undefined }, opts);
     }
 }
 class OpenIdConnectProvider extends pulumi.CustomResource {
     declare readonly arn: pulumi.Output<string>;
     declare readonly url: pulumi.Output<string>;
-    constructor(name: string, args: { url: string; clientIdLists: string[] }, opts: pulumi.CustomResourceOptions) {
+    constructor(name: string, args: { url: pulumi.Input<string>; clientIdLists: string[] }, opts: pulumi.CustomResourceOptions) {
         super("aws:iam/openIdConnectProvider:OpenIdConnectProvider", name, { ...args, arn: undefined }, opts);
     }
 }
@@ -47,9 +58,17 @@ function program(v: Variant) {
     return async () => {
         const awsProvider = new Provider("aws", "awsProvider", { region: "us-west-2" }, { version: "6.83.2" });
         const k8sProvider = new Provider("kubernetes", "k8sProvider", {}, { version: "4.30.0" });
-        const cluster = new Role("cluster", { namePrefix: "e2e-cluster-", assumeRolePolicy: trust("eks.amazonaws.com") }, { provider: awsProvider });
+        // The cluster (the aws stand-in's EKS) in the world's VPC, and its OIDC provider.
+        const subnetIds = process.env.E2E_SUBNET_IDS!.split(",");
+        const clusterRole = new Role("clusterRole", { namePrefix: "e2e-cluster-", assumeRolePolicy: trust("eks.amazonaws.com") }, { provider: awsProvider });
+        const cluster = new Cluster("cluster", {
+            name: "e2e-sdk-cluster",
+            roleArn: clusterRole.arn,
+            vpcConfig: { subnetIds },
+            accessConfig: { authenticationMode: "API" },
+        }, { provider: awsProvider });
         const oidc = new OpenIdConnectProvider("oidcProvider", {
-            url: "https://oidc.eks.us-west-2.amazonaws.com/id/E2E0123456789ABCDEF0123456789ABCD",
+            url: cluster.identities.apply(ids => ids[0].oidcs[0].issuer),
             clientIdLists: ["sts.amazonaws.com"],
         }, { provider: awsProvider });
 
@@ -59,11 +78,15 @@ function program(v: Variant) {
             oidcProviderArn: oidc.arn,
             chartRepository: process.env.E2E_CHART_REPOSITORY,
             defaultNodePool: false,
+            discovery: { subnetIds, securityGroupIds: [process.env.E2E_SECURITY_GROUP_ID!] },
             tags: { team: "platform", "cost-center": "4200" },
             nodeClasses: [{
                 name: "general",
                 amiAlias: "al2023@latest",
-                tags: { tier: "general" },
+                // Wired to the cluster the program makes: unknown at the first preview but the name.
+                subnetSelectorTerms: [{ tags: { "karpenter.sh/discovery": cluster.name } }],
+                tags: { tier: "general", cluster: cluster.arn },
+                userData: pulumi.interpolate`#!/bin/bash\necho ${cluster.endpoint} > /etc/cluster-endpoint\n`,
                 metadataOptions: { httpTokens: "required", httpPutResponseHopLimit: 2 },
                 kubelet: { maxPods: 110, evictionHard: { "memory.available": "5%" } },
                 blockDeviceMappings: [{

@@ -25,17 +25,32 @@ class Role(pulumi.CustomResource):
     YAML's aws:iam:Role."""
 
     name: pulumi.Output[str]
+    arn: pulumi.Output[str]
 
     def __init__(self, name: str, name_prefix: str, assume_role_policy: str, opts: pulumi.ResourceOptions):
         super().__init__("aws:iam/role:Role", name,
-                         {"namePrefix": name_prefix, "assumeRolePolicy": assume_role_policy, "name": None}, opts)
+                         {"namePrefix": name_prefix, "assumeRolePolicy": assume_role_policy, "name": None, "arn": None}, opts)
+
+
+class Cluster(pulumi.CustomResource):
+    """The aws stand-in's EKS cluster (aws:eks/cluster:Cluster), as YAML's aws:eks:Cluster."""
+
+    name: pulumi.Output[str]
+    arn: pulumi.Output[str]
+    endpoint: pulumi.Output[str]
+    identities: pulumi.Output[Any]
+
+    def __init__(self, name: str, role_arn: pulumi.Input[str], subnet_ids: List[str], opts: pulumi.ResourceOptions):
+        super().__init__("aws:eks/cluster:Cluster", name, {
+            "name": "e2e-sdk-cluster", "roleArn": role_arn, "vpcConfig": {"subnetIds": subnet_ids},
+            "accessConfig": {"authenticationMode": "API"}, "arn": None, "endpoint": None, "identities": None}, opts)
 
 
 class OpenIdConnectProvider(pulumi.CustomResource):
     arn: pulumi.Output[str]
     url: pulumi.Output[str]
 
-    def __init__(self, name: str, url: str, client_id_lists: List[str], opts: pulumi.ResourceOptions):
+    def __init__(self, name: str, url: pulumi.Input[str], client_id_lists: List[str], opts: pulumi.ResourceOptions):
         super().__init__("aws:iam/openIdConnectProvider:OpenIdConnectProvider", name,
                          {"url": url, "clientIdLists": client_id_lists, "arn": None}, opts)
 
@@ -59,9 +74,12 @@ def program(v: Variant):
                                                pulumi.ResourceOptions(version="6.83.2"))
         k8s_provider = pulumi.ProviderResource("kubernetes", "k8sProvider", {},
                                                pulumi.ResourceOptions(version="4.30.0"))
-        cluster = Role("cluster", "e2e-cluster-", trust("eks.amazonaws.com"), pulumi.ResourceOptions(provider=aws_provider))
+        # The cluster (the aws stand-in's EKS) in the world's VPC, and its OIDC provider.
+        subnet_ids = os.environ["E2E_SUBNET_IDS"].split(",")
+        cluster_role = Role("clusterRole", "e2e-cluster-", trust("eks.amazonaws.com"), pulumi.ResourceOptions(provider=aws_provider))
+        cluster = Cluster("cluster", cluster_role.arn, subnet_ids, pulumi.ResourceOptions(provider=aws_provider))
         oidc = OpenIdConnectProvider(
-            "oidcProvider", "https://oidc.eks.us-west-2.amazonaws.com/id/E2E0123456789ABCDEF0123456789ABCD",
+            "oidcProvider", cluster.identities.apply(lambda ids: ids[0]["oidcs"][0]["issuer"]),
             ["sts.amazonaws.com"], pulumi.ResourceOptions(provider=aws_provider))
 
         operator = "Inn" if v.bad_operator else karpenter.RequirementOperator.IN_
@@ -71,11 +89,15 @@ def program(v: Variant):
             oidc_provider_arn=oidc.arn,
             chart_repository=os.environ["E2E_CHART_REPOSITORY"],
             default_node_pool=False,
+            discovery=karpenter.DiscoveryArgs(subnet_ids=subnet_ids, security_group_ids=[os.environ["E2E_SECURITY_GROUP_ID"]]),
             tags={"team": "platform", "cost-center": "4200"},
             node_classes=[karpenter.NodeClassSpecArgs(
                 name="general",
                 ami_alias="al2023@latest",
-                tags={"tier": "general"},
+                # Wired to the cluster the program makes: unknown at the first preview but the name.
+                subnet_selector_terms=[karpenter.SubnetSelectorTermArgs(tags={"karpenter.sh/discovery": cluster.name})],
+                tags={"tier": "general", "cluster": cluster.arn},
+                user_data=pulumi.Output.concat("#!/bin/bash\necho ", cluster.endpoint, " > /etc/cluster-endpoint\n"),
                 metadata_options=karpenter.MetadataOptionsArgs(http_tokens="required", http_put_response_hop_limit=2),
                 kubelet=karpenter.KubeletConfigurationArgs(max_pods=110, eviction_hard={"memory.available": "5%"}),
                 block_device_mappings=[karpenter.BlockDeviceMappingArgs(

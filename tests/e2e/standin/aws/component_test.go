@@ -29,7 +29,8 @@ func repoRoot() string {
 
 // TestServesTheComponentTokens: the stand-in serves exactly the aws tokens the component uses,
 // plus the types marked forPrograms (declared by the engine tests' programs, never by the
-// component).
+// component) and the reads for the component's checks against the cluster (inputCheckInvokes),
+// which the component lists or will.
 func TestServesTheComponentTokens(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join(repoRoot(), "provider", "build", "resources.go"))
 	if err != nil {
@@ -37,7 +38,11 @@ func TestServesTheComponentTokens(t *testing.T) {
 	}
 	var want []string
 	for _, m := range regexp.MustCompile(`"(aws:[^"]+)"`).FindAllSubmatch(src, -1) {
-		want = append(want, string(m[1]))
+		if !contains(inputCheckInvokes, string(m[1])) {
+			want = append(want, string(m[1]))
+		} else if invokes[string(m[1])] == nil {
+			t.Errorf("the component reads %s, which the stand-in does not serve", m[1])
+		}
 	}
 	var got []string
 	for tok, typ := range types {
@@ -45,7 +50,11 @@ func TestServesTheComponentTokens(t *testing.T) {
 			got = append(got, tok)
 		}
 	}
-	got = append(got, sortedKeys(invokes)...)
+	for _, tok := range sortedKeys(invokes) {
+		if !contains(inputCheckInvokes, tok) {
+			got = append(got, tok)
+		}
+	}
 	sort.Strings(want)
 	sort.Strings(got)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -103,6 +112,10 @@ func TestComponentInputsCheck(t *testing.T) {
 func TestComponentDefaultInstall(t *testing.T) {
 	env := testSettings(t)
 	p := newPlugin(t, env)
+	// The render's cluster (clusterName "demo"): EKS refuses an access entry on a cluster it does
+	// not have, or one without the access-entry API.
+	cluster := createTestCluster(t, p, "demo", pmap{"name": sv("demo"),
+		"accessConfig": resource.NewObjectProperty(pmap{"authenticationMode": sv("API_AND_CONFIG_MAP")})})
 	byName := map[string]*res{}
 	var created []*res
 	t.Cleanup(func() {
@@ -173,4 +186,5 @@ func TestComponentDefaultInstall(t *testing.T) {
 	if err := json.Unmarshal(data, &rec); err != nil || len(rec.AccessEntries) != 0 {
 		t.Errorf("EKS record after destroy: %s (%v)", data, err)
 	}
+	p.delete(t, cluster)
 }

@@ -14,22 +14,27 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/eks"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 )
 
 // EKS access entries and their access policy associations, add-ons and pod identity
-// associations. moto 5.2.5 emulates EKS clusters but not these APIs, so the stand-in keeps them as a record of its own: in memory while
-// a call runs, persisted to $STANDIN_STATE_DIR/aws-eks.json between calls (every `pulumi`
-// command starts a new plugin process), guarded by an flock so two plugin processes never lose
-// each other's writes. Every create, update and delete says so in the engine's output.
+// associations. moto 5.2.5 emulates EKS clusters but not these APIs, so the stand-in keeps them
+// (and what moto's EKS lacks of the clusters it creates, eks_cluster.go) as a record of its own:
+// in memory while a call runs, persisted to $STANDIN_STATE_DIR/aws-eks.json between calls (every
+// `pulumi` command starts a new plugin process), guarded by an flock so two plugin processes never
+// lose each other's writes. Every create, update and delete says so in the engine's output.
 //
 // What is real: the IAM roles they name are looked up in moto (EKS refuses an access entry for
-// a principal that does not exist, and a pod identity association for a role that does not);
-// the cluster is not (the scenarios name a cluster moto never created).
+// a principal that does not exist, and a pod identity association for a role that does not), and
+// so is the cluster (clusterGate): EKS refuses all four on a cluster it does not have, and access
+// entries and their policy associations on a cluster whose authentication mode is CONFIG_MAP.
 
 type eksRecord struct {
+	// Clusters: what moto's EKS lacks of each cluster the stand-in created (eks_cluster.go).
+	Clusters                map[string]*clusterRecord `json:"clusters"`
 	AccessEntries           map[string]map[string]any `json:"accessEntries"`
 	AccessPolicies          map[string]map[string]any `json:"accessPolicyAssociations"`
 	Addons                  map[string]map[string]any `json:"addons"`
@@ -78,6 +83,9 @@ func (s *eksStore) with(write bool, fn func(r *eksRecord) error) error {
 		if *m == nil {
 			*m = map[string]map[string]any{}
 		}
+	}
+	if r.Clusters == nil {
+		r.Clusters = map[string]*clusterRecord{}
 	}
 	if err := fn(r); err != nil {
 		return err
@@ -191,6 +199,48 @@ func roleExists(ctx context.Context, c *call, roleArn string) (bool, error) {
 	return err == nil, err
 }
 
+// clusterGate is EKS's check of the cluster an entry names: it must exist (in the stand-in's
+// record, or only in moto: a cluster created through moto's API directly), else
+// ResourceNotFoundException (moto's message, "obtained through cURL responses from the actual
+// APIs", moto/eks/models.py CLUSTER_NOT_FOUND_MSG); and, for access entries and access policy
+// associations (needsAPI), its authentication mode must offer the access-entry API (the
+// InvalidRequestException EKS returns, as reported in aws-ia/terraform-aws-eks-blueprints#1877).
+// A cluster only moto knows has no access configuration anyone recorded (moto drops it): it has
+// the EKS API's default, CONFIG_MAP (clusterModeOf).
+func clusterGate(ctx context.Context, c *call, cluster, what, op, id string, needsAPI bool) error {
+	prefix := "creating " + what
+	if id != "" {
+		prefix += " (" + id + ")"
+	}
+	rec, err := c.p.recordedCluster(cluster)
+	if err != nil {
+		return err
+	}
+	if rec == nil {
+		_, err := c.aws().eks.DescribeCluster(ctx, &eks.DescribeClusterInput{Name: aws.String(cluster)})
+		if isNotFound(err) {
+			return fmt.Errorf("%s: %s", prefix, apiError("EKS", op, 404, "ResourceNotFoundException", "No cluster found for name: "+cluster+"."))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if needsAPI && clusterModeOf(rec) == "CONFIG_MAP" {
+		return fmt.Errorf("%s: %s", prefix, apiError("EKS", op, 400, "InvalidRequestException",
+			"The cluster's authentication mode must be set to one of [API, API_AND_CONFIG_MAP] to perform this operation."))
+	}
+	return nil
+}
+
+// clusterModeOf is a cluster's authentication mode: its record's, or, for a cluster only moto
+// knows, the EKS API's default (CreateAccessConfigRequest: CONFIG_MAP).
+func clusterModeOf(rec *clusterRecord) string {
+	if rec == nil {
+		return "CONFIG_MAP"
+	}
+	return rec.AuthenticationMode
+}
+
 // ---- aws:eks/accessEntry:AccessEntry ------------------------------------------------------
 
 // accessEntryType_Values of internal/service/eks/consts.go (the stored copy that lists EC2, for
@@ -216,6 +266,9 @@ var accessEntryOps = ops{
 	create: func(ctx context.Context, c *call, in pmap) (string, error) {
 		cluster, principal := str(in, "clusterName"), str(in, "principalArn")
 		id := cluster + ":" + principal
+		if err := clusterGate(ctx, c, cluster, "EKS Access Entry", "CreateAccessEntry", id, true); err != nil {
+			return "", err
+		}
 		ok, err := roleExists(ctx, c, principal)
 		if err != nil {
 			return "", err
@@ -310,6 +363,9 @@ var accessPolicyAssociationOps = ops{
 		if v, ok := in["accessScope"]; ok && v.IsObject() {
 			scope = v.ObjectValue().Mappable()
 		}
+		if err := clusterGate(ctx, c, cluster, "EKS Access Policy Association", "AssociateAccessPolicy", id, true); err != nil {
+			return "", err
+		}
 		err := c.p.eks.with(true, func(r *eksRecord) error {
 			entry, ok := r.AccessEntries[cluster+":"+principal]
 			if !ok {
@@ -397,6 +453,9 @@ var addonOps = ops{
 	create: func(ctx context.Context, c *call, in pmap) (string, error) {
 		cluster, name := str(in, "clusterName"), str(in, "addonName")
 		id := cluster + ":" + name
+		if err := clusterGate(ctx, c, cluster, "EKS Add-On", "CreateAddon", id, false); err != nil {
+			return "", err
+		}
 		err := c.p.eks.with(true, func(r *eksRecord) error {
 			if _, exists := r.Addons[id]; exists {
 				return fmt.Errorf("creating EKS Add-On (%s): ResourceInUseException: Addon already exists", id)
@@ -442,6 +501,9 @@ var addonOps = ops{
 var podIdentityOps = ops{
 	create: func(ctx context.Context, c *call, in pmap) (string, error) {
 		cluster, role := str(in, "clusterName"), str(in, "roleArn")
+		if err := clusterGate(ctx, c, cluster, "EKS Pod Identity Association", "CreatePodIdentityAssociation", "", false); err != nil {
+			return "", err
+		}
 		ok, err := roleExists(ctx, c, role)
 		if err != nil {
 			return "", err

@@ -3,16 +3,23 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/eks"
+	ekstypes "github.com/aws/aws-sdk-go-v2/service/eks/types"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 )
 
 const (
+	tAssociation = "aws:eks/accessPolicyAssociation:AccessPolicyAssociation"
 	tAccessEntry = "aws:eks/accessEntry:AccessEntry"
 	tAddon       = "aws:eks/addon:Addon"
 	tPodIdentity = "aws:eks/podIdentityAssociation:PodIdentityAssociation"
@@ -25,15 +32,18 @@ func TestEKSRecord(t *testing.T) {
 	p := newPlugin(t, env)
 	role := p.create(t, tRole, "node", pmap{"name": sv(unique(t, "node")), "assumeRolePolicy": sv(trust("ec2.amazonaws.com"))})
 	roleArn := str(role.outputs, "arn")
+	// The cluster they belong to (EKS refuses them on a cluster it does not have).
+	cluster := createTestCluster(t, p, "prod-eu", pmap{"name": sv(unique(t, "prod-eu")),
+		"accessConfig": resource.NewObjectProperty(pmap{"authenticationMode": sv("API_AND_CONFIG_MAP")})}).id
 
 	entry := p.create(t, tAccessEntry, "node-access", pmap{
-		"clusterName": sv("prod-eu"), "principalArn": sv(roleArn), "type": sv("EC2_LINUX"),
+		"clusterName": sv(cluster), "principalArn": sv(roleArn), "type": sv("EC2_LINUX"),
 		"tags": mapValue(map[string]string{"team": "platform"}),
 	})
-	if entry.id != "prod-eu:"+roleArn {
+	if entry.id != cluster+":"+roleArn {
 		t.Errorf("access entry id %q, want terraform's <cluster>:<principal>", entry.id)
 	}
-	if str(entry.outputs, "userName") != "system:node:{{EC2PrivateDNSName}}" || !strings.HasPrefix(str(entry.outputs, "accessEntryArn"), "arn:aws:eks:"+testRegion+":"+testAccount+":access-entry/prod-eu/role/") {
+	if str(entry.outputs, "userName") != "system:node:{{EC2PrivateDNSName}}" || !strings.HasPrefix(str(entry.outputs, "accessEntryArn"), "arn:aws:eks:"+testRegion+":"+testAccount+":access-entry/"+cluster+"/role/") {
 		t.Errorf("access entry outputs %v", entry.outputs)
 	}
 
@@ -64,19 +74,19 @@ func TestEKSRecord(t *testing.T) {
 	}
 
 	// EKS refuses an access entry for a principal that does not exist; the stand-in asks moto.
-	if _, err := next.tryCreate(t, tAccessEntry, "ghost", pmap{"clusterName": sv("prod-eu"), "principalArn": sv("arn:aws:iam::" + testAccount + ":role/does-not-exist")}); err == nil || !strings.Contains(err.Error(), "invalid principal") {
+	if _, err := next.tryCreate(t, tAccessEntry, "ghost", pmap{"clusterName": sv(cluster), "principalArn": sv("arn:aws:iam::" + testAccount + ":role/does-not-exist")}); err == nil || !strings.Contains(err.Error(), "invalid principal") {
 		t.Errorf("access entry for a missing role: %v", err)
 	}
 
 	// Add-on, and the getAddon invoke that reads the record.
-	if _, err := next.invoke(t, "aws:eks/getAddon:getAddon", pmap{"clusterName": sv("prod-eu"), "addonName": sv("eks-pod-identity-agent")}); err == nil || !strings.Contains(err.Error(), "ResourceNotFoundException") {
+	if _, err := next.invoke(t, "aws:eks/getAddon:getAddon", pmap{"clusterName": sv(cluster), "addonName": sv("eks-pod-identity-agent")}); err == nil || !strings.Contains(err.Error(), "ResourceNotFoundException") {
 		t.Errorf("getAddon before the add-on exists: %v", err)
 	}
-	addon := next.create(t, tAddon, "pod-identity-agent", pmap{"clusterName": sv("prod-eu"), "addonName": sv("eks-pod-identity-agent")})
-	if addon.id != "prod-eu:eks-pod-identity-agent" || str(addon.outputs, "addonVersion") != standInAddonVersion {
+	addon := next.create(t, tAddon, "pod-identity-agent", pmap{"clusterName": sv(cluster), "addonName": sv("eks-pod-identity-agent")})
+	if addon.id != cluster+":eks-pod-identity-agent" || str(addon.outputs, "addonVersion") != standInAddonVersion {
 		t.Errorf("add-on id %q outputs %v", addon.id, addon.outputs)
 	}
-	got, err := newPlugin(t, env).invoke(t, "aws:eks/getAddon:getAddon", pmap{"clusterName": sv("prod-eu"), "addonName": sv("eks-pod-identity-agent")})
+	got, err := newPlugin(t, env).invoke(t, "aws:eks/getAddon:getAddon", pmap{"clusterName": sv(cluster), "addonName": sv("eks-pod-identity-agent")})
 	if err != nil || str(got, "addonVersion") != standInAddonVersion || str(got, "arn") != str(addon.outputs, "arn") {
 		t.Errorf("getAddon = %v, %v", got, err)
 	}
@@ -91,10 +101,10 @@ func TestEKSRecord(t *testing.T) {
 	ctl := next.create(t, tRole, "ctl", pmap{"name": sv(unique(t, "ctl")), "assumeRolePolicy": sv(trust("pods.eks.amazonaws.com"))})
 	ctl2 := next.create(t, tRole, "ctl2", pmap{"name": sv(unique(t, "ctl2")), "assumeRolePolicy": sv(trust("pods.eks.amazonaws.com"))})
 	pia := next.create(t, tPodIdentity, "pod-identity", pmap{
-		"clusterName": sv("prod-eu"), "namespace": sv("kube-system"), "serviceAccount": sv("karpenter"), "roleArn": sv(str(ctl.outputs, "arn")),
+		"clusterName": sv(cluster), "namespace": sv("kube-system"), "serviceAccount": sv("karpenter"), "roleArn": sv(str(ctl.outputs, "arn")),
 	})
 	if !strings.HasPrefix(pia.id, "a-") || str(pia.outputs, "associationId") != pia.id ||
-		str(pia.outputs, "associationArn") != "arn:aws:eks:"+testRegion+":"+testAccount+":podidentityassociation/prod-eu/"+pia.id {
+		str(pia.outputs, "associationArn") != "arn:aws:eks:"+testRegion+":"+testAccount+":podidentityassociation/"+cluster+"/"+pia.id {
 		t.Errorf("pod identity id %q outputs %v", pia.id, pia.outputs)
 	}
 	pin := pia.inputs.Copy()
@@ -121,7 +131,7 @@ func TestEKSRecord(t *testing.T) {
 	// The operation log has the EKS operations like any other.
 	var ops []string
 	for _, l := range opLines(t, env) {
-		if strings.HasPrefix(l[3], "aws:eks/") && l[2] != "Invoke" {
+		if strings.HasPrefix(l[3], "aws:eks/") && l[3] != tCluster && l[2] != "Invoke" {
 			ops = append(ops, l[2]+" "+l[4])
 		}
 	}
@@ -140,11 +150,12 @@ func TestAccessPolicyAssociation(t *testing.T) {
 	p := newPlugin(t, env)
 	role := p.create(t, tRole, "auto-node", pmap{"name": sv(unique(t, "auto-node")), "assumeRolePolicy": sv(trust("ec2.amazonaws.com"))})
 	roleArn := str(role.outputs, "arn")
-	const tAssociation = "aws:eks/accessPolicyAssociation:AccessPolicyAssociation"
+	cluster := createTestCluster(t, p, "prod-eu", pmap{"name": sv(unique(t, "prod-eu")),
+		"accessConfig": resource.NewObjectProperty(pmap{"authenticationMode": sv("API")})}).id
 	policy := "arn:aws:eks::aws:cluster-access-policy/AmazonEKSAutoNodePolicy"
 	association := func(principal string) pmap {
 		return pmap{
-			"clusterName": sv("prod-eu"), "principalArn": sv(principal), "policyArn": sv(policy),
+			"clusterName": sv(cluster), "principalArn": sv(principal), "policyArn": sv(policy),
 			"accessScope": resource.NewObjectProperty(pmap{"type": sv("cluster")}),
 		}
 	}
@@ -152,9 +163,9 @@ func TestAccessPolicyAssociation(t *testing.T) {
 	if _, err := p.tryCreate(t, tAssociation, "early", association(roleArn)); err == nil || !strings.Contains(err.Error(), "no access entry") {
 		t.Errorf("association without an access entry: %v", err)
 	}
-	entry := p.create(t, tAccessEntry, "auto-node-access", pmap{"clusterName": sv("prod-eu"), "principalArn": sv(roleArn), "type": sv("EC2")})
+	entry := p.create(t, tAccessEntry, "auto-node-access", pmap{"clusterName": sv(cluster), "principalArn": sv(roleArn), "type": sv("EC2")})
 	assoc := p.create(t, tAssociation, "auto-node-access-policy", association(roleArn))
-	if assoc.id != "prod-eu#"+roleArn+"#"+policy || str(assoc.outputs, "associatedAt") == "" {
+	if assoc.id != cluster+"#"+roleArn+"#"+policy || str(assoc.outputs, "associatedAt") == "" {
 		t.Errorf("association id %q outputs %v", assoc.id, assoc.outputs)
 	}
 	if resp, outs, _ := newPlugin(t, env).read(t, assoc); resp.GetId() != assoc.id || str(outs.Copy()["accessScope"].ObjectValue(), "type") != "cluster" {
@@ -169,7 +180,7 @@ func TestAccessPolicyAssociation(t *testing.T) {
 
 	// A self-managed node entry (EC2_LINUX) takes no association.
 	linux := p.create(t, tRole, "linux-node", pmap{"name": sv(unique(t, "linux-node")), "assumeRolePolicy": sv(trust("ec2.amazonaws.com"))})
-	linuxEntry := p.create(t, tAccessEntry, "linux-node-access", pmap{"clusterName": sv("prod-eu"), "principalArn": sv(str(linux.outputs, "arn")), "type": sv("EC2_LINUX")})
+	linuxEntry := p.create(t, tAccessEntry, "linux-node-access", pmap{"clusterName": sv(cluster), "principalArn": sv(str(linux.outputs, "arn")), "type": sv("EC2_LINUX")})
 	if _, err := p.tryCreate(t, tAssociation, "linux-policy", association(str(linux.outputs, "arn"))); err == nil || !strings.Contains(err.Error(), `type of "STANDARD"`) {
 		t.Errorf("association on an EC2_LINUX entry: %v", err)
 	}
@@ -180,4 +191,61 @@ func TestAccessPolicyAssociation(t *testing.T) {
 	if resp, _, _ := p.read(t, assoc); resp.GetId() != "" {
 		t.Error("association still recorded after Delete")
 	}
+}
+
+// TestAccessEntryRefusals: EKS refuses an access entry (and an access policy association, an
+// add-on, a pod identity association) on a cluster it does not have, and an access entry on a
+// cluster whose authentication mode is CONFIG_MAP — with its words after terraform's.
+func TestAccessEntryRefusals(t *testing.T) {
+	p := newPlugin(t, testSettings(t))
+	role := p.create(t, tRole, "node", pmap{"name": sv(unique(t, "node")), "assumeRolePolicy": sv(trust("ec2.amazonaws.com"))})
+	t.Cleanup(func() { _ = p.tryDelete(role) })
+	roleArn := str(role.outputs, "arn")
+	const awsErr = `operation error EKS: %s, https response error StatusCode: %d, RequestID: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}, `
+	refused := func(typ string, in pmap, want string) {
+		t.Helper()
+		if _, err := p.tryCreate(t, typ, "refused", in); !regexp.MustCompile(want).MatchString(errText(err)) {
+			t.Errorf("%s: %v, want an error matching %q", typ, err, want)
+		}
+	}
+	ghost := unique(t, "ghost")
+	refused(tAccessEntry, pmap{"clusterName": sv(ghost), "principalArn": sv(roleArn)},
+		`^creating EKS Access Entry \(`+ghost+`:`+regexp.QuoteMeta(roleArn)+`\): `+fmt.Sprintf(awsErr, "CreateAccessEntry", 404)+
+			`ResourceNotFoundException: No cluster found for name: `+ghost+`\.$`)
+	refused(tAssociation, pmap{"clusterName": sv(ghost), "principalArn": sv(roleArn), "policyArn": sv("arn:aws:eks::aws:cluster-access-policy/AmazonEKSAutoNodePolicy"),
+		"accessScope": resource.NewObjectProperty(pmap{"type": sv("cluster")})},
+		`^creating EKS Access Policy Association \(`+ghost+`#.*\): `+fmt.Sprintf(awsErr, "AssociateAccessPolicy", 404)+`ResourceNotFoundException: No cluster found for name: `+ghost+`\.$`)
+	refused(tAddon, pmap{"clusterName": sv(ghost), "addonName": sv("eks-pod-identity-agent")},
+		`^creating EKS Add-On \(`+ghost+`:eks-pod-identity-agent\): `+fmt.Sprintf(awsErr, "CreateAddon", 404)+`ResourceNotFoundException: No cluster found for name: `+ghost+`\.$`)
+	refused(tPodIdentity, pmap{"clusterName": sv(ghost), "namespace": sv("kube-system"), "serviceAccount": sv("karpenter"), "roleArn": sv(roleArn)},
+		`^creating EKS Pod Identity Association: `+fmt.Sprintf(awsErr, "CreatePodIdentityAssociation", 404)+`ResourceNotFoundException: No cluster found for name: `+ghost+`\.$`)
+
+	// A cluster created without an access configuration has EKS's default, CONFIG_MAP: no access
+	// entries (nor associations); add-ons and pod identity associations are fine.
+	cluster := createTestCluster(t, p, "aws-auth-only", nil).id
+	refused(tAccessEntry, pmap{"clusterName": sv(cluster), "principalArn": sv(roleArn)},
+		`^creating EKS Access Entry \(`+cluster+`:`+regexp.QuoteMeta(roleArn)+`\): `+fmt.Sprintf(awsErr, "CreateAccessEntry", 400)+
+			`InvalidRequestException: The cluster's authentication mode must be set to one of \[API, API_AND_CONFIG_MAP\] to perform this operation\.$`)
+	refused(tAssociation, pmap{"clusterName": sv(cluster), "principalArn": sv(roleArn), "policyArn": sv("arn:aws:eks::aws:cluster-access-policy/AmazonEKSAutoNodePolicy"),
+		"accessScope": resource.NewObjectProperty(pmap{"type": sv("cluster")})},
+		`^creating EKS Access Policy Association \(.*\): `+fmt.Sprintf(awsErr, "AssociateAccessPolicy", 400)+`InvalidRequestException: The cluster's authentication mode must be set to one of \[API, API_AND_CONFIG_MAP\]`)
+	addon := p.create(t, tAddon, "agent", pmap{"clusterName": sv(cluster), "addonName": sv("eks-pod-identity-agent")})
+	p.delete(t, addon)
+
+	// A cluster only moto knows (created through moto's API directly) exists, with the EKS API's
+	// default authentication mode, CONFIG_MAP (moto drops the access configuration): no access
+	// entries, as getCluster says.
+	direct := unique(t, "direct")
+	if _, err := moto().eks.CreateCluster(context.Background(), &eks.CreateClusterInput{
+		Name: aws.String(direct), RoleArn: aws.String(roleArn), ResourcesVpcConfig: &ekstypes.VpcConfigRequest{},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = moto().eks.DeleteCluster(context.Background(), &eks.DeleteClusterInput{Name: aws.String(direct)})
+	})
+	refused(tAccessEntry, pmap{"clusterName": sv(direct), "principalArn": sv(roleArn), "type": sv("EC2_LINUX")},
+		`InvalidRequestException: The cluster's authentication mode must be set to one of \[API, API_AND_CONFIG_MAP\]`)
+	addon = p.create(t, tAddon, "direct-agent", pmap{"clusterName": sv(direct), "addonName": sv("eks-pod-identity-agent")})
+	p.delete(t, addon)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/eks"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -104,8 +105,9 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// startMoto starts moto_server on a free loopback port, with the AWS managed policies loaded
-// (MOTO_IAM_LOAD_MANAGED_POLICIES: without it AmazonEKSWorkerNodePolicy & co. do not exist).
+// startMoto starts moto_server (through tests/e2e/motoserver.py) on a free loopback port, with the
+// AWS managed policies loaded (MOTO_IAM_LOAD_MANAGED_POLICIES: without it AmazonEKSWorkerNodePolicy
+// & co. do not exist).
 func startMoto() (func(), error) {
 	bin, err := motoServer()
 	if err != nil {
@@ -119,7 +121,15 @@ func startMoto() (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "-H", "127.0.0.1", "-p", fmt.Sprint(port))
+	// tests/e2e/motoserver.py: moto_server with the EKS optimized-AMI SSM parameters preloaded, run
+	// by the venv's python (beside moto_server) with moto_server's arguments, as tests/e2e does.
+	_, file, _, _ := runtime.Caller(0)
+	launcher := filepath.Join(filepath.Dir(file), "..", "..", "motoserver.py")
+	python := filepath.Join(filepath.Dir(bin), "python")
+	if _, err := os.Stat(python); err != nil {
+		python += "3" // a moto_server installed beside python3 only
+	}
+	cmd := exec.Command(python, launcher, "-H", "127.0.0.1", "-p", fmt.Sprint(port))
 	cmd.Env = append(os.Environ(), "MOTO_IAM_LOAD_MANAGED_POLICIES=true")
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -391,15 +401,19 @@ type motoClients struct {
 	iam    *iam.Client
 	sqs    *sqs.Client
 	events *eventbridge.Client
+	eks    *eks.Client
 	ec2    *ec2Query
+	ssm    *jsonRPC
 }
 
 func moto() motoClients {
 	creds := credentials.NewStaticCredentialsProvider("testing", "testing", "")
 	cfg := aws.Config{Region: testRegion, Credentials: creds, BaseEndpoint: aws.String(motoEndpoint)}
 	return motoClients{
-		iam: iam.NewFromConfig(cfg), sqs: sqs.NewFromConfig(cfg), events: eventbridge.NewFromConfig(cfg),
+		iam: iam.NewFromConfig(cfg), sqs: sqs.NewFromConfig(cfg), events: eventbridge.NewFromConfig(cfg), eks: eks.NewFromConfig(cfg),
 		ec2: &ec2Query{endpoint: motoEndpoint, region: testRegion, creds: creds, http: http.DefaultClient, signer: v4.NewSigner()},
+		ssm: &jsonRPC{endpoint: motoEndpoint, region: testRegion, creds: creds, http: http.DefaultClient, signer: v4.NewSigner(),
+			service: "ssm", target: "AmazonSSM", label: "SSM"},
 	}
 }
 

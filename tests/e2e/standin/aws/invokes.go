@@ -12,7 +12,9 @@ import (
 )
 
 // The functions the component invokes (provider/build/resources.go), answered as pulumi-aws 6.83.2
-// answers them: getRegion returns `name` (and id, description, endpoint), not v7's `region`.
+// answers them: getRegion returns `name` (and id, description, endpoint), and `region` too only
+// when the stand-in answers as 7.48.0 (versions.go). All are reads: the stand-in answers them in
+// previews as in updates.
 
 type invokeFunc func(ctx context.Context, p *provider, args pmap) (pmap, error)
 
@@ -22,6 +24,25 @@ var invokes = map[string]invokeFunc{
 	"aws:index/getCallerIdentity:getCallerIdentity": getCallerIdentity,
 	"aws:eks/getAddon:getAddon":                     getAddon,
 	"aws:iam/getInstanceProfile:getInstanceProfile": getInstanceProfile,
+	// The reads the component checks its inputs with against the cluster (invokes_reads.go,
+	// invokes_ec2.go).
+	"aws:eks/getCluster:getCluster":                             getCluster,
+	"aws:iam/getOpenIdConnectProvider:getOpenIdConnectProvider": getOpenIDConnectProvider,
+	"aws:iam/getRole:getRole":                                   getIAMRole,
+	"aws:ssm/getParameter:getParameter":                         getParameter,
+	"aws:ec2/getSubnets:getSubnets":                             getSubnets,
+	"aws:ec2/getSubnet:getSubnet":                               getSubnet,
+	"aws:ec2/getSecurityGroups:getSecurityGroups":               getSecurityGroups,
+	"aws:ec2/getVpc:getVpc":                                     getVpc,
+}
+
+// inputCheckInvokes are the reads served for the component's checks of its inputs against the
+// cluster, which provider/build/resources.go may or may not list yet (TestServesTheComponentTokens
+// accepts either).
+var inputCheckInvokes = []string{
+	"aws:eks/getCluster:getCluster", "aws:iam/getOpenIdConnectProvider:getOpenIdConnectProvider", "aws:iam/getRole:getRole",
+	"aws:ssm/getParameter:getParameter", "aws:ec2/getSubnets:getSubnets", "aws:ec2/getSubnet:getSubnet",
+	"aws:ec2/getSecurityGroups:getSecurityGroups", "aws:ec2/getVpc:getVpc",
 }
 
 // partitionOf is the partition of a region, as the AWS SDK's endpoint metadata has it.
@@ -71,13 +92,20 @@ func getRegion(_ context.Context, p *provider, args pmap) (pmap, error) {
 	if n := str(args, "name"); n != "" {
 		region = n
 	}
+	if r := str(args, "region"); r != "" && v7() {
+		region = r
+	}
 	_, dns, _ := partitionOf(region)
-	return pmap{
+	out := pmap{
 		"description": sv(regionDescriptions[region]),
 		"endpoint":    sv(fmt.Sprintf("ec2.%s.%s", region, dns)),
 		"id":          sv(region),
 		"name":        sv(region),
-	}, nil
+	}
+	if v7() {
+		out["region"] = sv(region) // v7's name for it (`name` is deprecated there)
+	}
+	return out, nil
 }
 
 func getCallerIdentity(ctx context.Context, p *provider, _ pmap) (pmap, error) {

@@ -7,7 +7,9 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 )
 
-// The resource types the stand-in serves: exactly the tokens provider/resources.go registers.
+// The resource types the stand-in serves: exactly the tokens provider/resources.go registers,
+// and those marked forPrograms (aws:eks/cluster:Cluster is defined beside its operations, in
+// eks_cluster.go; the security groups and their rules in ec2_security_groups.go).
 // Each lists its input properties as pulumi-aws 6.83.2 names them, which of them are create-only
 // (ForceNew: a change replaces the resource, as the real provider plans it), and where that list
 // comes from. The terraform-provider-aws files were read from the stored copies in the search
@@ -36,6 +38,26 @@ type prop struct {
 	computed bool                   // Optional+Computed: filled in by the provider when unset
 	// unsupported: a real pulumi-aws input the stand-in does not implement; Check fails naming
 	// it rather than ignoring it.
+	unsupported bool
+	set         bool // a terraform TypeSet of strings: order does not matter
+	// fields are a kObject's attributes (the terraform block's schema): Check validates them and
+	// Diff compares them one by one, with their defaults, computed values and ForceNew flags.
+	fields map[string]field
+	// replaceIf: a terraform CustomizeDiff that forces a replacement for some changes of an
+	// attribute that is otherwise updated in place.
+	replaceIf func(old, new resource.PropertyValue) bool
+}
+
+// field is one attribute of a nested block (a kObject input), as terraform's schema has it.
+type field struct {
+	kind        kind
+	required    bool
+	forceNew    bool
+	computed    bool                   // Optional+Computed: left unset, it keeps what the provider computed
+	output      bool                   // Computed only: the program cannot set it
+	set         bool                   // a TypeSet of strings
+	def         resource.PropertyValue // schema Default
+	fields      map[string]field       // a nested block of MaxItems 1
 	unsupported bool
 }
 
@@ -66,7 +88,10 @@ type rtype struct {
 	// forPrograms: the component never registers this type; the stand-in serves it for the
 	// engine tests' YAML programs (tests/e2e/testdata), which declare it themselves.
 	forPrograms bool
-	ops         ops
+	// preview adjusts the outputs of a preview of a create (previewCreate's inputs, defaults and
+	// unknowns) where the type computes parts of its nested blocks.
+	preview func(in, outs pmap)
+	ops     ops
 }
 
 var tagsProp = prop{kind: kStringMap}

@@ -39,12 +39,14 @@ import io.github.pulumikarpenter.karpenter.enums.TaintEffect;
 import io.github.pulumikarpenter.karpenter.inputs.BlockDeviceArgs;
 import io.github.pulumikarpenter.karpenter.inputs.BlockDeviceMappingArgs;
 import io.github.pulumikarpenter.karpenter.inputs.BudgetArgs;
+import io.github.pulumikarpenter.karpenter.inputs.DiscoveryArgs;
 import io.github.pulumikarpenter.karpenter.inputs.DisruptionArgs;
 import io.github.pulumikarpenter.karpenter.inputs.KubeletConfigurationArgs;
 import io.github.pulumikarpenter.karpenter.inputs.MetadataOptionsArgs;
 import io.github.pulumikarpenter.karpenter.inputs.NodeClassSpecArgs;
 import io.github.pulumikarpenter.karpenter.inputs.NodePoolSpecArgs;
 import io.github.pulumikarpenter.karpenter.inputs.RequirementArgs;
+import io.github.pulumikarpenter.karpenter.inputs.SubnetSelectorTermArgs;
 import io.github.pulumikarpenter.karpenter.inputs.TaintArgs;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,6 +61,10 @@ public final class App {
         @Import(name = "assumeRolePolicy") private Output<String> assumeRolePolicy;
         @Import(name = "url") private Output<String> url;
         @Import(name = "clientIdLists") private Output<List<String>> clientIdLists;
+        @Import(name = "name") private Output<String> name;
+        @Import(name = "roleArn") private Output<String> roleArn;
+        @Import(name = "vpcConfig") private Output<Map<String, Object>> vpcConfig;
+        @Import(name = "accessConfig") private Output<Map<String, Object>> accessConfig;
 
         static Args region(String region) {
             var a = new Args();
@@ -73,10 +79,19 @@ public final class App {
             return a;
         }
 
-        static Args oidc(String url, List<String> clientIdLists) {
+        static Args oidc(Output<String> url, List<String> clientIdLists) {
             var a = new Args();
-            a.url = Output.of(url);
+            a.url = url;
             a.clientIdLists = Output.of(clientIdLists);
+            return a;
+        }
+
+        static Args cluster(Output<String> roleArn, List<String> subnetIds) {
+            var a = new Args();
+            a.name = Output.of("e2e-sdk-cluster");
+            a.roleArn = roleArn;
+            a.vpcConfig = Output.of(Map.of("subnetIds", subnetIds));
+            a.accessConfig = Output.of(Map.of("authenticationMode", "API"));
             return a;
         }
     }
@@ -88,9 +103,10 @@ public final class App {
         }
     }
 
-    /** The same type tokens and inputs as YAML's aws:iam:Role and aws:iam:OpenIdConnectProvider. */
+    /** The same type tokens and inputs as YAML's aws:iam:Role, aws:eks:Cluster and aws:iam:OpenIdConnectProvider. */
     static final class Role extends CustomResource {
         @Export(name = "name", refs = {String.class}, tree = "[0]") private Output<String> name;
+        @Export(name = "arn", refs = {String.class}, tree = "[0]") private Output<String> arn;
 
         Role(String name, Args args, CustomResourceOptions opts) {
             super("aws:iam/role:Role", name, args, opts);
@@ -98,6 +114,39 @@ public final class App {
 
         Output<String> name() {
             return name;
+        }
+
+        Output<String> arn() {
+            return arn;
+        }
+    }
+
+    static final class Cluster extends CustomResource {
+        @Export(name = "name", refs = {String.class}, tree = "[0]") private Output<String> name;
+        @Export(name = "arn", refs = {String.class}, tree = "[0]") private Output<String> arn;
+        @Export(name = "endpoint", refs = {String.class}, tree = "[0]") private Output<String> endpoint;
+        @Export(name = "identities", refs = {List.class, Map.class, String.class, Object.class}, tree = "[0,[1,2,3]]")
+        private Output<List<Map<String, Object>>> identities;
+
+        Cluster(String name, Args args, CustomResourceOptions opts) {
+            super("aws:eks/cluster:Cluster", name, args, opts);
+        }
+
+        Output<String> name() {
+            return name;
+        }
+
+        Output<String> arn() {
+            return arn;
+        }
+
+        Output<String> endpoint() {
+            return endpoint;
+        }
+
+        @SuppressWarnings("unchecked")
+        Output<String> issuer() {
+            return identities.applyValue(ids -> (String) ((List<Map<String, Object>>) ids.get(0).get("oidcs")).get(0).get("issuer"));
         }
     }
 
@@ -130,21 +179,27 @@ public final class App {
             var awsProvider = new Provider("aws", "awsProvider", Args.region("us-west-2"), "6.83.2");
             var k8sProvider = new Provider("kubernetes", "k8sProvider", new Args(), "4.30.0");
             var onAws = CustomResourceOptions.builder().provider(awsProvider).build();
-            var cluster = new Role("cluster", Args.role("e2e-cluster-", trust("eks.amazonaws.com")), onAws);
-            var oidc = new OidcProvider("oidcProvider", Args.oidc(
-                    "https://oidc.eks.us-west-2.amazonaws.com/id/E2E0123456789ABCDEF0123456789ABCD",
-                    List.of("sts.amazonaws.com")), onAws);
+            // The cluster (the aws stand-in's EKS) in the world's VPC, and its OIDC provider.
+            var subnetIds = List.of(System.getenv("E2E_SUBNET_IDS").split(","));
+            var clusterRole = new Role("clusterRole", Args.role("e2e-cluster-", trust("eks.amazonaws.com")), onAws);
+            var cluster = new Cluster("cluster", Args.cluster(clusterRole.arn(), subnetIds), onAws);
+            var oidc = new OidcProvider("oidcProvider", Args.oidc(cluster.issuer(), List.of("sts.amazonaws.com")), onAws);
 
             var k = new Karpenter("karpenter", KarpenterArgs.builder()
                     .clusterName(cluster.name())
                     .oidcProviderArn(oidc.arn())
                     .chartRepository(System.getenv("E2E_CHART_REPOSITORY"))
                     .defaultNodePool(false)
+                    .discovery(DiscoveryArgs.builder().subnetIds(subnetIds).securityGroupIds(System.getenv("E2E_SECURITY_GROUP_ID")).build())
                     .tags(Map.of("team", "platform", "cost-center", "4200"))
                     .nodeClasses(NodeClassSpecArgs.builder()
                             .name("general")
                             .amiAlias("al2023@latest")
-                            .tags(Map.of("tier", "general"))
+                            // Wired to the cluster the program makes: unknown at the first preview but the name.
+                            .subnetSelectorTerms(SubnetSelectorTermArgs.builder()
+                                    .tags(cluster.name().applyValue(name -> Map.of("karpenter.sh/discovery", name))).build())
+                            .tags(cluster.arn().applyValue(arn -> Map.of("tier", "general", "cluster", arn)))
+                            .userData(cluster.endpoint().applyValue(e -> "#!/bin/bash\necho " + e + " > /etc/cluster-endpoint\n"))
                             .metadataOptions(MetadataOptionsArgs.builder().httpTokens("required").httpPutResponseHopLimit(2).build())
                             .kubelet(KubeletConfigurationArgs.builder().maxPods(110).evictionHard(Map.of("memory.available", "5%")).build())
                             .blockDeviceMappings(BlockDeviceMappingArgs.builder()

@@ -1,0 +1,528 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/eks"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/yaml"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
+)
+
+// TestREADMESnippets runs the three programs of README.md's "## Usage" — the first ```ts,
+// ```python and ```yaml fences of that section, read from README.md at test time, as written —
+// through the real CLI and engine, each in a world of its own: `pulumi preview`, `pulumi up`,
+// `pulumi destroy`. A snippet that would fail at `pulumi up` fails the test.
+//
+// What runs: the TypeScript snippet compiled by tsc (strict) against the real @pulumi/aws 7.48.0,
+// @pulumi/eks 4.3.0, @pulumi/kubernetes 4.34.2 and @pulumi/pulumi of examples/typescript's
+// package-lock.json and the release's npm tarball; the Python snippet with the real pulumi,
+// pulumi-aws, pulumi-eks and pulumi-kubernetes of tests/examples/python/constraints.txt and the
+// release's wheel — both as Automation API inline programs (snippets/runner.*; the runners add
+// stack config aws:region and nothing else); the YAML snippet as the project's Pulumi.yaml, as is.
+// What stands in: the cluster (the eks stand-in for pulumi-eks 4.3.0 and the aws stand-in, as
+// pulumi-aws 7.48.0, against moto; the world's API server for the control plane, its three system
+// nodes for the default node group) and public.ecr.aws (PublicECR: the world's registry, with the
+// same charts, behind it).
+func TestREADMESnippets(t *testing.T) {
+	snippets := readmeSnippets(t)
+	dist := findSDKDist(t)
+	t.Setenv("PROVIDER_BIN", dist.plugin) // the world installs the released plugin, at its version
+	tools, err := FindTools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"typescript", "python", "yaml"} {
+		t.Run(lang, func(t *testing.T) {
+			w := newWorld(t)
+			ecr, err := w.PrepareSnippets(standIns, tools)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(ecr.Stop)
+			// E2E_OUT keeps the engine's gRPC log too (what the eks stand-in's Construct got and
+			// answered, what each program registered and invoked).
+			t.Cleanup(func() {
+				if keep := os.Getenv("E2E_OUT"); keep != "" {
+					if data, err := os.ReadFile(w.Engine.GRPCLog); err == nil {
+						_ = os.WriteFile(filepath.Join(w.outDir, "grpc.jsonl"), data, 0o644)
+					}
+				}
+			})
+			r := &snippetRun{lang: lang, w: w, ecr: ecr, cluster: clusterName(t, lang, snippets[lang])}
+			start := time.Now()
+			switch lang {
+			case "typescript":
+				r.prepareTypeScript(t, snippets[lang], dist)
+			case "python":
+				r.preparePython(t, snippets[lang], dist)
+			case "yaml":
+				r.prepareYAML(t, snippets[lang])
+			}
+			t.Logf("%s snippet installed in %s", lang, time.Since(start).Round(100*time.Millisecond))
+			r.lifecycle(t)
+		})
+	}
+}
+
+// readmeSnippets are the first ```ts, ```python and ```yaml fences of README.md's "## Usage"
+// section, by language. The test fails, saying what it looked for, when the section's shape
+// changes.
+func readmeSnippets(t *testing.T) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(testsPath(t), "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	start := slices.Index(lines, "## Usage")
+	if start < 0 {
+		t.Fatal(`README.md has no "## Usage" section: the snippet test runs the first ` + "```ts, ```python and ```yaml fences of that section")
+	}
+	section := lines[start+1:]
+	for i, l := range section {
+		if strings.HasPrefix(l, "## ") {
+			section = section[:i]
+			break
+		}
+	}
+	out := map[string]string{}
+	for lang, info := range map[string]string{"typescript": "```ts", "python": "```python", "yaml": "```yaml"} {
+		open := slices.Index(section, info)
+		if open < 0 {
+			t.Fatalf("README.md's \"## Usage\" has no %s fence: the snippet test runs its first %s, %s and %s fences as programs", info, "```ts", "```python", "```yaml")
+		}
+		end := slices.Index(section[open+1:], "```")
+		if end < 0 {
+			t.Fatalf("README.md's \"## Usage\": the first %s fence is not closed", info)
+		}
+		out[lang] = strings.Join(section[open+1:open+1+end], "\n") + "\n"
+	}
+	// Each is a whole program with a pulumi-eks cluster and the component (what the test checks).
+	for lang, want := range map[string][]string{
+		"typescript": {`new eks.Cluster(`, `new karpenter.Karpenter(`},
+		"python":     {`eks.Cluster(`, `karpenter.Karpenter(`},
+		"yaml":       {`type: eks:Cluster`, `type: karpenter:Karpenter`, `runtime: yaml`},
+	} {
+		for _, s := range want {
+			if !strings.Contains(out[lang], s) {
+				t.Fatalf("README.md's first %s snippet under \"## Usage\" has no %q: the snippet test expects each to be a whole program "+
+					"with a pulumi-eks cluster and the component (it checks what they do on that cluster):\n%s", lang, s, out[lang])
+			}
+		}
+	}
+	return out
+}
+
+// clusterName is the name the snippet gives its eks.Cluster (pulumi-eks names its children after
+// it: <name>-eksCluster, <name>-instanceRole, ...).
+func clusterName(t *testing.T, lang, snippet string) string {
+	t.Helper()
+	if lang == "yaml" {
+		var p struct {
+			Resources map[string]struct{ Type string }
+		}
+		if err := yaml.Unmarshal([]byte(snippet), &p); err != nil {
+			t.Fatalf("the YAML snippet: %v", err)
+		}
+		for name, r := range p.Resources {
+			if r.Type == "eks:Cluster" || r.Type == "eks:index:Cluster" {
+				return name
+			}
+		}
+	} else if m := regexp.MustCompile(`eks\.Cluster\("([^"]+)"`).FindStringSubmatch(snippet); m != nil {
+		return m[1]
+	}
+	t.Fatalf("no eks.Cluster name in the %s snippet", lang)
+	return ""
+}
+
+// snippetRun is one snippet's project in its world.
+type snippetRun struct {
+	cluster string // the snippet's eks.Cluster's name
+	lang    string
+	w       *world
+	ecr     *PublicECR
+	dir     string
+	argv    []string // TypeScript and Python: the runner; YAML runs `pulumi` in dir
+	env     []string
+}
+
+var (
+	nodeDepsOnce, pythonDepsOnce sync.Once
+	nodeDeps, pythonVenv         string
+	nodeDepsErr, pythonDepsErr   error
+)
+
+// cachedInstall runs one of tests/examples' install scripts (`<script> deps`: the pinned
+// packages into $CACHE_DIR/examples, keyed by the pins; a no-op once there) and returns where it
+// installed them, with the same key the script computes.
+func cachedInstall(script, prefix string, pinFiles ...string) (string, error) {
+	tests, err := testsDir()
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, f := range pinFiles {
+		data, err := os.ReadFile(filepath.Join(filepath.Dir(tests), f))
+		if err != nil {
+			return "", err
+		}
+		h.Write(data)
+	}
+	dir := filepath.Join(harness.CacheDir(), "examples", prefix+"-"+hex.EncodeToString(h.Sum(nil))[:16])
+	start := time.Now()
+	cmd := exec.Command("bash", filepath.Join(tests, "examples", script), "deps")
+	cmd.Env = append(os.Environ(), "CACHE_DIR="+harness.CacheDir())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("tests/examples/%s deps: %v\n%s", script, err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".installed")); err != nil {
+		return "", fmt.Errorf("tests/examples/%s deps installed nothing at %s", script, dir)
+	}
+	fmt.Fprintf(os.Stderr, "snippets: %s's packages at %s (%s)\n", script, dir, time.Since(start).Round(100*time.Millisecond))
+	return dir, nil
+}
+
+// prepareTypeScript: a project with the snippet as index.ts, examples/typescript's tsconfig (strict)
+// and a node_modules holding the locked packages (linked from the cache) and the release's npm
+// tarball (unpacked, as npm installs a package file); tsc compiles the snippet.
+func (r *snippetRun) prepareTypeScript(t *testing.T, snippet string, dist sdkDist) {
+	nodeDepsOnce.Do(func() {
+		nodeDeps, nodeDepsErr = cachedInstall("typescript.sh", "nodejs", "examples/typescript/package.json", "examples/typescript/package-lock.json")
+	})
+	if nodeDepsErr != nil {
+		t.Fatal(nodeDepsErr)
+	}
+	r.dir = filepath.Join(t.TempDir(), "typescript")
+	modules := filepath.Join(r.dir, "node_modules")
+	pkg := filepath.Join(modules, "@pulumi-karpenter", "karpenter")
+	if err := os.MkdirAll(filepath.Dir(pkg), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(filepath.Join(nodeDeps, "node_modules"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() != "@pulumi-karpenter" {
+			if err := os.Symlink(filepath.Join(nodeDeps, "node_modules", e.Name()), filepath.Join(modules, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	unpack := t.TempDir()
+	install(t, unpack, "tar", "-xzf", dist.npm)
+	if err := os.Rename(filepath.Join(unpack, "package"), pkg); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(filepath.Join(pkg, "package.json")); err != nil || !strings.Contains(string(data), `"version": "`+dist.version+`"`) {
+		t.Fatalf("%s is not the release's %s (%v)", pkg, dist.version, err)
+	}
+	copyFiles(t, filepath.Join(testsPath(t), "..", "examples", "typescript"), r.dir, "tsconfig.json")
+	copyFiles(t, testsPath(t, "e2e", "snippets"), r.dir, "runner.js")
+	write(t, filepath.Join(r.dir, "index.ts"), snippet)
+	write(t, filepath.Join(r.dir, "package.json"), `{"name": "readme-snippet-typescript", "private": true, "main": "bin/index.js"}`+"\n")
+	install(t, r.dir, filepath.Join(modules, ".bin", "tsc"), "-p", ".")
+	// Node 20 running @pulumi/pulumi 3.256 (which targets Node >= 22): its deprecation warnings
+	// stay out of the output.
+	r.argv, r.env = []string{"node", "runner.js"}, []string{"NODE_OPTIONS=--no-deprecation"}
+}
+
+// preparePython: the snippet as snippet.py, run by the cached virtualenv of the pinned packages
+// with the release's wheel installed beside it (PYTHONPATH, first: it, not any other
+// pulumi_karpenter, is imported).
+func (r *snippetRun) preparePython(t *testing.T, snippet string, dist sdkDist) {
+	pythonDepsOnce.Do(func() {
+		pythonVenv, pythonDepsErr = cachedInstall("python.sh", "python", "examples/python/requirements.txt", "tests/examples/python/constraints.txt")
+	})
+	if pythonDepsErr != nil {
+		t.Fatal(pythonDepsErr)
+	}
+	r.dir = filepath.Join(t.TempDir(), "python")
+	site := filepath.Join(r.dir, "site")
+	if err := os.MkdirAll(site, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	python := filepath.Join(pythonVenv, "bin", "python")
+	install(t, r.dir, python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--target", site, dist.wheel)
+	copyFiles(t, testsPath(t, "e2e", "snippets"), r.dir, "runner.py")
+	write(t, filepath.Join(r.dir, "snippet.py"), snippet)
+	r.argv, r.env = []string{python, "runner.py"}, []string{"PYTHONPATH=" + site}
+	cmd := exec.Command(python, "-c", "import importlib.metadata as m, pulumi_karpenter, pulumi_eks, pulumi_aws, pulumi_kubernetes; "+
+		"print(m.version('pulumi_karpenter'), m.version('pulumi_eks'), m.version('pulumi_aws'), m.version('pulumi_kubernetes'), pulumi_karpenter.__file__)")
+	cmd.Env = append(os.Environ(), r.env...)
+	out, err := cmd.CombinedOutput()
+	if want := pep440(dist.version) + " 4.3.0 7.48.0 4.34.2 " + site; err != nil || !strings.HasPrefix(string(out), want) {
+		t.Fatalf("the snippet's Python packages: %v %s, want %s/...", err, out, want)
+	}
+}
+
+// prepareYAML: the snippet is the project's Pulumi.yaml, as written; its stack.
+func (r *snippetRun) prepareYAML(t *testing.T, snippet string) {
+	r.dir = filepath.Join(t.TempDir(), "yaml")
+	if err := os.MkdirAll(r.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(r.dir, "Pulumi.yaml"), snippet)
+	r.w.Engine.Dir = r.dir
+	if err := r.w.Engine.NewStack(StackName); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// step runs preview, up or destroy: the runner (TypeScript, Python) or `pulumi` (YAML). It
+// returns the outputs (up) and the engine's output.
+func (r *snippetRun) step(t *testing.T, step string) (outputs map[string]any, engineOutput string) {
+	t.Helper()
+	start := time.Now()
+	defer func() { t.Logf("%s %s: %s", r.lang, step, time.Since(start).Round(100*time.Millisecond)) }()
+	if r.lang == "yaml" {
+		args := map[string][]string{
+			"preview": {"preview", "--non-interactive", "--diff"},
+			"up":      {"up", "--yes", "--non-interactive", "--skip-preview"},
+			"destroy": {"destroy", "--yes", "--non-interactive", "--skip-preview"},
+		}[step]
+		stdout, stderr, err := r.w.run(t, args...)
+		if err != nil {
+			t.Fatalf("%v\n--- stdout ---\n%s\n--- stderr ---\n%s", err, tail(stdout, 80), stderr)
+		}
+		if step == "up" {
+			outputs = r.w.outputs(t)
+		}
+		return outputs, stdout + stderr // without a terminal, the diagnostics go to stderr
+	}
+	// A preview takes seconds here, an up or a destroy well under a minute: the bounds only stop a
+	// program that hangs (SNIPPET_STEP_TIMEOUT overrides them).
+	timeout := map[string]time.Duration{"preview": 5 * time.Minute}[step]
+	if timeout == 0 {
+		timeout = 10 * time.Minute
+	}
+	if d, err := time.ParseDuration(os.Getenv("SNIPPET_STEP_TIMEOUT")); err == nil {
+		timeout = d
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, r.argv[0], append(slices.Clone(r.argv[1:]), step)...)
+	cmd.Dir = r.dir
+	path := filepath.Dir(r.w.Engine.Pulumi) + string(os.PathListSeparator) + r.w.Engine.Getenv("PATH")
+	cmd.Env = append(append(slices.Clone(r.w.Engine.Env), "PATH="+path, "PYTHONUNBUFFERED=1"), r.env...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := runInGroup(cmd)
+	r.w.keepOutput(r.lang+"-"+step, stdout.String(), stderr.String())
+	if err != nil {
+		hung := ""
+		if ctx.Err() != nil {
+			hung = fmt.Sprintf(" (no result after %s: the program hung; %s)", timeout, r.neverRegistered(t))
+		}
+		t.Fatalf("%s %s: %v%s\n--- stdout ---\n%s\n--- stderr ---\n%s", r.lang, step, err, hung, stdout.String(), tail(stderr.String(), 80))
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	var result struct {
+		Step    string
+		Outputs map[string]any
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &result); err != nil || result.Step != step {
+		t.Fatalf("%s %s: the last line of stdout is not its result (%v):\n%s", r.lang, step, err, stdout.String())
+	}
+	return result.Outputs, stderr.String()
+}
+
+// lifecycle: preview, up (and what it did on this default CONFIG_MAP cluster), destroy.
+func (r *snippetRun) lifecycle(t *testing.T) {
+	w := r.w
+	t.Run("preview", func(t *testing.T) {
+		_, out := r.step(t, "preview")
+		// The cluster is created by the same update: the component's checks against it wait.
+		if !strings.Contains(out, "the component reads the cluster and checks") {
+			t.Errorf("the preview does not say the component's cluster checks wait for the cluster:\n%s", tail(out, 60))
+		}
+		w.assertNothingCreated(t)
+	})
+	if t.Failed() {
+		return
+	}
+	t.Run("up", func(t *testing.T) {
+		outputs, out := r.step(t, "up")
+		r.checkUp(t, outputs, out)
+	})
+	t.Run("destroy", func(t *testing.T) {
+		r.step(t, "destroy")
+		// The component keeps its aws-auth mapping on destroy (documented); pulumi-eks's aws-auth
+		// ConfigMap, deleted, takes it with it.
+		w.assertNothingLeft(t, "karpenter-aws-auth")
+		clusters, err := eks.NewFromConfig(w.AWS).ListClusters(context.Background(), &eks.ListClustersInput{})
+		if err != nil || len(clusters.Clusters) > 0 {
+			t.Errorf("EKS clusters left in moto: %v %v", clusters, err)
+		}
+		vpc, subnets := r.defaultVPC(t)
+		groups, err := ec2.NewFromConfig(w.AWS).DescribeSecurityGroups(context.Background(), &ec2.DescribeSecurityGroupsInput{
+			Filters: []ec2types.Filter{{Name: aws.String("vpc-id"), Values: []string{vpc}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range groups.SecurityGroups {
+			if aws.ToString(g.GroupName) != "default" {
+				t.Errorf("security group %s (%s) left in the default VPC", aws.ToString(g.GroupName), aws.ToString(g.GroupId))
+			}
+		}
+		for _, s := range subnets {
+			for _, tag := range s.Tags {
+				if aws.ToString(tag.Key) == "karpenter.sh/discovery" {
+					t.Errorf("subnet %s still tagged %s=%s", aws.ToString(s.SubnetId), aws.ToString(tag.Key), aws.ToString(tag.Value))
+				}
+			}
+		}
+		if refused := r.ecr.Refused(); len(refused) > 0 {
+			t.Errorf("requests to hosts other than %s (none is reachable here): %q", PublicECRHost, refused)
+		}
+	})
+}
+
+// neverRegistered says which of the snippet's two components the program never asked the engine
+// to register (the engine's gRPC log: RegisterResource calls on its resource monitor).
+func (r *snippetRun) neverRegistered(t *testing.T) string {
+	calls, err := r.w.Engine.GRPCCalls()
+	if err != nil {
+		return err.Error()
+	}
+	seen := map[string]bool{}
+	for _, c := range calls.Started("ResourceMonitor/RegisterResource") {
+		var req struct{ Type, Name string }
+		if c.Decode(&req) == nil {
+			seen[req.Type] = true
+		}
+	}
+	var missing []string
+	for _, typ := range []string{"eks:index:Cluster", "karpenter:index:Karpenter"} {
+		if !seen[typ] {
+			missing = append(missing, typ)
+		}
+	}
+	if len(missing) == 0 {
+		return "it registered both eks:index:Cluster and karpenter:index:Karpenter"
+	}
+	return "it never registered " + strings.Join(missing, " or ")
+}
+
+// defaultVPC is moto's default VPC of the region and its subnets.
+func (r *snippetRun) defaultVPC(t *testing.T) (string, []ec2types.Subnet) {
+	t.Helper()
+	cl := ec2.NewFromConfig(r.w.AWS)
+	vpcs, err := cl.DescribeVpcs(context.Background(), &ec2.DescribeVpcsInput{Filters: []ec2types.Filter{{Name: aws.String("is-default"), Values: []string{"true"}}}})
+	if err != nil || len(vpcs.Vpcs) != 1 {
+		t.Fatalf("moto's default VPC: %v %v", vpcs, err)
+	}
+	vpc := aws.ToString(vpcs.Vpcs[0].VpcId)
+	subnets, err := cl.DescribeSubnets(context.Background(), &ec2.DescribeSubnetsInput{Filters: []ec2types.Filter{{Name: aws.String("vpc-id"), Values: []string{vpc}}}})
+	if err != nil || len(subnets.Subnets) < 2 {
+		t.Fatalf("the default VPC's subnets: %v %v", subnets, err)
+	}
+	return vpc, subnets.Subnets
+}
+
+// checkUp: what `pulumi up` did on the default (CONFIG_MAP) cluster. The component read the
+// cluster at up and mapped its node role in kube-system/aws-auth next to pulumi-eks's instance
+// role; it tagged the default VPC's subnets (the cluster's, from core.subnetIds) and the node
+// security group for discovery; no access entry exists; the charts came from public.ecr.aws.
+func (r *snippetRun) checkUp(t *testing.T, outputs map[string]any, out string) {
+	ctx := context.Background()
+	w := r.w
+	nodeRole := str(outputs["nodeRole"])
+	if !strings.HasPrefix(nodeRole, "arn:aws:iam::123456789012:role/") {
+		t.Errorf("output nodeRole = %v, want the component's node role ARN (outputs %v)", outputs["nodeRole"], outputs)
+	}
+	clusters, err := eks.NewFromConfig(w.AWS).ListClusters(ctx, &eks.ListClustersInput{})
+	if err != nil || len(clusters.Clusters) != 1 || !strings.HasPrefix(clusters.Clusters[0], r.cluster+"-eksCluster-") {
+		t.Fatalf("EKS clusters in moto: %v %v, want pulumi-eks's %s-eksCluster-<suffix>", clusters, err, r.cluster)
+	}
+	cluster := clusters.Clusters[0]
+
+	cs, err := kubernetes.NewForConfig(w.ControlPlane.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm, err := cs.CoreV1().ConfigMaps("kube-system").Get(ctx, "aws-auth", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("kube-system/aws-auth: %v", err)
+	}
+	roles := mapRoles(t, cm.Data["mapRoles"])
+	var eksRole string
+	for arn := range roles {
+		if regexp.MustCompile(`:role/` + regexp.QuoteMeta(r.cluster) + `-instanceRole-role-[0-9a-f]{7}$`).MatchString(arn) {
+			eksRole = arn
+		}
+	}
+	if len(roles) != 2 || eksRole == "" || roles[nodeRole] != "system:node:{{EC2PrivateDNSName}}" {
+		t.Errorf("aws-auth mapRoles: want pulumi-eks's instance role (%s-instanceRole-role-*) and the component's node role %s, got:\n%s", r.cluster, nodeRole, cm.Data["mapRoles"])
+	}
+	if cm.Annotations["pulumi.com/patchForce"] != "true" {
+		t.Errorf("aws-auth annotations %v: pulumi-eks's ConfigMap sets pulumi.com/patchForce", cm.Annotations)
+	}
+	if inv := w.aws(t); len(inv.AccessEntries) != 0 {
+		t.Errorf("access entries on a CONFIG_MAP cluster: %v", inv.AccessEntries)
+	}
+
+	_, subnets := r.defaultVPC(t)
+	for _, s := range subnets {
+		if tag(s.Tags, "karpenter.sh/discovery") != cluster {
+			t.Errorf("default VPC subnet %s (%s): karpenter.sh/discovery = %q, want %s", aws.ToString(s.SubnetId), aws.ToString(s.AvailabilityZone),
+				tag(s.Tags, "karpenter.sh/discovery"), cluster)
+		}
+	}
+	groups, err := ec2.NewFromConfig(w.AWS).DescribeSecurityGroups(ctx, &ec2.DescribeSecurityGroupsInput{
+		Filters: []ec2types.Filter{{Name: aws.String("tag:karpenter.sh/discovery"), Values: []string{cluster}}}})
+	if err != nil || len(groups.SecurityGroups) != 1 || !strings.HasPrefix(aws.ToString(groups.SecurityGroups[0].GroupName), r.cluster+"-nodeSecurityGroup-") {
+		t.Errorf("security groups tagged for discovery: %v %v, want pulumi-eks's node security group", groups, err)
+	}
+
+	// The charts came from oci://public.ecr.aws/karpenter, the component's default.
+	var pulled []string
+	for _, req := range r.ecr.Requests() {
+		if m := regexp.MustCompile(`^GET /v2/karpenter/(karpenter(?:-crd)?)/manifests/(\S+)$`).FindStringSubmatch(req); m != nil {
+			pulled = append(pulled, m[1]+":"+m[2])
+		}
+	}
+	if v := strings.TrimPrefix(KarpenterVersion, "v"); !slices.Contains(pulled, "karpenter:"+v) || !slices.Contains(pulled, "karpenter-crd:"+v) {
+		t.Errorf("charts pulled from %s: %q, want karpenter and karpenter-crd %s", PublicECRHost, pulled, v)
+	}
+	t.Logf("up: cluster %s; aws-auth maps %s and %s; %d default subnets tagged; charts %q from %s (stand-in)", cluster, eksRole, nodeRole,
+		len(subnets), pulled, PublicECRHost)
+}
+
+func tag(tags []ec2types.Tag, key string) string {
+	for _, t := range tags {
+		if aws.ToString(t.Key) == key {
+			return aws.ToString(t.Value)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,406 @@
+package main
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	pprovider "github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider"
+)
+
+// What pulumi-eks 4.3.0's Cluster registers (nodejs/eks/cluster/cluster.ts: createCore, then
+// createCluster's createNodeGroupSecurityGroup, nodes/securitygroup.ts), for the inputs the
+// stand-in implements, in its order and with its names (so the URNs are pulumi-eks's), each
+// parented as there:
+//
+//	aws getPartition; without vpcId, aws getVpc {default: true} and getSubnets {vpc-id}
+//	eks:index:ServiceRole ${name}-eksRole: aws:iam/role:Role ${name}-eksRole-role (trusting
+//	    eks.amazonaws.com with sts:AssumeRole and sts:TagSession) and the AmazonEKSClusterPolicy
+//	    attachment ${name}-eksRole-<sha1(policy id)[:8]>
+//	aws:ec2/securityGroup:SecurityGroup ${name}-eksClusterSecurityGroup and its
+//	    aws:ec2/securityGroupRule:SecurityGroupRule ${name}-eksClusterInternetEgressRule
+//	aws:eks/cluster:Cluster ${name}-eksCluster (auto-named unless name; roleArn, vpcConfig
+//	    {securityGroupIds, subnetIds}, version when given, accessConfig only when
+//	    authenticationMode is given, tags {Name}, bootstrapSelfManagedAddons true; ignoreChanges
+//	    and dependsOn as pulumi-eks's)
+//	pulumi:providers:kubernetes ${name}-eks-k8s, from the kubeconfig
+//	eks:index:ServiceRole ${name}-instanceRole (ec2.amazonaws.com; AmazonEKSWorkerNodePolicy,
+//	    AmazonEKS_CNI_Policy, AmazonEC2ContainerRegistryReadOnly) and
+//	    aws:iam/instanceProfile:InstanceProfile ${name}-instanceProfile
+//	CONFIG_MAP and API_AND_CONFIG_MAP (unset: CONFIG_MAP): kubernetes:core/v1:ConfigMap
+//	    ${name}-nodeAccess, kube-system/aws-auth with the instance role in mapRoles
+//	API and API_AND_CONFIG_MAP: aws:eks/accessEntry:AccessEntry
+//	    ${name}-defaultNodeGroupInstanceRole (EC2_LINUX, the instance role)
+//	createOidcProvider: aws getRegion; aws:iam/openIdConnectProvider:OpenIdConnectProvider
+//	    ${name}-oidcProvider (the cluster's issuer, sts.amazonaws.com, a thumbprint)
+//	aws:ec2/securityGroup:SecurityGroup ${name}-nodeSecurityGroup and its rules
+//	    ${name}-eksNodeIngressRule, -eksNodeClusterIngressRule, -eksExtApiServerClusterIngressRule,
+//	    -eksNodeInternetEgressRule, -eksClusterIngressRule (on the cluster security group)
+//
+// Not registered (main.go says why): the default node group, the kube-proxy, CoreDNS and VPC CNI
+// add-ons.
+
+// eksThumbprint is the SHA-1 thumbprint IAM OIDC providers for EKS issuers commonly carry (the
+// root CA of oidc.eks.<region>.amazonaws.com's chain, as AWS's documentation and examples show
+// it). pulumi-eks reads it from the issuer's TLS chain, which this machine cannot reach.
+const eksThumbprint = "9e99a48a9960b14926bb7f3b02e22da2b0ab7280"
+
+// Resource states: the outputs the construct reads.
+type (
+	cluster struct {
+		pulumi.CustomResourceState
+		Name                 pulumi.StringOutput    `pulumi:"name"`
+		Arn                  pulumi.StringOutput    `pulumi:"arn"`
+		Endpoint             pulumi.StringOutput    `pulumi:"endpoint"`
+		CertificateAuthority pulumi.StringMapOutput `pulumi:"certificateAuthority"`
+		Identities           pulumi.ArrayOutput     `pulumi:"identities"`
+	}
+	role struct {
+		pulumi.CustomResourceState
+		Arn  pulumi.StringOutput `pulumi:"arn"`
+		Name pulumi.StringOutput `pulumi:"name"`
+	}
+	custom struct {
+		pulumi.CustomResourceState
+	}
+	rule struct {
+		pulumi.CustomResourceState
+		SecurityGroupRuleID pulumi.StringOutput `pulumi:"securityGroupRuleId"`
+	}
+	oidcProvider struct {
+		pulumi.CustomResourceState
+		Arn pulumi.StringOutput `pulumi:"arn"`
+	}
+	component struct {
+		pulumi.ResourceState
+	}
+)
+
+type builder struct {
+	ctx  *pulumi.Context
+	name string
+	comp *component
+}
+
+// aws registers an aws resource under parent (the program's aws provider comes with it, as
+// pulumi-eks's children inherit it).
+func (b *builder) aws(typ, name string, props pulumi.Map, res pulumi.CustomResource, parent pulumi.Resource, opts ...pulumi.ResourceOption) error {
+	opts = append([]pulumi.ResourceOption{pulumi.Parent(parent), pulumi.Version(awsChildVersion)}, opts...)
+	if err := b.ctx.RegisterResource(typ, name, props, res, opts...); err != nil {
+		return fmt.Errorf("registering %s %s: %w", typ, name, err)
+	}
+	return nil
+}
+
+func (b *builder) invoke(tok string, args, result any) error {
+	if err := b.ctx.Invoke(tok, args, result, pulumi.Parent(b.comp), pulumi.Version(awsChildVersion)); err != nil {
+		return fmt.Errorf("%s: %w", tok, err)
+	}
+	return nil
+}
+
+// serviceRole is pulumi-eks's ServiceRole component (servicerole.ts): a role trusting a service
+// and its managed policies' attachments, named <name>-<first 8 hex of sha1(policy id)>.
+func (b *builder) serviceRole(name, service, description string, actions, policies []string, partition string) (*role, []pulumi.Resource, error) {
+	sr := &component{}
+	if err := b.ctx.RegisterComponentResource("eks:index:ServiceRole", name, sr, pulumi.Parent(b.comp)); err != nil {
+		return nil, nil, err
+	}
+	// JSON.stringify of pulumi-eks's object literal: its key order.
+	quoted := make([]string, len(actions))
+	for i, a := range actions {
+		quoted[i] = fmt.Sprintf("%q", a)
+	}
+	policy := fmt.Sprintf(`{"Version":"2012-10-17","Statement":[{"Action":[%s],"Effect":"Allow","Principal":{"Service":[%q]}}]}`,
+		strings.Join(quoted, ","), service)
+	props := pulumi.Map{"assumeRolePolicy": pulumi.String(policy)}
+	if description != "" {
+		props["description"] = pulumi.String(description)
+	}
+	r := &role{}
+	if err := b.aws("aws:iam/role:Role", name+"-role", props, r, sr); err != nil {
+		return nil, nil, err
+	}
+	deps := []pulumi.Resource{r}
+	for _, p := range policies {
+		id := "arn:aws:iam::aws:policy/" + p
+		sum := sha1.Sum([]byte(id))
+		a := &custom{}
+		if err := b.aws("aws:iam/rolePolicyAttachment:RolePolicyAttachment", name+"-"+hex.EncodeToString(sum[:])[:8], pulumi.Map{
+			"policyArn": pulumi.String("arn:" + partition + ":iam::aws:policy/" + p),
+			"role":      r.ID().ToStringOutput(), // a Role passed as a string input is its ID (its name)
+		}, a, sr); err != nil {
+			return nil, nil, err
+		}
+		deps = append(deps, a)
+	}
+	if err := b.ctx.RegisterResourceOutputs(sr, pulumi.Map{}); err != nil {
+		return nil, nil, err
+	}
+	return r, deps, nil
+}
+
+func (b *builder) securityGroupRule(name string, props pulumi.Map) (*rule, error) {
+	r := &rule{}
+	return r, b.aws("aws:ec2/securityGroupRule:SecurityGroupRule", name, props, r, b.comp)
+}
+
+// construct registers the cluster component and what pulumi-eks registers under it, and returns
+// its outputs with pulumi-eks's names.
+func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovider.ConstructInputs,
+	options pulumi.ResourceOption, kubeconfigPath string,
+) (*pprovider.ConstructResult, error) {
+	in, err := inputs.Map()
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{ctx: ctx, name: name, comp: &component{}}
+	if err := ctx.RegisterComponentResource(clusterType, name, b.comp, options); err != nil {
+		return nil, err
+	}
+	_ = ctx.Log.Info(fmt.Sprintf("%s %s is constructed by the %s: no default node group (the world's system nodes stand for it), "+
+		"no kube-proxy, CoreDNS or VPC CNI add-on, a kubeconfig with the world's credentials", clusterType, name, standIn),
+		&pulumi.LogArgs{Resource: b.comp})
+
+	var partition struct {
+		Partition string `pulumi:"partition"`
+	}
+	if err := b.invoke("aws:index/getPartition:getPartition", struct{}{}, &partition); err != nil {
+		return nil, err
+	}
+	// No vpcId: the default VPC's subnets.
+	var vpc struct {
+		ID string `pulumi:"id"`
+	}
+	if err := b.invoke("aws:ec2/getVpc:getVpc", struct {
+		Default bool `pulumi:"default"`
+	}{true}, &vpc); err != nil {
+		return nil, err
+	}
+	type filter struct {
+		Name   string   `pulumi:"name"`
+		Values []string `pulumi:"values"`
+	}
+	var subnets struct {
+		IDs []string `pulumi:"ids"`
+	}
+	if err := b.invoke("aws:ec2/getSubnets:getSubnets", struct {
+		Filters []filter `pulumi:"filters"`
+	}{[]filter{{Name: "vpc-id", Values: []string{vpc.ID}}}}, &subnets); err != nil {
+		return nil, err
+	}
+
+	eksRole, eksRoleDeps, err := b.serviceRole(name+"-eksRole", "eks.amazonaws.com", "Allows EKS to manage clusters on your behalf.",
+		[]string{"sts:AssumeRole", "sts:TagSession"}, []string{"AmazonEKSClusterPolicy"}, partition.Partition)
+	if err != nil {
+		return nil, err
+	}
+	clusterSG := &custom{}
+	if err := b.aws("aws:ec2/securityGroup:SecurityGroup", name+"-eksClusterSecurityGroup", pulumi.Map{
+		"vpcId": pulumi.String(vpc.ID), "revokeRulesOnDelete": pulumi.Bool(true),
+		"tags": pulumi.StringMap{"Name": pulumi.String(name + "-eksClusterSecurityGroup")},
+	}, clusterSG, b.comp); err != nil {
+		return nil, err
+	}
+	if _, err := b.securityGroupRule(name+"-eksClusterInternetEgressRule", pulumi.Map{
+		"description": pulumi.String("Allow internet access."), "type": pulumi.String("egress"),
+		"fromPort": pulumi.Int(0), "toPort": pulumi.Int(0), "protocol": pulumi.String("-1"),
+		"cidrBlocks": pulumi.StringArray{pulumi.String("0.0.0.0/0")}, "securityGroupId": clusterSG.ID().ToStringOutput(),
+	}); err != nil {
+		return nil, err
+	}
+
+	clusterProps := pulumi.Map{
+		"roleArn":                    eksRole.Arn,
+		"bootstrapSelfManagedAddons": pulumi.Bool(true),
+		"vpcConfig": pulumi.Map{
+			"securityGroupIds": pulumi.StringArray{clusterSG.ID().ToStringOutput()},
+			"subnetIds":        pulumi.ToStringArray(subnets.IDs),
+		},
+		"tags": pulumi.StringMap{"Name": pulumi.String(name + "-eksCluster")},
+	}
+	for _, k := range []string{"name", "version"} {
+		if v, ok := in[k]; ok {
+			clusterProps[k] = v
+		}
+	}
+	if args.authenticationMode != "" {
+		clusterProps["accessConfig"] = pulumi.Map{
+			"authenticationMode":                      pulumi.String(args.authenticationMode),
+			"bootstrapClusterCreatorAdminPermissions": pulumi.Bool(true),
+		}
+	}
+	eksCluster := &cluster{}
+	if err := b.aws("aws:eks/cluster:Cluster", name+"-eksCluster", clusterProps, eksCluster, b.comp,
+		pulumi.IgnoreChanges([]string{"accessConfig.bootstrapClusterCreatorAdminPermissions", "bootstrapSelfManagedAddons"}),
+		pulumi.DependsOn(eksRoleDeps)); err != nil {
+		return nil, err
+	}
+
+	kubeconfig, err := kubeconfigOf(eksCluster, kubeconfigPath)
+	if err != nil {
+		return nil, err
+	}
+	kubeconfigJSON := kubeconfig.ApplyT(func(k map[string]any) (string, error) {
+		data, err := json.Marshal(k)
+		return string(data), err
+	}).(pulumi.StringOutput)
+	k8s := &pulumi.ProviderResourceState{}
+	if err := ctx.RegisterResource("pulumi:providers:kubernetes", name+"-eks-k8s", pulumi.Map{"kubeconfig": kubeconfigJSON}, k8s,
+		pulumi.Parent(b.comp), pulumi.Version(kubernetesChildVersion)); err != nil {
+		return nil, err
+	}
+
+	instanceRole, instanceRoleDeps, err := b.serviceRole(name+"-instanceRole", "ec2.amazonaws.com", "", []string{"sts:AssumeRole"},
+		[]string{"AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryReadOnly"}, partition.Partition)
+	if err != nil {
+		return nil, err
+	}
+	instanceProfile := &custom{}
+	if err := b.aws("aws:iam/instanceProfile:InstanceProfile", name+"-instanceProfile", pulumi.Map{
+		"role": instanceRole.ID().ToStringOutput(),
+	}, instanceProfile, b.comp, pulumi.DependsOn(instanceRoleDeps)); err != nil {
+		return nil, err
+	}
+
+	core := pulumi.Map{}
+	if args.supportsConfigMap() {
+		nodeAccess := &custom{}
+		mapRoles := instanceRole.Arn.ApplyT(mapRolesYAML).(pulumi.StringOutput)
+		if err := ctx.RegisterResource("kubernetes:core/v1:ConfigMap", name+"-nodeAccess", pulumi.Map{
+			"apiVersion": pulumi.String("v1"), "kind": pulumi.String("ConfigMap"), "immutable": pulumi.Bool(false),
+			"metadata": pulumi.Map{
+				"name": pulumi.String("aws-auth"), "namespace": pulumi.String("kube-system"),
+				"annotations": pulumi.StringMap{"pulumi.com/patchForce": pulumi.String("true")},
+			},
+			"data": pulumi.StringMap{"mapRoles": mapRoles},
+		}, nodeAccess, pulumi.Parent(b.comp), pulumi.Provider(k8s), pulumi.Version(kubernetesChildVersion)); err != nil {
+			return nil, err
+		}
+		core["eksNodeAccess"] = pulumi.NewResourceOutput(nodeAccess)
+	}
+	if args.supportsAccessEntries() {
+		entry := &custom{}
+		if err := b.aws("aws:eks/accessEntry:AccessEntry", name+"-defaultNodeGroupInstanceRole", pulumi.Map{
+			"principalArn": instanceRole.Arn, "type": pulumi.String("EC2_LINUX"), "clusterName": eksCluster.Name,
+		}, entry, b.comp, pulumi.DependsOn([]pulumi.Resource{eksCluster})); err != nil {
+			return nil, err
+		}
+		core["accessEntries"] = pulumi.Array{pulumi.Map{"principalArn": instanceRole.Arn, "type": pulumi.String("EC2_LINUX")}}
+	}
+
+	issuer := eksCluster.Identities.ApplyT(func(ids []any) string {
+		// pulumi-eks: identities[0].oidcs[0].issuer, "" when absent.
+		if len(ids) > 0 {
+			if oidcs, _ := ids[0].(map[string]any)["oidcs"].([]any); len(oidcs) > 0 {
+				s, _ := oidcs[0].(map[string]any)["issuer"].(string)
+				return s
+			}
+		}
+		return ""
+	}).(pulumi.StringOutput)
+	oidcProviderArn := pulumi.String("").ToStringOutput()
+	if args.createOIDCProvider {
+		var region struct {
+			Name string `pulumi:"name"`
+		}
+		if err := b.invoke("aws:index/getRegion:getRegion", struct{}{}, &region); err != nil {
+			return nil, err
+		}
+		logf("%s %s: the OIDC provider's thumbprint is %s, not read from https://oidc.eks.%s.amazonaws.com (no network)", clusterType, name, eksThumbprint, region.Name)
+		oidc := &oidcProvider{}
+		if err := b.aws("aws:iam/openIdConnectProvider:OpenIdConnectProvider", name+"-oidcProvider", pulumi.Map{
+			"clientIdLists":   pulumi.StringArray{pulumi.String("sts.amazonaws.com")},
+			"url":             issuer,
+			"thumbprintLists": pulumi.StringArray{pulumi.String(eksThumbprint)},
+		}, oidc, b.comp); err != nil {
+			return nil, err
+		}
+		oidcProviderArn = oidc.Arn
+		core["oidcProvider"] = pulumi.NewResourceOutput(oidc)
+	}
+
+	// createNodeGroupSecurityGroup (nodes/securitygroup.ts), parented to the cluster component.
+	nodeSG := &custom{}
+	if err := b.aws("aws:ec2/securityGroup:SecurityGroup", name+"-nodeSecurityGroup", pulumi.Map{
+		"vpcId": pulumi.String(vpc.ID), "revokeRulesOnDelete": pulumi.Bool(true),
+		"tags": eksCluster.Name.ApplyT(func(n string) map[string]string {
+			return map[string]string{"Name": name + "-nodeSecurityGroup", "kubernetes.io/cluster/" + n: "owned"}
+		}).(pulumi.StringMapOutput),
+	}, nodeSG, b.comp); err != nil {
+		return nil, err
+	}
+	nodeSGID, clusterSGID := nodeSG.ID().ToStringOutput(), clusterSG.ID().ToStringOutput()
+	var clusterIngress *rule
+	for _, r := range []struct {
+		name, description, typ, protocol string
+		from, to                         int
+		extra                            pulumi.Map
+		sg                               pulumi.StringOutput
+	}{
+		{"-eksNodeIngressRule", "Allow nodes to communicate with each other", "ingress", "-1", 0, 0, pulumi.Map{"self": pulumi.Bool(true)}, nodeSGID},
+		{"-eksNodeClusterIngressRule", "Allow worker Kubelets and pods to receive communication from the cluster control plane", "ingress", "tcp", 1025, 65535,
+			pulumi.Map{"sourceSecurityGroupId": clusterSGID}, nodeSGID},
+		{"-eksExtApiServerClusterIngressRule", "Allow pods running extension API servers on port 443 to receive communication from cluster control plane", "ingress", "tcp", 443, 443,
+			pulumi.Map{"sourceSecurityGroupId": clusterSGID}, nodeSGID},
+		{"-eksNodeInternetEgressRule", "Allow internet access.", "egress", "-1", 0, 0, pulumi.Map{"cidrBlocks": pulumi.StringArray{pulumi.String("0.0.0.0/0")}}, nodeSGID},
+		{"-eksClusterIngressRule", "Allow pods to communicate with the cluster API Server", "ingress", "tcp", 443, 443,
+			pulumi.Map{"sourceSecurityGroupId": nodeSGID}, clusterSGID},
+	} {
+		props := pulumi.Map{"description": pulumi.String(r.description), "type": pulumi.String(r.typ), "fromPort": pulumi.Int(r.from),
+			"toPort": pulumi.Int(r.to), "protocol": pulumi.String(r.protocol), "securityGroupId": r.sg}
+		for k, v := range r.extra {
+			props[k] = v
+		}
+		created, err := b.securityGroupRule(name+r.name, props)
+		if err != nil {
+			return nil, err
+		}
+		clusterIngress = created // the last: the cluster ingress rule
+	}
+
+	// The outputs, with pulumi-eks's names (cluster.ts's createCluster and createCore returns).
+	for k, v := range map[string]pulumi.Input{
+		"cluster": pulumi.NewResourceOutput(eksCluster), "vpcId": pulumi.String(vpc.ID), "subnetIds": pulumi.ToStringArray(subnets.IDs),
+		"endpoint": eksCluster.Endpoint, "provider": pulumi.NewResourceOutput(k8s), "clusterSecurityGroup": pulumi.NewResourceOutput(clusterSG),
+		"instanceRoles": pulumi.NewResourceArrayOutput(pulumi.NewResourceOutput(instanceRole)), "clusterIamRole": pulumi.NewResourceOutput(eksRole),
+		"kubeconfig": kubeconfig, "storageClasses": pulumi.Map{},
+		"nodeGroupOptions": pulumi.Map{"nodeSecurityGroup": pulumi.NewResourceOutput(nodeSG), "clusterIngressRule": pulumi.NewResourceOutput(clusterIngress),
+			"instanceProfile": pulumi.NewResourceOutput(instanceProfile)},
+	} {
+		core[k] = v
+	}
+	state := pulumi.Map{
+		"kubeconfig":              kubeconfig,
+		"kubeconfigJson":          kubeconfigJSON,
+		"eksCluster":              pulumi.NewResourceOutput(eksCluster),
+		"core":                    core,
+		"clusterSecurityGroup":    pulumi.NewResourceOutput(clusterSG),
+		"clusterSecurityGroupId":  clusterSGID,
+		"nodeSecurityGroup":       pulumi.NewResourceOutput(nodeSG),
+		"nodeSecurityGroupId":     nodeSGID,
+		"eksClusterIngressRule":   pulumi.NewResourceOutput(clusterIngress),
+		"clusterIngressRuleId":    clusterIngress.SecurityGroupRuleID,
+		"instanceRoles":           pulumi.NewResourceArrayOutput(pulumi.NewResourceOutput(instanceRole)),
+		"defaultNodeGroupAsgName": pulumi.String(""), // no default node group (main.go)
+		"fargateProfileId":        pulumi.String(""),
+		"fargateProfileStatus":    pulumi.String(""),
+		"oidcProviderArn":         oidcProviderArn,
+		"oidcProviderUrl":         issuer,
+		"oidcIssuer":              issuer.ApplyT(func(s string) string { return strings.Replace(s, "https://", "", 1) }).(pulumi.StringOutput),
+		"autoModeNodeRoleName":    pulumi.String(""),
+	}
+	if err := ctx.RegisterResourceOutputs(b.comp, state); err != nil {
+		return nil, err
+	}
+	return &pprovider.ConstructResult{URN: b.comp.URN(), State: state}, nil
+}
+
+// mapRolesYAML is pulumi-eks's createAwsAuthData for one instance role (createInstanceRoleMapping),
+// as js-yaml's dump writes it.
+func mapRolesYAML(roleArn string) string {
+	return "- rolearn: " + roleArn + "\n  username: system:node:{{EC2PrivateDNSName}}\n  groups:\n    - system:bootstrappers\n    - system:nodes\n"
+}
