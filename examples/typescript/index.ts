@@ -61,7 +61,9 @@ const k = new karpenter.Karpenter("karpenter", {
             taints: [{ key: "spot", value: "true", effect: karpenter.TaintEffect.NoSchedule }],
         },
     ],
-}, { parent: cluster, providers: { aws: awsProvider, kubernetes: k8sProvider } });
+// Not `parent: cluster`: the Node.js SDK hangs registering a component whose inputs come from its
+// parent when both are multi-language components (eks.Cluster is one since pulumi-eks v3).
+}, { providers: { aws: awsProvider, kubernetes: k8sProvider } });
 
 export const controllerRoleArn = k.controllerRoleArn;
 export const nodeRoleArn = k.nodeRoleArn;
