@@ -5,8 +5,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -245,12 +243,6 @@ func (w *world) crdResourceVersions(t *testing.T) map[string]string {
 	return out
 }
 
-// eksRecordFile is the aws stand-in's EKS record ($STANDIN_STATE_DIR/aws-eks.json) in full.
-type eksRecordFile struct {
-	AccessEntries  map[string]map[string]any `json:"accessEntries"`
-	AccessPolicies map[string]map[string]any `json:"accessPolicyAssociations"`
-}
-
 // checkAutoModeAWS: moto holds the program's two roles and the node role with exactly Auto
 // Mode's two managed policies, and nothing of a self-managed install; the stand-in's record
 // holds an EC2 entry with AmazonEKSAutoNodePolicy at cluster scope for the node role and for
@@ -294,13 +286,9 @@ func checkAutoModeAWS(t *testing.T, w *world, out map[string]any) {
 		t.Errorf("moto holds more than the roles and the record more than the access: %v", inv.Leftovers())
 	}
 
-	data, err := os.ReadFile(filepath.Join(w.StateDir, "aws-eks.json"))
+	rec, err := readStandInEKS(standInEKSRecord(w.StateDir))
 	if err != nil {
 		t.Fatalf("the aws stand-in's EKS record: %v", err)
-	}
-	var rec eksRecordFile
-	if err := json.Unmarshal(data, &rec); err != nil {
-		t.Fatal(err)
 	}
 	wantEntries := []string{cluster + ":" + nodeArn, cluster + ":" + teamArn}
 	sort.Strings(wantEntries)

@@ -4,17 +4,22 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"k8s.io/client-go/kubernetes"
 )
 
 // AWSCall is one request the Karpenter controller sent to AWS (moto), as the recorder saw it.
@@ -35,6 +40,21 @@ type AWSCall struct {
 	ResourceTags map[string]map[string]string
 	// LaunchTemplates are the launch templates a CreateFleet or RunInstances used, as they were.
 	LaunchTemplates []LaunchTemplateData
+	// AccessKey signed the call ("" for an unsigned one: AssumeRoleWithWebIdentity); Session is the
+	// assumed-role session it was issued to by a web identity assumption through the recorder
+	// ("": the key is not one of those).
+	AccessKey, Session string
+	// Trust is STS's verdict on an AssumeRoleWithWebIdentity (identity.go).
+	Trust *TrustVerdict `json:",omitempty"`
+	// Launched are the instances a CreateFleet or RunInstances launched.
+	Launched []string `json:",omitempty"`
+	// Received are the messages an SQS ReceiveMessage returned.
+	Received []SQSMessage `json:",omitempty"`
+}
+
+// SQSMessage is a message as ReceiveMessage returns it.
+type SQSMessage struct {
+	MessageId, ReceiptHandle, Body string
 }
 
 // LaunchTemplateData is what IAM looks at in a launch template a launch uses.
@@ -46,6 +66,27 @@ type LaunchTemplateData struct {
 	InstanceProfile  string // its name; RoleArn is the role inside it
 	RoleArn          string
 	TagSpecs         map[string]map[string]string // resource type -> tags the template adds at launch
+	HopLimit         int32                        // metadata options' HttpPutResponseHopLimit (0: unset)
+	// InstanceTypes are the instance types a fleet's overrides launch from it (none: any).
+	InstanceTypes []string
+}
+
+// LaunchTemplatesOf are the launch templates, as they were, that the recorded launch of the
+// instance (of that type) could have launched it from: a fleet's configs whose overrides name its
+// type (moto does not tag a fleet's instances with their template).
+func LaunchTemplatesOf(calls []AWSCall, instance, instanceType string) []LaunchTemplateData {
+	var out []LaunchTemplateData
+	for _, c := range calls {
+		if !slices.Contains(c.Launched, instance) {
+			continue
+		}
+		for _, lt := range c.LaunchTemplates {
+			if len(lt.InstanceTypes) == 0 || slices.Contains(lt.InstanceTypes, instanceType) {
+				out = append(out, lt)
+			}
+		}
+	}
+	return out
 }
 
 // IAMAction is the call's IAM action name (service prefix and operation): ec2:CreateFleet.
@@ -59,23 +100,30 @@ func (c AWSCall) IAMAction() string {
 
 // AWSRecorder stands between the controller and moto (the controller's AWS_ENDPOINT_URL): it
 // forwards every request and records the call, so the test can say which AWS calls Karpenter
-// made and check each against the component's controller policies. It also makes up for two
-// gaps of moto 5.2.5 that would otherwise send Karpenter down paths real AWS never takes (see
-// fixups.go); each fix-up is recorded (FixUps).
+// made, with which credentials, and check each against the component's controller policies. It
+// does STS's checks of a web identity assumption, which moto skips (identity.go), and answers a
+// refused one as STS does. It also makes up for two gaps of moto 5.2.5 that would otherwise send
+// Karpenter down paths real AWS never takes (see fixups.go); each fix-up is recorded (FixUps).
 type AWSRecorder struct {
-	URL    string // http://127.0.0.1:<port>
-	mu     sync.Mutex
-	log    []AWSCall
-	fixups []string
-	srv    *http.Server
-	moto   *motoClient
+	URL      string // http://127.0.0.1:<port>
+	mu       sync.Mutex
+	log      []AWSCall
+	fixups   []string
+	sessions map[string]string // access key -> assumed-role session ARN it was issued for
+	// eksRecord is the aws stand-in's EKS record (pod identity associations, add-ons).
+	eksRecord string
+	srv       *http.Server
+	moto      *motoClient
+	sts       *webIdentitySTS
 }
 
 type callKey struct{}
 
-// StartAWSRecorder listens on a free loopback port and forwards to moto at target; fix-ups talk
-// to moto with cfg.
-func StartAWSRecorder(target string, cfg aws.Config) (*AWSRecorder, error) {
+// StartAWSRecorder listens on a free loopback port and forwards to moto at target; fix-ups and
+// STS's checks talk to moto with cfg, and read the token issuer's keys from the API server of cs.
+// It also answers as each cluster's Pod Identity agent (podidentity.go), from the aws stand-in's
+// EKS record eksRecord.
+func StartAWSRecorder(target string, cfg aws.Config, cs *kubernetes.Clientset, eksRecord string) (*AWSRecorder, error) {
 	u, err := url.Parse(target)
 	if err != nil {
 		return nil, err
@@ -84,7 +132,8 @@ func StartAWSRecorder(target string, cfg aws.Config) (*AWSRecorder, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &AWSRecorder{URL: "http://" + l.Addr().String(), moto: newMotoClient(cfg)}
+	r := &AWSRecorder{URL: "http://" + l.Addr().String(), moto: newMotoClient(cfg), sessions: map[string]string{}, eksRecord: eksRecord,
+		sts: &webIdentitySTS{cs: cs, iam: iam.NewFromConfig(cfg)}}
 	proxy := httputil.NewSingleHostReverseProxy(u)
 	proxy.Transport = &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 32}
 	proxy.ModifyResponse = func(resp *http.Response) error {
@@ -92,19 +141,45 @@ func StartAWSRecorder(target string, cfg aws.Config) (*AWSRecorder, error) {
 		if c == nil || resp.StatusCode != http.StatusOK {
 			return nil
 		}
+		switch {
+		case c.Action == "AssumeRoleWithWebIdentity":
+			return r.noteSession(resp)
+		case c.Service == "sqs" && c.Action == "ReceiveMessage":
+			return noteReceived(resp, c)
+		}
 		return r.fixUp(resp, c)
 	}
 	r.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if strings.HasPrefix(req.URL.Path, podIdentityAgentPrefix) {
+			r.podIdentityAgent(w, req)
+			return
+		}
 		body, _ := io.ReadAll(req.Body)
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		c := parseCall(req, body)
+		r.mu.Lock()
+		c.Session = r.sessions[c.AccessKey]
+		r.mu.Unlock()
+		record := func(status int) {
+			c.Time, c.Status = time.Now(), status
+			r.mu.Lock()
+			r.log = append(r.log, *c)
+			r.mu.Unlock()
+		}
+		if c.Action == "AssumeRoleWithWebIdentity" {
+			// Unsigned (the token is the credential): STS's checks before moto's credentials.
+			c.Service = "sts"
+			v := r.sts.check(req.Context(), c.Params)
+			c.Trust = &v
+			if v.Code != "" {
+				record(writeSTSError(w, v))
+				return
+			}
+		}
 		r.preflight(req.Context(), c)
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		proxy.ServeHTTP(rec, req.WithContext(context.WithValue(req.Context(), callKey{}, c)))
-		c.Time, c.Status = time.Now(), rec.status
-		r.mu.Lock()
-		r.log = append(r.log, *c)
-		r.mu.Unlock()
+		record(rec.status)
 	})}
 	go func() { _ = r.srv.Serve(l) }()
 	return r, nil
@@ -127,7 +202,7 @@ func (s *statusRecorder) Flush() {
 	}
 }
 
-var signingScope = regexp.MustCompile(`Credential=[^/]+/[0-9]+/[^/]+/([^/]+)/aws4_request`)
+var signingScope = regexp.MustCompile(`Credential=([^/]+)/[0-9]+/[^/]+/([^/]+)/aws4_request`)
 
 // eksRoutes are the EKS REST operations by method and path.
 var eksRoutes = []struct {
@@ -143,7 +218,7 @@ var eksRoutes = []struct {
 func parseCall(req *http.Request, body []byte) *AWSCall {
 	c := &AWSCall{Params: url.Values{}}
 	if m := signingScope.FindStringSubmatch(req.Header.Get("Authorization")); m != nil {
-		c.Service = m[1]
+		c.AccessKey, c.Service = m[1], m[2]
 	}
 	switch target := req.Header.Get("X-Amz-Target"); {
 	case target != "": // JSON protocols: AmazonSQS.ReceiveMessage, AWSPriceListService.GetProducts
@@ -172,6 +247,61 @@ func parseCall(req *http.Request, body []byte) *AWSCall {
 	}
 	c.DryRun = c.Params.Get("DryRun") == "true"
 	return c
+}
+
+// noteSession reads the credentials moto's STS issued for a web identity assumption STS's checks
+// allowed: calls signed with them act as that session.
+func (r *AWSRecorder) noteSession(resp *http.Response) error {
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	var out struct {
+		Result struct {
+			Credentials     struct{ AccessKeyId string }
+			AssumedRoleUser struct{ Arn string }
+		} `xml:"AssumeRoleWithWebIdentityResult"`
+	}
+	if err := xml.Unmarshal(body, &out); err != nil {
+		return fmt.Errorf("moto's AssumeRoleWithWebIdentity answer: %w", err)
+	}
+	r.mu.Lock()
+	r.sessions[out.Result.Credentials.AccessKeyId] = out.Result.AssumedRoleUser.Arn
+	r.mu.Unlock()
+	return nil
+}
+
+// noteReceived keeps the messages a ReceiveMessage returned (JSON protocol) in the call.
+func noteReceived(resp *http.Response, c *AWSCall) error {
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	var out struct{ Messages []SQSMessage }
+	if err := json.Unmarshal(body, &out); err != nil {
+		return fmt.Errorf("moto's ReceiveMessage answer: %w", err)
+	}
+	c.Received = out.Messages
+	return nil
+}
+
+// writeSTSError answers as STS's query protocol answers a refused call; it returns the status.
+func writeSTSError(w http.ResponseWriter, v TrustVerdict) int {
+	status := http.StatusForbidden
+	if v.Code != "AccessDenied" {
+		status = http.StatusBadRequest
+	}
+	w.Header().Set("Content-Type", "text/xml")
+	w.WriteHeader(status)
+	var msg bytes.Buffer
+	_ = xml.EscapeText(&msg, []byte(v.Message))
+	fmt.Fprintf(w, `<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>%s</Code><Message>%s</Message></Error><RequestId>lab-sts</RequestId></ErrorResponse>`,
+		v.Code, msg.String())
+	return status
 }
 
 // Calls are the calls recorded so far, in the order they completed.

@@ -128,6 +128,7 @@ var instanceIDPattern = regexp.MustCompile(`\bi-[0-9a-f]{8,17}\b`)
 // security groups and instance profile.
 func (r *AWSRecorder) applyLaunchTemplates(body []byte, c *AWSCall) ([]byte, string, error) {
 	ids := slices.Compact(slices.Sorted(slices.Values(instanceIDPattern.FindAllString(string(body), -1))))
+	c.Launched = ids
 	if len(ids) == 0 {
 		return body, "", nil
 	}

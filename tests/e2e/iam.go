@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -72,11 +73,38 @@ func IAMSimulatorModules() string {
 
 // Simulate evaluates requests for principal against policies.
 func Simulate(principal string, policies []IAMPolicy, requests []IAMRequest) ([]IAMResult, error) {
+	return SimulateWithResourcePolicy(principal, policies, nil, requests)
+}
+
+// publicParameterArn is an SSM parameter ARN without an account: AWS's public parameters (the EKS
+// optimized-AMI ones under /aws/service) have none, arn:aws:ssm:<region>::parameter/aws/service/….
+// IAM matches them against statements of the same form; @cloud-copilot/iam-simulate 0.1.173
+// derives a request's resource type from the service reference's ARN format
+// (arn:${Partition}:ssm:${Region}:${Account}:parameter/…), which an empty account does not match
+// ("no.resource.types"). For the simulator only, the empty account becomes publicParameterAccount
+// in the requests and in the policies alike: a statement naming no account still matches, one
+// naming an account still does not, and a wildcard still does.
+var publicParameterArn = regexp.MustCompile(`(arn:aws:ssm:[^:"]*)::parameter/`)
+
+const publicParameterAccount = "aws"
+
+// SimulateWithResourcePolicy evaluates requests for principal against its identity policies and
+// the resource's policy (nil: none): a queue policy for a service principal's delivery, a role's
+// trust policy for its assumption.
+func SimulateWithResourcePolicy(principal string, policies []IAMPolicy, resourcePolicy map[string]any, requests []IAMRequest) ([]IAMResult, error) {
 	tests, err := testsDir()
 	if err != nil {
 		return nil, err
 	}
-	in, err := json.Marshal(map[string]any{"principal": principal, "accountId": motoAccount, "policies": policies, "requests": requests})
+	if policies == nil {
+		policies = []IAMPolicy{}
+	}
+	input := map[string]any{"principal": principal, "accountId": motoAccount, "policies": policies, "requests": requests}
+	if resourcePolicy != nil {
+		input["resourcePolicy"] = resourcePolicy
+	}
+	in, err := json.Marshal(input)
+	in = publicParameterArn.ReplaceAll(in, []byte("${1}:"+publicParameterAccount+":parameter/"))
 	if err != nil {
 		return nil, err
 	}
@@ -280,6 +308,12 @@ func requestsFor(c AWSCall) ([]IAMRequest, error) {
 		switch c.Action {
 		case "GetQueueUrl", "ReceiveMessage", "DeleteMessage", "GetQueueAttributes":
 			return []IAMRequest{req(c.IAMAction(), regional("sqs", queue), baseContext(c))}, nil
+		}
+	case "sts", "eks-auth":
+		if c.Action == "AssumeRoleWithWebIdentity" || c.Action == "AssumeRoleForPodIdentity" {
+			// Not the controller's: the role's trust policy authorizes the assumption (checked at
+			// the call: AWSCall.Trust).
+			return nil, nil
 		}
 	case "pricing":
 		if c.Action == "GetProducts" {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,7 +53,9 @@ const controllerContainer = "controller"
 // cluster would: while a pod of the Deployment is Ready (kube-scheduler placed it on a system
 // node, kwok runs it — but kwok starts no process), one controller process runs beside it with
 // that pod's environment, resolved as the kubelet resolves it (values, fieldRefs,
-// resourceFieldRefs), plus the named test-world overrides below. When that pod goes (an upgrade
+// resourceFieldRefs), the pod's identities as the cluster gives them (podIdentity: its service
+// account's token, and IRSA's or EKS Pod Identity's credentials environment), plus the named
+// test-world overrides below. When that pod goes (an upgrade
 // rolls the Deployment, the release is uninstalled) the process is stopped, as the pod's would
 // be, and started again beside the next Ready pod, if any. One process stands for the replicas'
 // leader (leader election is off: nothing else competes). Only pods of a version whose controller
@@ -61,12 +64,12 @@ const controllerContainer = "controller"
 type Karpenter struct {
 	Namespace, Deployment string
 
-	cp         *harness.ControlPlane
-	cs         *kubernetes.Clientset
-	dir        string
-	kubeconfig string
-	overrides  map[string]string
-	awsCfg     aws.Config
+	cp          *harness.ControlPlane
+	cs          *kubernetes.Clientset
+	dir         string
+	awsEndpoint string
+	eksRecord   string
+	awsCfg      aws.Config
 
 	mu       sync.Mutex
 	proc     *harness.Process
@@ -82,23 +85,23 @@ type Karpenter struct {
 }
 
 // KarpenterOverrides are the environment the test world sets for the controller process on top
-// of its pod's: each stands for something the cluster gives a pod and a process beside it lacks.
-func KarpenterOverrides(kubeconfig, awsEndpoint string) (map[string]string, error) {
+// of its pod's (and of what identity.go gives it as EKS's webhooks would): each stands for
+// something the cluster gives a pod and a process beside it lacks.
+func KarpenterOverrides(awsEndpoint string) (map[string]string, error) {
 	ports, err := freePortsN(2)
 	if err != nil {
 		return nil, err
 	}
 	return map[string]string{
-		// The pod's service account token and CA: a kubeconfig of the same API server.
-		"KUBECONFIG": kubeconfig,
-		// IRSA: EKS's pod identity webhook gives the pod a web identity token for the role on its
-		// service account; moto takes any credentials, and the IAM check reads the role itself.
-		"AWS_ACCESS_KEY_ID":         dummyAccessKey,
-		"AWS_SECRET_ACCESS_KEY":     dummySecretKey,
-		"AWS_REGION":                Region,
+		// The pod's AWS credentials come from its service account (identity.go); no instance
+		// metadata service answers here, and the SDK would wait for it.
 		"AWS_EC2_METADATA_DISABLED": "true",
-		// AWS is moto, through the recorder of the controller's calls.
-		"AWS_ENDPOINT_URL": awsEndpoint,
+		// AWS is moto, through the recorder of the controller's calls. STS too: the SDK makes the
+		// web identity credentials' STS client before it reads AWS_ENDPOINT_URL (aws-sdk-go-v2
+		// config resolves credentials before the base endpoint); the service's own variable is
+		// read when that client is made.
+		"AWS_ENDPOINT_URL":     awsEndpoint,
+		"AWS_ENDPOINT_URL_STS": awsEndpoint,
 		// A pod's ports are its own; a process shares the machine's (they bind all interfaces).
 		"METRICS_PORT":      strconv.Itoa(ports[0]),
 		"HEALTH_PROBE_PORT": strconv.Itoa(ports[1]),
@@ -111,10 +114,10 @@ func KarpenterOverrides(kubeconfig, awsEndpoint string) (map[string]string, erro
 }
 
 // StartKarpenter watches namespace/deployment and runs the controller as described on Karpenter,
-// with its log files under dir. The controller's AWS calls go to awsEndpoint (the recorder); the
-// cluster's EKS record (DescribeCluster: Karpenter reads the endpoint and service CIDR there
-// when CLUSTER_ENDPOINT is not set) is created in moto (awsCfg) before the first start.
-func StartKarpenter(cp *harness.ControlPlane, dir, namespace, deployment, awsEndpoint string, awsCfg aws.Config) (*Karpenter, error) {
+// with its files under dir. The controller's AWS calls go to awsEndpoint (the recorder); the
+// cluster it is configured for must exist in moto's EKS (awsCfg); its pod identity associations
+// are the aws stand-in's EKS record eksRecord.
+func StartKarpenter(cp *harness.ControlPlane, dir, namespace, deployment, awsEndpoint string, awsCfg aws.Config, eksRecord string) (*Karpenter, error) {
 	for _, v := range []string{KarpenterVersion, KarpenterPreviousVersion} {
 		if _, err := os.Stat(KarpenterControllerPath(v)); err != nil {
 			return nil, fmt.Errorf("%s is missing (run `make e2e-deps`): %w", KarpenterControllerPath(v), err)
@@ -127,31 +130,25 @@ func StartKarpenter(cp *harness.ControlPlane, dir, namespace, deployment, awsEnd
 	if err != nil {
 		return nil, err
 	}
-	k := &Karpenter{Namespace: namespace, Deployment: deployment, cp: cp, cs: cs, dir: dir, awsCfg: awsCfg,
-		kubeconfig: filepath.Join(dir, "kubeconfig"), done: make(chan struct{})}
-	if err := writeControllerKubeconfig(cp, k.kubeconfig); err != nil {
-		return nil, err
-	}
-	if k.overrides, err = KarpenterOverrides(k.kubeconfig, awsEndpoint); err != nil {
-		return nil, err
-	}
+	k := &Karpenter{Namespace: namespace, Deployment: deployment, cp: cp, cs: cs, dir: dir, awsCfg: awsCfg, awsEndpoint: awsEndpoint, eksRecord: eksRecord, done: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	k.cancel = cancel
 	go k.loop(ctx)
 	return k, nil
 }
 
-// writeControllerKubeconfig: the API server's address, the admin token, and its CA (the serving
-// certificate kube-apiserver generated and its self-signed CA, which a pod gets as ca.crt; the
-// controller puts it into the nodes' bootstrap configuration).
-func writeControllerKubeconfig(cp *harness.ControlPlane, path string) error {
+// writeControllerKubeconfig: the API server's address, its CA (the serving certificate
+// kube-apiserver generated and its self-signed CA, which a pod gets as ca.crt; the controller
+// puts it into the nodes' bootstrap configuration), and the pod's service-account token — the
+// pod's in-cluster configuration, as a file.
+func writeControllerKubeconfig(cp *harness.ControlPlane, path, token string) error {
 	ca, err := os.ReadFile(filepath.Join(cp.Dir, "certs", "apiserver.crt"))
 	if err != nil {
 		return err
 	}
 	cfg := clientcmdapi.NewConfig()
 	cfg.Clusters["cluster"] = &clientcmdapi.Cluster{Server: cp.URL, CertificateAuthorityData: ca}
-	cfg.AuthInfos["karpenter"] = &clientcmdapi.AuthInfo{Token: cp.Token}
+	cfg.AuthInfos["karpenter"] = &clientcmdapi.AuthInfo{Token: token}
 	cfg.Contexts["cluster"] = &clientcmdapi.Context{Cluster: "cluster", AuthInfo: "karpenter"}
 	cfg.CurrentContext = "cluster"
 	return clientcmd.WriteToFile(*cfg, path)
@@ -285,8 +282,24 @@ func (k *Karpenter) start(ctx context.Context, pod *corev1.Pod) error {
 	if err := k.checkEKSCluster(ctx, env["CLUSTER_NAME"]); err != nil {
 		return err
 	}
-	for key, v := range k.overrides {
-		env[key] = v
+	k.mu.Lock()
+	run := k.runs + 1
+	k.mu.Unlock()
+	identity, err := k.podIdentity(ctx, pod, env["CLUSTER_NAME"], run)
+	if err != nil {
+		return err
+	}
+	// New ports for each process: another process may have taken the last ones since. One
+	// that is taken between the pick and the bind makes the process exit; step then starts the
+	// next with new ones (the clash retry moto and the API server get from RetryPortClash).
+	overrides, err := KarpenterOverrides(k.awsEndpoint)
+	if err != nil {
+		return err
+	}
+	for _, m := range []map[string]string{identity, overrides} {
+		for key, v := range m {
+			env[key] = v
+		}
 	}
 	list := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
 	for _, key := range sortedKeys(env) {
@@ -294,16 +307,53 @@ func (k *Karpenter) start(ctx context.Context, pod *corev1.Pod) error {
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.runs++
+	k.runs = run
 	proc, err := harness.StartProcess(k.dir, fmt.Sprintf("karpenter-%d", k.runs), KarpenterControllerPath("v"+imageTag(pod)), list)
 	if err != nil {
 		return err
 	}
 	k.proc, k.podUID, k.env = proc, string(pod.UID), list
-	k.history = append(k.history, fmt.Sprintf("%s started Karpenter %s beside pod %s (node %s), log %s",
-		time.Now().Format("15:04:05.000"), imageTag(pod), pod.Name, pod.Spec.NodeName, proc.Log))
+	awsID := "AWS: no role (the service account has no " + irsaRoleAnnotation + " annotation)"
+	if identity["AWS_ROLE_ARN"] != "" {
+		awsID = "AWS: IRSA, role " + identity["AWS_ROLE_ARN"]
+	}
+	k.history = append(k.history, fmt.Sprintf("%s started Karpenter %s beside pod %s (node %s) as service account %s/%s, %s; log %s",
+		time.Now().Format("15:04:05.000"), imageTag(pod), pod.Name, pod.Spec.NodeName, pod.Namespace, pod.Spec.ServiceAccountName, awsID, proc.Log))
 	k.versions = append(k.versions, imageTag(pod))
 	return nil
+}
+
+// podIdentity is what the cluster gives the pod to act as (identity.go): a kubeconfig with its
+// service account's token, and the AWS credentials' environment EKS's pod identity webhook
+// injects for that account.
+func (k *Karpenter) podIdentity(ctx context.Context, pod *corev1.Pod, cluster string, run int) (map[string]string, error) {
+	// The kubelet's projected service-account token: an hour, renewed before it expires (no
+	// scenario runs that long).
+	token, err := serviceAccountToken(ctx, k.cs, pod, nil, 3607)
+	if err != nil {
+		return nil, err
+	}
+	kubeconfig := filepath.Join(k.dir, fmt.Sprintf("kubeconfig-%d", run))
+	if err := writeControllerKubeconfig(k.cp, kubeconfig, token); err != nil {
+		return nil, err
+	}
+	write := func(path, content string) error { return os.WriteFile(path, []byte(content), 0o600) }
+	env := map[string]string{"KUBECONFIG": kubeconfig}
+	// Both webhooks may inject; the SDK's credential chain prefers the web identity.
+	irsa, err := irsaEnv(ctx, k.cs, pod, filepath.Join(k.dir, fmt.Sprintf("web-identity-token-%d", run)), write)
+	if err != nil {
+		return nil, err
+	}
+	pi, err := podIdentityEnv(ctx, k.cs, k.eksRecord, cluster, k.awsEndpoint, pod, filepath.Join(k.dir, fmt.Sprintf("pod-identity-token-%d", run)), write)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range []map[string]string{pi, irsa} {
+		for key, v := range m {
+			env[key] = v
+		}
+	}
+	return env, nil
 }
 
 func (k *Karpenter) stop(why string) {
@@ -483,6 +533,32 @@ func (k *Karpenter) LogTail(lines int) string {
 	}
 	all := strings.Split(string(b), "\n")
 	return strings.Join(all[max(0, len(all)-lines):], "\n")
+}
+
+// rbacDenial is the API server's answer to a request RBAC does not allow, as client-go reports it
+// in the controller's log (JSON: the quotes escaped).
+var rbacDenial = regexp.MustCompile(`User \\?"([^"\\]+)\\?" cannot ([a-z]+) resource \\?"([^"\\]+)\\?"(?: in API group \\?"([^"\\]*)\\?")?`)
+
+// Forbidden are the requests the API server refused the controller processes so far, one per
+// user, verb and resource ("system:serviceaccount:kube-system:karpenter cannot create
+// nodeclaims.karpenter.sh"), from their logs.
+func (k *Karpenter) Forbidden() []string {
+	logs, _ := filepath.Glob(filepath.Join(k.dir, "karpenter-*.log"))
+	seen := map[string]bool{}
+	for _, path := range logs {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		for _, m := range rbacDenial.FindAllStringSubmatch(string(b), -1) {
+			resource := m[3]
+			if m[4] != "" {
+				resource += "." + m[4]
+			}
+			seen[m[1]+" cannot "+m[2]+" "+resource] = true
+		}
+	}
+	return sortedKeys(seen)
 }
 
 // Close stops the watch and the process.

@@ -10,16 +10,15 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -147,10 +146,14 @@ func TestKarpenter(t *testing.T) {
 	t.Parallel()
 	w := newKarpenterWorld(t)
 	ctx := context.Background()
-	w.stack(w.karpenterInputs(""))
+	// The class's own kubelet setting and user data, which must reach what each node boots with.
+	const maxPods, userScript = 42, "echo user data of the lab's node class"
+	nodeClass := fmt.Sprintf("    kubelet:\n      maxPods: %d\n    userData: |\n      #!/bin/bash\n      %s\n", maxPods, userScript)
+	w.stack(w.karpenterInputs(nodeClass))
 	var out map[string]any
 	var cluster string
 	var policies []IAMPolicy
+	var boot nodeBoot
 
 	t.Run("up: the controller starts with the Deployment's environment and the node class becomes Ready", func(t *testing.T) {
 		w.up(t)
@@ -162,6 +165,7 @@ func TestKarpenter(t *testing.T) {
 			}
 			return nil
 		})
+		checkControllerIdentity(t, w, str(out["controllerRoleArn"]))
 		env := w.karpenter.Env()
 		// The wiring under test is the component's: these come from the chart values it set.
 		if env["CLUSTER_NAME"] != cluster || env["INTERRUPTION_QUEUE"] != str(out["interruptionQueueName"]) {
@@ -193,6 +197,7 @@ func TestKarpenter(t *testing.T) {
 			t.Errorf("the node class found subnets %v and security groups %v, want the VPC's %v and %s (tagged by the component)", subnets, groups, want, w.vpc.SecurityGroupID)
 		}
 		policies = controllerPolicies(t, w.world, str(out["controllerRoleArn"]))
+		boot = expectedNodeBoot(t, w, cluster, maxPods, userScript)
 		// The instance profile Karpenter made from the component's node role.
 		profile, _, _ := unstructured.NestedString(nc.Object, "status", "instanceProfile")
 		ip, err := iam.NewFromConfig(w.AWS).GetInstanceProfile(ctx, &iam.GetInstanceProfileInput{InstanceProfileName: aws.String(profile)})
@@ -204,11 +209,16 @@ func TestKarpenter(t *testing.T) {
 		return
 	}
 
+	t.Run("STS gives the controller role to the controller's service account only", func(t *testing.T) {
+		checkTrustPolicyBites(t, w, str(out["controllerRoleArn"]))
+	})
+
 	var first Instance
 	t.Run("pending pods get a node: an instance launched from the component's node class", func(t *testing.T) {
 		w.scale(t, 2)
 		first = w.workloadOn(t, 2, 3*time.Minute)
 		checkKarpenterInstance(t, w, first, cluster, out)
+		checkNodeBoot(t, w, first, boot)
 	})
 	if t.Failed() {
 		return
@@ -218,15 +228,14 @@ func TestKarpenter(t *testing.T) {
 	t.Run("a Spot interruption warning through the component's rule and queue replaces the node", func(t *testing.T) {
 		before := w.claims(t)
 		// EC2 emits the warning on the default event bus; the component's rule matches it and its
-		// target delivers it to the component's queue (moto's EventBridge does both).
+		// target delivers it to the component's queue (moto's EventBridge does both; putEvent
+		// checks the queue's policy lets it).
 		detail, _ := json.Marshal(map[string]string{"instance-id": first.ID, "instance-action": "terminate"})
-		res, err := eventbridge.NewFromConfig(w.AWS).PutEvents(ctx, &eventbridge.PutEventsInput{Entries: []ebtypes.PutEventsRequestEntry{{
+		sent := time.Now()
+		putEvent(t, w, str(out["interruptionQueueName"]), ebtypes.PutEventsRequestEntry{
 			Source: aws.String("aws.ec2"), DetailType: aws.String("EC2 Spot Instance Interruption Warning"), Detail: aws.String(string(detail)),
 			Resources: []string{fmt.Sprintf("arn:aws:ec2:%s:123456789012:instance/%s", Region, first.ID)},
-		}}})
-		if err != nil || res.FailedEntryCount != 0 {
-			t.Fatalf("PutEvents: %v %+v", err, res)
-		}
+		})
 		second = w.workloadOn(t, 2, 3*time.Minute, first.ID)
 		eventually(t, time.Minute, "the interrupted instance terminated and its NodeClaim gone", func() error {
 			for _, i := range w.running(t) {
@@ -244,33 +253,60 @@ func TestKarpenter(t *testing.T) {
 		if after := w.claims(t); len(after) != 1 || after[firstKey(before)] != "" {
 			t.Errorf("NodeClaims after the interruption: %v (before: %v), want one new one", after, before)
 		}
-		sq := sqs.NewFromConfig(w.AWS)
-		queue, err := sq.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String(str(out["interruptionQueueName"]))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		eventually(t, 30*time.Second, "the queue emptied (the message consumed)", func() error {
-			q, err := sq.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
-				QueueUrl: queue.QueueUrl, AttributeNames: []sqstypes.QueueAttributeName{"ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"}})
-			if err != nil {
-				return err
-			}
-			if q.Attributes["ApproximateNumberOfMessages"] != "0" || q.Attributes["ApproximateNumberOfMessagesNotVisible"] != "0" {
-				return fmt.Errorf("queue attributes %v", q.Attributes)
-			}
-			return nil
+		// The cause: the controller received the warning from the queue and deleted it, as
+		// handled — not only "the queue is empty", which holds when nothing was delivered.
+		eventually(t, 30*time.Second, "the controller received the warning and deleted it", func() error {
+			return receivedAndDeleted(w.recorder.Calls(), sent, first.ID)
 		})
 		checkKarpenterInstance(t, w, second, cluster, out)
+		checkNodeBoot(t, w, second, boot)
 	})
 	if t.Failed() {
 		return
 	}
 
 	t.Run("changing the EC2NodeClass through pulumi up replaces the node (drift)", func(t *testing.T) {
-		w.program(w.karpenterInputs("    metadataOptions:\n      httpPutResponseHopLimit: 2\n      httpTokens: required\n"))
+		if hops := launchHopLimits(w.recorder.Calls(), second); len(hops) == 0 || slices.Contains(hops, 2) {
+			t.Fatalf("the node before the change was launched from launch templates with hop limits %v, want some and none 2", hops)
+		}
+		claim := ""
+		for name, id := range w.claims(t) {
+			if id == second.ID {
+				claim = name
+			}
+		}
+		// The cause: the controller marks the node's NodeClaim Drifted before replacing it.
+		drifted := make(chan string, 1)
+		stop := make(chan struct{})
+		go func() {
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(250 * time.Millisecond):
+				}
+				nc, err := w.Cluster.Dynamic.Resource(NodeClaimGVR).Get(ctx, claim, metav1.GetOptions{})
+				if err != nil {
+					continue
+				}
+				if reason := conditionTrue(nc, "Drifted"); reason != "" {
+					drifted <- reason
+					return
+				}
+			}
+		}()
+		w.program(w.karpenterInputs(nodeClass + "    metadataOptions:\n      httpPutResponseHopLimit: 2\n      httpTokens: required\n"))
 		w.up(t)
 		third := w.workloadOn(t, 2, 4*time.Minute, second.ID)
+		close(stop)
+		select {
+		case reason := <-drifted:
+			t.Logf("NodeClaim %s of %s was Drifted (%s)", claim, second.ID, reason)
+		default:
+			t.Errorf("NodeClaim %s of %s was never seen Drifted=True before its node was replaced", claim, second.ID)
+		}
 		checkKarpenterInstance(t, w, third, cluster, out)
+		checkNodeBoot(t, w, third, boot)
 		eventually(t, time.Minute, "the drifted instance terminated", func() error {
 			for _, i := range w.running(t) {
 				if i.ID == second.ID {
@@ -279,17 +315,9 @@ func TestKarpenter(t *testing.T) {
 			}
 			return nil
 		})
-		// The replacement's launch template has the new metadata options.
-		_, lts, err := ReadEC2(ctx, w.AWS)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hops := map[int32]int{}
-		for _, lt := range lts {
-			hops[lt.HopLimit]++
-		}
-		if hops[2] == 0 {
-			t.Errorf("no launch template with the hop limit 2 the node class now asks for: %+v", lts)
+		// The replacement was launched from launch templates with the new metadata options.
+		if hops := launchHopLimits(w.recorder.Calls(), third); len(hops) == 0 || slices.ContainsFunc(hops, func(h int32) bool { return h != 2 }) {
+			t.Errorf("the replacement %s was launched from launch templates with hop limits %v, want all 2 (the node class now asks for it)", third.ID, hops)
 		}
 		w.must(t, "preview", "--expect-no-changes", "--non-interactive")
 	})
@@ -312,6 +340,13 @@ func TestKarpenter(t *testing.T) {
 	if t.Failed() {
 		return
 	}
+
+	t.Run("the controller needed nothing its RBAC does not grant; without the rule to create NodeClaims it is refused", func(t *testing.T) {
+		if got := w.karpenter.Forbidden(); len(got) > 0 {
+			t.Errorf("the API server refused the controller (its service account's RBAC, from the chart):\n%s", strings.Join(got, "\n"))
+		}
+		biteRBAC(t, w)
+	})
 
 	t.Run("destroy with a node running leaves nothing running", func(t *testing.T) {
 		w.scale(t, 2)
@@ -354,6 +389,55 @@ func instanceIDs(in []Instance) []string {
 	return out
 }
 
+// launchHopLimits are the metadata hop limits of the launch templates the instance was launched
+// from (LaunchTemplatesOf).
+func launchHopLimits(calls []AWSCall, i Instance) []int32 {
+	var out []int32
+	for _, lt := range LaunchTemplatesOf(calls, i.ID, i.Type) {
+		out = append(out, lt.HopLimit)
+	}
+	return out
+}
+
+// conditionTrue is the reason of the object's condition of that type when it is True ("" when not).
+func conditionTrue(obj *unstructured.Unstructured, typ string) string {
+	conds, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
+	for _, c := range conds {
+		m, _ := c.(map[string]any)
+		if m["type"] == typ && m["status"] == "True" {
+			return fmt.Sprintf("%v", m["reason"])
+		}
+	}
+	return ""
+}
+
+// receivedAndDeleted: after since, the controller received a message naming the instance from the
+// queue and deleted it with the receipt handle it was given.
+func receivedAndDeleted(calls []AWSCall, since time.Time, instance string) error {
+	handles := map[string]string{}
+	for _, c := range calls {
+		if c.Time.Before(since) {
+			continue
+		}
+		switch c.Action {
+		case "ReceiveMessage":
+			for _, m := range c.Received {
+				if strings.Contains(m.Body, instance) {
+					handles[m.ReceiptHandle] = m.MessageId
+				}
+			}
+		case "DeleteMessage":
+			if _, ok := handles[c.Params.Get("ReceiptHandle")]; ok && c.Status == 200 {
+				return nil
+			}
+		}
+	}
+	if len(handles) == 0 {
+		return fmt.Errorf("no message about %s was received from the queue", instance)
+	}
+	return fmt.Errorf("message(s) %v about %s were received but not deleted", handles, instance)
+}
+
 // readyCondition: the object's Ready condition is True.
 func readyCondition(obj *unstructured.Unstructured) error {
 	conds, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
@@ -367,6 +451,22 @@ func readyCondition(obj *unstructured.Unstructured) error {
 		}
 	}
 	return fmt.Errorf("no Ready condition: %v", conds)
+}
+
+// checkDefaultInstance: an instance launched for the default pool from the default class runs
+// the image EKS publishes for AL2023 on the cluster's Kubernetes version (the SSM parameter the
+// alias al2023@latest reads, as the world's moto holds it), on-demand, in a subnet of the cluster.
+func checkDefaultInstance(t *testing.T, w *karpenterWorld, i Instance) {
+	t.Helper()
+	name := fmt.Sprintf("/aws/service/eks/optimized-ami/%s/amazon-linux-2023/x86_64/standard/recommended/image_id", ClusterKubernetesVersion)
+	p, err := ssm.NewFromConfig(w.AWS).GetParameter(context.Background(), &ssm.GetParameterInput{Name: aws.String(name)})
+	if err != nil {
+		t.Fatalf("SSM parameter %s: %v", name, err)
+	}
+	if i.ImageID != aws.ToString(p.Parameter.Value) || i.Lifecycle == "spot" || !slices.Contains(w.vpc.SubnetIDs, i.SubnetID) {
+		t.Errorf("instance %s: image %s, lifecycle %q, subnet %s; want %s (%s), on-demand, one of %v", i.ID, i.ImageID, i.Lifecycle, i.SubnetID,
+			aws.ToString(p.Parameter.Value), name, w.vpc.SubnetIDs)
+	}
 }
 
 // checkKarpenterInstance: an instance Karpenter launched for the default pool runs in one of the
@@ -540,15 +640,53 @@ func denials(t *testing.T, calls []AWSCall, principal string, policies []IAMPoli
 	return msgs, requests, results
 }
 
+// checkControllerSessions: the controller acted only as the role: it had its credentials from an
+// assumption of the role that the checks of STS (a web identity: its service account's token, the
+// role's trust policy) or EKS Auth (Pod Identity: the association, the trust policy with the
+// session tags) allowed, and signed every other call with them.
+func checkControllerSessions(t *testing.T, calls []AWSCall, role string) {
+	t.Helper()
+	roleName := role[strings.LastIndex(role, "/")+1:]
+	var assumed int
+	for i, c := range calls {
+		if c.Action == "AssumeRoleWithWebIdentity" && c.Params.Get("RoleSessionName") == trustBiteSession {
+			continue // the bites' (checkTrustPolicyBites), not the controller's
+		}
+		if c.Action == "AssumeRoleWithWebIdentity" || c.Action == "AssumeRoleForPodIdentity" {
+			switch {
+			case c.Trust == nil:
+				t.Errorf("call %d: %s without its checks", i, c.Action)
+			case c.Trust.Code != "":
+				t.Errorf("call %d: %s of %s as %s refused: %s: %s", i, c.Action, c.Trust.Role, c.Trust.Subject, c.Trust.Code, c.Trust.Message)
+			case c.Trust.Role != role:
+				t.Errorf("call %d: %s of %s, want the controller role %s", i, c.Action, c.Trust.Role, role)
+			default:
+				assumed++
+			}
+			continue
+		}
+		// arn:aws:sts::<account>:assumed-role/<role name>/<session name>
+		parts := strings.Split(c.Session, "/")
+		if len(parts) != 3 || parts[1] != roleName {
+			t.Errorf("call %d %s signed with access key %q: session %q, want one of the controller role %s", i, c.IAMAction(), c.AccessKey, c.Session, role)
+		}
+	}
+	if assumed == 0 {
+		t.Errorf("the controller never assumed its role (%d calls)", len(calls))
+	}
+}
+
 // checkControllerCalls: every AWS call the controller made in the scenario is allowed by the
 // policies the component attached to its role (IAMRequests says how calls become authorizations);
-// and the check bites: without the statement that allows terminating the cluster's instances,
-// exactly the TerminateInstances authorizations are denied.
+// and the check bites: without the statement that allows terminating the cluster's instances and
+// deleting its launch templates, exactly the TerminateInstances and DeleteLaunchTemplate
+// authorizations are denied, both.
 func checkControllerCalls(t *testing.T, w *world, calls []AWSCall, principal string, policies []IAMPolicy) {
 	t.Helper()
 	_ = os.MkdirAll(w.outDir, 0o755)
 	b, _ := json.MarshalIndent(calls, "", " ")
 	_ = os.WriteFile(filepath.Join(w.outDir, "aws-calls.json"), b, 0o644)
+	checkControllerSessions(t, calls, principal)
 	msgs, requests, results := denials(t, calls, principal, policies)
 	for _, m := range msgs {
 		t.Error(m)
@@ -598,25 +736,29 @@ func checkControllerCalls(t *testing.T, w *world, calls []AWSCall, principal str
 			t.Fatalf("found %d AllowScopedDeletion statements, want 1", removed)
 		}
 		msgs, _, _ := denials(t, calls, principal, cut)
-		var terminate int
+		var terminate, deleteTemplate int
 		for _, m := range msgs {
 			switch {
 			case strings.Contains(m, ": ec2:TerminateInstances on "):
 				terminate++
 			case strings.Contains(m, ": ec2:DeleteLaunchTemplate on "):
+				deleteTemplate++
 			default:
 				t.Errorf("unexpected denial without AllowScopedDeletion: %s", m)
 			}
 		}
-		if terminate == 0 {
-			t.Errorf("no TerminateInstances denied without AllowScopedDeletion: the check does not bite:\n%s", strings.Join(msgs, "\n"))
+		if terminate == 0 || deleteTemplate == 0 {
+			t.Errorf("without AllowScopedDeletion %d TerminateInstances and %d DeleteLaunchTemplate authorizations denied, want both: the check does not bite:\n%s",
+				terminate, deleteTemplate, strings.Join(msgs, "\n"))
 		}
 		t.Logf("denied without AllowScopedDeletion:\n%s", strings.Join(msgs, "\n"))
 	})
 }
 
-// TestKarpenterUpgrade: Karpenter 1.14.1 → 1.15.1 through `pulumi up` with a node running. The
-// 1.14.1 controller launches a node for the workload; `pulumi up` to 1.15.1 upgrades the CRD release,
+// TestKarpenterUpgrade: Karpenter 1.14.1 → 1.15.1 through `pulumi up` with a node running, on the
+// component's defaults (only the version set). The 1.14.1 controller launches a node for the
+// workload from the default node class and pool (the image the al2023@latest alias resolves to
+// through SSM, on-demand); `pulumi up` to 1.15.1 upgrades the CRD release,
 // then the controller release (the component's policies gain ec2:RebootInstances); the Deployment
 // rolls, so the 1.14.1 process stops with its pod and the 1.15.1 one starts beside a new pod. 1.15
 // changed the EC2NodeClass hash (version v5 → v6); by design (its nodeclass.hash controller) the new
@@ -629,12 +771,19 @@ func TestKarpenterUpgrade(t *testing.T) {
 	t.Parallel()
 	w := newKarpenterWorld(t)
 	from, to := strings.TrimPrefix(KarpenterPreviousVersion, "v"), strings.TrimPrefix(KarpenterVersion, "v")
-	w.stack(w.karpenterInputs("") + "version: " + from + "\n")
+	// The install every user gets: the component's default EC2NodeClass (al2023@latest, resolved
+	// through the EKS optimized-AMI SSM parameter for the cluster's Kubernetes version) and
+	// default NodePool (on-demand), only the version pinned.
+	w.stack("version: " + from + "\n")
 	var node Instance
-	var claim string
+	var claim, role string
+	var policies map[string][]IAMPolicy // by version
+	var upgradeStart, upgradeEnd time.Time
 
 	t.Run("at "+from+" the controller launches a node", func(t *testing.T) {
 		w.up(t)
+		role = str(w.outputs(t)["controllerRoleArn"])
+		policies = map[string][]IAMPolicy{from: controllerPolicies(t, w.world, role)}
 		eventually(t, time.Minute, "the "+from+" controller", func() error {
 			if v := w.karpenter.Versions(); !w.karpenter.Running() || len(v) == 0 || v[len(v)-1] != from {
 				return fmt.Errorf("running %v, versions %v: %v", w.karpenter.Running(), v, w.karpenter.History())
@@ -643,6 +792,7 @@ func TestKarpenterUpgrade(t *testing.T) {
 		})
 		w.scale(t, 2)
 		node = w.workloadOn(t, 2, 3*time.Minute)
+		checkDefaultInstance(t, w, node)
 		for name, id := range w.claims(t) {
 			if id == node.ID {
 				claim = name
@@ -651,14 +801,29 @@ func TestKarpenterUpgrade(t *testing.T) {
 		if claim == "" {
 			t.Fatalf("no NodeClaim of %s: %v", node.ID, w.claims(t))
 		}
+		// The default class sets no maxPods: Karpenter writes the instance type's pod capacity,
+		// which the NodeClaim (so the node) has.
+		nc, err := w.Cluster.Dynamic.Resource(NodeClaimGVR).Get(context.Background(), claim, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pods, _, _ := unstructured.NestedString(nc.Object, "status", "capacity", "pods")
+		maxPods, err := strconv.Atoi(pods)
+		if err != nil {
+			t.Fatalf("NodeClaim %s: capacity pods %q", claim, pods)
+		}
+		checkNodeBoot(t, w, node, expectedNodeBoot(t, w, str(w.outputs(t)["clusterName"]), maxPods, ""))
 	})
 	if t.Failed() {
 		return
 	}
 
 	t.Run("pulumi up to "+to+": the controller is replaced and the node survives", func(t *testing.T) {
-		w.program(w.karpenterInputs(""))
+		w.program("")
+		upgradeStart = time.Now()
 		w.up(t)
+		upgradeEnd = time.Now()
+		policies[to] = controllerPolicies(t, w.world, role)
 		checkCRDsUpgradedFirst(t, w.world)
 		var started time.Time
 		eventually(t, 2*time.Minute, "the "+to+" controller", func() error {
@@ -687,6 +852,11 @@ func TestKarpenterUpgrade(t *testing.T) {
 		if v := w.karpenter.Versions(); len(v) != 2 || v[0] != from || v[1] != to {
 			t.Errorf("controller processes %v, want %s then %s: %v", v, from, to, w.karpenter.History())
 		}
+		// Before the destroy: Helm's uninstall deletes the RBAC while the last process may still
+		// run for a moment.
+		if got := w.karpenter.Forbidden(); len(got) > 0 {
+			t.Errorf("the API server refused a controller (its service account's RBAC, from the chart):\n%s", strings.Join(got, "\n"))
+		}
 	})
 	if t.Failed() {
 		return
@@ -699,5 +869,35 @@ func TestKarpenterUpgrade(t *testing.T) {
 			t.Errorf("pulumi destroy: %v\n%s\n%s", err, lastLines(stdout, 30), stderr)
 		}
 		checkKarpenterDestroy(t, w, node)
+	})
+
+	// AWS evaluates a call against the role's policies when it is made: before the upgrade's
+	// `up` those of from, after it those of to; a call during it must be allowed by both.
+	t.Run("every AWS call each controller made is allowed by the policies in force", func(t *testing.T) {
+		calls := w.recorder.Calls()
+		checkControllerSessions(t, calls, role)
+		var before, during, after []AWSCall
+		for _, c := range calls {
+			switch {
+			case c.Time.Before(upgradeStart):
+				before = append(before, c)
+			case c.Time.Before(upgradeEnd):
+				during = append(during, c)
+			default:
+				after = append(after, c)
+			}
+		}
+		for _, part := range []struct {
+			calls    []AWSCall
+			versions []string
+		}{{before, []string{from}}, {during, []string{from, to}}, {after, []string{to}}} {
+			for _, v := range part.versions {
+				msgs, _, _ := denials(t, part.calls, role, policies[v])
+				for _, m := range msgs {
+					t.Errorf("under the %s policies: %s", v, m)
+				}
+			}
+		}
+		t.Logf("%d calls before the upgrade, %d during, %d after", len(before), len(during), len(after))
 	})
 }

@@ -31,8 +31,11 @@ type Loop struct {
 
 // StartLoop starts the loop in w, with the controller's files under dir. Close stops it. The
 // account has used Spot before (its Spot service-linked role exists): the loop's pool is Spot.
+// The EKS cluster the program makes reports the world's API server as its OIDC issuer (it signs
+// the controller's web identity tokens); a loop's world makes one cluster.
 func (w *World) StartLoop(dir string) (l *Loop, err error) {
 	l = &Loop{VPC: w.VPC}
+	w.Engine.SetEnv("STANDIN_EKS_OIDC_ISSUER", w.ControlPlane.Issuer)
 	defer func() {
 		if err != nil {
 			l.Close()
@@ -42,10 +45,14 @@ func (w *World) StartLoop(dir string) (l *Loop, err error) {
 	if err := w.SeedSpotServiceLinkedRole(ctx); err != nil {
 		return l, err
 	}
-	if l.Recorder, err = StartAWSRecorder(w.Moto.URL, w.AWS); err != nil {
+	cs, err := kubernetes.NewForConfig(w.ControlPlane.Config)
+	if err != nil {
 		return l, err
 	}
-	if l.Controller, err = StartKarpenter(w.ControlPlane, filepath.Join(dir, "karpenter"), "kube-system", "karpenter", l.Recorder.URL, w.AWS); err != nil {
+	if l.Recorder, err = StartAWSRecorder(w.Moto.URL, w.AWS, cs, standInEKSRecord(w.StateDir)); err != nil {
+		return l, err
+	}
+	if l.Controller, err = StartKarpenter(w.ControlPlane, filepath.Join(dir, "karpenter"), "kube-system", "karpenter", l.Recorder.URL, w.AWS, standInEKSRecord(w.StateDir)); err != nil {
 		return l, err
 	}
 	if l.Registrar, err = StartRegistrar(w.ControlPlane.Config, w.AWS); err != nil {
@@ -66,19 +73,22 @@ func (l *Loop) Close() {
 
 // Inputs are the component inputs that let the controller launch nodes here (the program tags the
 // VPC for discovery): tags for every AWS resource (they reach the node class, so the instances); a
-// node class on an image moto has (the controller would resolve the default class's
-// al2023@latest through the SSM parameters the world's moto serves, to an image it launches no
-// differently); and a Spot pool of two instance types that consolidates an empty node after 5 s.
+// node class on an image moto has (the default class's al2023@latest, resolved through the SSM
+// parameters the world's moto serves, runs in TestKarpenterUpgrade); and a Spot pool of two
+// instance types that consolidates an empty node after 5 s.
 // nodeClassExtra is added to the class (YAML, indented under it).
 func (l *Loop) Inputs(nodeClassExtra string) string {
+	return l.InputsWithImage("    amiFamily: AL2023\n    amiSelectorTerms:\n      - id: ami-ekslinux\n", nodeClassExtra)
+}
+
+// InputsWithImage are Inputs with the class's image chosen by image (YAML, indented under the
+// class): an alias, say, which the controller resolves through the SSM parameters moto serves.
+func (l *Loop) InputsWithImage(image, nodeClassExtra string) string {
 	return `tags:
   team: platform
 nodeClasses:
   - name: default
-    amiFamily: AL2023
-    amiSelectorTerms:
-      - id: ami-ekslinux
-` + nodeClassExtra + `nodePools:
+` + image + nodeClassExtra + `nodePools:
   - name: default
     nodeClassRef: default
     requirements:

@@ -61,6 +61,13 @@ func (r *AWSRecorder) preflight(ctx context.Context, c *AWSCall) {
 				break
 			}
 			if lt, ok := r.launchTemplate(ctx, id, name, c.Params.Get(prefix+"Version")); ok {
+				for m := 1; ; m++ {
+					typ := c.Params.Get(fmt.Sprintf("LaunchTemplateConfigs.%d.Overrides.%d.InstanceType", i, m))
+					if typ == "" {
+						break
+					}
+					lt.InstanceTypes = append(lt.InstanceTypes, typ)
+				}
 				c.LaunchTemplates = append(c.LaunchTemplates, lt)
 			}
 		}
@@ -121,6 +128,9 @@ func (r *AWSRecorder) launchTemplate(ctx context.Context, id, name, version stri
 	}
 	d := vs.LaunchTemplateVersions[0].LaunchTemplateData
 	lt.ImageID = aws.ToString(d.ImageId)
+	if d.MetadataOptions != nil {
+		lt.HopLimit = aws.ToInt32(d.MetadataOptions.HttpPutResponseHopLimit)
+	}
 	lt.SecurityGroupIDs = append(lt.SecurityGroupIDs, d.SecurityGroupIds...)
 	for _, ni := range d.NetworkInterfaces {
 		lt.SecurityGroupIDs = append(lt.SecurityGroupIDs, ni.Groups...)

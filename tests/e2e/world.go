@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -154,6 +157,13 @@ func (m *Moto) Stop() {
 	}
 }
 
+// randomHex is n random upper-case hex digits (the ID in an EKS cluster's OIDC issuer).
+func randomHex(n int) string {
+	b := make([]byte, (n+1)/2)
+	_, _ = rand.Read(b)
+	return strings.ToUpper(hex.EncodeToString(b))[:n]
+}
+
 func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -208,9 +218,11 @@ func SystemNodes() []harness.Node {
 }
 
 // StartCluster starts the world's cluster under dir: the control plane, its controllers and
-// kwok, the system nodes, and a probe that a pod is scheduled, runs and is deleted.
+// kwok, the system nodes, and a probe that a pod is scheduled, runs and is deleted. The API
+// server issues its service-account tokens as an EKS cluster's OIDC issuer does (a new one of
+// EKS's form per world), so the IRSA chain runs on its tokens (identity.go).
 func StartCluster(ctx context.Context, dir string) (*harness.ControlPlane, error) {
-	cp, err := harness.Start(ctx, dir)
+	cp, err := harness.StartWithIssuer(ctx, dir, fmt.Sprintf("https://oidc.eks.%s.amazonaws.com/id/%s", Region, randomHex(32)))
 	if err != nil {
 		return nil, err
 	}
@@ -360,6 +372,8 @@ func Parts(tools Tools) []string {
 		fmt.Sprintf("stand-in: kwok %s for the kubelets (no container runs); the registrar for the kubelets of Karpenter's instances", harness.KwokVersion),
 		fmt.Sprintf("stand-in: pulumi-resource-aws %s (tests/e2e/standin/aws) against moto %s; EKS access entries, add-ons, pod identity in its record", AWSVersion, tools.MotoVersion),
 		"stand-in: moto's EC2 launch and IAM listing gaps filled for the controller (fixups.go); the EKS cluster the program makes is moto's and the stand-in's record, its control plane the world's API server",
+		"real: the controller's identities — its service account's token and the chart's RBAC; IRSA's web identity token, issued by the API server as the cluster's OIDC issuer, or EKS Pod Identity's; the SDK's credential providers",
+		"stand-in: STS's and EKS Auth's checks of those tokens and of the role's trust policy (the recorder, with the IAM simulator), moto's STS giving the credentials; the node's Pod Identity agent",
 	}
 }
 

@@ -70,6 +70,7 @@ type ControlPlane struct {
 	URL     string // https://127.0.0.1:<port>
 	Token   string // bearer token of a system:masters user
 	Dir     string // data, certs, logs
+	Issuer  string // the issuer (iss) of the service-account tokens it issues
 	Config  *rest.Config
 	procs   []*Process
 	stopped bool
@@ -144,7 +145,18 @@ func (p *Process) Tail(lines int) string { return tail(p.Log, lines) }
 // Start launches etcd and kube-apiserver on free loopback ports with data under dir and waits
 // until the API server is ready. Call Stop (always, also on failure) to tear both down.
 func Start(ctx context.Context, dir string) (*ControlPlane, error) {
-	return RetryPortClash(dir, func(dir string) (*ControlPlane, error) { return start(ctx, dir) })
+	return StartWithIssuer(ctx, dir, DefaultServiceAccountIssuer)
+}
+
+// DefaultServiceAccountIssuer is the issuer of the service-account tokens of a control plane
+// started by Start: the API server's in-cluster name, kube-apiserver's usual choice.
+const DefaultServiceAccountIssuer = "https://kubernetes.default.svc"
+
+// StartWithIssuer is Start with the service-account tokens issued as issuer (an EKS cluster's
+// OIDC issuer URL, say): the iss claim of every token and the issuer its discovery document
+// (/.well-known/openid-configuration, keys at /openid/v1/jwks) names.
+func StartWithIssuer(ctx context.Context, dir, issuer string) (*ControlPlane, error) {
+	return RetryPortClash(dir, func(dir string) (*ControlPlane, error) { return start(ctx, dir, issuer) })
 }
 
 // RetryPortClash runs start (up to three times, each in a new subdirectory of dir) while it fails
@@ -162,11 +174,11 @@ func RetryPortClash[T any](dir string, start func(dir string) (T, error)) (T, er
 	return out, err
 }
 
-func start(ctx context.Context, dir string) (*ControlPlane, error) {
+func start(ctx context.Context, dir, issuer string) (*ControlPlane, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	cp := &ControlPlane{Dir: dir}
+	cp := &ControlPlane{Dir: dir, Issuer: issuer}
 	for _, bin := range []string{EtcdPath(), KubeAPIServerPath()} {
 		if _, err := os.Stat(bin); err != nil {
 			return nil, fmt.Errorf("%s is missing (run tests/scripts/install-deps.sh or `make deps`): %w", bin, err)
@@ -249,7 +261,7 @@ func (cp *ControlPlane) startAPIServer(ctx context.Context, etcdURL string) erro
 		"--cert-dir="+filepath.Join(cp.Dir, "certs"),
 		"--token-auth-file="+tokens,
 		"--authorization-mode=RBAC",
-		"--service-account-issuer=https://kubernetes.default.svc",
+		"--service-account-issuer="+cp.Issuer,
 		"--service-account-key-file="+saKey,
 		"--service-account-signing-key-file="+saKey,
 		"--service-cluster-ip-range=10.96.0.0/16",

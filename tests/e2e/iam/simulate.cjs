@@ -1,12 +1,17 @@
-// Evaluates IAM requests against identity policies with @cloud-copilot/iam-simulate.
+// Evaluates IAM requests against identity policies, and a resource policy where given, with
+// @cloud-copilot/iam-simulate.
 //
-// stdin:  {"principal": "<role ARN>", "accountId": "...", "policies": [{"name": ..., "policy": {...}}],
+// stdin:  {"principal": "<role ARN, OIDC provider ARN or service principal>", "accountId": "...",
+//          "policies": [{"name": ..., "policy": {...}}], "resourcePolicy": {...} (optional: a queue
+//          policy, a role's trust policy),
 //          "requests": [{"id": ..., "action": "ec2:CreateFleet", "resource": "<ARN or *>",
 //                        "context": {"aws:RequestTag/k": "v", ...}}]}
 // stdout: one JSON array: [{"id": ..., "result": "Allowed" | "ImplicitlyDenied" | "ExplicitlyDenied" | "Error",
 //          "allowedBy": ["<policy>/<Sid>"], "candidates": [{"statement": "<policy>/<Sid>", "failed": "..."}],
 //          "errors": "...", "ignoredContextKeys": [...]}]
-// candidates are, for a denied request, the statements whose Action matches it and what failed.
+// candidates are, for a denied request, the statements (identity and resource policy) whose Action
+// matches it and what failed: the principal, the resource, or each condition with the values it
+// asks for.
 // Run by tests/e2e/iam.go with NODE_PATH pointing at the cached node_modules.
 const { runSimulation, getGrantReasons } = require('@cloud-copilot/iam-simulate');
 
@@ -25,6 +30,7 @@ async function main() {
       serviceControlPolicies: [],
       resourceControlPolicies: [],
     };
+    if (input.resourcePolicy) sim.resourcePolicy = input.resourcePolicy;
     const r = await runSimulation(sim, {});
     if (r.resultType === 'error') {
       out.push({ id: req.id, result: 'Error', errors: JSON.stringify(r.errors) });
@@ -35,12 +41,19 @@ async function main() {
     if (single && r.overallResult === 'Allowed') {
       entry.allowedBy = getGrantReasons(single.analysis).map((g) => `${g.policyIdentifier}/${g.statementId || '#' + g.statementIndex}`);
     } else if (single) {
-      entry.candidates = (single.analysis.identityAnalysis.unmatchedStatements || [])
+      const unmatched = [
+        ...((single.analysis.identityAnalysis || {}).unmatchedStatements || []),
+        ...((single.analysis.resourceAnalysis || {}).unmatchedStatements || []).map((s) => ({ ...s, policyId: s.policyId || 'resource policy' })),
+      ];
+      const asked = (c) => [c.values].flat().map((v) => JSON.stringify(v.value)).join(', ');
+      entry.candidates = unmatched
         .filter((s) => s.actionMatch)
         .map((s) => ({
           statement: `${s.policyId}/${s.statement.Sid || '?'}`,
-          failed: !s.resourceMatch ? 'resource' : (s.explain.conditions || []).filter((c) => !c.matches)
-            .map((c) => `${c.operator} ${c.conditionKeyValue}${c.failedBecauseMissing ? ' (not in the request)' : ''}`).join('; '),
+          failed: s.principalMatch && s.principalMatch !== 'Match' && s.principalMatch !== 'NotApplicable'
+            ? `principal (the statement names ${JSON.stringify(s.statement.Principal)})`
+            : !s.resourceMatch ? 'resource' : (s.explain.conditions || []).filter((c) => !c.matches)
+              .map((c) => `${c.operator} ${c.conditionKeyValue} ${asked(c)}${c.failedBecauseMissing ? ' (not in the request)' : ''}`).join('; '),
         }));
     }
     out.push(entry);

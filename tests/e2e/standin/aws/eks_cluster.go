@@ -380,9 +380,13 @@ func createCluster(ctx context.Context, c *call, in pmap) (string, error) {
 		return name, fmt.Errorf("creating EKS Cluster (%s): the cluster security group: %w", name, err)
 	}
 
+	issuer := c.p.env.eksOIDCIssuer
+	if issuer == "" {
+		issuer = fmt.Sprintf("https://oidc.eks.%s.amazonaws.com/id/%s", c.region(), upperHex(32))
+	}
 	rec := &clusterRecord{
 		Name: name, Version: version, VpcID: vpcID, ClusterSecurityGroupID: sg,
-		OIDCIssuer:         fmt.Sprintf("https://oidc.eks.%s.amazonaws.com/id/%s", c.region(), upperHex(32)),
+		OIDCIssuer:         issuer,
 		Endpoint:           c.p.env.eksEndpoint,
 		CertificateData:    c.p.env.eksCAData,
 		AuthenticationMode: mode, BootstrapClusterCreatorAdminPermissions: bootstrap,

@@ -53,6 +53,9 @@
 //	STANDIN_EKS_ENDPOINT    optional: the endpoint an EKS cluster the stand-in creates reports
 //	                        (the lab's API server stands for its control plane); else moto's
 //	STANDIN_EKS_CA_DATA     optional: its certificateAuthority data (base64 PEM); else moto's
+//	STANDIN_EKS_OIDC_ISSUER optional: the OIDC issuer an EKS cluster the stand-in creates reports
+//	                        (the lab's API server issues its service-account tokens as it);
+//	                        else a new one of EKS's form per cluster
 //	STANDIN_EKS_DEFAULT_VERSION
 //	                        optional: the Kubernetes version of a cluster created without one
 //	                        (real EKS picks its current default); else 1.33, the lab's API server's
@@ -93,9 +96,9 @@ type settings struct {
 	stateDir                           string
 	logPath                            string
 	// The EKS clusters' control plane as the stand-in reports it (eks_cluster.go): the endpoint
-	// and CA of the API server that stands for it, and the Kubernetes version of a cluster
-	// created without one.
-	eksEndpoint, eksCAData, eksDefaultVersion string
+	// and CA of the API server that stands for it, the issuer of its service-account tokens, and
+	// the Kubernetes version of a cluster created without one.
+	eksEndpoint, eksCAData, eksDefaultVersion, eksOIDCIssuer string
 }
 
 // loadSettings reads and checks the environment. It refuses anything but a loopback moto.
@@ -112,6 +115,7 @@ func loadSettings() (settings, error) {
 		eksEndpoint:       os.Getenv("STANDIN_EKS_ENDPOINT"),
 		eksCAData:         os.Getenv("STANDIN_EKS_CA_DATA"),
 		eksDefaultVersion: os.Getenv("STANDIN_EKS_DEFAULT_VERSION"),
+		eksOIDCIssuer:     os.Getenv("STANDIN_EKS_OIDC_ISSUER"),
 	}
 	if s.region == "" {
 		s.region = os.Getenv("AWS_DEFAULT_REGION")
