@@ -41,10 +41,11 @@ type AWSCall struct {
 	// LaunchTemplates are the launch templates a CreateFleet or RunInstances used, as they were.
 	LaunchTemplates []LaunchTemplateData
 	// AccessKey signed the call ("" for an unsigned one: AssumeRoleWithWebIdentity); Session is the
-	// assumed-role session it was issued to by a web identity assumption through the recorder
-	// ("": the key is not one of those).
+	// assumed-role session it was issued to by an assumption through the recorder — a web
+	// identity's or Pod Identity's ("": the key is not one of those).
 	AccessKey, Session string
-	// Trust is STS's verdict on an AssumeRoleWithWebIdentity (identity.go).
+	// Trust is the verdict on an assumption: STS's on an AssumeRoleWithWebIdentity (identity.go),
+	// EKS Auth's on an AssumeRoleForPodIdentity (podidentity.go).
 	Trust *TrustVerdict `json:",omitempty"`
 	// Launched are the instances a CreateFleet or RunInstances launched.
 	Launched []string `json:",omitempty"`
@@ -102,7 +103,7 @@ func (c AWSCall) IAMAction() string {
 // forwards every request and records the call, so the test can say which AWS calls Karpenter
 // made, with which credentials, and check each against the component's controller policies. It
 // does STS's checks of a web identity assumption, which moto skips (identity.go), and answers a
-// refused one as STS does. It also makes up for two gaps of moto 5.2.5 that would otherwise send
+// refused one as STS does; and it answers as each cluster's Pod Identity agent (podidentity.go). It also makes up for two gaps of moto 5.2.5 that would otherwise send
 // Karpenter down paths real AWS never takes (see fixups.go); each fix-up is recorded (FixUps).
 type AWSRecorder struct {
 	URL      string // http://127.0.0.1:<port>

@@ -790,8 +790,17 @@ func TestKarpenterUpgrade(t *testing.T) {
 			}
 			return nil
 		})
-		w.scale(t, 2)
+		// The pods ask for one instance type: the default pool consolidates an underutilized node
+		// onto a cheaper type after a minute, and moto's CreateFleet launches whichever override
+		// comes first rather than the cheapest, as AWS's lowest-price strategy would — so a node
+		// of a dearer type would be replaced during the 90 s below for a reason that is moto's.
+		if err := ScaleWorkloadOn(context.Background(), w.cs, 2, map[string]string{"node.kubernetes.io/instance-type": "m5.large"}); err != nil {
+			t.Fatal(err)
+		}
 		node = w.workloadOn(t, 2, 3*time.Minute)
+		if node.Type != "m5.large" {
+			t.Fatalf("the workload runs on %s (%s), want an m5.large (its pods ask for one)", node.ID, node.Type)
+		}
 		checkDefaultInstance(t, w, node)
 		for name, id := range w.claims(t) {
 			if id == node.ID {

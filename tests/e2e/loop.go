@@ -111,6 +111,15 @@ const WorkloadName = "inflate"
 // only a Karpenter node takes — their node selector names the pool's label, which the system
 // nodes lack.
 func ScaleWorkload(ctx context.Context, cs *kubernetes.Clientset, replicas int32) error {
+	return ScaleWorkloadOn(ctx, cs, replicas, nil)
+}
+
+// ScaleWorkloadOn is ScaleWorkload with more of the pods' node selector (an instance type, say).
+func ScaleWorkloadOn(ctx context.Context, cs *kubernetes.Clientset, replicas int32, nodeSelector map[string]string) error {
+	selector := map[string]string{"karpenter.sh/nodepool": "default"}
+	for k, v := range nodeSelector {
+		selector[k] = v
+	}
 	dep := &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Name: WorkloadName, Namespace: "default"},
 		Spec: appsv1.DeploymentSpec{
@@ -119,7 +128,7 @@ func ScaleWorkload(ctx context.Context, cs *kubernetes.Clientset, replicas int32
 			Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": WorkloadName}},
 				Spec: corev1.PodSpec{
-					NodeSelector:                  map[string]string{"karpenter.sh/nodepool": "default"},
+					NodeSelector:                  selector,
 					TerminationGracePeriodSeconds: aws.Int64(0),
 					Containers: []corev1.Container{{Name: "pause", Image: "registry.k8s.io/pause:3.10",
 						Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
