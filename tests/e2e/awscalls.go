@@ -115,7 +115,7 @@ type AWSRecorder struct {
 	eksRecord string
 	srv       *http.Server
 	moto      *motoClient
-	sts       *webIdentitySTS
+	identity  *identityChecks
 }
 
 type callKey struct{}
@@ -134,7 +134,7 @@ func StartAWSRecorder(target string, cfg aws.Config, cs *kubernetes.Clientset, e
 		return nil, err
 	}
 	r := &AWSRecorder{URL: "http://" + l.Addr().String(), moto: newMotoClient(cfg), sessions: map[string]string{}, eksRecord: eksRecord,
-		sts: &webIdentitySTS{cs: cs, iam: iam.NewFromConfig(cfg)}}
+		identity: &identityChecks{cs: cs, iam: iam.NewFromConfig(cfg)}}
 	proxy := httputil.NewSingleHostReverseProxy(u)
 	proxy.Transport = &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 32}
 	proxy.ModifyResponse = func(resp *http.Response) error {
@@ -170,7 +170,7 @@ func StartAWSRecorder(target string, cfg aws.Config, cs *kubernetes.Clientset, e
 		if c.Action == "AssumeRoleWithWebIdentity" {
 			// Unsigned (the token is the credential): STS's checks before moto's credentials.
 			c.Service = "sts"
-			v := r.sts.check(req.Context(), c.Params)
+			v := r.identity.webIdentity(req.Context(), c.Params)
 			c.Trust = &v
 			if v.Code != "" {
 				record(writeSTSError(w, v))

@@ -37,7 +37,7 @@ import (
 // its issuer, an OIDC provider registered in the account for that issuer, an audience the
 // provider lists, not expired) and the role's trust policy against the token's claims
 // (<issuer>:sub, <issuer>:aud). The recorder in front of moto does STS's part (moto's STS hands
-// out credentials for any token and role): webIdentitySTS.
+// out credentials for any token and role): identityChecks.webIdentity.
 
 // Web identity as EKS's pod identity webhook configures it (amazon-eks-pod-identity-webhook
 // README: the annotations, the defaults, the environment it injects).
@@ -204,34 +204,64 @@ type TrustVerdict struct {
 	Code, Message string
 }
 
-// webIdentitySTS does STS's checks of sts:AssumeRoleWithWebIdentity against the world's API
-// server (the token's issuer) and moto's IAM (the OIDC provider, the role's trust policy).
-type webIdentitySTS struct {
+// identityChecks does what STS (sts:AssumeRoleWithWebIdentity) and EKS Auth (Pod Identity) check
+// before they give a role's credentials, against the world's API server (the tokens' issuer) and
+// moto's IAM (the OIDC provider, the role's trust policy).
+type identityChecks struct {
 	cs  *kubernetes.Clientset
 	iam *iam.Client
 }
 
-// check evaluates one AssumeRoleWithWebIdentity (its form parameters).
-func (s *webIdentitySTS) check(ctx context.Context, params url.Values) TrustVerdict {
+// errTokenExpired: the token was valid but is past its expiry.
+var errTokenExpired = errors.New("token expired")
+
+// token checks a service-account token as STS and EKS Auth do: signed with a key its issuer
+// publishes, issued as that issuer, not expired (errTokenExpired). The claims are returned
+// whenever they could be read, so a refusal can name them.
+func (s *identityChecks) token(ctx context.Context, raw string) (tokenClaims, error) {
+	issuer, keys, err := issuerKeys(ctx, s.cs)
+	if err != nil {
+		return tokenClaims{}, fmt.Errorf("couldn't retrieve the verification keys of the issuer: %w", err)
+	}
+	claims, err := verifyToken(raw, keys)
+	switch {
+	case err != nil:
+		return claims, err
+	case claims.Issuer != issuer:
+		return claims, fmt.Errorf("the token's issuer %s is not its signer's (%s)", claims.Issuer, issuer)
+	case time.Now().Unix() >= claims.Expiry:
+		return claims, fmt.Errorf("%w: current date/time %d must be before the expiration date/time %d", errTokenExpired, time.Now().Unix(), claims.Expiry)
+	}
+	return claims, nil
+}
+
+// trustPolicy is the trust policy of the role (its ARN), as moto holds it.
+func (s *identityChecks) trustPolicy(ctx context.Context, role string) (string, error) {
+	out, err := s.iam.GetRole(ctx, &iam.GetRoleInput{RoleName: aws.String(role[strings.LastIndex(role, "/")+1:])})
+	if err != nil {
+		return "", fmt.Errorf("role %s: %w", role, err)
+	}
+	doc, err := url.QueryUnescape(aws.ToString(out.Role.AssumeRolePolicyDocument))
+	if err != nil {
+		return "", fmt.Errorf("role %s: trust policy: %w", role, err)
+	}
+	return doc, nil
+}
+
+// webIdentity evaluates one AssumeRoleWithWebIdentity (its form parameters) as STS does.
+func (s *identityChecks) webIdentity(ctx context.Context, params url.Values) TrustVerdict {
 	v := TrustVerdict{Role: params.Get("RoleArn")}
 	deny := func(code, format string, a ...any) TrustVerdict {
 		v.Code, v.Message = code, fmt.Sprintf(format, a...)
 		return v
 	}
-	issuer, keys, err := issuerKeys(ctx, s.cs)
-	if err != nil {
-		return deny("InvalidIdentityToken", "Couldn't retrieve verification key from your identity provider: %v", err)
-	}
-	claims, err := verifyToken(params.Get("WebIdentityToken"), keys)
-	if err != nil {
-		return deny("InvalidIdentityToken", "The web identity token is not valid: %v", err)
-	}
+	claims, err := s.token(ctx, params.Get("WebIdentityToken"))
 	v.Subject, v.Audience = claims.Subject, strings.Join(claims.Audiences, ",")
-	if claims.Issuer != issuer {
-		return deny("InvalidIdentityToken", "The token's issuer %s is not its signer's (%s)", claims.Issuer, issuer)
-	}
-	if time.Now().Unix() >= claims.Expiry {
-		return deny("ExpiredTokenException", "Token expired: current date/time %d must be before the expiration date/time %d", time.Now().Unix(), claims.Expiry)
+	switch {
+	case errors.Is(err, errTokenExpired):
+		return deny("ExpiredTokenException", "Token expired: %v", err)
+	case err != nil:
+		return deny("InvalidIdentityToken", "The web identity token is not valid: %v", err)
 	}
 	host := strings.TrimPrefix(claims.Issuer, "https://")
 	v.Provider = fmt.Sprintf("arn:aws:iam::%s:oidc-provider/%s", motoAccount, host)
@@ -243,14 +273,9 @@ func (s *webIdentitySTS) check(ctx context.Context, params url.Values) TrustVerd
 	if !anyIn(claims.Audiences, provider.ClientIDList) {
 		return deny("InvalidIdentityToken", "Incorrect token audience: the token is for %v, the OIDC provider %s lists %v", []string(claims.Audiences), v.Provider, provider.ClientIDList)
 	}
-	roleName := v.Role[strings.LastIndex(v.Role, "/")+1:]
-	role, err := s.iam.GetRole(ctx, &iam.GetRoleInput{RoleName: aws.String(roleName)})
+	doc, err := s.trustPolicy(ctx, v.Role)
 	if err != nil {
-		return deny("AccessDenied", "Not authorized to perform sts:AssumeRoleWithWebIdentity: role %s: %v", v.Role, err)
-	}
-	doc, err := url.QueryUnescape(aws.ToString(role.Role.AssumeRolePolicyDocument))
-	if err != nil {
-		return deny("AccessDenied", "role %s: trust policy: %v", v.Role, err)
+		return deny("AccessDenied", "Not authorized to perform sts:AssumeRoleWithWebIdentity: %v", err)
 	}
 	if why, err := evaluateWebIdentityTrust(doc, v.Provider, v.Role, host, claims); err != nil {
 		return deny("AccessDenied", "Not authorized to perform sts:AssumeRoleWithWebIdentity: evaluating the trust policy: %v", err)

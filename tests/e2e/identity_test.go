@@ -18,6 +18,7 @@ import (
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
@@ -65,24 +66,12 @@ func checkTrustPolicyBites(t *testing.T, w *karpenterWorld, role string) {
 	t.Helper()
 	ctx := context.Background()
 	assume := func(namespace, account, audience string) error {
-		if _, err := w.cs.CoreV1().ServiceAccounts(namespace).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: account}}, metav1.CreateOptions{}); err != nil && !strings.Contains(err.Error(), "already exists") {
-			t.Fatal(err)
-		}
-		seconds := int64(600)
-		tok, err := w.cs.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, account, &authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{
-			Audiences: []string{audience}, ExpirationSeconds: &seconds}}, metav1.CreateOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
 		client := sts.NewFromConfig(aws.Config{Region: Region, BaseEndpoint: aws.String(w.recorder.URL)})
-		_, err = client.AssumeRoleWithWebIdentity(ctx, &sts.AssumeRoleWithWebIdentityInput{
-			RoleArn: aws.String(role), RoleSessionName: aws.String(trustBiteSession), WebIdentityToken: aws.String(tok.Status.Token)})
+		_, err := client.AssumeRoleWithWebIdentity(ctx, &sts.AssumeRoleWithWebIdentityInput{
+			RoleArn: aws.String(role), RoleSessionName: aws.String(trustBiteSession),
+			WebIdentityToken: aws.String(accountToken(t, w, namespace, account, audience))})
 		return err
 	}
-	defer func() {
-		_ = w.cs.CoreV1().ServiceAccounts("kube-system").Delete(ctx, "not-karpenter", metav1.DeleteOptions{})
-		_ = w.cs.CoreV1().ServiceAccounts("default").Delete(ctx, "karpenter", metav1.DeleteOptions{})
-	}()
 	if err := assume("kube-system", "karpenter", irsaDefaultAudience); err != nil {
 		t.Fatalf("the controller's own service account is refused the role: %v (the bites below would prove nothing)", err)
 	}
@@ -104,6 +93,28 @@ func checkTrustPolicyBites(t *testing.T, w *karpenterWorld, role string) {
 			t.Logf("%s (audience %s) refused: %v", subject, c.audience, err)
 		}
 	}
+}
+
+// accountToken is a token of the API server for the service account (created for the test, and
+// deleted when it ends, if it does not exist) for audience.
+func accountToken(t *testing.T, w *karpenterWorld, namespace, account, audience string) string {
+	t.Helper()
+	ctx := context.Background()
+	accounts := w.cs.CoreV1().ServiceAccounts(namespace)
+	_, err := accounts.Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: account}}, metav1.CreateOptions{})
+	switch {
+	case err == nil:
+		t.Cleanup(func() { _ = accounts.Delete(context.Background(), account, metav1.DeleteOptions{}) })
+	case !apierrors.IsAlreadyExists(err):
+		t.Fatal(err)
+	}
+	seconds := int64(600)
+	tok, err := accounts.CreateToken(ctx, account, &authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{
+		Audiences: []string{audience}, ExpirationSeconds: &seconds}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok.Status.Token
 }
 
 // biteRBAC: without the rule of the chart's ClusterRole that lets the controller create
@@ -210,21 +221,8 @@ func TestKarpenterPodIdentity(t *testing.T) {
 	})
 
 	t.Run("bites: no association, no credentials; without sts:TagSession the trust policy refuses", func(t *testing.T) {
-		ctx := context.Background()
-		if _, err := w.cs.CoreV1().ServiceAccounts("kube-system").Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "not-karpenter"}}, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		defer func() {
-			_ = w.cs.CoreV1().ServiceAccounts("kube-system").Delete(ctx, "not-karpenter", metav1.DeleteOptions{})
-		}()
-		seconds := int64(600)
-		tok, err := w.cs.CoreV1().ServiceAccounts("kube-system").CreateToken(ctx, "not-karpenter", &authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{
-			Audiences: []string{podIdentityAudience}, ExpirationSeconds: &seconds}}, metav1.CreateOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
 		req, _ := http.NewRequest(http.MethodGet, w.karpenter.Env()["AWS_CONTAINER_CREDENTIALS_FULL_URI"], nil)
-		req.Header.Set("Authorization", tok.Status.Token)
+		req.Header.Set("Authorization", accountToken(t, w, "kube-system", "not-karpenter", podIdentityAudience))
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -13,7 +14,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	ststypes "github.com/aws/aws-sdk-go-v2/service/sts/types"
 	corev1 "k8s.io/api/core/v1"
@@ -160,20 +160,15 @@ func (r *AWSRecorder) assumeForPodIdentity(ctx context.Context, cluster, token s
 	if !record.hasAddon(cluster, podIdentityAddon) {
 		return deny("AgentNotInstalled", "no %s add-on on cluster %s: nothing answers on the node's Pod Identity agent address", podIdentityAddon, cluster)
 	}
-	issuer, keys, err := issuerKeys(ctx, r.sts.cs)
-	if err != nil {
-		return deny("InvalidTokenException", "%v", err)
-	}
-	claims, err := verifyToken(token, keys)
-	if err != nil || claims.Issuer != issuer {
-		return deny("InvalidTokenException", "The token is not valid: %v (issuer %q)", err, claims.Issuer)
-	}
+	claims, err := r.identity.token(ctx, token)
 	v.Subject, v.Audience = claims.Subject, strings.Join(claims.Audiences, ",")
-	if !anyIn(claims.Audiences, []string{podIdentityAudience}) {
+	switch {
+	case errors.Is(err, errTokenExpired):
+		return deny("ExpiredTokenException", "%v", err)
+	case err != nil:
+		return deny("InvalidTokenException", "The token is not valid: %v", err)
+	case !anyIn(claims.Audiences, []string{podIdentityAudience}):
 		return deny("InvalidTokenException", "The token's audience %v is not %s", []string(claims.Audiences), podIdentityAudience)
-	}
-	if time.Now().Unix() >= claims.Expiry {
-		return deny("ExpiredTokenException", "The token expired")
 	}
 	parts := strings.Split(claims.Subject, ":") // system:serviceaccount:<namespace>:<name>
 	if len(parts) != 4 {
@@ -192,13 +187,9 @@ func (r *AWSRecorder) assumeForPodIdentity(ctx context.Context, cluster, token s
 		"kubernetes-pod-name":        claims.Kubernetes.Pod.Name,
 		"kubernetes-pod-uid":         claims.Kubernetes.Pod.UID,
 	}
-	role, err := iam.NewFromConfig(r.moto.cfg).GetRole(ctx, &iam.GetRoleInput{RoleName: aws.String(v.Role[strings.LastIndex(v.Role, "/")+1:])})
+	doc, err := r.identity.trustPolicy(ctx, v.Role)
 	if err != nil {
-		return deny("AccessDeniedException", "role %s: %v", v.Role, err)
-	}
-	doc, err := url.QueryUnescape(aws.ToString(role.Role.AssumeRolePolicyDocument))
-	if err != nil {
-		return deny("AccessDeniedException", "role %s: trust policy: %v", v.Role, err)
+		return deny("AccessDeniedException", "%v", err)
 	}
 	if why, err := evaluatePodIdentityTrust(doc, v.Role, tags); err != nil {
 		return deny("ServerException", "evaluating the trust policy: %v", err)
