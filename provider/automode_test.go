@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -412,7 +412,7 @@ func TestRetainCrdsOnDeleteNeedsTheCrdRelease(t *testing.T) {
 func TestAutoModeGoldenArgsUseEveryAutoModeField(t *testing.T) {
 	data, err := os.ReadFile("testdata/args/automode.yaml")
 	require.NoError(t, err)
-	for _, f := range spec.AutoModeOnlyFields {
+	for _, f := range inputs.AutoModeOnlyFields {
 		assert.Contains(t, string(data), f.Name+":", "testdata/args/automode.yaml sets no %s", f.Name)
 	}
 }

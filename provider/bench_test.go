@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/build"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/stretchr/testify/require"
@@ -107,8 +107,8 @@ func registerInline(ctx context.Context, host *renderHost, r *Rendered) error {
 			for _, d := range res.DependsOn {
 				deps = append(deps, declared[d])
 			}
-			var c build.Child
-			opts := append(build.VersionOf(res.Type), pulumi.DependsOn(deps))
+			var c children.Child
+			opts := append(children.VersionOf(res.Type), pulumi.DependsOn(deps))
 			if err := ctx.RegisterResource(res.Type, res.Name, pulumi.ToMap(res.Inputs), &c, opts...); err != nil {
 				return err
 			}

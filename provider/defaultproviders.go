@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/build"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
 
 	p "github.com/pulumi/pulumi-go-provider"
 	pconfig "github.com/pulumi/pulumi/sdk/v3/go/common/resource/config"
@@ -59,20 +59,20 @@ func checkDefaultProviders(ctx context.Context, req p.ConstructRequest) error {
 				"which rejects keys it does not know and, without them, would act as a different identity. "+
 				"Pass the program's providers: `providers: {aws: <aws.Provider>, kubernetes: <kubernetes.Provider>}` "+
 				"(on this component or a parent component)",
-				strings.Join(v7, ", "), build.AWSVersion, build.AWSVersion)
+				strings.Join(v7, ", "), children.AWSVersion, children.AWSVersion)
 		}
 		p.GetLogger(ctx).Warning(fmt.Sprintf("no aws provider was passed to this component (the `providers` option, "+
 			"or a parent component's), so its AWS children use a default pulumi-aws %s provider configured from the "+
 			"stack's `aws:*` config and the ambient AWS credentials, which may be a different identity, account or region "+
 			"from the program's. Programs on pulumi-aws v7, or with their own aws provider, should pass "+
-			"`providers: {aws: <aws.Provider>, kubernetes: <kubernetes.Provider>}` explicitly.", build.AWSVersion))
+			"`providers: {aws: <aws.Provider>, kubernetes: <kubernetes.Provider>}` explicitly.", children.AWSVersion))
 	}
 	if slices.Contains(uses, "kubernetes") && defaultProviderFor(req, "kubernetes") {
 		p.GetLogger(ctx).Warning(fmt.Sprintf("no kubernetes provider was passed to this component (the `providers` "+
 			"option, or a parent component's), so its Helm releases and Karpenter resources use a default "+
 			"pulumi-kubernetes %s provider configured from the stack's `kubernetes:*` config or the ambient kubeconfig, "+
 			"which may point at another cluster. Pass `providers: {aws: <aws.Provider>, kubernetes: <kubernetes.Provider>}` "+
-			"with a provider for this cluster.", build.KubernetesVersion))
+			"with a provider for this cluster.", children.KubernetesVersion))
 	}
 	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/build"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"github.com/stretchr/testify/assert"
@@ -41,7 +41,7 @@ func TestNoProvidersWarns(t *testing.T) {
 		assert.Equal(t, component, w.GetUrn(), "the warning is on the component")
 	}
 	assert.Contains(t, warnings[0].GetMessage(), "no aws provider was passed to this component")
-	assert.Contains(t, warnings[0].GetMessage(), "default pulumi-aws "+build.AWSVersion+" provider")
+	assert.Contains(t, warnings[0].GetMessage(), "default pulumi-aws "+children.AWSVersion+" provider")
 	assert.Contains(t, warnings[0].GetMessage(), "Programs on pulumi-aws v7")
 	assert.Contains(t, warnings[1].GetMessage(), "no kubernetes provider was passed to this component")
 	assert.Contains(t, warnings[1].GetMessage(), "ambient kubeconfig")
@@ -87,7 +87,7 @@ func TestV7AWSConfigWithoutAWSProviderFails(t *testing.T) {
 	registered, _, err := constructWith(t, map[string]string{"kubernetes": testK8sProvider}, config)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "aws:assumeRoles, aws:userAgents")
-	assert.Contains(t, err.Error(), "unknown to pulumi-aws "+build.AWSVersion)
+	assert.Contains(t, err.Error(), "unknown to pulumi-aws "+children.AWSVersion)
 	assert.Contains(t, err.Error(), "providers: {aws:")
 	assert.Empty(t, registered, "nothing is registered")
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputgen"
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -140,7 +140,7 @@ func withinAWSLimits(out *Rendered) string {
 		}
 		tags, limit := r.Inputs["tags"], catalog.MaxTagsPerResource
 		if body, ok := r.Inputs["spec"].(map[string]any); ok && (strings.Contains(r.Type, "NodeClass") || strings.Contains(r.Type, "AWSNodeTemplate")) {
-			tags, limit = body["tags"], spec.ClassTagLimit
+			tags, limit = body["tags"], inputs.ClassTagLimit
 		}
 		m, _ := tags.(map[string]any)
 		plain := map[string]string{}
@@ -148,7 +148,7 @@ func withinAWSLimits(out *Rendered) string {
 			s, _ := v.(string)
 			plain[k] = s
 		}
-		if errs := spec.CheckAWSTags(r.Name+".tags", plain, limit); len(errs) > 0 {
+		if errs := inputs.CheckAWSTags(r.Name+".tags", plain, limit); len(errs) > 0 {
 			return errs[0].Error()
 		}
 	}

@@ -3,9 +3,9 @@ package provider
 import (
 	"slices"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/build"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -58,25 +58,25 @@ func (k *Karpenter) Annotate(an infer.Annotator) {
 // NewKarpenter builds the component. Everything a user can get wrong in plain inputs, and every
 // input the cluster disagrees with, is checked before the first child is registered, so bad
 // input creates nothing.
-func NewKarpenter(ctx *pulumi.Context, name string, args spec.KarpenterArgs, opts ...pulumi.ResourceOption) (*Karpenter, error) {
+func NewKarpenter(ctx *pulumi.Context, name string, args inputs.KarpenterArgs, opts ...pulumi.ResourceOption) (*Karpenter, error) {
 	comp := &Karpenter{}
-	if err := build.RegisterComponent(ctx, componentToken, name, comp, opts...); err != nil {
+	if err := children.RegisterComponent(ctx, componentToken, name, comp, opts...); err != nil {
 		return nil, err
 	}
 	// The cluster decides defaults (node access, the Kubernetes version, the endpoint), so it
 	// is read before the plan; the rest of what the checks read depends on the plan.
-	cluster := build.ReadCluster(ctx, comp, args)
+	cluster := children.ReadCluster(ctx, comp, args)
 	p, err := plan.New(name, args, cluster.Cluster)
 	if err != nil {
 		return nil, err
 	}
-	clusterWarnings, err := build.CheckCluster(ctx, comp, p, cluster)
+	clusterWarnings, err := children.CheckCluster(ctx, comp, p, cluster)
 	if err != nil {
 		return nil, err
 	}
-	build.Warn(ctx, comp, p.Release, slices.Concat(p.Warnings, clusterWarnings, build.LaterWarning(ctx.Context())))
+	children.Warn(ctx, comp, p.Release, slices.Concat(p.Warnings, clusterWarnings, children.LaterWarning(ctx.Context())))
 
-	out, err := build.Install(ctx, comp, p, args)
+	out, err := children.Install(ctx, comp, p, args)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func NewKarpenter(ctx *pulumi.Context, name string, args spec.KarpenterArgs, opt
 }
 
 // setOutputs copies what the build reported into the component's outputs.
-func (c *Karpenter) setOutputs(out build.Outputs) {
+func (c *Karpenter) setOutputs(out children.Outputs) {
 	c.ControllerRoleArn, c.ControllerRoleName, c.ControllerPolicyArns = out.ControllerRoleArn, out.ControllerRoleName, out.ControllerPolicyArns
 	c.NodeRoleArn, c.NodeRoleName, c.InstanceProfileName = out.NodeRoleArn, out.NodeRoleName, out.InstanceProfileName
 	c.InterruptionQueueName, c.InterruptionQueueArn, c.InterruptionQueueUrl = out.InterruptionQueueName, out.InterruptionQueueArn, out.InterruptionQueueUrl

@@ -1,7 +1,7 @@
 package provider
 
 import (
-	gobuild "go/build"
+	"go/build"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,13 +13,13 @@ import (
 // layers are the provider's packages in pipeline order; each imports only the ones before it
 // (this package, the top, imports them all). Go refuses an import cycle; this test also
 // refuses an acyclic import against the order (catalog importing spec, say), which Go allows.
-var layers = []string{"catalog", "spec", "plan", "build"}
+var layers = []string{"catalog", "inputs", "plan", "children"}
 
 const modulePath = "github.com/pulumi-karpenter/pulumi-karpenter/provider/"
 
 func TestLayersImportDownwardOnly(t *testing.T) {
 	for rank, layer := range layers {
-		pkg, err := gobuild.ImportDir(layer, 0)
+		pkg, err := build.ImportDir(layer, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +44,7 @@ func TestLayersImportDownwardOnly(t *testing.T) {
 // types (the args carry them) but never resolve or create an Output, nor take a context.
 func TestOnlyBuildHandlesOutputs(t *testing.T) {
 	outputs := regexp.MustCompile(`pulumi\.Context|\.ApplyT\(|pulumi\.All\(|\.ToStringOutput\(|\.ToStringPtrOutput\(`)
-	for _, layer := range []string{"catalog", "spec", "plan"} {
+	for _, layer := range []string{"catalog", "inputs", "plan"} {
 		files, err := filepath.Glob(filepath.Join(layer, "*.go"))
 		if err != nil {
 			t.Fatal(err)
@@ -56,7 +56,7 @@ func TestOnlyBuildHandlesOutputs(t *testing.T) {
 			}
 			for i, line := range strings.Split(string(src), "\n") {
 				if m := outputs.FindString(line); m != "" && !strings.HasPrefix(strings.TrimSpace(line), "//") {
-					t.Errorf("%s:%d: %s belongs in provider/build (the only layer that handles Outputs)", f, i+1, m)
+					t.Errorf("%s:%d: %s belongs in provider/children (the only layer that handles Outputs)", f, i+1, m)
 				}
 			}
 		}

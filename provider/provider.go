@@ -1,6 +1,6 @@
 // Package provider implements the karpenter:index:Karpenter component, and the
 // karpenter:index:NodePool and karpenter:index:NodeClass components for pools and classes
-// declared outside it: the infer wiring on top of the layers catalog ← spec ← plan ← build
+// declared outside it: the infer wiring on top of the layers catalog ← inputs ← plan ← children
 // (see their package docs), the default-provider checks, and `render`, the provider run under
 // an in-process engine with mocks.
 package provider
@@ -12,8 +12,8 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/build"
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 
 	p "github.com/pulumi/pulumi-go-provider"
 	"github.com/pulumi/pulumi-go-provider/infer"
@@ -61,20 +61,20 @@ func withKnownInputs(prov p.Provider) p.Provider {
 	construct := prov.Construct
 	prov.Construct = func(ctx context.Context, req p.ConstructRequest) (p.ConstructResponse, error) {
 		if args, ok := componentArgs[string(req.Urn.Type())]; ok {
-			if err := spec.CheckUnknownProperties(req.Inputs, args); err != nil {
+			if err := inputs.CheckUnknownProperties(req.Inputs, args); err != nil {
 				return p.ConstructResponse{}, err
 			}
-			inputs, later, err := spec.ResolvePlainOutputs(req.Inputs, args, req.DryRun)
+			inputs, later, err := inputs.ResolvePlainOutputs(req.Inputs, args, req.DryRun)
 			if err != nil {
 				return p.ConstructResponse{}, err
 			}
 			req.Inputs = inputs
-			ctx = build.WithLaterInputs(ctx, later)
+			ctx = children.WithLaterInputs(ctx, later)
 		}
 		if err := checkDefaultProviders(ctx, req); err != nil {
 			return p.ConstructResponse{}, err
 		}
-		resp, err := construct(build.WithKnownInputValues(ctx, req.Inputs), req)
+		resp, err := construct(children.WithKnownInputValues(ctx, req.Inputs), req)
 		return resp, unwrapGateError(err)
 	}
 	return prov
@@ -96,9 +96,9 @@ func unwrapGateError(err error) error {
 
 // componentArgs are the input types of each component, for spec.CheckUnknownProperties.
 var componentArgs = map[string]reflect.Type{
-	componentToken: reflect.TypeFor[spec.KarpenterArgs](),
-	nodePoolToken:  reflect.TypeFor[spec.NodePoolArgs](),
-	nodeClassToken: reflect.TypeFor[spec.NodeClassArgs](),
+	componentToken: reflect.TypeFor[inputs.KarpenterArgs](),
+	nodePoolToken:  reflect.TypeFor[inputs.NodePoolArgs](),
+	nodeClassToken: reflect.TypeFor[inputs.NodeClassArgs](),
 }
 
 // languageMap names the package in every language's registry.

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/build"
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 
 	presource "github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -135,7 +135,7 @@ func Render(ctx context.Context, args RenderArgs) (*Rendered, error) {
 
 func render(ctx context.Context, args RenderArgs, mocks *renderMocks) (*Rendered, error) {
 	rec := &registrationRecorder{}
-	outputs, registered, err := construct(build.WithRecorder(ctx, rec), args, mocks)
+	outputs, registered, err := construct(children.WithRecorder(ctx, rec), args, mocks)
 	mocks.registered = registered
 	if err != nil {
 		return nil, err
@@ -289,7 +289,7 @@ func (m *renderMocks) newResource(reg *registration) (string, presource.Property
 	case "aws:iam/instanceProfile:InstanceProfile":
 		set("arn", fmt.Sprintf("arn:%s:iam::%s:instance-profile/%s", renderPartition, renderAccount, physical))
 	case "aws:iam/rolePolicyAttachment:RolePolicyAttachment":
-		id = str("role") + "/" + spec.NameFromArn(str("policyArn"))
+		id = str("role") + "/" + inputs.NameFromArn(str("policyArn"))
 	case "aws:iam/serviceLinkedRole:ServiceLinkedRole":
 		set("name", "AWSServiceRoleForEC2Spot")
 		id = fmt.Sprintf("arn:%s:iam::%s:role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot", renderPartition, renderAccount)

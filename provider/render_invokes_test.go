@@ -3,7 +3,7 @@ package provider
 import (
 	"testing"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/build"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,10 +33,10 @@ func TestRenderReportsInvokes(t *testing.T) {
 	for _, inv := range out.Invokes {
 		byToken[inv.Token] = inv
 	}
-	assert.Equal(t, []string{"region|name"}, byToken[build.InvokeRegion].Reads)
-	assert.Equal(t, []string{"partition", "dnsSuffix"}, byToken[build.InvokePartition].Reads)
-	assert.Equal(t, []string{"accountId"}, byToken[build.InvokeCallerIdentity].Reads)
-	assert.Equal(t, RenderedInvoke{Token: build.InvokeInstanceProfile, Args: map[string]any{"name": "prod-eu-gpu-nodes"}, Reads: []string{"roleArn"}},
-		byToken[build.InvokeInstanceProfile])
+	assert.Equal(t, []string{"region|name"}, byToken[children.InvokeRegion].Reads)
+	assert.Equal(t, []string{"partition", "dnsSuffix"}, byToken[children.InvokePartition].Reads)
+	assert.Equal(t, []string{"accountId"}, byToken[children.InvokeCallerIdentity].Reads)
+	assert.Equal(t, RenderedInvoke{Token: children.InvokeInstanceProfile, Args: map[string]any{"name": "prod-eu-gpu-nodes"}, Reads: []string{"roleArn"}},
+		byToken[children.InvokeInstanceProfile])
 	assert.Len(t, out.Invokes, 4)
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -140,7 +140,7 @@ func TestDocsListEveryPoolAndClassField(t *testing.T) {
 		if end := strings.Index(section[1:], "\n#"); end >= 0 {
 			section = section[:end+1]
 		}
-		for kind, typ := range map[string]reflect.Type{"NodePool": reflect.TypeFor[spec.NodePoolSpec](), "NodeClass": reflect.TypeFor[spec.NodeClassSpec]()} {
+		for kind, typ := range map[string]reflect.Type{"NodePool": reflect.TypeFor[inputs.NodePoolSpec](), "NodeClass": reflect.TypeFor[inputs.NodeClassSpec]()} {
 			rows := map[string]string{} // top-level field -> its row
 			table := section[strings.Index(section, "| "+kind+" field |"):]
 			for _, line := range strings.Split(table, "\n") {
@@ -155,7 +155,7 @@ func TestDocsListEveryPoolAndClassField(t *testing.T) {
 					rows[name[1]] = line
 				}
 			}
-			for name, field := range spec.DeclaredProperties(typ) {
+			for name, field := range inputs.DeclaredProperties(typ) {
 				row, ok := rows[name]
 				if !assert.True(t, ok, "%s: the %s table has no row for %s", doc, kind, name) {
 					continue
@@ -178,7 +178,7 @@ func nestedPropertyNames(t reflect.Type) []string {
 		return nil
 	}
 	var out []string
-	for name, field := range spec.DeclaredProperties(t) {
+	for name, field := range inputs.DeclaredProperties(t) {
 		out = append(out, name)
 		out = append(out, nestedPropertyNames(field)...)
 	}

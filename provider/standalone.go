@@ -10,9 +10,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/build"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -38,27 +38,27 @@ func (p *NodePool) Annotate(an infer.Annotator) {
 }
 
 // NewNodePool builds a NodePool resource.
-func NewNodePool(ctx *pulumi.Context, name string, args spec.NodePoolArgs, opts ...pulumi.ResourceOption) (*NodePool, error) {
+func NewNodePool(ctx *pulumi.Context, name string, args inputs.NodePoolArgs, opts ...pulumi.ResourceOption) (*NodePool, error) {
 	comp := &NodePool{}
-	rel, err := build.ConstructStandalone(ctx, name, comp, args.Mode, args.Version, args.AllowUnverifiedVersion, build.Standalone{
+	rel, err := children.ConstructStandalone(ctx, name, comp, args.Mode, args.Version, args.AllowUnverifiedVersion, children.Standalone{
 		Token:  nodePoolToken,
 		Kind:   func(rel catalog.Release) catalog.ApiKind { return rel.NodePool },
 		Object: args.Spec.Name,
 		Validate: func(rel catalog.Release) []error {
-			errs := spec.ValidateNodePool("spec", args.Spec, rel)
+			errs := inputs.ValidateNodePool("spec", args.Spec, rel)
 			if args.Spec.NodeClassRef == nil {
 				errs = append(errs, fmt.Errorf("spec.nodeClassRef: required (the name of a %s in the cluster)", rel.NodeClass.Kind))
 			}
 			return errs
 		},
-		Warnings: func(rel catalog.Release) []string { return spec.PoolWarnings("spec", args.Spec, nil, rel) },
+		Warnings: func(rel catalog.Release) []string { return inputs.PoolWarnings("spec", args.Spec, nil, rel) },
 		Pool:     &args.Spec,
 	}, opts)
 	if err != nil {
 		return nil, err
 	}
 	comp.NodePoolName = pulumi.String(args.Spec.Name).ToStringOutput()
-	comp.Version = build.VersionOutput(rel)
+	comp.Version = children.VersionOutput(rel)
 	return comp, nil
 }
 
@@ -77,34 +77,34 @@ func (c *NodeClass) Annotate(an infer.Annotator) {
 }
 
 // NewNodeClass builds a NodeClass resource.
-func NewNodeClass(ctx *pulumi.Context, name string, args spec.NodeClassArgs, opts ...pulumi.ResourceOption) (*NodeClass, error) {
+func NewNodeClass(ctx *pulumi.Context, name string, args inputs.NodeClassArgs, opts ...pulumi.ResourceOption) (*NodeClass, error) {
 	if args.ClusterName == nil {
 		return nil, errors.New("clusterName: required (the name of the EKS cluster)")
 	}
 	c := args.Spec
 	comp := &NodeClass{}
-	rel, err := build.ConstructStandalone(ctx, name, comp, args.Mode, args.Version, args.AllowUnverifiedVersion, build.Standalone{
+	rel, err := children.ConstructStandalone(ctx, name, comp, args.Mode, args.Version, args.AllowUnverifiedVersion, children.Standalone{
 		Token:       nodeClassToken,
 		Kind:        func(rel catalog.Release) catalog.ApiKind { return rel.NodeClass },
 		Object:      c.Name,
 		ClusterName: args.ClusterName,
-		Checks: func(rel catalog.Release) []spec.InputCheck {
-			return append([]spec.InputCheck{{Field: "clusterName", Value: args.ClusterName.ToStringOutput().ToStringPtrOutput(), Check: spec.CheckClusterName}}, spec.ClassInputChecks("spec", c, rel)...)
+		Checks: func(rel catalog.Release) []inputs.InputCheck {
+			return append([]inputs.InputCheck{{Field: "clusterName", Value: args.ClusterName.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckClusterName}}, inputs.ClassInputChecks("spec", c, rel)...)
 		},
 		Validate: func(rel catalog.Release) []error {
-			errs := spec.ValidateClass("spec", c, rel)
+			errs := inputs.ValidateClass("spec", c, rel)
 			if (rel.AutoMode != nil || rel.Has(catalog.FeatureNodeClassRole)) && c.Role == nil && c.InstanceProfile == nil {
 				errs = append(errs, errors.New("spec.role: required unless instanceProfile is set (the node IAM role, e.g. the Karpenter component's nodeRoleName)"))
 			}
 			return errs
 		},
-		Warnings: func(rel catalog.Release) []string { return spec.ClassWarnings("spec", c, rel) },
+		Warnings: func(rel catalog.Release) []string { return inputs.ClassWarnings("spec", c, rel) },
 		Class:    &c,
 	}, opts)
 	if err != nil {
 		return nil, err
 	}
 	comp.NodeClassName = pulumi.String(c.Name).ToStringOutput()
-	comp.Version = build.VersionOutput(rel)
+	comp.Version = children.VersionOutput(rel)
 	return comp, nil
 }

@@ -6,5 +6,5 @@
 // Mode's rules, and the component's defaults.
 //
 // It is the first of the provider's layers, which import only the ones before them:
-// catalog ← spec ← plan ← build ← provider. It imports nothing of Pulumi.
+// catalog ← inputs ← plan ← children ← provider. It imports nothing of Pulumi.
 package catalog

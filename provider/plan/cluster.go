@@ -15,13 +15,13 @@ import (
 	"sync"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 )
 
 // Cluster is what EKS says about the cluster (DescribeCluster).
 type Cluster struct {
 	Name               string
-	AuthenticationMode spec.AuthenticationMode
+	AuthenticationMode inputs.AuthenticationMode
 	Version            string // Kubernetes major.minor
 	Endpoint           string
 	OIDCIssuer         string // https://oidc.eks.<region>.amazonaws.com/id/<id>
@@ -165,15 +165,15 @@ func (p *Plan) checkAuthentication(c Cluster) (f Findings) {
 		if !c.AutoMode {
 			f.errorf("mode: autoMode, but cluster %s does not run EKS Auto Mode (computeConfig.enabled is false), so nothing would act on these NodePools; enable Auto Mode on the cluster (pulumi-eks: autoMode: {enabled: true}) or install Karpenter with mode selfManaged", c.Name)
 		}
-		if p.NodeAccess == "accessEntry" && mode == spec.AuthenticationModeConfigMap {
+		if p.NodeAccess == "accessEntry" && mode == inputs.AuthenticationModeConfigMap {
 			f.errorf("mode: autoMode needs access entries, and cluster %s is in CONFIG_MAP mode; switch the cluster to API_AND_CONFIG_MAP or API", c.Name)
 		}
 		return f
 	}
 	switch {
-	case p.NodeAccess == "accessEntry" && mode == spec.AuthenticationModeConfigMap:
+	case p.NodeAccess == "accessEntry" && mode == inputs.AuthenticationModeConfigMap:
 		f.errorf("nodeAccess: accessEntry, but cluster %s is in CONFIG_MAP mode, where EKS refuses access entries; set nodeAccess: awsAuth (or leave it unset: the component follows the cluster), or switch the cluster to API_AND_CONFIG_MAP (pulumi-eks: authenticationMode: \"API_AND_CONFIG_MAP\")", c.Name)
-	case p.NodeAccess == "awsAuth" && mode == spec.AuthenticationModeApi:
+	case p.NodeAccess == "awsAuth" && mode == inputs.AuthenticationModeApi:
 		f.errorf("nodeAccess: awsAuth, but cluster %s is in API mode, which ignores kube-system/aws-auth: its nodes could not join; set nodeAccess: accessEntry (or leave it unset: the component follows the cluster)", c.Name)
 	}
 	return f
@@ -231,7 +231,7 @@ func (p *Plan) checkOIDCProvider(c Cluster, r ClusterReader, known Known) (f Fin
 
 // spotRequirement is the first requirement of a pool that lets Karpenter launch Spot, or -1.
 // Without a capacity-type requirement Karpenter launches on-demand only.
-func spotRequirement(reqs []spec.Requirement) int {
+func spotRequirement(reqs []inputs.Requirement) int {
 	for i, r := range reqs {
 		if r.Key != "karpenter.sh/capacity-type" {
 			continue

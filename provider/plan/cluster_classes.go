@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 )
 
 // classField is the path of a field of a node class in findings, saying when the class is the
@@ -66,7 +66,7 @@ func describeTags(tags map[string]string) string {
 // (discoveryField names them), idFilter the EC2 filter that selects by id.
 func tagSelector(tags map[string]string, cluster string, discovery []string, discoveryWaiting, idFilter string) selector {
 	for k, v := range tags {
-		if spec.IsUnknown(v) {
+		if inputs.IsUnknown(v) {
 			return selector{waiting: "the value of tag " + k}
 		}
 	}
@@ -333,7 +333,7 @@ func plural(n int) string {
 
 // userDiscovery counts the discovery ids the user gave (their values are Inputs, read through
 // Known).
-func userDiscovery(d *spec.Discovery) (subnets, securityGroups int) {
+func userDiscovery(d *inputs.Discovery) (subnets, securityGroups int) {
 	if d == nil {
 		return 0, 0
 	}

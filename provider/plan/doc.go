@@ -4,6 +4,6 @@
 // NodePool and node class lists, the chart source and the warnings a preview says. Building a
 // Plan validates every plain input, so an invalid one creates nothing.
 //
-// Layers: catalog ← spec ← plan ← build ← provider. plan is pure: it imports nothing of Pulumi
+// Layers: catalog ← inputs ← plan ← children ← provider. plan is pure: it imports nothing of Pulumi
 // and is tested without a Pulumi context.
 package plan

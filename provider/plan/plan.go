@@ -13,16 +13,16 @@ import (
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 )
 
 // ReleaseForMode resolves the release a mode's custom resources are rendered for: the Karpenter
 // version (self-managed), or Auto Mode, where a version makes no sense.
-func ReleaseForMode(mode *spec.Mode, version *string, allowUnverified *bool) (catalog.Release, error) {
-	switch m := spec.Deref(mode, spec.ModeSelfManaged); m {
-	case spec.ModeSelfManaged:
-		return catalog.LookupRelease(spec.Deref(version, catalog.DefaultVersion), spec.Deref(allowUnverified, false))
-	case spec.ModeAutoMode:
+func ReleaseForMode(mode *inputs.Mode, version *string, allowUnverified *bool) (catalog.Release, error) {
+	switch m := inputs.Deref(mode, inputs.ModeSelfManaged); m {
+	case inputs.ModeSelfManaged:
+		return catalog.LookupRelease(inputs.Deref(version, catalog.DefaultVersion), inputs.Deref(allowUnverified, false))
+	case inputs.ModeAutoMode:
 		var errs []error
 		if version != nil {
 			errs = append(errs, errors.New("version: not used with mode autoMode (EKS runs and upgrades Karpenter; Auto Mode objects have one API)"))
@@ -32,7 +32,7 @@ func ReleaseForMode(mode *spec.Mode, version *string, allowUnverified *bool) (ca
 		}
 		return catalog.AutoModeRelease(), errors.Join(errs...)
 	default:
-		return catalog.Release{}, spec.CheckEnum("mode", string(m), spec.EnumValues[spec.Mode]())
+		return catalog.Release{}, inputs.CheckEnum("mode", string(m), inputs.EnumValues[inputs.Mode]())
 	}
 }
 
@@ -100,13 +100,13 @@ type Plan struct {
 
 	// NodeAccess is how the node role joins the cluster; WindowsNodes: a node class uses a
 	// Windows AMI with the component's node role.
-	NodeAccess   spec.NodeAccess
+	NodeAccess   inputs.NodeAccess
 	WindowsNodes bool
 
-	Pools   []spec.NodePoolSpec
-	Classes []spec.NodeClassSpec
+	Pools   []inputs.NodePoolSpec
+	Classes []inputs.NodeClassSpec
 	// userPools are the pools the user gave (pools may add the default one).
-	userPools []spec.NodePoolSpec
+	userPools []inputs.NodePoolSpec
 
 	// Warnings are said on the component at every preview: valid inputs that need something
 	// outside the component.
@@ -116,7 +116,7 @@ type Plan struct {
 	// cluster name known at construct); nil otherwise. AuthenticationMode is the mode node
 	// access follows: the input, else the cluster's, else (cluster not read) the mode assumed.
 	Cluster            *Cluster
-	AuthenticationMode spec.AuthenticationMode
+	AuthenticationMode inputs.AuthenticationMode
 	// ReadCluster: the inputs are checked against the cluster (CheckCluster) before any child.
 	ReadCluster bool
 
@@ -128,7 +128,7 @@ type Plan struct {
 // explicitly (a finding says to remove it when the cluster disagrees), and how many node classes
 // and discovery ids the user gave (their paths).
 type planInputs struct {
-	authenticationMode                        *spec.AuthenticationMode
+	authenticationMode                        *inputs.AuthenticationMode
 	kubernetesVersion                         *string
 	userClasses                               int
 	discoverySubnets, discoverySecurityGroups int
@@ -137,7 +137,7 @@ type planInputs struct {
 // New validates the plain inputs and resolves defaults; those that follow the cluster (node
 // access, the Kubernetes version) follow cluster when it was read (nil: not read). All problems
 // are reported together, each naming its field.
-func New(name string, args spec.KarpenterArgs, cluster *Cluster) (*Plan, error) {
+func New(name string, args inputs.KarpenterArgs, cluster *Cluster) (*Plan, error) {
 	if args.ClusterName == nil {
 		return nil, errors.New("clusterName: required (the name of the EKS cluster)")
 	}
@@ -146,24 +146,24 @@ func New(name string, args spec.KarpenterArgs, cluster *Cluster) (*Plan, error) 
 		return nil, err // everything else depends on the version
 	}
 	var errs []error
-	crds := spec.Deref(args.InstallCrds, true)
+	crds := inputs.Deref(args.InstallCrds, true)
 	p := &Plan{
 		Name:                name,
 		Release:             rel,
-		Namespace:           spec.Deref(args.Namespace, rel.DefaultNamespace),
-		ServiceAccount:      spec.Deref(args.ServiceAccountName, catalog.DefaultServiceAccount),
-		chartRepository:     spec.Deref(args.ChartRepository, catalog.DefaultChartRepository),
+		Namespace:           inputs.Deref(args.Namespace, rel.DefaultNamespace),
+		ServiceAccount:      inputs.Deref(args.ServiceAccountName, catalog.DefaultServiceAccount),
+		chartRepository:     inputs.Deref(args.ChartRepository, catalog.DefaultChartRepository),
 		DefaultAmiAlias:     catalog.DefaultAmiAliasOf(rel),
 		InstallCrds:         crds && rel.CrdChart,
 		ChartCrds:           crds && !rel.CrdChart,
-		Interruption:        spec.Deref(args.InterruptionHandling, true),
+		Interruption:        inputs.Deref(args.InterruptionHandling, true),
 		CreateControllerIAM: args.ControllerRoleArn == nil,
 		CreateNodeRole:      args.NodeRoleArn == nil,
 
-		ControllerImageRepository: spec.Deref(args.ControllerImageRepository, ""),
+		ControllerImageRepository: inputs.Deref(args.ControllerImageRepository, ""),
 
 		Cluster:     cluster,
-		ReadCluster: spec.Deref(args.ReadCluster, true),
+		ReadCluster: inputs.Deref(args.ReadCluster, true),
 	}
 	p.inputs = planInputs{authenticationMode: args.ClusterAuthenticationMode, kubernetesVersion: args.KubernetesVersion, userClasses: len(args.NodeClasses)}
 	p.inputs.discoverySubnets, p.inputs.discoverySecurityGroups = userDiscovery(args.Discovery)
@@ -174,22 +174,22 @@ func New(name string, args spec.KarpenterArgs, cluster *Cluster) (*Plan, error) 
 	case cluster != nil:
 		p.AuthenticationMode = cluster.AuthenticationMode
 	}
-	p.CreateInstanceProfile = p.CreateNodeRole && spec.Deref(args.CreateInstanceProfile, true)
-	p.RetainCrds = spec.Deref(args.RetainCrdsOnDelete, false)
+	p.CreateInstanceProfile = p.CreateNodeRole && inputs.Deref(args.CreateInstanceProfile, true)
+	p.RetainCrds = inputs.Deref(args.RetainCrdsOnDelete, false)
 	if p.RetainCrds && !p.InstallCrds && rel.AutoMode == nil {
 		errs = append(errs, fmt.Errorf("retainCrdsOnDelete: only for the karpenter-crd release, which this install does not have (installCrds false, or Karpenter %s, whose chart installs CRDs that Helm never deletes)", rel.Version))
 	}
-	p.SpotServiceLinkedRole = spec.Deref(args.CreateSpotServiceLinkedRole, false)
+	p.SpotServiceLinkedRole = inputs.Deref(args.CreateSpotServiceLinkedRole, false)
 	if rel.AutoMode != nil {
 		errs = append(errs, p.resolveAutoMode(args)...)
 	} else {
 		errs = append(errs, p.resolveIdentity(args)...)
 		errs = append(errs, p.resolveNodeAccess(args)...)
-		errs = append(errs, spec.CheckDNSLabel("namespace", p.Namespace))
-		errs = append(errs, spec.CheckDNSSubdomain("serviceAccountName", p.ServiceAccount))
-		errs = append(errs, spec.ValidateChartRepository(p.chartRepository))
-		errs = append(errs, spec.CheckOCICredentials(p.chartRepository, args)...)
-		p.ReleaseTimeout = spec.Deref(args.ReleaseTimeout, 0)
+		errs = append(errs, inputs.CheckDNSLabel("namespace", p.Namespace))
+		errs = append(errs, inputs.CheckDNSSubdomain("serviceAccountName", p.ServiceAccount))
+		errs = append(errs, inputs.ValidateChartRepository(p.chartRepository))
+		errs = append(errs, inputs.CheckOCICredentials(p.chartRepository, args)...)
+		p.ReleaseTimeout = inputs.Deref(args.ReleaseTimeout, 0)
 		if args.ReleaseTimeout != nil && *args.ReleaseTimeout < 1 {
 			errs = append(errs, fmt.Errorf("releaseTimeout: %d is not a number of seconds a release can wait (at least 1)", *args.ReleaseTimeout))
 		}
@@ -197,7 +197,7 @@ func New(name string, args spec.KarpenterArgs, cluster *Cluster) (*Plan, error) 
 
 	errs = append(errs, validateComponentName(name))
 	if args.ClusterAuthenticationMode != nil {
-		errs = append(errs, spec.CheckEnum("clusterAuthenticationMode", string(*args.ClusterAuthenticationMode), spec.EnumValues[spec.AuthenticationMode]()))
+		errs = append(errs, inputs.CheckEnum("clusterAuthenticationMode", string(*args.ClusterAuthenticationMode), inputs.EnumValues[inputs.AuthenticationMode]()))
 	}
 	if args.KubernetesVersion != nil && rel.AutoMode == nil {
 		errs = append(errs, catalog.CheckKubernetesVersion(*args.KubernetesVersion, rel))
@@ -219,44 +219,44 @@ func New(name string, args spec.KarpenterArgs, cluster *Cluster) (*Plan, error) 
 			rel.Version, catalog.FeatureSince[catalog.FeatureNodeClassRole]))
 	}
 	for i, st := range args.ControllerPolicyStatements {
-		errs = append(errs, spec.ValidatePolicyStatement(fmt.Sprintf("controllerPolicyStatements[%d]", i), st))
+		errs = append(errs, inputs.ValidatePolicyStatement(fmt.Sprintf("controllerPolicyStatements[%d]", i), st))
 	}
 	for _, key := range slices.Sorted(maps.Keys(args.ControllerPolicyArns)) {
-		errs = append(errs, spec.CheckKey("controllerPolicyArns", key))
+		errs = append(errs, inputs.CheckKey("controllerPolicyArns", key))
 	}
 	for _, key := range slices.Sorted(maps.Keys(args.NodeRoleAdditionalPolicyArns)) {
-		errs = append(errs, spec.CheckKey("nodeRoleAdditionalPolicyArns", key))
+		errs = append(errs, inputs.CheckKey("nodeRoleAdditionalPolicyArns", key))
 	}
 
 	p.Pools, p.Classes = resolveProvisioning(args, rel)
 	p.userPools = args.NodePools
 	p.WindowsNodes = slices.ContainsFunc(p.Classes, usesWindowsWithNodeRole)
-	errs = append(errs, spec.ValidateProvisioning(p.Pools, p.userPools, p.Classes, rel)...)
+	errs = append(errs, inputs.ValidateProvisioning(p.Pools, p.userPools, p.Classes, rel)...)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	for i, c := range p.Classes {
-		p.Warnings = append(p.Warnings, spec.ClassWarnings(fmt.Sprintf("nodeClasses[%d]", i), c, rel)...)
+		p.Warnings = append(p.Warnings, inputs.ClassWarnings(fmt.Sprintf("nodeClasses[%d]", i), c, rel)...)
 	}
 	for i, pool := range p.Pools {
-		var class *spec.NodeClassSpec
-		if j := slices.IndexFunc(p.Classes, func(c spec.NodeClassSpec) bool { return c.Name == spec.Deref(pool.NodeClassRef, "") }); j >= 0 {
+		var class *inputs.NodeClassSpec
+		if j := slices.IndexFunc(p.Classes, func(c inputs.NodeClassSpec) bool { return c.Name == inputs.Deref(pool.NodeClassRef, "") }); j >= 0 {
 			class = &p.Classes[j]
 		}
-		p.Warnings = append(p.Warnings, spec.PoolWarnings(fmt.Sprintf("nodePools[%d]", i), pool, class, rel)...)
+		p.Warnings = append(p.Warnings, inputs.PoolWarnings(fmt.Sprintf("nodePools[%d]", i), pool, class, rel)...)
 	}
 	return p, nil
 }
 
 // resolveIdentity decides how the controller authenticates.
-func (p *Plan) resolveIdentity(args spec.KarpenterArgs) []error {
-	identity := spec.Deref(args.ControllerIdentity, "irsa")
-	if err := spec.CheckEnum("controllerIdentity", string(identity), spec.EnumValues[spec.ControllerIdentity]()); err != nil {
+func (p *Plan) resolveIdentity(args inputs.KarpenterArgs) []error {
+	identity := inputs.Deref(args.ControllerIdentity, "irsa")
+	if err := inputs.CheckEnum("controllerIdentity", string(identity), inputs.EnumValues[inputs.ControllerIdentity]()); err != nil {
 		return []error{err}
 	}
 	p.TrustIRSA = identity == "irsa" || identity == "both"
 	p.PodIdentity = identity == "podIdentity" || identity == "both"
-	p.CreatePodIdentityAgent = spec.Deref(args.CreatePodIdentityAgent, false)
+	p.CreatePodIdentityAgent = inputs.Deref(args.CreatePodIdentityAgent, false)
 	var errs []error
 	if p.CreateControllerIAM && p.TrustIRSA && args.OidcProviderArn == nil {
 		errs = append(errs, fmt.Errorf("oidcProviderArn: required to create the controller role with controllerIdentity %s (IRSA trusts the cluster's OIDC provider); or set controllerRoleArn, or use controllerIdentity podIdentity", identity))
@@ -270,34 +270,34 @@ func (p *Plan) resolveIdentity(args spec.KarpenterArgs) []error {
 // assumedAuthenticationMode is the mode node access follows when neither the input nor the
 // cluster says (the cluster not read: readCluster false, or made by the same update and read at
 // `up`): access entries work in it, as in API.
-const assumedAuthenticationMode = spec.AuthenticationModeApiAndConfigMap
+const assumedAuthenticationMode = inputs.AuthenticationModeApiAndConfigMap
 
 // resolveNodeAccess decides how the node role joins the cluster: by default an access entry,
 // an aws-auth mapping on CONFIG_MAP clusters, and nothing for a role the component does not
 // own (it usually has access already). A nodeAccess the cluster's own mode refuses is a cluster
 // finding (CheckCluster), with the cluster's name.
-func (p *Plan) resolveNodeAccess(args spec.KarpenterArgs) []error {
+func (p *Plan) resolveNodeAccess(args inputs.KarpenterArgs) []error {
 	mode := p.AuthenticationMode
 	switch {
 	case args.NodeAccess != nil:
 		p.NodeAccess = *args.NodeAccess
 	case !p.CreateNodeRole:
 		p.NodeAccess = "none"
-	case mode == spec.AuthenticationModeConfigMap:
+	case mode == inputs.AuthenticationModeConfigMap:
 		p.NodeAccess = "awsAuth"
 	default:
 		p.NodeAccess = "accessEntry"
 	}
-	if err := spec.CheckEnum("nodeAccess", string(p.NodeAccess), spec.EnumValues[spec.NodeAccess]()); err != nil {
+	if err := inputs.CheckEnum("nodeAccess", string(p.NodeAccess), inputs.EnumValues[inputs.NodeAccess]()); err != nil {
 		return []error{err}
 	}
 	if args.ClusterAuthenticationMode == nil {
 		return nil
 	}
 	switch {
-	case p.NodeAccess == "accessEntry" && mode == spec.AuthenticationModeConfigMap:
+	case p.NodeAccess == "accessEntry" && mode == inputs.AuthenticationModeConfigMap:
 		return []error{errors.New("nodeAccess: accessEntry needs a cluster in API or API_AND_CONFIG_MAP mode; clusterAuthenticationMode is CONFIG_MAP (use awsAuth)")}
-	case p.NodeAccess == "awsAuth" && mode == spec.AuthenticationModeApi:
+	case p.NodeAccess == "awsAuth" && mode == inputs.AuthenticationModeApi:
 		return []error{errors.New("nodeAccess: awsAuth needs a cluster that reads aws-auth (CONFIG_MAP or API_AND_CONFIG_MAP); clusterAuthenticationMode is API (use accessEntry)")}
 	}
 	return nil
@@ -305,7 +305,7 @@ func (p *Plan) resolveNodeAccess(args spec.KarpenterArgs) []error {
 
 // usesWindowsWithNodeRole says whether a class launches Windows nodes with the component's
 // node role (which then needs Windows node access).
-func usesWindowsWithNodeRole(c spec.NodeClassSpec) bool {
+func usesWindowsWithNodeRole(c inputs.NodeClassSpec) bool {
 	if c.Role != nil || c.InstanceProfile != nil {
 		return false
 	}
@@ -319,15 +319,15 @@ func usesWindowsWithNodeRole(c spec.NodeClassSpec) bool {
 // resolveProvisioning completes the user's pools and classes with the component's defaults:
 // one default pool when none is given, a default class when pools exist without classes,
 // and a pool's nodeClassRef when there is only one class to refer to.
-func resolveProvisioning(args spec.KarpenterArgs, rel catalog.Release) ([]spec.NodePoolSpec, []spec.NodeClassSpec) {
+func resolveProvisioning(args inputs.KarpenterArgs, rel catalog.Release) ([]inputs.NodePoolSpec, []inputs.NodeClassSpec) {
 	pools := slices.Clone(args.NodePools)
 	classes := slices.Clone(args.NodeClasses)
 	name := catalog.DefaultObjectName(rel)
-	if len(pools) == 0 && spec.Deref(args.DefaultNodePool, true) {
-		pools = []spec.NodePoolSpec{{Name: name, Limits: map[string]string{"cpu": catalog.DefaultPoolCPULimit}}}
+	if len(pools) == 0 && inputs.Deref(args.DefaultNodePool, true) {
+		pools = []inputs.NodePoolSpec{{Name: name, Limits: map[string]string{"cpu": catalog.DefaultPoolCPULimit}}}
 	}
 	if len(classes) == 0 && len(pools) > 0 {
-		classes = []spec.NodeClassSpec{{Name: name}}
+		classes = []inputs.NodeClassSpec{{Name: name}}
 	}
 	for i := range pools {
 		if pools[i].NodeClassRef != nil {
@@ -335,7 +335,7 @@ func resolveProvisioning(args spec.KarpenterArgs, rel catalog.Release) ([]spec.N
 		}
 		if len(classes) == 1 {
 			pools[i].NodeClassRef = &classes[0].Name
-		} else if len(args.NodePools) == 0 && slices.ContainsFunc(classes, func(c spec.NodeClassSpec) bool { return c.Name == name }) {
+		} else if len(args.NodePools) == 0 && slices.ContainsFunc(classes, func(c inputs.NodeClassSpec) bool { return c.Name == name }) {
 			// The default pool uses the class named like it when there are several.
 			pools[i].NodeClassRef = new(name)
 		}
@@ -344,13 +344,13 @@ func resolveProvisioning(args spec.KarpenterArgs, rel catalog.Release) ([]spec.N
 }
 
 // PoolDefaults are the expireAfter and requirements of a pool that sets none.
-func PoolDefaults(r catalog.Release) (expireAfter string, requirements []spec.Requirement) {
+func PoolDefaults(r catalog.Release) (expireAfter string, requirements []inputs.Requirement) {
 	expireAfter, catalog := catalog.DefaultExpireAfter, catalog.DefaultRequirements
 	if r.AutoMode != nil {
 		expireAfter, catalog = r.AutoMode.DefaultExpireAfter, r.AutoMode.DefaultRequirements
 	}
 	for _, req := range catalog {
-		requirements = append(requirements, spec.Requirement{Key: req.Key, Operator: spec.RequirementOperator(req.Operator), Values: slices.Clone(req.Values)})
+		requirements = append(requirements, inputs.Requirement{Key: req.Key, Operator: inputs.RequirementOperator(req.Operator), Values: slices.Clone(req.Values)})
 	}
 	return expireAfter, requirements
 }
@@ -362,7 +362,7 @@ func validateComponentName(name string) error {
 				name, l.what, name, l.suffix, n, l.limit, l.limit-len(l.suffix)-8)
 		}
 	}
-	if !spec.ComponentNamePattern.MatchString(name) {
+	if !inputs.ComponentNamePattern.MatchString(name) {
 		return fmt.Errorf("name: %q is not usable in AWS resource names (letters, digits, '-' and '_', starting with a letter or digit)", name)
 	}
 	return nil

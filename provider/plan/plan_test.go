@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/spec"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -14,8 +14,8 @@ import (
 // The plan is pure: these tests build plans from inputs alone, with no Pulumi context, engine or
 // mocks. (Pulumi's Input values in the args are plain values here; nothing resolves them.)
 
-func args() spec.KarpenterArgs {
-	return spec.KarpenterArgs{
+func args() inputs.KarpenterArgs {
+	return inputs.KarpenterArgs{
 		ClusterName:     pulumi.String("demo"),
 		OidcProviderArn: pulumi.String("arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE"),
 	}
@@ -31,7 +31,7 @@ func TestDefaultPlan(t *testing.T) {
 	assert.False(t, p.ChartCrds, "the CRDs come from the karpenter-crd release")
 	assert.True(t, p.TrustIRSA)
 	assert.False(t, p.PodIdentity)
-	assert.Equal(t, spec.NodeAccess("accessEntry"), p.NodeAccess)
+	assert.Equal(t, inputs.NodeAccess("accessEntry"), p.NodeAccess)
 	require.Len(t, p.Pools, 1)
 	require.Len(t, p.Classes, 1)
 	assert.Equal(t, "default", p.Pools[0].Name)
@@ -62,11 +62,11 @@ func TestPlanFollowsTheGeneration(t *testing.T) {
 }
 
 func TestAutoModePlan(t *testing.T) {
-	p, err := New("karpenter", spec.KarpenterArgs{ClusterName: pulumi.String("demo"), Mode: new(spec.ModeAutoMode)}, nil)
+	p, err := New("karpenter", inputs.KarpenterArgs{ClusterName: pulumi.String("demo"), Mode: new(inputs.ModeAutoMode)}, nil)
 	require.NoError(t, err)
 	assert.False(t, p.CreateControllerIAM || p.Interruption || p.InstallCrds || p.ChartCrds || p.CreateInstanceProfile)
 	assert.True(t, p.CreateNodeRole)
-	assert.Equal(t, spec.NodeAccess("accessEntry"), p.NodeAccess)
+	assert.Equal(t, inputs.NodeAccess("accessEntry"), p.NodeAccess)
 	require.Len(t, p.Pools, 1)
 	assert.Equal(t, "auto-default", p.Pools[0].Name, "named apart from EKS's built-in pools and class")
 }
@@ -77,7 +77,7 @@ func TestPlanReportsEveryProblemTogether(t *testing.T) {
 	a.Namespace = new("Not_A_Namespace")
 	a.ControllerRoleArn = pulumi.String("arn:aws:iam::123456789012:role/existing")
 	a.ControllerPolicyArns = map[string]pulumi.StringInput{"extra": pulumi.String("arn:aws:iam::aws:policy/ReadOnlyAccess")}
-	a.NodePools = []spec.NodePoolSpec{{Name: "a", NodeClassRef: new("missing")}}
+	a.NodePools = []inputs.NodePoolSpec{{Name: "a", NodeClassRef: new("missing")}}
 	a.ChartRepository = new("oci://registry.example.com/karpenter")
 	a.RepositoryUsername = pulumi.String("me")
 	_, err := New("karpenter", a, nil)
@@ -109,29 +109,29 @@ func TestChartSources(t *testing.T) {
 
 // Valid pools no instance can match are created as written, with a warning at every preview.
 func TestPoolWarnings(t *testing.T) {
-	req := func(key, op string, values ...string) []spec.Requirement {
-		return []spec.Requirement{{Key: key, Operator: spec.RequirementOperator(op), Values: values}}
+	req := func(key, op string, values ...string) []inputs.Requirement {
+		return []inputs.Requirement{{Key: key, Operator: inputs.RequirementOperator(op), Values: values}}
 	}
 	for _, c := range []struct {
 		name  string
-		pool  []spec.Requirement
-		class spec.NodeClassSpec
+		pool  []inputs.Requirement
+		class inputs.NodeClassSpec
 		want  string
 	}{
-		{"reserved only, no reservations", req("karpenter.sh/capacity-type", "In", "reserved"), spec.NodeClassSpec{Name: "c"},
+		{"reserved only, no reservations", req("karpenter.sh/capacity-type", "In", "reserved"), inputs.NodeClassSpec{Name: "c"},
 			`nodePools[0].requirements[0]: only reserved capacity, and node class "c" selects no capacity reservation`},
-		{"windows pool, linux class", req("kubernetes.io/os", "In", "windows"), spec.NodeClassSpec{Name: "c"},
+		{"windows pool, linux class", req("kubernetes.io/os", "In", "windows"), inputs.NodeClassSpec{Name: "c"},
 			`nodePools[0].requirements[0]: windows only, and node class "c" launches Linux (AL2023): the pool never launches a node`},
-		{"linux pool, windows class", req("kubernetes.io/os", "In", "linux"), spec.NodeClassSpec{Name: "c", AmiAlias: new("windows2022@latest")},
+		{"linux pool, windows class", req("kubernetes.io/os", "In", "linux"), inputs.NodeClassSpec{Name: "c", AmiAlias: new("windows2022@latest")},
 			`node class "c" launches Windows (Windows2022)`},
-		{"every architecture excluded", req("kubernetes.io/arch", "NotIn", "amd64", "arm64"), spec.NodeClassSpec{Name: "c"},
+		{"every architecture excluded", req("kubernetes.io/arch", "NotIn", "amd64", "arm64"), inputs.NodeClassSpec{Name: "c"},
 			"nodePools[0].requirements[0]: NotIn every value Karpenter sets on kubernetes.io/arch (amd64, arm64)"},
-		{"a meetable pool", req("karpenter.sh/capacity-type", "In", "spot", "reserved"), spec.NodeClassSpec{Name: "c"}, ""},
+		{"a meetable pool", req("karpenter.sh/capacity-type", "In", "spot", "reserved"), inputs.NodeClassSpec{Name: "c"}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := args()
-			a.NodeClasses = []spec.NodeClassSpec{c.class}
-			a.NodePools = []spec.NodePoolSpec{{Name: "p", Requirements: c.pool}}
+			a.NodeClasses = []inputs.NodeClassSpec{c.class}
+			a.NodePools = []inputs.NodePoolSpec{{Name: "p", Requirements: c.pool}}
 			p, err := New("karpenter", a, nil)
 			require.NoError(t, err, "valid input: created as written")
 			if c.want == "" {

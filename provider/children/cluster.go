@@ -1,0 +1,314 @@
+package children
+
+// How the component plugs into the cluster and the account: the nodes' access to the API
+// server, the controller's Pod Identity association, the discovery tags and the Spot
+// service-linked role.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"gopkg.in/yaml.v3"
+)
+
+// createAutoModeNodeAccess gives the node role, and the own role of every node class that has
+// one, an EC2 access entry with AmazonEKSAutoNodePolicy associated cluster-wide — the entry EKS
+// creates itself only for the cluster's own node role, and the one users forget for a custom
+// class role (its nodes launch and never join).
+func (b *builder) createAutoModeNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
+	access, err := b.createAutoModeAccessEntry("-node-access", roleArn)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range b.plan.Classes {
+		if arn, ok := b.classRoleArn(c); ok {
+			more, err := b.createAutoModeAccessEntry("-nodeclass-"+c.Name+"-access", arn)
+			if err != nil {
+				return nil, err
+			}
+			access = append(access, more...)
+		}
+	}
+	return access, nil
+}
+
+func (b *builder) createAutoModeAccessEntry(suffix string, principalArn pulumi.StringOutput) ([]pulumi.Resource, error) {
+	rules := b.plan.Release.AutoMode
+	entry, err := b.newChild(eksAccessEntry, suffix, pulumi.Map{
+		"clusterName":  b.args.ClusterName,
+		"principalArn": principalArn,
+		"type":         pulumi.String(rules.AccessEntryType),
+		"tags":         b.args.Tags,
+	})
+	if err != nil {
+		return nil, err
+	}
+	// The association names the entry's principal through the entry, so it follows it.
+	association, err := b.newChild(eksAccessPolicyAssociation, suffix+"-policy", pulumi.Map{
+		"clusterName":  b.args.ClusterName,
+		"principalArn": entry.PrincipalArn,
+		"policyArn":    pulumi.String(fmt.Sprintf("arn:%s:eks::aws:cluster-access-policy/%s", b.aws.Partition, rules.AccessPolicy)),
+		"accessScope":  pulumi.Map{"type": pulumi.String("cluster")},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return []pulumi.Resource{entry, association}, nil
+}
+
+// autoModeAccessPrincipals are the roles that get an access entry (nodeRoleArn, and the classes'
+// own roles), by the field that names each, for the check that no two are the same role (EKS
+// allows one entry per principal).
+func (b *builder) autoModeAccessPrincipals() (fields []string, arns []any) {
+	if b.plan.Release.AutoMode == nil || b.plan.NodeAccess != "accessEntry" {
+		return nil, nil
+	}
+	if b.args.NodeRoleArn != nil {
+		fields, arns = append(fields, "nodeRoleArn"), append(arns, b.args.NodeRoleArn.ToStringPtrOutput().Elem())
+	}
+	for i, c := range b.plan.Classes {
+		if arn, ok := b.classRoleArn(c); ok {
+			field := fmt.Sprintf("nodeClasses[%d].role", i)
+			if c.Role == nil {
+				field = fmt.Sprintf("nodeClasses[%d].instanceProfile", i)
+			}
+			fields, arns = append(fields, field), append(arns, arn)
+		}
+	}
+	return fields, arns
+}
+
+const podIdentityAgentAddon = "eks-pod-identity-agent"
+
+// createNodeAccess lets the node role's instances join the cluster, with an access entry or an
+// aws-auth mapping. Node classes wait for it, so nodes never launch before they can join, and
+// it goes only after they are gone.
+func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
+	switch b.plan.NodeAccess {
+	case "accessEntry":
+		entryType := "EC2_LINUX"
+		if b.plan.WindowsNodes {
+			entryType = "EC2_WINDOWS"
+		}
+		entry, err := b.newChild(eksAccessEntry, "-node-access", pulumi.Map{
+			"clusterName":  b.args.ClusterName,
+			"principalArn": roleArn,
+			"type":         pulumi.String(entryType),
+			"tags":         b.args.Tags,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return []pulumi.Resource{entry}, nil
+	case "awsAuth":
+		return b.createAwsAuthMapping(roleArn)
+	}
+	return nil, nil
+}
+
+// createAwsAuthMapping merges the node role into kube-system/aws-auth's mapRoles. mapRoles is
+// one string another tool owns, so the component reads it, adds its entry (keeping every other
+// entry as it is) and applies the result. The patch is kept on destroy: removing it would
+// remove the whole mapRoles field it had to take over, locking every other node out.
+func (b *builder) createAwsAuthMapping(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
+	current, err := b.readChild(configMap, "-aws-auth-current", "kube-system/aws-auth")
+	if err != nil {
+		return nil, err
+	}
+	groups := []string{"system:bootstrappers", "system:nodes"}
+	if b.plan.WindowsNodes {
+		groups = append(groups, "eks:kube-proxy-windows")
+	}
+	mapRoles := pulumi.All(current.Data, roleArn).ApplyT(func(vals []any) (string, error) {
+		existing := vals[0].(map[string]string)["mapRoles"]
+		return mergeMapRoles(existing, vals[1].(string), groups)
+	}).(pulumi.StringOutput)
+	patch, err := b.newChild(configMapPatch, "-aws-auth", pulumi.Map{
+		"apiVersion": pulumi.String("v1"),
+		"kind":       pulumi.String("ConfigMap"),
+		"metadata": pulumi.Map{
+			"name":        pulumi.String("aws-auth"),
+			"namespace":   pulumi.String("kube-system"),
+			"annotations": pulumi.StringMap{"pulumi.com/patchForce": pulumi.String("true")},
+		},
+		"data": pulumi.StringMap{"mapRoles": mapRoles},
+	}, pulumi.RetainOnDelete(true))
+	if err != nil {
+		return nil, err
+	}
+	return []pulumi.Resource{patch}, nil
+}
+
+// mergeMapRoles adds (or replaces) the node role's entry in an aws-auth mapRoles document and
+// keeps the other entries in their order.
+func mergeMapRoles(existing, roleArn string, groups []string) (string, error) {
+	var entries []map[string]any
+	if strings.TrimSpace(existing) != "" {
+		if err := yaml.Unmarshal([]byte(existing), &entries); err != nil {
+			return "", fmt.Errorf("nodeAccess: kube-system/aws-auth mapRoles is not a YAML list: %w", err)
+		}
+	}
+	entries = slices.DeleteFunc(entries, func(e map[string]any) bool { return e["rolearn"] == roleArn })
+	groupList := make([]any, len(groups))
+	for i, g := range groups {
+		groupList[i] = g
+	}
+	entries = append(entries, map[string]any{
+		"rolearn":  roleArn,
+		"username": "system:node:{{EC2PrivateDNSName}}",
+		"groups":   groupList,
+	})
+	out, err := yaml.Marshal(entries)
+	return string(out), err
+}
+
+// createPodIdentity associates the controller's service account with its role, and installs
+// the Pod Identity agent when asked to.
+func (b *builder) createPodIdentity(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
+	if !b.plan.PodIdentity {
+		return nil, nil
+	}
+	var out []pulumi.Resource
+	if b.plan.CreatePodIdentityAgent {
+		addon, err := b.newChild(eksAddon, "-pod-identity-agent", pulumi.Map{
+			"clusterName": b.args.ClusterName,
+			"addonName":   pulumi.String(podIdentityAgentAddon),
+			"tags":        b.args.Tags,
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, addon)
+	}
+	association, err := b.newChild(eksPodIdentity, "-pod-identity", pulumi.Map{
+		"clusterName":    b.args.ClusterName,
+		"namespace":      pulumi.String(b.plan.Namespace),
+		"serviceAccount": pulumi.String(b.plan.ServiceAccount),
+		"roleArn":        roleArn,
+		"tags":           b.args.Tags,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return append(out, association), nil
+}
+
+// checkPodIdentityAgent fails when Pod Identity is asked for on a cluster without the agent:
+// the controller would start without credentials.
+func (b *builder) checkPodIdentityAgent(cluster string) error {
+	if !b.plan.PodIdentity || b.plan.CreatePodIdentityAgent {
+		return nil
+	}
+	var addon struct {
+		AddonVersion string `pulumi:"addonVersion"`
+	}
+	args := struct {
+		ClusterName string `pulumi:"clusterName"`
+		AddonName   string `pulumi:"addonName"`
+	}{cluster, podIdentityAgentAddon}
+	if err := b.invoke(invokeAddon, args, &addon); err != nil {
+		return fmt.Errorf("controllerIdentity: podIdentity needs the %s add-on on cluster %s, which was not found; install it or set createPodIdentityAgent: true",
+			podIdentityAgentAddon, cluster)
+	}
+	return nil
+}
+
+// createDiscoveryTags tags the given subnets and security groups for Karpenter's discovery.
+func (b *builder) createDiscoveryTags() ([]pulumi.Resource, error) {
+	d := b.args.Discovery
+	if d == nil {
+		return nil, nil
+	}
+	var out []pulumi.Resource
+	tag := func(kind string, i int, id pulumi.StringInput) error {
+		t, err := b.newChild(ec2Tag, fmt.Sprintf("-discovery-%s-%d", kind, i), pulumi.Map{
+			"resourceId": id,
+			"key":        pulumi.String(catalog.DiscoveryTag),
+			"value":      b.args.ClusterName,
+		})
+		out = append(out, t)
+		return err
+	}
+	for i, id := range d.SubnetIds {
+		if err := tag("subnet", i, id); err != nil {
+			return nil, err
+		}
+	}
+	for i, id := range d.SecurityGroupIds {
+		if err := tag("security-group", i, id); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// createSpotServiceLinkedRole creates AWSServiceRoleForEC2Spot, which EC2 requires before an
+// account's first Spot launch. It is account-wide and may serve other workloads, so it is
+// kept on destroy.
+func (b *builder) createSpotServiceLinkedRole() ([]pulumi.Resource, error) {
+	if !b.plan.SpotServiceLinkedRole {
+		return nil, nil
+	}
+	role, err := b.newChild(iamServiceLinkedRole, "-spot-service-linked-role", pulumi.Map{
+		"awsServiceName": pulumi.String("spot.amazonaws.com"),
+		"tags":           b.args.Tags,
+	}, pulumi.RetainOnDelete(true))
+	if err != nil {
+		return nil, err
+	}
+	return []pulumi.Resource{role}, nil
+}
+
+// passRoleArns are the roles the controller may pass to EC2: the node role, the roles of node
+// classes with their own role, and the roles inside node classes' instance profiles (looked up,
+// so a pre-created profile works).
+func (b *builder) passRoleArns(nodeRoleArn pulumi.StringInput) pulumi.StringArrayOutput {
+	arns := []any{nodeRoleArn}
+	for _, c := range b.plan.Classes {
+		if arn, ok := b.classRoleArn(c); ok {
+			arns = append(arns, arn)
+		}
+	}
+	return pulumi.All(arns...).ApplyT(func(vals []any) []string {
+		var out []string
+		for _, v := range vals {
+			if s, ok := v.(string); ok && !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}).(pulumi.StringArrayOutput)
+}
+
+// classRoleArn is the ARN of a node class's own role: its role (a name, or an ARN), or the role
+// inside its instance profile, looked up. ok is false for a class that uses the node role.
+func (b *builder) classRoleArn(c inputs.NodeClassSpec) (arn pulumi.StringOutput, ok bool) {
+	switch {
+	case c.Role != nil:
+		return c.Role.ToStringPtrOutput().Elem().ApplyT(func(role string) string {
+			if strings.HasPrefix(role, "arn:") {
+				return role
+			}
+			return b.aws.RoleArn(role)
+		}).(pulumi.StringOutput), true
+	case c.InstanceProfile != nil:
+		return c.InstanceProfile.ToStringPtrOutput().Elem().ApplyT(func(name string) (string, error) {
+			var profile struct {
+				RoleArn string `pulumi:"roleArn"`
+			}
+			args := struct {
+				Name string `pulumi:"name"`
+			}{name}
+			if err := b.invoke(InvokeInstanceProfile, args, &profile); err != nil {
+				return "", fmt.Errorf("nodeClasses: reading instance profile %q: %w", name, err)
+			}
+			return profile.RoleArn, nil
+		}).(pulumi.StringOutput), true
+	}
+	return pulumi.StringOutput{}, false
+}

@@ -1,0 +1,296 @@
+package children
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// RegisterComponent registers a component of this package (under render, noting the
+// registration order of its children).
+func RegisterComponent(ctx *pulumi.Context, token, name string, comp pulumi.ComponentResource, opts ...pulumi.ResourceOption) error {
+	if rec := recorderFrom(ctx.Context()); rec != nil {
+		opts = append(opts, pulumi.Transformations([]pulumi.ResourceTransformation{rec.Record}))
+	}
+	return ctx.RegisterComponentResource(token, name, comp, opts...)
+}
+
+// Warn says on the component that its release is unverified, and what else the inputs call for
+// (warnings).
+func Warn(ctx *pulumi.Context, comp pulumi.Resource, rel catalog.Release, warnings []string) {
+	if rel.Unverified {
+		warnings = append([]string{rel.UnverifiedWarning()}, warnings...)
+	}
+	for _, w := range warnings {
+		_ = ctx.Log.Warn(w, &pulumi.LogArgs{Resource: comp})
+	}
+}
+
+// builder registers the component's children. Each create* method returns what later
+// children need, so the dependency order reads top to bottom in build.
+type builder struct {
+	ctx *pulumi.Context
+	// parent is the component the children belong to: a Karpenter, NodePool or NodeClass.
+	parent pulumi.Resource
+	plan   *plan.Plan
+	args   inputs.KarpenterArgs
+	aws    catalog.AwsScope
+	// gate fails every child's registration when an Input value (known only once resolved)
+	// is invalid, so bad input creates nothing even when it was unknown during preview.
+	gate pulumi.ResourceArrayOutput
+
+	node       nodeIAM
+	nodeDeps   []pulumi.Resource // what node classes need while nodes exist
+	controller controllerIAM
+	queue      *interruptionQueue
+	crdRelease pulumi.Resource
+	release    pulumi.Resource
+}
+
+// Install registers the children of a Karpenter component as plan says, under comp, and
+// returns the component's outputs.
+func Install(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan, args inputs.KarpenterArgs) (Outputs, error) {
+	// Registration runs on a fresh goroutine: the SDK records the Go stack of every
+	// registration, and the construct call stack (gRPC, middleware) is deep enough to make that
+	// the largest cost of a Construct.
+	var b *builder
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		if b, err = newBuilder(ctx, comp, p, args); err == nil {
+			err = b.build()
+		}
+		done <- err
+	}()
+	if err := <-done; err != nil {
+		return Outputs{}, err
+	}
+	return b.outputs(), nil
+}
+
+func newBuilder(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan, args inputs.KarpenterArgs) (*builder, error) {
+	b := &builder{ctx: ctx, parent: comp, plan: p, args: args}
+	aws, err := b.resolveAWSScope()
+	if err != nil {
+		return nil, err
+	}
+	b.aws = aws
+	b.gate = b.validateInputs()
+	return b, nil
+}
+
+func (b *builder) build() error {
+	var err error
+	if b.node, err = b.createNodeIAM(); err != nil {
+		return err
+	}
+	createAccess := b.createNodeAccess
+	if b.plan.Release.AutoMode != nil && b.plan.NodeAccess == "accessEntry" {
+		createAccess = b.createAutoModeNodeAccess
+	}
+	access, err := createAccess(b.node.roleArn)
+	if err != nil {
+		return err
+	}
+	discovery, err := b.createDiscoveryTags()
+	if err != nil {
+		return err
+	}
+	// Node classes need the nodes' IAM, their access to the cluster and the discovery tags
+	// for as long as nodes exist.
+	b.nodeDeps = append(append(append([]pulumi.Resource{}, b.node.resources...), access...), discovery...)
+	if b.plan.Release.AutoMode != nil {
+		// EKS runs Karpenter: no queue, controller IAM or releases; the classes and pools go
+		// straight onto the CRDs EKS installed.
+		spotRole, err := b.createSpotServiceLinkedRole()
+		if err != nil {
+			return err
+		}
+		b.nodeDeps = append(b.nodeDeps, spotRole...)
+		return b.createCustomResources()
+	}
+
+	queueArn := ""
+	if b.plan.Interruption {
+		queue, err := b.createInterruptionQueue()
+		if err != nil {
+			return err
+		}
+		b.queue, queueArn = &queue, queue.knownArn
+	}
+	if b.controller, err = b.createControllerIAM(b.node, queueArn); err != nil {
+		return err
+	}
+	podIdentity, err := b.createPodIdentity(b.controller.roleArn)
+	if err != nil {
+		return err
+	}
+	spotRole, err := b.createSpotServiceLinkedRole()
+	if err != nil {
+		return err
+	}
+	crd, err := b.createCrdRelease()
+	if err != nil {
+		return err
+	}
+
+	// The controller starts only once its permissions, credentials, queue and CRDs exist; on
+	// destroy it is removed before any of them, and the custom resources go before it.
+	releaseDeps := append(append(append([]pulumi.Resource{}, b.controller.resources...), podIdentity...), spotRole...)
+	if b.queue != nil {
+		releaseDeps = append(releaseDeps, b.queue.resources...)
+	}
+	if crd != nil {
+		b.crdRelease = crd
+		releaseDeps = append(releaseDeps, crd)
+	}
+	release, err := b.createControllerRelease(releaseDeps, b.controller, b.queue)
+	if err != nil {
+		return err
+	}
+	b.release = release
+	return b.createCustomResources()
+}
+
+// childName is the logical (Pulumi) name of a child: the component's name plus a suffix.
+func (b *builder) childName(suffix string) string {
+	return b.plan.Name + suffix
+}
+
+// physicalName is the AWS name of a child: `<component><suffix>-<7 hex>`, shaped like Pulumi's
+// auto-names but derived from the account, region, project, stack and component name rather
+// than random bytes. Knowing every name (and so every ARN) at construct time means policies
+// never wait for the role or queue they mention, previews show complete policies, and two
+// components in one account never collide.
+func (b *builder) physicalName(suffix string) string {
+	seed := strings.Join([]string{b.aws.Account, b.aws.Region, b.ctx.Project(), b.ctx.Stack(), b.plan.Name, suffix}, "/")
+	sum := sha256.Sum256([]byte(seed))
+	return b.plan.Name + suffix + "-" + hex.EncodeToString(sum[:])[:7]
+}
+
+// describe is the description of an AWS child: what it is and which component owns it. Plain
+// strings (the cluster name is an Output) keep registration cheap.
+func (b *builder) describe(what string) pulumi.String {
+	return pulumi.String(fmt.Sprintf("Karpenter %s (Pulumi %s/%s, component %s)", what, b.ctx.Project(), b.ctx.Stack(), b.plan.Name))
+}
+
+// opts are the options of every child: parented to the component, gated on valid inputs.
+func (b *builder) opts(extra ...pulumi.ResourceOption) []pulumi.ResourceOption {
+	return append([]pulumi.ResourceOption{pulumi.Parent(b.parent), pulumi.DependsOnInputs(b.gate)}, extra...)
+}
+
+// resolveAWSScope reads partition, region and account through the component's aws provider,
+// in parallel: they are the only round trips every child waits for.
+func (b *builder) resolveAWSScope() (catalog.AwsScope, error) {
+	var partition struct {
+		Partition string `pulumi:"partition"`
+		DNSSuffix string `pulumi:"dnsSuffix"`
+	}
+	// getRegion answers `region` from pulumi-aws v7 (which deprecates `name`) and `name`
+	// before: the invoke goes to whichever aws provider the program passes, v6 or v7.
+	var region struct {
+		Region string `pulumi:"region"`
+		Name   string `pulumi:"name" fallbackFor:"region"`
+	}
+	var caller struct {
+		AccountID string `pulumi:"accountId"`
+	}
+	invokes := []struct {
+		token, what string
+		result      any
+	}{
+		{InvokePartition, "partition", &partition},
+		{InvokeRegion, "region", &region},
+		{InvokeCallerIdentity, "account", &caller},
+	}
+	errs := make([]error, len(invokes))
+	var wg sync.WaitGroup
+	for i, inv := range invokes {
+		wg.Go(func() {
+			if err := b.invoke(inv.token, struct{}{}, inv.result); err != nil {
+				errs[i] = fmt.Errorf("reading the AWS %s: %w", inv.what, err)
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return catalog.AwsScope{}, err
+	}
+	regionName := region.Region
+	if regionName == "" {
+		regionName = region.Name
+	}
+	if regionName == "" || partition.Partition == "" || caller.AccountID == "" {
+		// Every regional ARN and physical name is built from these: never build them empty.
+		return catalog.AwsScope{}, fmt.Errorf("reading the AWS scope: the aws provider answered partition %q, region %q (getRegion region/name), account %q",
+			partition.Partition, regionName, caller.AccountID)
+	}
+	return catalog.AwsScope{Partition: partition.Partition, DNSSuffix: partition.DNSSuffix, Region: regionName, Account: caller.AccountID}, nil
+}
+
+// Outputs are the Karpenter component's outputs, under the names of its schema.
+type Outputs struct {
+	ControllerRoleArn, ControllerRoleName                                     pulumi.StringOutput
+	ControllerPolicyArns                                                      pulumi.StringArrayOutput
+	NodeRoleArn, NodeRoleName, InstanceProfileName                            pulumi.StringOutput
+	InterruptionQueueName, InterruptionQueueArn, InterruptionQueueUrl         pulumi.StringOutput
+	Namespace, ServiceAccountName, ReleaseName, CrdReleaseName, Version, Mode pulumi.StringOutput
+	NodePoolNames, NodeClassNames                                             pulumi.StringArrayOutput
+}
+
+func (b *builder) outputs() Outputs {
+	var c Outputs
+	none := pulumi.String("").ToStringOutput()
+	c.ControllerRoleArn, c.ControllerRoleName = none, none
+	c.ControllerPolicyArns = pulumi.StringArray{}.ToStringArrayOutput()
+	if b.plan.Release.AutoMode == nil {
+		c.ControllerRoleArn = b.controller.roleArn
+		c.ControllerRoleName = b.controller.roleName
+		c.ControllerPolicyArns = b.controller.policyArns
+	}
+	c.NodeRoleArn = b.node.roleArn
+	c.NodeRoleName = b.node.roleName
+	c.InstanceProfileName = b.node.instanceProfileName
+	c.InterruptionQueueName, c.InterruptionQueueArn, c.InterruptionQueueUrl = none, none, none
+	if b.queue != nil {
+		c.InterruptionQueueName, c.InterruptionQueueArn, c.InterruptionQueueUrl = b.queue.name, b.queue.arn, b.queue.url
+	}
+	c.Namespace = pulumi.String(b.plan.Namespace).ToStringOutput()
+	c.ServiceAccountName = pulumi.String(b.plan.ServiceAccount).ToStringOutput()
+	c.ReleaseName = pulumi.String(controllerChart).ToStringOutput()
+	c.CrdReleaseName = none
+	if b.plan.InstallCrds {
+		c.CrdReleaseName = pulumi.String(crdChart).ToStringOutput()
+	}
+	c.Version, c.Mode = VersionOutput(b.plan.Release), pulumi.String(inputs.ModeSelfManaged).ToStringOutput()
+	if b.plan.Release.AutoMode != nil {
+		c.Mode, c.ReleaseName = pulumi.String(inputs.ModeAutoMode).ToStringOutput(), none
+	}
+	var pools, classes pulumi.StringArray
+	for _, p := range b.plan.Pools {
+		pools = append(pools, pulumi.String(p.Name))
+	}
+	for _, cl := range b.plan.Classes {
+		classes = append(classes, pulumi.String(cl.Name))
+	}
+	c.NodePoolNames = pools.ToStringArrayOutput()
+	c.NodeClassNames = classes.ToStringArrayOutput()
+	return c
+}
+
+// VersionOutput is the release's version as an output: empty in Auto Mode.
+func VersionOutput(r catalog.Release) pulumi.StringOutput {
+	if r.AutoMode != nil {
+		return pulumi.String("").ToStringOutput()
+	}
+	return pulumi.String(r.Version.String()).ToStringOutput()
+}

@@ -1,0 +1,274 @@
+package children
+
+// The typed nodePools render into the release's generation: NodePool v1 or v1beta1, or
+// Provisioner; createCustomResources registers them and the node classes. Fields a generation
+// cannot express were rejected by validation, so rendering never drops a field.
+
+import (
+	"slices"
+	"time"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// nodePoolSpec renders a pool; class is the node class it refers to (in v1beta1 and the
+// Provisioner era the kubelet settings live on the pool, so they come from the class).
+func (b *builder) nodePoolSpec(p inputs.NodePoolSpec, class inputs.NodeClassSpec) map[string]any {
+	switch b.plan.Release.Name {
+	case "v1alpha5":
+		return b.provisionerSpec(p, class)
+	case "v1beta1":
+		return b.nodePoolSpecV1beta1(p, class)
+	default:
+		return b.nodePoolSpecV1(p)
+	}
+}
+
+// requirementsOf is a pool's requirements, or the release's defaults when it sets none.
+func requirementsOf(p inputs.NodePoolSpec, r catalog.Release) []inputs.Requirement {
+	if len(p.Requirements) == 0 {
+		_, defaults := plan.PoolDefaults(r)
+		return defaults
+	}
+	return p.Requirements
+}
+
+// expireAfterOf is a pool's expireAfter, or the release's default.
+func expireAfterOf(p inputs.NodePoolSpec, r catalog.Release) string {
+	expire, _ := plan.PoolDefaults(r)
+	return inputs.Deref(p.ExpireAfter, expire)
+}
+
+// nodePoolSpecV1 renders the karpenter.sh/v1 NodePool.
+func (b *builder) nodePoolSpecV1(p inputs.NodePoolSpec) map[string]any {
+	r := b.plan.Release
+	template := map[string]any{
+		"nodeClassRef": map[string]any{"group": r.NodeClass.Group(), "kind": r.NodeClass.Kind, "name": inputs.Deref(p.NodeClassRef, "")},
+		"requirements": renderRequirements(requirementsOf(p, b.plan.Release)),
+		"expireAfter":  expireAfterOf(p, b.plan.Release),
+	}
+	putTaints(template, "taints", p.Taints)
+	putTaints(template, "startupTaints", p.StartupTaints)
+	putString(template, "terminationGracePeriod", p.TerminationGracePeriod)
+
+	body := map[string]any{"template": withMetadata(map[string]any{"spec": template}, p)}
+	putStringMap(body, "limits", p.Limits)
+	putInt(body, "weight", p.Weight)
+	putInt(body, "replicas", p.Replicas)
+
+	d := inputs.Deref(p.Disruption, inputs.Disruption{})
+	// A static pool (replicas) ignores the consolidation settings; the defaults are written
+	// anyway (before 1.15 the CRD requires consolidateAfter).
+	disruption := map[string]any{
+		"consolidationPolicy": string(inputs.Deref(d.ConsolidationPolicy, catalog.DefaultConsolidation)),
+		"consolidateAfter":    inputs.Deref(d.ConsolidateAfter, catalog.DefaultConsolidateAfter),
+	}
+	putBudgets(disruption, d.Budgets, true)
+	body["disruption"] = disruption
+	return body
+}
+
+// nodePoolSpecV1beta1 renders the karpenter.sh/v1beta1 NodePool: expiry under disruption,
+// kubelet on the pool, WhenUnderutilized instead of WhenEmptyOrUnderutilized (which takes no
+// consolidateAfter).
+func (b *builder) nodePoolSpecV1beta1(p inputs.NodePoolSpec, class inputs.NodeClassSpec) map[string]any {
+	r := b.plan.Release
+	template := map[string]any{
+		"nodeClassRef": map[string]any{"apiVersion": r.NodeClass.ApiVersion, "kind": r.NodeClass.Kind, "name": inputs.Deref(p.NodeClassRef, "")},
+		"requirements": renderRequirements(requirementsOf(p, b.plan.Release)),
+	}
+	putTaints(template, "taints", p.Taints)
+	putTaints(template, "startupTaints", p.StartupTaints)
+	if class.Kubelet != nil {
+		template["kubelet"] = renderKubelet(class.Kubelet)
+	}
+
+	body := map[string]any{"template": withMetadata(map[string]any{"spec": template}, p)}
+	putStringMap(body, "limits", p.Limits)
+	putInt(body, "weight", p.Weight)
+
+	d := inputs.Deref(p.Disruption, inputs.Disruption{})
+	disruption := map[string]any{"expireAfter": expireAfterOf(p, b.plan.Release)}
+	if inputs.Deref(d.ConsolidationPolicy, catalog.DefaultConsolidation) == "WhenEmpty" {
+		disruption["consolidationPolicy"] = "WhenEmpty"
+		disruption["consolidateAfter"] = inputs.Deref(d.ConsolidateAfter, catalog.DefaultConsolidateAfter)
+	} else {
+		disruption["consolidationPolicy"] = "WhenUnderutilized"
+	}
+	putBudgets(disruption, d.Budgets, false)
+	body["disruption"] = disruption
+	return body
+}
+
+// provisionerSpec renders the karpenter.sh/v1alpha5 Provisioner: consolidation is a switch,
+// emptiness and expiry are TTLs in seconds, limits sit under resources.
+func (b *builder) provisionerSpec(p inputs.NodePoolSpec, class inputs.NodeClassSpec) map[string]any {
+	body := map[string]any{
+		"providerRef":  map[string]any{"name": inputs.Deref(p.NodeClassRef, "")},
+		"requirements": renderRequirements(requirementsOf(p, b.plan.Release)),
+	}
+	putStringMap(body, "labels", p.Labels)
+	putStringMap(body, "annotations", p.Annotations)
+	putTaints(body, "taints", p.Taints)
+	putTaints(body, "startupTaints", p.StartupTaints)
+	if len(p.Limits) > 0 {
+		resources := map[string]any{}
+		putStringMap(resources, "resources", p.Limits)
+		body["limits"] = resources
+	}
+	putInt(body, "weight", p.Weight)
+	if expire := expireAfterOf(p, b.plan.Release); expire != "Never" {
+		body["ttlSecondsUntilExpired"] = seconds(expire)
+	}
+	d := inputs.Deref(p.Disruption, inputs.Disruption{})
+	if inputs.Deref(d.ConsolidationPolicy, catalog.DefaultConsolidation) == "WhenEmpty" {
+		if after := inputs.Deref(d.ConsolidateAfter, catalog.DefaultConsolidateAfter); after != "Never" {
+			body["ttlSecondsAfterEmpty"] = seconds(after)
+		}
+	} else {
+		body["consolidation"] = map[string]any{"enabled": true}
+	}
+	if class.Kubelet != nil {
+		body["kubeletConfiguration"] = renderKubelet(class.Kubelet)
+	}
+	return body
+}
+
+// seconds converts a validated duration like 720h or 1m30s.
+func seconds(d string) int {
+	parsed, err := time.ParseDuration(d)
+	if err != nil {
+		panic("unvalidated duration " + d)
+	}
+	return int(parsed.Seconds())
+}
+
+func withMetadata(template map[string]any, p inputs.NodePoolSpec) map[string]any {
+	metadata := map[string]any{}
+	putStringMap(metadata, "labels", p.Labels)
+	putStringMap(metadata, "annotations", p.Annotations)
+	if len(metadata) > 0 {
+		template["metadata"] = metadata
+	}
+	return template
+}
+
+func putBudgets(disruption map[string]any, budgets []inputs.Budget, withReasons bool) {
+	if len(budgets) == 0 {
+		return
+	}
+	out := make([]any, 0, len(budgets))
+	for _, bu := range budgets {
+		budget := map[string]any{"nodes": inputs.Deref(bu.Nodes, "10%")}
+		putString(budget, "schedule", bu.Schedule)
+		putString(budget, "duration", bu.Duration)
+		if withReasons && len(bu.Reasons) > 0 {
+			budget["reasons"] = slices.Clone(bu.Reasons)
+		}
+		out = append(out, budget)
+	}
+	disruption["budgets"] = out
+}
+
+func renderRequirements(reqs []inputs.Requirement) []any {
+	out := make([]any, 0, len(reqs))
+	for _, r := range reqs {
+		req := map[string]any{"key": r.Key, "operator": string(r.Operator)}
+		if len(r.Values) > 0 {
+			req["values"] = slices.Clone(r.Values)
+		}
+		putInt(req, "minValues", r.MinValues)
+		out = append(out, req)
+	}
+	return out
+}
+
+func putTaints(m map[string]any, key string, taints []inputs.Taint) {
+	if len(taints) == 0 {
+		return
+	}
+	out := make([]any, 0, len(taints))
+	for _, t := range taints {
+		taint := map[string]any{"key": t.Key, "effect": string(t.Effect)}
+		putString(taint, "value", t.Value)
+		out = append(out, taint)
+	}
+	m[key] = out
+}
+
+// createCustomResources creates the node classes and pools. They wait for both releases (the
+// CRDs and the controller that reconciles them) and for the node IAM (nodes must be able to
+// join), so a destroy deletes them first, while Karpenter still runs with its permissions
+// and can drain and terminate the nodes they own.
+func (b *builder) createCustomResources() error {
+	deps := slices.Clone(b.nodeDeps)
+	if b.release != nil {
+		deps = append(deps, b.release)
+	}
+	if b.crdRelease != nil {
+		deps = append(deps, b.crdRelease)
+	}
+	r := b.plan.Release
+	classes := map[string]inputs.NodeClassSpec{}
+	for _, c := range b.plan.Classes {
+		classes[c.Name] = c
+		if _, err := b.newCustomResource("-nodeclass-"+c.Name, r.NodeClass, c.Name, b.nodeClassSpec(c), deps); err != nil {
+			return err
+		}
+	}
+	for _, p := range b.plan.Pools {
+		body := b.nodePoolSpec(p, classes[inputs.Deref(p.NodeClassRef, "")])
+		if _, err := b.newCustomResource("-nodepool-"+p.Name, r.NodePool, p.Name, body, deps); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newCustomResource registers a NodePool, EC2NodeClass, Provisioner or AWSNodeTemplate. The
+// v1 kinds alias their v1beta1 types: the API server serves one object under both versions,
+// so an upgrade across the boundary must update it in place — replacing it would delete the
+// live object (and drain its nodes) after creating its successor.
+func (b *builder) newCustomResource(suffix string, kind catalog.ApiKind, name string, body map[string]any, deps []pulumi.Resource) (*Child, error) {
+	opts := []pulumi.ResourceOption{pulumi.DependsOn(deps)}
+	for _, older := range catalog.PreviousAPIVersions[kind] {
+		opts = append(opts, pulumi.Aliases([]pulumi.Alias{{Type: pulumi.String(older.Token())}}))
+	}
+	return b.newChild(kind.Token(), suffix, pulumi.Map{
+		"apiVersion": pulumi.String(kind.ApiVersion),
+		"kind":       pulumi.String(kind.Kind),
+		"metadata":   pulumi.Map{"name": pulumi.String(name)},
+		"spec":       pulumi.ToMap(withUnknowns(body).(map[string]any)),
+	}, opts...)
+}
+
+// withUnknowns turns the placeholders of values a preview does not know (spec/unknown.go) back
+// into unknown outputs, so the preview shows them as unknown.
+func withUnknowns(v any) any {
+	switch x := v.(type) {
+	case string:
+		if inputs.IsUnknown(x) {
+			return pulumi.UnsafeUnknownOutput(nil)
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if inputs.IsUnknown(k) {
+				return pulumi.UnsafeUnknownOutput(nil) // the whole map was unknown
+			}
+			out[k] = withUnknowns(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = withUnknowns(e)
+		}
+		return out
+	}
+	return v
+}

@@ -1,0 +1,229 @@
+package inputs
+
+// EKS Auto Mode (mode: autoMode): AWS runs Karpenter. The rules are data in the catalog
+// (catalog.AutoModeGeneration); this file holds the checks on Auto Mode NodeClasses and the fields
+// that belong to one kind of node class only.
+
+import (
+	"encoding/base64"
+	"fmt"
+	"maps"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+)
+
+// ClassField is a NodeClassSpec field only one kind of node class has.
+type ClassField struct {
+	Name    string
+	set     func(NodeClassSpec) bool
+	instead string
+}
+
+// ec2NodeClassOnlyFields have no Auto Mode NodeClass equivalent, or one under another name.
+var ec2NodeClassOnlyFields = []ClassField{
+	{"amiAlias", func(c NodeClassSpec) bool { return c.AmiAlias != nil }, "Auto Mode chooses the AMI (Bottlerocket, updated weekly)"},
+	{"amiFamily", func(c NodeClassSpec) bool { return c.AmiFamily != nil }, "Auto Mode chooses the AMI (Bottlerocket, updated weekly)"},
+	{"amiSelectorTerms", func(c NodeClassSpec) bool { return len(c.AmiSelectorTerms) > 0 }, "Auto Mode chooses the AMI (Bottlerocket, updated weekly)"},
+	{"blockDeviceMappings", func(c NodeClassSpec) bool { return len(c.BlockDeviceMappings) > 0 }, "use ephemeralStorage"},
+	{"metadataOptions", func(c NodeClassSpec) bool { return c.MetadataOptions != nil }, "Auto Mode fixes IMDSv2 with a hop limit of 1"},
+	{"kubelet", func(c NodeClassSpec) bool { return c.Kubelet != nil }, "Auto Mode manages the kubelet"},
+	{"userData", func(c NodeClassSpec) bool { return c.UserData != nil }, "Auto Mode nodes take no user data"},
+	{"detailedMonitoring", func(c NodeClassSpec) bool { return c.DetailedMonitoring != nil }, "Auto Mode has no such setting"},
+	{"associatePublicIPAddress", func(c NodeClassSpec) bool { return c.AssociatePublicIPAddress != nil }, "use advancedNetworking.associatePublicIPAddress"},
+	{"instanceStorePolicy", func(c NodeClassSpec) bool { return c.InstanceStorePolicy != nil }, "Auto Mode uses local NVMe itself; see ephemeralStorage.size"},
+	{"enclaveOptions", func(c NodeClassSpec) bool { return c.EnclaveOptions != nil }, "Auto Mode has no such setting"},
+	{"networkInterfaces", func(c NodeClassSpec) bool { return len(c.NetworkInterfaces) > 0 }, "use advancedNetworking.networkInterfaces"},
+	{"ipPrefixCount", func(c NodeClassSpec) bool { return c.IpPrefixCount != nil }, "use advancedNetworking.ipv4PrefixSize or a network interface's secondaryIPv4PrefixCount"},
+	{"connectionTracking", func(c NodeClassSpec) bool { return c.ConnectionTracking != nil }, "Auto Mode has no such setting"},
+	{"cpuOptions", func(c NodeClassSpec) bool { return c.CpuOptions != nil }, "Auto Mode has no such setting"},
+	{"context", func(c NodeClassSpec) bool { return c.Context != nil }, "Auto Mode has no such setting"},
+}
+
+// AutoModeOnlyFields exist only on an Auto Mode NodeClass.
+var AutoModeOnlyFields = []ClassField{
+	{"ephemeralStorage", func(c NodeClassSpec) bool { return c.EphemeralStorage != nil }, "an EC2NodeClass sizes volumes with blockDeviceMappings"},
+	{"networkPolicy", func(c NodeClassSpec) bool { return c.NetworkPolicy != nil }, ""},
+	{"networkPolicyEventLogs", func(c NodeClassSpec) bool { return c.NetworkPolicyEventLogs != nil }, ""},
+	{"snatPolicy", func(c NodeClassSpec) bool { return c.SnatPolicy != nil }, ""},
+	{"podSubnetSelectorTerms", func(c NodeClassSpec) bool { return len(c.PodSubnetSelectorTerms) > 0 }, ""},
+	{"podSecurityGroupSelectorTerms", func(c NodeClassSpec) bool { return len(c.PodSecurityGroupSelectorTerms) > 0 }, ""},
+	{"advancedNetworking", func(c NodeClassSpec) bool { return c.AdvancedNetworking != nil }, "an EC2NodeClass has associatePublicIPAddress and networkInterfaces at the top level"},
+	{"certificateBundles", func(c NodeClassSpec) bool { return len(c.CertificateBundles) > 0 }, "an EC2NodeClass installs certificates through userData"},
+	{"advancedSecurity", func(c NodeClassSpec) bool { return c.AdvancedSecurity != nil }, ""},
+}
+
+// checkClassKind reports the fields of a class that its kind does not have.
+func checkClassKind(field string, c NodeClassSpec, rel catalog.Release) []error {
+	var errs []error
+	if rel.AutoMode != nil {
+		for _, f := range ec2NodeClassOnlyFields {
+			if f.set(c) {
+				errs = append(errs, fmt.Errorf("%s.%s: an EC2NodeClass field, not an EKS Auto Mode NodeClass one (mode is autoMode): %s", field, f.Name, f.instead))
+			}
+		}
+		return errs
+	}
+	for _, f := range AutoModeOnlyFields {
+		if f.set(c) {
+			why := "only with mode autoMode"
+			if f.instead != "" {
+				why += "; " + f.instead
+			}
+			errs = append(errs, fmt.Errorf("%s.%s: an EKS Auto Mode NodeClass field (%s)", field, f.Name, why))
+		}
+	}
+	return errs
+}
+
+var (
+	// The size pattern of the Auto Mode NodeClass CRD (ephemeralStorage.size).
+	autoModeSizePattern = regexp.MustCompile(`^((?:[1-9][0-9]{0,3}|[1-4][0-9]{4}|[5][0-8][0-9]{3}|59000)Gi|(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|[6][0-3][0-9]{3}|64000)G|([1-9]||[1-5][0-7]|58)Ti|([1-9]||[1-5][0-9]|6[0-3]|64)T)$`)
+	// Tag keys the Auto Mode NodeClass CRD refuses.
+	autoModeReservedTags = []string{"karpenter.sh/provisioner-name", "karpenter.sh/nodepool", "karpenter.sh/nodeclaim", "karpenter.sh/managed-by", "eks.amazonaws.com/nodeclass"}
+)
+
+// validateAutoModeNodeClass applies the Auto Mode NodeClass's rules: the published schema's
+// (patterns, ranges, CEL) and the EKS User Guide's for the fields added since.
+func validateAutoModeNodeClass(field string, c NodeClassSpec, rel catalog.Release) []error {
+	errs := []error{CheckDNSLabel(field+".name", c.Name)}
+	if slices.Contains(rel.AutoMode.ReservedClassNames, c.Name) {
+		errs = append(errs, fmt.Errorf("%s.name: %q is EKS's built-in NodeClass, which EKS reconciles (your changes would be overwritten); choose another name", field, c.Name))
+	}
+	if c.Role != nil && c.InstanceProfile != nil {
+		errs = append(errs, fmt.Errorf("%s: role and instanceProfile are mutually exclusive (EKS either creates an instance profile for the role, or uses yours)", field))
+	}
+	errs = append(errs, validateClassSelection(field, c)...)
+	errs = append(errs, CheckAWSTags(field+".tags", c.Tags, ClassTagLimit)...)
+	for _, k := range slices.Sorted(maps.Keys(c.Tags)) {
+		if reservedClassTag(rel, k) {
+			errs = append(errs, fmt.Errorf("%s.tags: tag %q is reserved for EKS Auto Mode", field, k))
+		}
+	}
+	if (len(c.PodSubnetSelectorTerms) > 0) != (len(c.PodSecurityGroupSelectorTerms) > 0) {
+		errs = append(errs, fmt.Errorf("%s: podSubnetSelectorTerms and podSecurityGroupSelectorTerms are set together (pod ENIs need both their subnets and their security groups)", field))
+	}
+	errs = append(errs, validateIdOrTagsTerms(field+".podSubnetSelectorTerms", len(c.PodSubnetSelectorTerms), func(i int) (bool, map[string]string) {
+		return c.PodSubnetSelectorTerms[i].Id != nil, c.PodSubnetSelectorTerms[i].Tags
+	})...)
+	errs = append(errs, validateIdOrTagsTerms(field+".podSecurityGroupSelectorTerms", len(c.PodSecurityGroupSelectorTerms), func(i int) (bool, map[string]string) {
+		return c.PodSecurityGroupSelectorTerms[i].Id != nil, c.PodSecurityGroupSelectorTerms[i].Tags
+	})...)
+	for i, t := range c.CapacityReservationSelectorTerms {
+		if t.InstanceMatchCriteria != nil {
+			errs = append(errs, fmt.Errorf("%s.capacityReservationSelectorTerms[%d].instanceMatchCriteria: an EC2NodeClass field; Auto Mode selects by id, or by tags and owner", field, i))
+		}
+	}
+	errs = append(errs, validateCapacityReservationTerms(field+".capacityReservationSelectorTerms", c.CapacityReservationSelectorTerms, rel)...)
+	if s := c.PlacementGroupSelector; s != nil && (s.Name == nil) == (s.Id == nil) {
+		errs = append(errs, fmt.Errorf("%s.placementGroupSelector: set exactly one of name and id", field))
+	}
+	if e := c.EphemeralStorage; e != nil {
+		if e.Size != nil && !autoModeSizePattern.MatchString(*e.Size) {
+			errs = append(errs, fmt.Errorf("%s.ephemeralStorage.size: %q is not a size of 1-59000Gi, 1-64000G, 1-58Ti or 1-64T", field, *e.Size))
+		}
+		errs = append(errs,
+			checkRange(field+".ephemeralStorage.iops", e.Iops, 3000, 16000),
+			checkRange(field+".ephemeralStorage.throughput", e.Throughput, 125, 1000))
+		if e.KmsKeyID != nil && *e.KmsKeyID == "" {
+			errs = append(errs, fmt.Errorf("%s.ephemeralStorage.kmsKeyID: empty (omit it for the AWS-managed key)", field))
+		}
+	}
+	if v := c.NetworkPolicy; v != nil {
+		errs = append(errs, CheckEnum(field+".networkPolicy", string(*v), EnumValues[NetworkPolicy]()))
+	}
+	if v := c.NetworkPolicyEventLogs; v != nil {
+		errs = append(errs, CheckEnum(field+".networkPolicyEventLogs", string(*v), EnumValues[NetworkPolicyEventLogs]()))
+	}
+	if v := c.SnatPolicy; v != nil {
+		errs = append(errs, CheckEnum(field+".snatPolicy", string(*v), EnumValues[SnatPolicy]()))
+	}
+	if n := c.AdvancedNetworking; n != nil {
+		errs = append(errs, validateAdvancedNetworking(field+".advancedNetworking", n)...)
+	}
+	for i, bundle := range c.CertificateBundles {
+		f := fmt.Sprintf("%s.certificateBundles[%d]", field, i)
+		if bundle.Name == "" {
+			errs = append(errs, fmt.Errorf("%s.name: required", f))
+		}
+		pem, err := base64.StdEncoding.DecodeString(bundle.Data)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("%s.data: not base64 (%v); give the PEM bundle base64-encoded", f, err))
+		case !strings.Contains(string(pem), "-----BEGIN CERTIFICATE-----"):
+			errs = append(errs, fmt.Errorf("%s.data: decodes to no PEM certificate (-----BEGIN CERTIFICATE-----)", f))
+		}
+	}
+	if s := c.AdvancedSecurity; s != nil && s.KernelLockdown != nil {
+		errs = append(errs, CheckEnum(field+".advancedSecurity.kernelLockdown", string(*s.KernelLockdown), EnumValues[KernelLockdown]()))
+	}
+	return errs
+}
+
+// ClassWarnings are what a valid node class needs from outside the component. On an Auto Mode
+// NodeClass each is something without which EKS launches no node while the class reports Ready,
+// or which changes other classes (facts §7, §10); said at every preview.
+func ClassWarnings(field string, c NodeClassSpec, rel catalog.Release) []string {
+	if rel.AutoMode == nil {
+		return nil
+	}
+	var out []string
+	if len(c.Tags) > 0 {
+		out = append(out, fmt.Sprintf("%s.tags: EKS Auto Mode applies them only if the cluster's IAM role may tag what it launches (the inline policy of the EKS User Guide's \"Custom AWS tags for EKS Auto resources\"); without it no node launches while the NodeClass reports Ready", field))
+	}
+	if e := c.EphemeralStorage; e != nil && e.KmsKeyID != nil {
+		out = append(out, fmt.Sprintf("%s.ephemeralStorage.kmsKeyID: the key policy must let the cluster's IAM role use the key and create grants for AWS resources (kms:GrantIsForAWSResource), or nodes fail to launch", field))
+	}
+	if len(c.CapacityReservationSelectorTerms) > 0 {
+		out = append(out, fmt.Sprintf("%s.capacityReservationSelectorTerms: while any NodeClass selects capacity reservations, EKS Auto Mode stops launching into open On-Demand Capacity Reservations for every NodeClass of the cluster", field))
+	}
+	return out
+}
+
+func validateAdvancedNetworking(field string, n *AdvancedNetworking) []error {
+	var errs []error
+	if p := n.HttpsProxy; p != nil {
+		u, err := url.Parse(*p)
+		if len(*p) > 255 || err != nil || u.Host == "" || u.Port() == "" {
+			errs = append(errs, fmt.Errorf("%s.httpsProxy: %q is not a proxy URL with a port, e.g. http://proxy.internal:3128 (at most 255 characters)", field, *p))
+		}
+	}
+	errs = append(errs, checkAtMost(field+".noProxy", len(n.NoProxy), 50, "entries"))
+	for i, v := range n.NoProxy {
+		if v == "" || len(v) > 255 {
+			errs = append(errs, fmt.Errorf("%s.noProxy[%d]: must be 1-255 characters", field, i))
+		}
+	}
+	if v := n.Ipv4PrefixSize; v != nil {
+		errs = append(errs, CheckEnum(field+".ipv4PrefixSize", string(*v), EnumValues[Ipv4PrefixSize]()))
+	}
+	if n.AssociatePublicIPAddress != nil && len(n.NetworkInterfaces) > 1 {
+		errs = append(errs, fmt.Errorf("%s.associatePublicIPAddress: cannot be set with more than one network interface", field))
+	}
+	if len(n.NetworkInterfaces) == 0 {
+		return errs
+	}
+	// The shape rules are the EC2NodeClass's (primary interface, unique pairs, one efa-only
+	// per card); the pod IP reservations are Auto Mode's own.
+	plain := make([]NetworkInterface, 0, len(n.NetworkInterfaces))
+	for i, ni := range n.NetworkInterfaces {
+		f := fmt.Sprintf("%s.networkInterfaces[%d]", field, i)
+		plain = append(plain, NetworkInterface{NetworkCardIndex: ni.NetworkCardIndex, DeviceIndex: ni.DeviceIndex, InterfaceType: ni.InterfaceType})
+		errs = append(errs, checkAtLeast(f+".secondaryIPv4Count", ni.SecondaryIPv4Count, 0), checkAtLeast(f+".secondaryIPv4PrefixCount", ni.SecondaryIPv4PrefixCount, 0))
+		if ni.SecondaryIPv4Count == nil && ni.SecondaryIPv4PrefixCount == nil {
+			continue
+		}
+		switch {
+		case ni.SecondaryIPv4Count != nil && ni.SecondaryIPv4PrefixCount != nil:
+			errs = append(errs, fmt.Errorf("%s: set at most one of secondaryIPv4Count and secondaryIPv4PrefixCount", f))
+		case ni.NetworkCardIndex != 0:
+			errs = append(errs, fmt.Errorf("%s: pod IPs are reserved on network card 0 only", f))
+		case ni.InterfaceType == "efa-only":
+			errs = append(errs, fmt.Errorf("%s: an efa-only interface has no IP addresses to reserve", f))
+		}
+	}
+	return append(errs, networkInterfaceShapeErrors(field+".networkInterfaces", plain)...)
+}
