@@ -4,8 +4,8 @@ import (
 	"slices"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )

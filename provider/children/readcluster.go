@@ -14,8 +14,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
