@@ -65,8 +65,9 @@ func NewKarpenter(ctx *pulumi.Context, name string, args inputs.KarpenterArgs, o
 	}
 	// The cluster decides defaults (node access, the Kubernetes version, the endpoint), so it
 	// is read before the plan; the rest of what the checks read depends on the plan.
-	cluster := children.ReadCluster(ctx, comp, args)
-	p, err := plan.New(name, args, cluster.Cluster)
+	known := knownInputs(ctx.Context())
+	cluster := children.ReadCluster(ctx, comp, plan.ClusterToRead(args, known))
+	p, err := plan.New(name, args, known, cluster.Cluster)
 	if err != nil {
 		return nil, err
 	}
@@ -74,9 +75,9 @@ func NewKarpenter(ctx *pulumi.Context, name string, args inputs.KarpenterArgs, o
 	if err != nil {
 		return nil, err
 	}
-	children.Warn(ctx, comp, p.Release, slices.Concat(p.Warnings, clusterWarnings, children.LaterWarning(ctx.Context())))
+	children.Warn(ctx, comp, p, slices.Concat(p.Warnings, clusterWarnings, p.LaterWarnings()))
 
-	out, err := children.Install(ctx, comp, p, args)
+	out, err := children.Install(ctx, comp, p)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,10 @@
 package provider
 
 import (
+	"go/ast"
 	"go/build"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -40,9 +43,9 @@ func TestLayersImportDownwardOnly(t *testing.T) {
 	}
 }
 
-// Only build registers resources and handles Outputs: spec and plan may name Pulumi's Input
+// Only children registers resources and handles Outputs: inputs and plan may name Pulumi's Input
 // types (the args carry them) but never resolve or create an Output, nor take a context.
-func TestOnlyBuildHandlesOutputs(t *testing.T) {
+func TestOnlyChildrenHandlesOutputs(t *testing.T) {
 	outputs := regexp.MustCompile(`pulumi\.Context|\.ApplyT\(|pulumi\.All\(|\.ToStringOutput\(|\.ToStringPtrOutput\(`)
 	for _, layer := range []string{"catalog", "inputs", "plan"} {
 		files, err := filepath.Glob(filepath.Join(layer, "*.go"))
@@ -116,4 +119,86 @@ func TestVersionsBranchOnlyInTheCatalog(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The Plan is the only channel into children: it never sees the component's args (their
+// Input-typed values reach it as the Plan's Deferred), nor the raw construct inputs (what the
+// engine sent known is the Plan's Known).
+func TestChildrenReadOnlyThePlan(t *testing.T) {
+	forbidden := map[string]string{
+		"inputs.KarpenterArgs": "the component's args", "inputs.NodePoolArgs": "a NodePool's args",
+		"inputs.NodeClassArgs": "a NodeClass's args",
+	}
+	for _, f := range parseLayer(t, "children", false) {
+		for _, imp := range f.file.Imports {
+			if imp.Path.Value == `"github.com/pulumi/pulumi/sdk/v3/go/property"` {
+				t.Errorf("%s imports the raw property values: what children needs of the construct inputs is in the Plan", f.name)
+			}
+		}
+		ast.Inspect(f.file, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok {
+					if what, bad := forbidden[x.Name+"."+sel.Sel.Name]; bad {
+						t.Errorf("%s: reads %s (%s.%s); children reads only the Plan", f.fset.Position(sel.Pos()), what, x.Name, sel.Sel.Name)
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+// Plans are made by the plan package (plan.New, plan.ForNodePool, plan.ForNodeClass), which
+// checks what it resolves; a Plan literal elsewhere (tests included) would skip the checks.
+func TestNoPlanMadeOutsidePlan(t *testing.T) {
+	dirs := []string{"."}
+	for _, layer := range layers {
+		if layer != "plan" {
+			dirs = append(dirs, layer)
+		}
+	}
+	for _, dir := range dirs {
+		for _, f := range parseLayer(t, dir, true) {
+			ast.Inspect(f.file, func(n ast.Node) bool {
+				lit, ok := n.(*ast.CompositeLit)
+				if !ok {
+					return true
+				}
+				if sel, ok := lit.Type.(*ast.SelectorExpr); ok && sel.Sel.Name == "Plan" {
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == "plan" {
+						t.Errorf("%s: a plan.Plan literal; make plans with the plan package's constructors", f.fset.Position(lit.Pos()))
+					}
+				}
+				return true
+			})
+		}
+	}
+}
+
+type parsedFile struct {
+	name string
+	fset *token.FileSet
+	file *ast.File
+}
+
+// parseLayer parses the Go files of a directory (its tests too, when tests).
+func parseLayer(t *testing.T, dir string, tests bool) []parsedFile {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []parsedFile
+	for _, name := range names {
+		if !tests && strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		fset := token.NewFileSet()
+		file, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, parsedFile{name, fset, file})
+	}
+	return out
 }

@@ -12,7 +12,6 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 
 	p "github.com/pulumi/pulumi-go-provider"
@@ -52,11 +51,9 @@ func Provider() (p.Provider, error) {
 	return withKnownInputs(prov), nil
 }
 
-// withKnownInputs hands the component the raw construct inputs. Typed Inputs arrive as
-// Outputs, which cannot say whether they are known; the few decisions that shape the set of
-// children (the controller policy layout) read known values here instead. Before that, the
+// withKnownInputs hands the component the raw construct inputs (known.go). Before that, the
 // inputs are checked for keys no type declares, and output values inside plain fields are
-// resolved (spec.ResolvePlainOutputs).
+// resolved (inputs.ResolvePlainOutputs).
 func withKnownInputs(prov p.Provider) p.Provider {
 	construct := prov.Construct
 	prov.Construct = func(ctx context.Context, req p.ConstructRequest) (p.ConstructResponse, error) {
@@ -69,12 +66,12 @@ func withKnownInputs(prov p.Provider) p.Provider {
 				return p.ConstructResponse{}, err
 			}
 			req.Inputs = inputs
-			ctx = children.WithLaterInputs(ctx, later)
+			ctx = withConstructInputs(ctx, req.Inputs, later)
 		}
 		if err := checkDefaultProviders(ctx, req); err != nil {
 			return p.ConstructResponse{}, err
 		}
-		resp, err := construct(children.WithKnownInputValues(ctx, req.Inputs), req)
+		resp, err := construct(ctx, req)
 		return resp, unwrapGateError(err)
 	}
 	return prov

@@ -7,12 +7,9 @@ package provider
 // create only the custom resource (no IAM, no Helm release).
 
 import (
-	"errors"
-	"fmt"
-
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -39,26 +36,16 @@ func (p *NodePool) Annotate(an infer.Annotator) {
 
 // NewNodePool builds a NodePool resource.
 func NewNodePool(ctx *pulumi.Context, name string, args inputs.NodePoolArgs, opts ...pulumi.ResourceOption) (*NodePool, error) {
-	comp := &NodePool{}
-	rel, err := children.ConstructStandalone(ctx, name, comp, args.Mode, args.Version, args.AllowUnverifiedVersion, children.Standalone{
-		Token:  nodePoolToken,
-		Kind:   func(rel catalog.Release) catalog.ApiKind { return rel.NodePool },
-		Object: args.Spec.Name,
-		Validate: func(rel catalog.Release) []error {
-			errs := inputs.ValidateNodePool("spec", args.Spec, rel)
-			if args.Spec.NodeClassRef == nil {
-				errs = append(errs, fmt.Errorf("spec.nodeClassRef: required (the name of a %s in the cluster)", rel.NodeClass.Kind))
-			}
-			return errs
-		},
-		Warnings: func(rel catalog.Release) []string { return inputs.PoolWarnings("spec", args.Spec, nil, rel) },
-		Pool:     &args.Spec,
-	}, opts)
+	p, err := plan.ForNodePool(name, args)
 	if err != nil {
 		return nil, err
 	}
+	comp := &NodePool{}
+	if err := children.InstallStandalone(ctx, nodePoolToken, comp, p, opts); err != nil {
+		return nil, err
+	}
 	comp.NodePoolName = pulumi.String(args.Spec.Name).ToStringOutput()
-	comp.Version = children.VersionOutput(rel)
+	comp.Version = children.VersionOutput(p)
 	return comp, nil
 }
 
@@ -78,33 +65,15 @@ func (c *NodeClass) Annotate(an infer.Annotator) {
 
 // NewNodeClass builds a NodeClass resource.
 func NewNodeClass(ctx *pulumi.Context, name string, args inputs.NodeClassArgs, opts ...pulumi.ResourceOption) (*NodeClass, error) {
-	if args.ClusterName == nil {
-		return nil, errors.New("clusterName: required (the name of the EKS cluster)")
-	}
-	c := args.Spec
-	comp := &NodeClass{}
-	rel, err := children.ConstructStandalone(ctx, name, comp, args.Mode, args.Version, args.AllowUnverifiedVersion, children.Standalone{
-		Token:       nodeClassToken,
-		Kind:        func(rel catalog.Release) catalog.ApiKind { return rel.NodeClass },
-		Object:      c.Name,
-		ClusterName: args.ClusterName,
-		Checks: func(rel catalog.Release) []inputs.InputCheck {
-			return append([]inputs.InputCheck{{Field: "clusterName", Value: args.ClusterName.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckClusterName}}, inputs.ClassInputChecks("spec", c, rel)...)
-		},
-		Validate: func(rel catalog.Release) []error {
-			errs := inputs.ValidateClass("spec", c, rel)
-			if (rel.AutoMode != nil || rel.Has(catalog.FeatureNodeClassRole)) && c.Role == nil && c.InstanceProfile == nil {
-				errs = append(errs, errors.New("spec.role: required unless instanceProfile is set (the node IAM role, e.g. the Karpenter component's nodeRoleName)"))
-			}
-			return errs
-		},
-		Warnings: func(rel catalog.Release) []string { return inputs.ClassWarnings("spec", c, rel) },
-		Class:    &c,
-	}, opts)
+	p, err := plan.ForNodeClass(name, args)
 	if err != nil {
 		return nil, err
 	}
-	comp.NodeClassName = pulumi.String(c.Name).ToStringOutput()
-	comp.Version = children.VersionOutput(rel)
+	comp := &NodeClass{}
+	if err := children.InstallStandalone(ctx, nodeClassToken, comp, p, opts); err != nil {
+		return nil, err
+	}
+	comp.NodeClassName = pulumi.String(args.Spec.Name).ToStringOutput()
+	comp.Version = children.VersionOutput(p)
 	return comp, nil
 }

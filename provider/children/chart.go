@@ -23,14 +23,14 @@ func (b *builder) newRelease(suffix, chart string, values pulumi.Input, skipCrds
 	if repoURL != "" {
 		repo = pulumi.Map{"repo": pulumi.String(repoURL)}
 	}
-	if b.args.RepositoryUsername != nil || b.args.RepositoryPassword != nil {
+	if b.plan.Deferred.RepositoryUsername != nil || b.plan.Deferred.RepositoryPassword != nil {
 		// Private mirrors only: public ECR needs (and gets) no credentials.
 		if repo == nil {
 			repo = pulumi.Map{}
 		}
-		repo["username"] = b.args.RepositoryUsername
-		if b.args.RepositoryPassword != nil {
-			repo["password"] = pulumi.ToSecret(b.args.RepositoryPassword.ToStringPtrOutput())
+		repo["username"] = b.plan.Deferred.RepositoryUsername
+		if b.plan.Deferred.RepositoryPassword != nil {
+			repo["password"] = pulumi.ToSecret(b.plan.Deferred.RepositoryPassword.ToStringPtrOutput())
 		}
 	}
 	inputs := pulumi.Map{
@@ -95,10 +95,10 @@ func (b *builder) createControllerRelease(deps []pulumi.Resource, controller con
 func (b *builder) controllerValues(controller controllerIAM, queue *interruptionQueue) pulumi.MapOutput {
 	keys := b.plan.Release.Values
 	base := pulumi.Map{}
-	setValue(base, keys.ClusterName, b.args.ClusterName)
+	setValue(base, keys.ClusterName, b.plan.Deferred.ClusterName)
 	switch {
-	case b.args.ClusterEndpoint != nil:
-		setValue(base, keys.ClusterEndpoint, b.args.ClusterEndpoint)
+	case b.plan.Deferred.ClusterEndpoint != nil:
+		setValue(base, keys.ClusterEndpoint, b.plan.Deferred.ClusterEndpoint)
 	case b.plan.Cluster != nil && b.plan.Cluster.Endpoint != "":
 		// The endpoint EKS gave the cluster: Karpenter would discover the same, but needs
 		// eks:DescribeCluster at every start to.
@@ -125,8 +125,8 @@ func (b *builder) controllerValues(controller controllerIAM, queue *interruption
 	setValue(base, "controller.resources", pulumi.Map{"requests": resources, "limits": resources})
 
 	user := pulumi.MapInput(pulumi.Map{})
-	if b.args.Values != nil {
-		user = b.args.Values
+	if b.plan.Deferred.Values != nil {
+		user = b.plan.Deferred.Values
 	}
 	return pulumi.All(base, user).ApplyT(func(vals []any) map[string]any {
 		return deepMerge(vals[0].(map[string]any), vals[1].(map[string]any))

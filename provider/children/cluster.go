@@ -40,17 +40,17 @@ func (b *builder) createAutoModeNodeAccess(roleArn pulumi.StringOutput) ([]pulum
 func (b *builder) createAutoModeAccessEntry(suffix string, principalArn pulumi.StringOutput) ([]pulumi.Resource, error) {
 	rules := b.plan.Release.AutoMode
 	entry, err := b.newChild(eksAccessEntry, suffix, pulumi.Map{
-		"clusterName":  b.args.ClusterName,
+		"clusterName":  b.plan.Deferred.ClusterName,
 		"principalArn": principalArn,
 		"type":         pulumi.String(rules.AccessEntryType),
-		"tags":         b.args.Tags,
+		"tags":         b.plan.Deferred.Tags,
 	})
 	if err != nil {
 		return nil, err
 	}
 	// The association names the entry's principal through the entry, so it follows it.
 	association, err := b.newChild(eksAccessPolicyAssociation, suffix+"-policy", pulumi.Map{
-		"clusterName":  b.args.ClusterName,
+		"clusterName":  b.plan.Deferred.ClusterName,
 		"principalArn": entry.PrincipalArn,
 		"policyArn":    pulumi.String(fmt.Sprintf("arn:%s:eks::aws:cluster-access-policy/%s", b.aws.Partition, rules.AccessPolicy)),
 		"accessScope":  pulumi.Map{"type": pulumi.String("cluster")},
@@ -65,11 +65,11 @@ func (b *builder) createAutoModeAccessEntry(suffix string, principalArn pulumi.S
 // own roles), by the field that names each, for the check that no two are the same role (EKS
 // allows one entry per principal).
 func (b *builder) autoModeAccessPrincipals() (fields []string, arns []any) {
-	if b.plan.Release.AutoMode == nil || b.plan.NodeAccess != "accessEntry" {
+	if b.plan.Mode == inputs.ModeSelfManaged || b.plan.NodeAccess != inputs.NodeAccessEntry {
 		return nil, nil
 	}
-	if b.args.NodeRoleArn != nil {
-		fields, arns = append(fields, "nodeRoleArn"), append(arns, b.args.NodeRoleArn.ToStringPtrOutput().Elem())
+	if b.plan.Deferred.NodeRoleArn != nil {
+		fields, arns = append(fields, "nodeRoleArn"), append(arns, b.plan.Deferred.NodeRoleArn.ToStringPtrOutput().Elem())
 	}
 	for i, c := range b.plan.Classes {
 		if arn, ok := b.classRoleArn(c); ok {
@@ -90,22 +90,22 @@ const podIdentityAgentAddon = "eks-pod-identity-agent"
 // it goes only after they are gone.
 func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
 	switch b.plan.NodeAccess {
-	case "accessEntry":
+	case inputs.NodeAccessEntry:
 		entryType := "EC2_LINUX"
 		if b.plan.WindowsNodes {
 			entryType = "EC2_WINDOWS"
 		}
 		entry, err := b.newChild(eksAccessEntry, "-node-access", pulumi.Map{
-			"clusterName":  b.args.ClusterName,
+			"clusterName":  b.plan.Deferred.ClusterName,
 			"principalArn": roleArn,
 			"type":         pulumi.String(entryType),
-			"tags":         b.args.Tags,
+			"tags":         b.plan.Deferred.Tags,
 		})
 		if err != nil {
 			return nil, err
 		}
 		return []pulumi.Resource{entry}, nil
-	case "awsAuth":
+	case inputs.NodeAccessAwsAuth:
 		return b.createAwsAuthMapping(roleArn)
 	}
 	return nil, nil
@@ -176,9 +176,9 @@ func (b *builder) createPodIdentity(roleArn pulumi.StringOutput) ([]pulumi.Resou
 	var out []pulumi.Resource
 	if b.plan.CreatePodIdentityAgent {
 		addon, err := b.newChild(eksAddon, "-pod-identity-agent", pulumi.Map{
-			"clusterName": b.args.ClusterName,
+			"clusterName": b.plan.Deferred.ClusterName,
 			"addonName":   pulumi.String(podIdentityAgentAddon),
-			"tags":        b.args.Tags,
+			"tags":        b.plan.Deferred.Tags,
 		})
 		if err != nil {
 			return nil, err
@@ -186,11 +186,11 @@ func (b *builder) createPodIdentity(roleArn pulumi.StringOutput) ([]pulumi.Resou
 		out = append(out, addon)
 	}
 	association, err := b.newChild(eksPodIdentity, "-pod-identity", pulumi.Map{
-		"clusterName":    b.args.ClusterName,
+		"clusterName":    b.plan.Deferred.ClusterName,
 		"namespace":      pulumi.String(b.plan.Namespace),
 		"serviceAccount": pulumi.String(b.plan.ServiceAccount),
 		"roleArn":        roleArn,
-		"tags":           b.args.Tags,
+		"tags":           b.plan.Deferred.Tags,
 	})
 	if err != nil {
 		return nil, err
@@ -220,7 +220,7 @@ func (b *builder) checkPodIdentityAgent(cluster string) error {
 
 // createDiscoveryTags tags the given subnets and security groups for Karpenter's discovery.
 func (b *builder) createDiscoveryTags() ([]pulumi.Resource, error) {
-	d := b.args.Discovery
+	d := b.plan.Deferred.Discovery
 	if d == nil {
 		return nil, nil
 	}
@@ -229,7 +229,7 @@ func (b *builder) createDiscoveryTags() ([]pulumi.Resource, error) {
 		t, err := b.newChild(ec2Tag, fmt.Sprintf("-discovery-%s-%d", kind, i), pulumi.Map{
 			"resourceId": id,
 			"key":        pulumi.String(catalog.DiscoveryTag),
-			"value":      b.args.ClusterName,
+			"value":      b.plan.Deferred.ClusterName,
 		})
 		out = append(out, t)
 		return err
@@ -256,7 +256,7 @@ func (b *builder) createSpotServiceLinkedRole() ([]pulumi.Resource, error) {
 	}
 	role, err := b.newChild(iamServiceLinkedRole, "-spot-service-linked-role", pulumi.Map{
 		"awsServiceName": pulumi.String("spot.amazonaws.com"),
-		"tags":           b.args.Tags,
+		"tags":           b.plan.Deferred.Tags,
 	}, pulumi.RetainOnDelete(true))
 	if err != nil {
 		return nil, err

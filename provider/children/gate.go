@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -14,7 +15,14 @@ import (
 // validateInputs checks the Input-typed values once they resolve. Its result gates every
 // child: when a value is invalid, no child registers.
 func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
-	args := b.args
+	args := b.plan.Deferred
+	switch b.plan.Kind {
+	case plan.KindNodePool:
+		return inputGate(nil, nil) // a pool has no Input-typed values
+	case plan.KindNodeClass:
+		checks := []inputs.InputCheck{{Field: "clusterName", Value: args.ClusterName.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckClusterName}}
+		return inputGate(stringChecks(append(checks, inputs.ClassInputChecks(b.plan.ClassPath(0), b.plan.Classes[0], b.plan.Release)...)), nil)
+	}
 	checks := []inputs.InputCheck{
 		{Field: "clusterName", Value: args.ClusterName.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckClusterName},
 		{Field: "clusterEndpoint", Value: args.ClusterEndpoint, Check: inputs.CheckEndpoint},
@@ -37,7 +45,7 @@ func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
 		}
 	}
 	for i, c := range b.plan.Classes {
-		checks = append(checks, inputs.ClassInputChecks(fmt.Sprintf("nodeClasses[%d]", i), c, b.plan.Release)...)
+		checks = append(checks, inputs.ClassInputChecks(b.plan.ClassPath(i), c, b.plan.Release)...)
 	}
 
 	chartValues := pulumi.MapInput(pulumi.Map{})

@@ -63,7 +63,7 @@ type controllerIAM struct {
 // holds them, or adopts controllerRoleArn.
 func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controllerIAM, error) {
 	if !b.plan.CreateControllerIAM {
-		arn := b.args.ControllerRoleArn.ToStringPtrOutput().Elem()
+		arn := b.plan.Deferred.ControllerRoleArn.ToStringPtrOutput().Elem()
 		return controllerIAM{
 			roleArn:    arn,
 			roleName:   arn.ApplyT(inputs.NameFromArn).(pulumi.StringOutput),
@@ -75,7 +75,7 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 		"name":             pulumi.String(b.physicalName(plan.ControllerRoleSuffix)),
 		"description":      b.describe("controller role"),
 		"assumeRolePolicy": b.controllerTrustPolicy(),
-		"tags":             b.args.Tags,
+		"tags":             b.plan.Deferred.Tags,
 	})
 	if err != nil {
 		return controllerIAM{}, err
@@ -83,7 +83,7 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 	out := controllerIAM{roleArn: role.Arn, roleName: role.Name, resources: []pulumi.Resource{role}}
 
 	policies := b.controllerPolicyLayout(queueArn)
-	documents := pulumi.All(b.args.ClusterName, node.passRoleArns).ApplyT(
+	documents := pulumi.All(b.plan.Deferred.ClusterName, node.passRoleArns).ApplyT(
 		func(vals []any) (map[string]string, error) {
 			scope := catalog.PolicyScope{AwsScope: b.aws, Cluster: vals[0].(string), NodeRoleArns: vals[1].([]string), QueueArn: queueArn}
 			statements := b.plan.Release.Policy(scope, b.plan.Release)
@@ -105,7 +105,7 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 			"name":        pulumi.String(b.physicalName("-controller-" + p.Key)),
 			"description": b.describe("controller policy: " + p.Description),
 			"policy":      documents.MapIndex(pulumi.String(p.Key)),
-			"tags":        b.args.Tags,
+			"tags":        b.plan.Deferred.Tags,
 		})
 		if err != nil {
 			return controllerIAM{}, err
@@ -117,12 +117,12 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 		out.resources = append(out.resources, policy)
 	}
 
-	if len(b.args.ControllerPolicyStatements) > 0 {
+	if len(b.plan.ControllerPolicyStatements) > 0 {
 		policy, err := b.newChild(iamPolicy, "-controller-statements", pulumi.Map{
 			"name":        pulumi.String(b.physicalName("-controller-statements")),
 			"description": b.describe("controller policy: extra statements"),
-			"policy":      extraStatementsDocument(b.args.ControllerPolicyStatements),
-			"tags":        b.args.Tags,
+			"policy":      extraStatementsDocument(b.plan.ControllerPolicyStatements),
+			"tags":        b.plan.Deferred.Tags,
 		})
 		if err != nil {
 			return controllerIAM{}, err
@@ -133,8 +133,8 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 		policyArns = append(policyArns, policy.Arn)
 		out.resources = append(out.resources, policy)
 	}
-	for _, key := range slices.Sorted(maps.Keys(b.args.ControllerPolicyArns)) {
-		if err := b.attach(&out, role, "-controller-attach-"+key, b.args.ControllerPolicyArns[key]); err != nil {
+	for _, key := range slices.Sorted(maps.Keys(b.plan.Deferred.ControllerPolicyArns)) {
+		if err := b.attach(&out, role, "-controller-attach-"+key, b.plan.Deferred.ControllerPolicyArns[key]); err != nil {
 			return controllerIAM{}, err
 		}
 	}
@@ -156,11 +156,11 @@ func (b *builder) attach(out *controllerIAM, role *Child, suffix string, policyA
 // the longest possible one otherwise, so the set of policies never depends on a value that
 // arrives later.
 func (b *builder) controllerPolicyLayout(queueArn string) []catalog.ControllerPolicy {
-	cluster, ok := knownInput(b.ctx.Context(), "clusterName")
+	cluster, ok := b.plan.KnownInput("clusterName")
 	if !ok {
 		cluster = strings.Repeat("c", 100)
 	}
-	nodeRole, ok := knownInput(b.ctx.Context(), "nodeRoleArn")
+	nodeRole, ok := b.plan.KnownInput("nodeRoleArn")
 	if !ok {
 		nodeRole = b.aws.RoleArn(b.physicalName(plan.NodeRoleSuffix))
 	}
@@ -175,7 +175,7 @@ func (b *builder) controllerTrustPolicy() pulumi.StringOutput {
 	subject := fmt.Sprintf("system:serviceaccount:%s:%s", b.plan.Namespace, b.plan.ServiceAccount)
 	oidc := pulumi.String("").ToStringOutput()
 	if b.plan.TrustIRSA {
-		oidc = b.args.OidcProviderArn.ToStringPtrOutput().Elem()
+		oidc = b.plan.Deferred.OidcProviderArn.ToStringPtrOutput().Elem()
 	}
 	return oidc.ApplyT(func(arn string) string {
 		var statements []catalog.Statement
@@ -241,8 +241,8 @@ func (b *builder) nodePolicyAttachments() []policyAttachment {
 			attachments = append(attachments, aws(p.Suffix, p.Name))
 		}
 	}
-	for _, key := range slices.Sorted(maps.Keys(b.args.NodeRoleAdditionalPolicyArns)) {
-		attachments = append(attachments, policyAttachment{"-node-extra-" + key, b.args.NodeRoleAdditionalPolicyArns[key]})
+	for _, key := range slices.Sorted(maps.Keys(b.plan.Deferred.NodeRoleAdditionalPolicyArns)) {
+		attachments = append(attachments, policyAttachment{"-node-extra-" + key, b.plan.Deferred.NodeRoleAdditionalPolicyArns[key]})
 	}
 	return attachments
 }
@@ -251,7 +251,7 @@ func (b *builder) nodePolicyAttachments() []policyAttachment {
 // or adopts nodeRoleArn.
 func (b *builder) createNodeIAM() (nodeIAM, error) {
 	if !b.plan.CreateNodeRole {
-		arn := b.args.NodeRoleArn.ToStringPtrOutput().Elem()
+		arn := b.plan.Deferred.NodeRoleArn.ToStringPtrOutput().Elem()
 		return nodeIAM{
 			roleArn:             arn,
 			roleName:            arn.ApplyT(inputs.NameFromArn).(pulumi.StringOutput),
@@ -270,7 +270,7 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 		"name":             pulumi.String(name),
 		"description":      b.describe("node role"),
 		"assumeRolePolicy": pulumi.String(trust),
-		"tags":             b.args.Tags,
+		"tags":             b.plan.Deferred.Tags,
 	})
 	if err != nil {
 		return nodeIAM{}, err
@@ -297,7 +297,7 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 		profile, err := b.newChild(iamInstanceProfile, "-node-profile", pulumi.Map{
 			"name": pulumi.String(b.physicalName("-node-profile")),
 			"role": role.Name,
-			"tags": b.args.Tags,
+			"tags": b.plan.Deferred.Tags,
 		})
 		if err != nil {
 			return nodeIAM{}, err

@@ -24,11 +24,11 @@ func RegisterComponent(ctx *pulumi.Context, token, name string, comp pulumi.Comp
 	return ctx.RegisterComponentResource(token, name, comp, opts...)
 }
 
-// Warn says on the component that its release is unverified, and what else the inputs call for
-// (warnings).
-func Warn(ctx *pulumi.Context, comp pulumi.Resource, rel catalog.Release, warnings []string) {
-	if rel.Unverified {
-		warnings = append([]string{rel.UnverifiedWarning()}, warnings...)
+// Warn says on the component that its release is unverified, and what else the plan and the
+// cluster call for (warnings).
+func Warn(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan, warnings []string) {
+	if p.Release.Unverified {
+		warnings = append([]string{p.Release.UnverifiedWarning()}, warnings...)
 	}
 	for _, w := range warnings {
 		_ = ctx.Log.Warn(w, &pulumi.LogArgs{Resource: comp})
@@ -42,7 +42,6 @@ type builder struct {
 	// parent is the component the children belong to: a Karpenter, NodePool or NodeClass.
 	parent pulumi.Resource
 	plan   *plan.Plan
-	args   inputs.KarpenterArgs
 	aws    catalog.AwsScope
 	// gate fails every child's registration when an Input value (known only once resolved)
 	// is invalid, so bad input creates nothing even when it was unknown during preview.
@@ -58,7 +57,7 @@ type builder struct {
 
 // Install registers the children of a Karpenter component as plan says, under comp, and
 // returns the component's outputs.
-func Install(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan, args inputs.KarpenterArgs) (Outputs, error) {
+func Install(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan) (Outputs, error) {
 	// Registration runs on a fresh goroutine: the SDK records the Go stack of every
 	// registration, and the construct call stack (gRPC, middleware) is deep enough to make that
 	// the largest cost of a Construct.
@@ -66,7 +65,7 @@ func Install(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan, args input
 	done := make(chan error, 1)
 	go func() {
 		var err error
-		if b, err = newBuilder(ctx, comp, p, args); err == nil {
+		if b, err = newBuilder(ctx, comp, p); err == nil {
 			err = b.build()
 		}
 		done <- err
@@ -77,8 +76,8 @@ func Install(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan, args input
 	return b.outputs(), nil
 }
 
-func newBuilder(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan, args inputs.KarpenterArgs) (*builder, error) {
-	b := &builder{ctx: ctx, parent: comp, plan: p, args: args}
+func newBuilder(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan) (*builder, error) {
+	b := &builder{ctx: ctx, parent: comp, plan: p}
 	aws, err := b.resolveAWSScope()
 	if err != nil {
 		return nil, err
@@ -94,7 +93,7 @@ func (b *builder) build() error {
 		return err
 	}
 	createAccess := b.createNodeAccess
-	if b.plan.Release.AutoMode != nil && b.plan.NodeAccess == "accessEntry" {
+	if b.plan.Mode == inputs.ModeAutoMode && b.plan.NodeAccess == inputs.NodeAccessEntry {
 		createAccess = b.createAutoModeNodeAccess
 	}
 	access, err := createAccess(b.node.roleArn)
@@ -108,7 +107,7 @@ func (b *builder) build() error {
 	// Node classes need the nodes' IAM, their access to the cluster and the discovery tags
 	// for as long as nodes exist.
 	b.nodeDeps = append(append(append([]pulumi.Resource{}, b.node.resources...), access...), discovery...)
-	if b.plan.Release.AutoMode != nil {
+	if b.plan.Mode == inputs.ModeAutoMode {
 		// EKS runs Karpenter: no queue, controller IAM or releases; the classes and pools go
 		// straight onto the CRDs EKS installed.
 		spotRole, err := b.createSpotServiceLinkedRole()
@@ -252,7 +251,7 @@ func (b *builder) outputs() Outputs {
 	none := pulumi.String("").ToStringOutput()
 	c.ControllerRoleArn, c.ControllerRoleName = none, none
 	c.ControllerPolicyArns = pulumi.StringArray{}.ToStringArrayOutput()
-	if b.plan.Release.AutoMode == nil {
+	if b.plan.Mode == inputs.ModeSelfManaged {
 		c.ControllerRoleArn = b.controller.roleArn
 		c.ControllerRoleName = b.controller.roleName
 		c.ControllerPolicyArns = b.controller.policyArns
@@ -271,9 +270,9 @@ func (b *builder) outputs() Outputs {
 	if b.plan.InstallCrds {
 		c.CrdReleaseName = pulumi.String(crdChart).ToStringOutput()
 	}
-	c.Version, c.Mode = VersionOutput(b.plan.Release), pulumi.String(inputs.ModeSelfManaged).ToStringOutput()
-	if b.plan.Release.AutoMode != nil {
-		c.Mode, c.ReleaseName = pulumi.String(inputs.ModeAutoMode).ToStringOutput(), none
+	c.Version, c.Mode = VersionOutput(b.plan), pulumi.String(b.plan.Mode).ToStringOutput()
+	if b.plan.Mode == inputs.ModeAutoMode {
+		c.ReleaseName = none
 	}
 	var pools, classes pulumi.StringArray
 	for _, p := range b.plan.Pools {
@@ -287,10 +286,10 @@ func (b *builder) outputs() Outputs {
 	return c
 }
 
-// VersionOutput is the release's version as an output: empty in Auto Mode.
-func VersionOutput(r catalog.Release) pulumi.StringOutput {
-	if r.AutoMode != nil {
+// VersionOutput is the planned Karpenter version as an output: empty in Auto Mode.
+func VersionOutput(p *plan.Plan) pulumi.StringOutput {
+	if p.Mode == inputs.ModeAutoMode {
 		return pulumi.String("").ToStringOutput()
 	}
-	return pulumi.String(r.Version.String()).ToStringOutput()
+	return pulumi.String(p.Release.Version.String()).ToStringOutput()
 }

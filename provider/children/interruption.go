@@ -25,7 +25,7 @@ func (b *builder) createInterruptionQueue() (interruptionQueue, error) {
 		"name":                    pulumi.String(name),
 		"messageRetentionSeconds": pulumi.Int(300),
 		"sqsManagedSseEnabled":    pulumi.Bool(true),
-		"tags":                    b.args.Tags,
+		"tags":                    b.plan.Deferred.Tags,
 	})
 	if err != nil {
 		return interruptionQueue{}, err
@@ -51,7 +51,7 @@ func (b *builder) createInterruptionQueue() (interruptionQueue, error) {
 			"name":         pulumi.String(b.physicalName(r.Suffix)),
 			"description":  b.describe("interruption handling: " + r.DetailType),
 			"eventPattern": pulumi.String(string(pattern)),
-			"tags":         b.args.Tags,
+			"tags":         b.plan.Deferred.Tags,
 		})
 		if err != nil {
 			return interruptionQueue{}, err

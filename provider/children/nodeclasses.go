@@ -124,7 +124,7 @@ func (b *builder) roleOrProfile(body map[string]any, c inputs.NodeClassSpec) {
 
 // discoveryTerms select subnets or security groups by the cluster's discovery tag.
 func (b *builder) discoveryTerms() []any {
-	return []any{map[string]any{"tags": map[string]any{catalog.DiscoveryTag: b.args.ClusterName}}}
+	return []any{map[string]any{"tags": map[string]any{catalog.DiscoveryTag: b.plan.Deferred.ClusterName}}}
 }
 
 func (b *builder) subnetTerms(c inputs.NodeClassSpec) []any {
@@ -305,7 +305,7 @@ func alphaSecurityGroupTerms(c inputs.NodeClassSpec) []alphaTerm {
 // id-only terms joined into `aws-ids`.
 func (b *builder) alphaSelector(terms []alphaTerm) any {
 	if len(terms) == 0 {
-		return map[string]any{catalog.DiscoveryTag: b.args.ClusterName}
+		return map[string]any{catalog.DiscoveryTag: b.plan.Deferred.ClusterName}
 	}
 	if terms[0].tags != nil {
 		out := map[string]any{}
@@ -357,7 +357,7 @@ func alphaAmiSelector(terms []inputs.AmiSelectorTerm) map[string]any {
 // the instances, volumes and launch templates Karpenter creates for the class included) under the
 // class's own, which win. Changing either changes the class, which Karpenter treats as drift.
 func (b *builder) putClassTags(body map[string]any, c inputs.NodeClassSpec) {
-	if b.args.Tags == nil {
+	if b.plan.Deferred.Tags == nil {
 		putStringMap(body, "tags", c.Tags)
 		return
 	}
@@ -369,7 +369,7 @@ func (b *builder) putClassTags(body map[string]any, c inputs.NodeClassSpec) {
 			return
 		}
 	}
-	body["tags"] = b.args.Tags.ToStringMapOutput().ApplyT(func(tags map[string]string) map[string]string {
+	body["tags"] = b.plan.Deferred.Tags.ToStringMapOutput().ApplyT(func(tags map[string]string) map[string]string {
 		out := make(map[string]string, len(tags)+len(own))
 		for k, v := range tags {
 			out[k] = v

@@ -10,14 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -29,21 +27,14 @@ type ClusterRead struct {
 	Waits   string
 }
 
-// ReadCluster reads the EKS cluster the component installs into, when readCluster is on and
-// its name is known. A cluster that does not exist while its name comes from a resource of the
-// program is one this update creates: at a preview the checks wait for `up`.
-func ReadCluster(ctx *pulumi.Context, comp pulumi.Resource, args inputs.KarpenterArgs) ClusterRead {
-	if !inputs.Deref(args.ReadCluster, true) {
-		return ClusterRead{}
+// ReadCluster reads the EKS cluster the component installs into, when ref names one. A cluster
+// that does not exist while its name comes from a resource of the program is one this update
+// creates: at a preview the checks wait for `up`.
+func ReadCluster(ctx *pulumi.Context, comp pulumi.Resource, ref plan.ClusterRef) ClusterRead {
+	if ref.Name == "" {
+		return ClusterRead{Err: ref.Err, Waits: ref.Waits}
 	}
-	v, ok := knownInputValue(ctx, "clusterName")
-	if !ok || !v.IsString() {
-		return ClusterRead{Waits: "clusterName is not known yet (an output of a resource this update creates)"}
-	}
-	name := v.AsString()
-	if err := inputs.CheckClusterName("clusterName", name); err != nil {
-		return ClusterRead{Err: err} // no cluster can have that name: nothing to read
-	}
+	name := ref.Name
 	var result struct {
 		AccessConfigs []struct {
 			AuthenticationMode string `pulumi:"authenticationMode"`
@@ -67,7 +58,7 @@ func ReadCluster(ctx *pulumi.Context, comp pulumi.Resource, args inputs.Karpente
 	}{name}
 	err := invoke(ctx, comp, InvokeCluster, query, &result)
 	switch {
-	case isNotFound(err) && ctx.DryRun() && len(v.Dependencies()) > 0:
+	case isNotFound(err) && ctx.DryRun() && ref.Created:
 		return ClusterRead{Waits: fmt.Sprintf("cluster %s does not exist yet (this update creates it)", name)}
 	case err != nil && runEnded(err):
 		return ClusterRead{Err: fmt.Errorf("reading the EKS cluster: %w", err)} // not about the cluster
@@ -103,14 +94,7 @@ func CheckCluster(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan, read 
 	case read.Cluster == nil:
 		return []string{waitingWarning(ctx, read.Waits, p.ClusterChecks())}, nil
 	}
-	later, _ := ctx.Context().Value(laterInputsKey{}).([]string)
-	f := p.CheckCluster(*read.Cluster, &awsReader{ctx: ctx, comp: comp}, plan.Known{Later: later, Value: func(path string) (string, bool) {
-		v, ok := knownInputValue(ctx, path)
-		if !ok || !v.IsString() {
-			return "", false
-		}
-		return v.AsString(), true
-	}})
+	f := p.CheckCluster(*read.Cluster, &awsReader{ctx: ctx, comp: comp})
 	warnings := f.Warnings
 	if len(f.Waiting) > 0 {
 		warnings = append(warnings, waitingWarning(ctx, "a value they need is not known yet", f.Waiting))
@@ -324,54 +308,6 @@ func runEnded(err error) bool {
 
 func isNotFound(err error) bool {
 	return err != nil && notFoundPattern.MatchString(err.Error())
-}
-
-// knownInputValue is an input of the component by path (`discovery.subnetIds[0]`,
-// `nodeClasses[1].subnetSelectorTerms[0].id`), as the engine sent it, when it is known.
-func knownInputValue(ctx *pulumi.Context, path string) (property.Value, bool) {
-	inputs, ok := ctx.Context().Value(knownInputsKey{}).(property.Map)
-	if !ok {
-		return property.Value{}, false
-	}
-	v := property.New(inputs)
-	for _, step := range pathSteps(path) {
-		switch {
-		case step.index >= 0 && v.IsArray() && step.index < v.AsArray().Len():
-			v = v.AsArray().Get(step.index)
-		case step.index < 0 && v.IsMap():
-			next, ok := v.AsMap().GetOk(step.key)
-			if !ok {
-				return property.Value{}, false
-			}
-			v = next
-		default:
-			return property.Value{}, false
-		}
-	}
-	if v.IsComputed() || v.IsNull() || v.HasComputed() {
-		return property.Value{}, false
-	}
-	return v, true
-}
-
-type pathStep struct {
-	key   string
-	index int // -1 for a key
-}
-
-var pathStepPattern = regexp.MustCompile(`([^.\[\]]+)|\[(\d+)\]`)
-
-func pathSteps(path string) []pathStep {
-	var out []pathStep
-	for _, m := range pathStepPattern.FindAllStringSubmatch(path, -1) {
-		if m[2] != "" {
-			i, _ := strconv.Atoi(m[2])
-			out = append(out, pathStep{index: i})
-		} else {
-			out = append(out, pathStep{key: m[1], index: -1})
-		}
-	}
-	return out
 }
 
 // invoke calls a provider function through comp's providers, noting under render which result

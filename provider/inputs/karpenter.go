@@ -127,22 +127,58 @@ func (a *KarpenterArgs) Annotate(an infer.Annotator) {
 // ControllerIdentity is how the controller authenticates to AWS.
 type ControllerIdentity string
 
+const (
+	ControllerIdentityIRSA        ControllerIdentity = "irsa"
+	ControllerIdentityPodIdentity ControllerIdentity = "podIdentity"
+	ControllerIdentityBoth        ControllerIdentity = "both"
+)
+
 func (ControllerIdentity) Values() []infer.EnumValue[ControllerIdentity] {
 	return []infer.EnumValue[ControllerIdentity]{
-		{Name: "Irsa", Value: "irsa", Description: "IAM roles for service accounts (the cluster's OIDC provider)."},
-		{Name: "PodIdentity", Value: "podIdentity", Description: "EKS Pod Identity."},
-		{Name: "Both", Value: "both", Description: "Trust both, to migrate from IRSA to Pod Identity."},
+		{Name: "Irsa", Value: ControllerIdentityIRSA, Description: "IAM roles for service accounts (the cluster's OIDC provider)."},
+		{Name: "PodIdentity", Value: ControllerIdentityPodIdentity, Description: "EKS Pod Identity."},
+		{Name: "Both", Value: ControllerIdentityBoth, Description: "Trust both, to migrate from IRSA to Pod Identity."},
 	}
 }
 
 // NodeAccess is how the nodes' role is allowed into the cluster.
 type NodeAccess string
 
+const (
+	NodeAccessEntry   NodeAccess = "accessEntry"
+	NodeAccessAwsAuth NodeAccess = "awsAuth"
+	NodeAccessNone    NodeAccess = "none"
+)
+
 func (NodeAccess) Values() []infer.EnumValue[NodeAccess] {
 	return []infer.EnumValue[NodeAccess]{
-		{Name: "AccessEntry", Value: "accessEntry", Description: "An EKS access entry (clusters in API or API_AND_CONFIG_MAP mode)."},
-		{Name: "AwsAuth", Value: "awsAuth", Description: "A mapRoles entry in kube-system/aws-auth (clusters in CONFIG_MAP mode)."},
-		{Name: "None", Value: "none", Description: "Nothing: the role already has access."},
+		{Name: "AccessEntry", Value: NodeAccessEntry, Description: "An EKS access entry (clusters in API or API_AND_CONFIG_MAP mode)."},
+		{Name: "AwsAuth", Value: NodeAccessAwsAuth, Description: "A mapRoles entry in kube-system/aws-auth (clusters in CONFIG_MAP mode)."},
+		{Name: "None", Value: NodeAccessNone, Description: "Nothing: the role already has access."},
+	}
+}
+
+// Deferred are the inputs that may be outputs of other resources of the program, known only
+// once they resolve: the children take them as Inputs, and the gate checks them then. Unset
+// optional fields are nil.
+type Deferred struct {
+	ClusterName                                                      pulumi.StringInput
+	ClusterEndpoint, OidcProviderArn, ControllerRoleArn, NodeRoleArn pulumi.StringPtrInput
+	Tags                                                             pulumi.StringMapInput
+	ControllerPolicyArns, NodeRoleAdditionalPolicyArns               map[string]pulumi.StringInput
+	Discovery                                                        *Discovery
+	RepositoryUsername, RepositoryPassword                           pulumi.StringPtrInput
+	Values                                                           pulumi.MapInput
+}
+
+// Deferred are the component's inputs that may be unknown until they resolve.
+func (a KarpenterArgs) Deferred() Deferred {
+	return Deferred{
+		ClusterName: a.ClusterName, ClusterEndpoint: a.ClusterEndpoint, OidcProviderArn: a.OidcProviderArn,
+		ControllerRoleArn: a.ControllerRoleArn, NodeRoleArn: a.NodeRoleArn, Tags: a.Tags,
+		ControllerPolicyArns: a.ControllerPolicyArns, NodeRoleAdditionalPolicyArns: a.NodeRoleAdditionalPolicyArns,
+		Discovery: a.Discovery, RepositoryUsername: a.RepositoryUsername, RepositoryPassword: a.RepositoryPassword,
+		Values: a.Values,
 	}
 }
 

@@ -54,10 +54,10 @@ func (p *Plan) resolveAutoMode(args inputs.KarpenterArgs) []error {
 	// creates one even for nodeRoleArn: a role EKS already has an entry for (the cluster's
 	// computeConfig.nodeRoleArn) fails loudly at create — set nodeAccess none then — where a
 	// missing entry fails silently.
-	p.NodeAccess = inputs.Deref(args.NodeAccess, "accessEntry")
+	p.NodeAccess = inputs.Deref(args.NodeAccess, inputs.NodeAccessEntry)
 	if err := inputs.CheckEnum("nodeAccess", string(p.NodeAccess), inputs.EnumValues[inputs.NodeAccess]()); err != nil {
 		errs = append(errs, err)
-	} else if p.NodeAccess == "awsAuth" {
+	} else if p.NodeAccess == inputs.NodeAccessAwsAuth {
 		errs = append(errs, errors.New("nodeAccess: awsAuth does not admit Auto Mode nodes; use accessEntry (an EC2 access entry with AmazonEKSAutoNodePolicy), or none when EKS already has one for the role"))
 	}
 	if inputs.Deref(args.ClusterAuthenticationMode, inputs.AuthenticationModeApi) == inputs.AuthenticationModeConfigMap {

@@ -63,14 +63,6 @@ type ClusterReader interface {
 	RoleExists(name string) (bool, error)
 }
 
-// Known is what the engine sent known of the Input-typed inputs: Value answers one by its path
-// (e.g. `oidcProviderArn`, `discovery.subnetIds[0]`, `nodeClasses[1].subnetSelectorTerms[0].id`)
-// when it is known; Later are the lists a preview could not know at all (their length neither).
-type Known struct {
-	Value func(path string) (string, bool)
-	Later []string
-}
-
 // Findings are the outcome of the checks: errors fail before any child is created; warnings
 // are said on the component; Waiting names the checks that need a value not known yet.
 type Findings struct {
@@ -94,7 +86,8 @@ func (f *Findings) warnf(format string, a ...any) {
 
 // CheckCluster checks the plan against the cluster c, reading the rest through r. The checks run
 // concurrently (each is a round trip or a few); their findings come back in a fixed order.
-func (p *Plan) CheckCluster(c Cluster, r ClusterReader, known Known) Findings {
+func (p *Plan) CheckCluster(c Cluster, r ClusterReader) Findings {
+	known := p.known
 	checks := []func() Findings{
 		func() Findings { return p.checkAuthentication(c) },
 		func() Findings { return p.checkKubernetesVersion(c) },
@@ -125,12 +118,12 @@ func (p *Plan) CheckCluster(c Cluster, r ClusterReader, known Known) Findings {
 // ClusterChecks names what CheckCluster checks for this plan, for a preview that cannot yet.
 func (p *Plan) ClusterChecks() []string {
 	var out []string
-	if p.Release.AutoMode != nil {
+	if p.Mode == inputs.ModeAutoMode {
 		out = append(out, "that it runs EKS Auto Mode")
 	} else if p.inputs.authenticationMode == nil {
-		out = append(out, fmt.Sprintf("its authentication mode, which node access follows (this preview assumes %s: %s)", p.AuthenticationMode, p.nodeAccessSaid()))
+		out = append(out, fmt.Sprintf("its authentication mode, which node access follows (this preview assumes %s: %s)", p.accessMode, p.nodeAccessSaid()))
 	}
-	if p.Release.AutoMode == nil {
+	if p.Mode == inputs.ModeSelfManaged {
 		out = append(out, fmt.Sprintf("its Kubernetes version against Karpenter %s and the AMI aliases", p.Release.Version))
 	}
 	if p.TrustIRSA && p.CreateControllerIAM {
@@ -145,9 +138,9 @@ func (p *Plan) ClusterChecks() []string {
 
 func (p *Plan) nodeAccessSaid() string {
 	switch p.NodeAccess {
-	case "accessEntry":
+	case inputs.NodeAccessEntry:
 		return "an access entry for the node role"
-	case "awsAuth":
+	case inputs.NodeAccessAwsAuth:
 		return "an aws-auth mapping for the node role"
 	}
 	return "no node access created"
@@ -161,19 +154,19 @@ func (p *Plan) checkAuthentication(c Cluster) (f Findings) {
 		f.errorf("clusterAuthenticationMode: %s, but cluster %s is in %s mode (EKS accessConfig.authenticationMode); remove clusterAuthenticationMode (the component reads the cluster's mode) or change the cluster's mode", *in, c.Name, mode)
 		return f
 	}
-	if p.Release.AutoMode != nil {
+	if p.Mode == inputs.ModeAutoMode {
 		if !c.AutoMode {
 			f.errorf("mode: autoMode, but cluster %s does not run EKS Auto Mode (computeConfig.enabled is false), so nothing would act on these NodePools; enable Auto Mode on the cluster (pulumi-eks: autoMode: {enabled: true}) or install Karpenter with mode selfManaged", c.Name)
 		}
-		if p.NodeAccess == "accessEntry" && mode == inputs.AuthenticationModeConfigMap {
+		if p.NodeAccess == inputs.NodeAccessEntry && mode == inputs.AuthenticationModeConfigMap {
 			f.errorf("mode: autoMode needs access entries, and cluster %s is in CONFIG_MAP mode; switch the cluster to API_AND_CONFIG_MAP or API", c.Name)
 		}
 		return f
 	}
 	switch {
-	case p.NodeAccess == "accessEntry" && mode == inputs.AuthenticationModeConfigMap:
+	case p.NodeAccess == inputs.NodeAccessEntry && mode == inputs.AuthenticationModeConfigMap:
 		f.errorf("nodeAccess: accessEntry, but cluster %s is in CONFIG_MAP mode, where EKS refuses access entries; set nodeAccess: awsAuth (or leave it unset: the component follows the cluster), or switch the cluster to API_AND_CONFIG_MAP (pulumi-eks: authenticationMode: \"API_AND_CONFIG_MAP\")", c.Name)
-	case p.NodeAccess == "awsAuth" && mode == inputs.AuthenticationModeApi:
+	case p.NodeAccess == inputs.NodeAccessAwsAuth && mode == inputs.AuthenticationModeApi:
 		f.errorf("nodeAccess: awsAuth, but cluster %s is in API mode, which ignores kube-system/aws-auth: its nodes could not join; set nodeAccess: accessEntry (or leave it unset: the component follows the cluster)", c.Name)
 	}
 	return f
@@ -182,7 +175,7 @@ func (p *Plan) checkAuthentication(c Cluster) (f Findings) {
 // checkKubernetesVersion: the release must support the cluster's Kubernetes version
 // (Karpenter's compatibility matrix, catalog).
 func (p *Plan) checkKubernetesVersion(c Cluster) (f Findings) {
-	if p.Release.AutoMode != nil || c.Version == "" {
+	if p.Mode == inputs.ModeAutoMode || c.Version == "" {
 		return f // EKS runs a Karpenter that fits its cluster; or EKS said no version
 	}
 	if in := p.inputs.kubernetesVersion; in != nil && catalog.MinorOf(*in) != c.Version {

@@ -295,7 +295,7 @@ func (p *Plan) amiAlias(i int) (field, alias string) {
 // checkAmi: an alias with no optimized AMI for the cluster's Kubernetes version leaves the class
 // without AMIs: it never becomes Ready.
 func (p *Plan) checkAmi(i int, c Cluster, r ClusterReader) (f Findings) {
-	if p.Release.AutoMode != nil {
+	if p.Mode == inputs.ModeAutoMode {
 		return f // Auto Mode picks its own AMIs
 	}
 	field, alias := p.amiAlias(i)

@@ -36,6 +36,17 @@ func ReleaseForMode(mode *inputs.Mode, version *string, allowUnverified *bool) (
 	}
 }
 
+// modeOf is who runs the release's Karpenter: EKS for Auto Mode's, else the component.
+func modeOf(rel catalog.Release) inputs.Mode {
+	if rel.AutoMode != nil {
+		return inputs.ModeAutoMode
+	}
+	return inputs.ModeSelfManaged
+}
+
+// LaterWarnings say what a preview could not know and waits for `up`.
+func (p *Plan) LaterWarnings() []string { return p.known.laterWarnings() }
+
 // ChartSource says how the kubernetes provider finds a chart in chartRepository: an OCI
 // reference, a chart in an HTTP(S) repository, or a local directory (whose chart is the
 // version, so none is named: version is empty). repo is the HTTP(S) repository's URL, or empty.
@@ -75,7 +86,10 @@ var physicalNameLimits = []struct {
 // Plan is the component's plain inputs resolved: defaults applied, versions looked
 // up, provisioning lists completed. Building it validates every plain input.
 type Plan struct {
-	Name    string
+	Name string
+	// Kind is what the plan installs; Mode who runs Karpenter (the release's: Auto Mode has one).
+	Kind    Kind
+	Mode    inputs.Mode
 	Release catalog.Release
 
 	Namespace, ServiceAccount string
@@ -97,6 +111,8 @@ type Plan struct {
 
 	// Controller identity: trust the OIDC provider (IRSA) and/or EKS Pod Identity.
 	TrustIRSA, PodIdentity, CreatePodIdentityAgent bool
+	// ControllerPolicyStatements: the user's extra statements for the controller.
+	ControllerPolicyStatements []inputs.PolicyStatement
 
 	// NodeAccess is how the node role joins the cluster; WindowsNodes: a node class uses a
 	// Windows AMI with the component's node role.
@@ -113,16 +129,31 @@ type Plan struct {
 	Warnings []string
 
 	// Cluster is what EKS said about the cluster, when the component read it (readCluster, and a
-	// cluster name known at construct); nil otherwise. AuthenticationMode is the mode node
+	// cluster name known at construct); nil otherwise. accessMode is the mode node
 	// access follows: the input, else the cluster's, else (cluster not read) the mode assumed.
-	Cluster            *Cluster
-	AuthenticationMode inputs.AuthenticationMode
+	Cluster    *Cluster
+	accessMode inputs.AuthenticationMode
 	// ReadCluster: the inputs are checked against the cluster (CheckCluster) before any child.
 	ReadCluster bool
 
-	// inputs are what the cluster checks compare with the cluster.
+	// Deferred are the inputs known only once they resolve, which the children take as Inputs.
+	Deferred inputs.Deferred
+
+	// inputs are what the cluster checks compare with the cluster; known what the engine sent
+	// known at Construct.
 	inputs planInputs
+	known  Known
 }
+
+// Kind is what a plan installs: the Karpenter component, or one NodePool or NodeClass declared
+// outside it (karpenter:index:NodePool, karpenter:index:NodeClass).
+type Kind int
+
+const (
+	KindComponent Kind = iota
+	KindNodePool
+	KindNodeClass
+)
 
 // planInputs are the inputs the cluster checks need besides the plan itself: what the user set
 // explicitly (a finding says to remove it when the cluster disagrees), and how many node classes
@@ -135,9 +166,10 @@ type planInputs struct {
 }
 
 // New validates the plain inputs and resolves defaults; those that follow the cluster (node
-// access, the Kubernetes version) follow cluster when it was read (nil: not read). All problems
-// are reported together, each naming its field.
-func New(name string, args inputs.KarpenterArgs, cluster *Cluster) (*Plan, error) {
+// access, the Kubernetes version) follow cluster when it was read (nil: not read). known is what
+// the engine sent known of the Input-typed inputs. All problems are reported together, each
+// naming its field.
+func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) (*Plan, error) {
 	if args.ClusterName == nil {
 		return nil, errors.New("clusterName: required (the name of the EKS cluster)")
 	}
@@ -149,6 +181,7 @@ func New(name string, args inputs.KarpenterArgs, cluster *Cluster) (*Plan, error
 	crds := inputs.Deref(args.InstallCrds, true)
 	p := &Plan{
 		Name:                name,
+		Mode:                modeOf(rel),
 		Release:             rel,
 		Namespace:           inputs.Deref(args.Namespace, rel.DefaultNamespace),
 		ServiceAccount:      inputs.Deref(args.ServiceAccountName, catalog.DefaultServiceAccount),
@@ -164,25 +197,30 @@ func New(name string, args inputs.KarpenterArgs, cluster *Cluster) (*Plan, error
 
 		Cluster:     cluster,
 		ReadCluster: inputs.Deref(args.ReadCluster, true),
+
+		ControllerPolicyStatements: args.ControllerPolicyStatements,
+		Deferred:                   args.Deferred(),
+		known:                      known,
 	}
 	p.inputs = planInputs{authenticationMode: args.ClusterAuthenticationMode, kubernetesVersion: args.KubernetesVersion, userClasses: len(args.NodeClasses)}
 	p.inputs.discoverySubnets, p.inputs.discoverySecurityGroups = userDiscovery(args.Discovery)
-	p.AuthenticationMode = assumedAuthenticationMode
+	p.accessMode = assumedAuthenticationMode
 	switch {
 	case args.ClusterAuthenticationMode != nil:
-		p.AuthenticationMode = *args.ClusterAuthenticationMode
+		p.accessMode = *args.ClusterAuthenticationMode
 	case cluster != nil:
-		p.AuthenticationMode = cluster.AuthenticationMode
+		p.accessMode = cluster.AuthenticationMode
 	}
 	p.CreateInstanceProfile = p.CreateNodeRole && inputs.Deref(args.CreateInstanceProfile, true)
 	p.RetainCrds = inputs.Deref(args.RetainCrdsOnDelete, false)
-	if p.RetainCrds && !p.InstallCrds && rel.AutoMode == nil {
+	if p.RetainCrds && !p.InstallCrds && p.Mode == inputs.ModeSelfManaged {
 		errs = append(errs, fmt.Errorf("retainCrdsOnDelete: only for the karpenter-crd release, which this install does not have (installCrds false, or Karpenter %s, whose chart installs CRDs that Helm never deletes)", rel.Version))
 	}
 	p.SpotServiceLinkedRole = inputs.Deref(args.CreateSpotServiceLinkedRole, false)
-	if rel.AutoMode != nil {
+	switch p.Mode {
+	case inputs.ModeAutoMode:
 		errs = append(errs, p.resolveAutoMode(args)...)
-	} else {
+	case inputs.ModeSelfManaged:
 		errs = append(errs, p.resolveIdentity(args)...)
 		errs = append(errs, p.resolveNodeAccess(args)...)
 		errs = append(errs, inputs.CheckDNSLabel("namespace", p.Namespace))
@@ -199,7 +237,7 @@ func New(name string, args inputs.KarpenterArgs, cluster *Cluster) (*Plan, error
 	if args.ClusterAuthenticationMode != nil {
 		errs = append(errs, inputs.CheckEnum("clusterAuthenticationMode", string(*args.ClusterAuthenticationMode), inputs.EnumValues[inputs.AuthenticationMode]()))
 	}
-	if args.KubernetesVersion != nil && rel.AutoMode == nil {
+	if args.KubernetesVersion != nil && p.Mode == inputs.ModeSelfManaged {
 		errs = append(errs, catalog.CheckKubernetesVersion(*args.KubernetesVersion, rel))
 	}
 
@@ -214,7 +252,7 @@ func New(name string, args inputs.KarpenterArgs, cluster *Cluster) (*Plan, error
 	if !p.CreateNodeRole && len(args.NodeRoleAdditionalPolicyArns) > 0 {
 		errs = append(errs, errors.New("nodeRoleAdditionalPolicyArns: cannot be used with nodeRoleArn (the component creates no node role to attach them to)"))
 	}
-	if rel.AutoMode == nil && !rel.Has(catalog.FeatureNodeClassRole) && p.CreateNodeRole && !p.CreateInstanceProfile {
+	if p.Mode == inputs.ModeSelfManaged && !rel.Has(catalog.FeatureNodeClassRole) && p.CreateNodeRole && !p.CreateInstanceProfile {
 		errs = append(errs, fmt.Errorf("createInstanceProfile: Karpenter %s launches nodes with the instance profile in settings.aws.defaultInstanceProfile, so the component must create it (Karpenter manages instance profiles itself from %s)",
 			rel.Version, catalog.FeatureSince[catalog.FeatureNodeClassRole]))
 	}
@@ -250,12 +288,12 @@ func New(name string, args inputs.KarpenterArgs, cluster *Cluster) (*Plan, error
 
 // resolveIdentity decides how the controller authenticates.
 func (p *Plan) resolveIdentity(args inputs.KarpenterArgs) []error {
-	identity := inputs.Deref(args.ControllerIdentity, "irsa")
+	identity := inputs.Deref(args.ControllerIdentity, inputs.ControllerIdentityIRSA)
 	if err := inputs.CheckEnum("controllerIdentity", string(identity), inputs.EnumValues[inputs.ControllerIdentity]()); err != nil {
 		return []error{err}
 	}
-	p.TrustIRSA = identity == "irsa" || identity == "both"
-	p.PodIdentity = identity == "podIdentity" || identity == "both"
+	p.TrustIRSA = identity != inputs.ControllerIdentityPodIdentity
+	p.PodIdentity = identity != inputs.ControllerIdentityIRSA
 	p.CreatePodIdentityAgent = inputs.Deref(args.CreatePodIdentityAgent, false)
 	var errs []error
 	if p.CreateControllerIAM && p.TrustIRSA && args.OidcProviderArn == nil {
@@ -277,16 +315,16 @@ const assumedAuthenticationMode = inputs.AuthenticationModeApiAndConfigMap
 // own (it usually has access already). A nodeAccess the cluster's own mode refuses is a cluster
 // finding (CheckCluster), with the cluster's name.
 func (p *Plan) resolveNodeAccess(args inputs.KarpenterArgs) []error {
-	mode := p.AuthenticationMode
+	mode := p.accessMode
 	switch {
 	case args.NodeAccess != nil:
 		p.NodeAccess = *args.NodeAccess
 	case !p.CreateNodeRole:
-		p.NodeAccess = "none"
+		p.NodeAccess = inputs.NodeAccessNone
 	case mode == inputs.AuthenticationModeConfigMap:
-		p.NodeAccess = "awsAuth"
+		p.NodeAccess = inputs.NodeAccessAwsAuth
 	default:
-		p.NodeAccess = "accessEntry"
+		p.NodeAccess = inputs.NodeAccessEntry
 	}
 	if err := inputs.CheckEnum("nodeAccess", string(p.NodeAccess), inputs.EnumValues[inputs.NodeAccess]()); err != nil {
 		return []error{err}
@@ -295,9 +333,9 @@ func (p *Plan) resolveNodeAccess(args inputs.KarpenterArgs) []error {
 		return nil
 	}
 	switch {
-	case p.NodeAccess == "accessEntry" && mode == inputs.AuthenticationModeConfigMap:
+	case p.NodeAccess == inputs.NodeAccessEntry && mode == inputs.AuthenticationModeConfigMap:
 		return []error{errors.New("nodeAccess: accessEntry needs a cluster in API or API_AND_CONFIG_MAP mode; clusterAuthenticationMode is CONFIG_MAP (use awsAuth)")}
-	case p.NodeAccess == "awsAuth" && mode == inputs.AuthenticationModeApi:
+	case p.NodeAccess == inputs.NodeAccessAwsAuth && mode == inputs.AuthenticationModeApi:
 		return []error{errors.New("nodeAccess: awsAuth needs a cluster that reads aws-auth (CONFIG_MAP or API_AND_CONFIG_MAP); clusterAuthenticationMode is API (use accessEntry)")}
 	}
 	return nil
@@ -346,8 +384,8 @@ func resolveProvisioning(args inputs.KarpenterArgs, rel catalog.Release) ([]inpu
 // PoolDefaults are the expireAfter and requirements of a pool that sets none.
 func PoolDefaults(r catalog.Release) (expireAfter string, requirements []inputs.Requirement) {
 	expireAfter, catalog := catalog.DefaultExpireAfter, catalog.DefaultRequirements
-	if r.AutoMode != nil {
-		expireAfter, catalog = r.AutoMode.DefaultExpireAfter, r.AutoMode.DefaultRequirements
+	if am := r.AutoMode; am != nil {
+		expireAfter, catalog = am.DefaultExpireAfter, am.DefaultRequirements
 	}
 	for _, req := range catalog {
 		requirements = append(requirements, inputs.Requirement{Key: req.Key, Operator: inputs.RequirementOperator(req.Operator), Values: slices.Clone(req.Values)})

@@ -22,7 +22,7 @@ func args() inputs.KarpenterArgs {
 }
 
 func TestDefaultPlan(t *testing.T) {
-	p, err := New("karpenter", args(), nil)
+	p, err := New("karpenter", args(), Known{}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, catalog.DefaultVersion, p.Release.Version.String())
 	assert.Equal(t, "kube-system", p.Namespace)
@@ -49,7 +49,7 @@ func TestDefaultPlan(t *testing.T) {
 func TestPlanFollowsTheGeneration(t *testing.T) {
 	a := args()
 	a.Version = new("0.31.0")
-	p, err := New("karpenter", a, nil)
+	p, err := New("karpenter", a, Known{}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "karpenter", p.Namespace)
 	assert.False(t, p.InstallCrds)
@@ -57,12 +57,12 @@ func TestPlanFollowsTheGeneration(t *testing.T) {
 	assert.Equal(t, "al2@latest", p.DefaultAmiAlias)
 
 	a.CreateInstanceProfile = new(false)
-	_, err = New("karpenter", a, nil)
+	_, err = New("karpenter", a, Known{}, nil)
 	assert.ErrorContains(t, err, "createInstanceProfile: Karpenter 0.31.0 launches nodes with the instance profile in settings.aws.defaultInstanceProfile")
 }
 
 func TestAutoModePlan(t *testing.T) {
-	p, err := New("karpenter", inputs.KarpenterArgs{ClusterName: pulumi.String("demo"), Mode: new(inputs.ModeAutoMode)}, nil)
+	p, err := New("karpenter", inputs.KarpenterArgs{ClusterName: pulumi.String("demo"), Mode: new(inputs.ModeAutoMode)}, Known{}, nil)
 	require.NoError(t, err)
 	assert.False(t, p.CreateControllerIAM || p.Interruption || p.InstallCrds || p.ChartCrds || p.CreateInstanceProfile)
 	assert.True(t, p.CreateNodeRole)
@@ -80,7 +80,7 @@ func TestPlanReportsEveryProblemTogether(t *testing.T) {
 	a.NodePools = []inputs.NodePoolSpec{{Name: "a", NodeClassRef: new("missing")}}
 	a.ChartRepository = new("oci://registry.example.com/karpenter")
 	a.RepositoryUsername = pulumi.String("me")
-	_, err := New("karpenter", a, nil)
+	_, err := New("karpenter", a, Known{}, nil)
 	require.Error(t, err)
 	for _, want := range []string{
 		`namespace: "Not_A_Namespace" is not a valid name`,
@@ -100,7 +100,7 @@ func TestChartSources(t *testing.T) {
 	} {
 		a := args()
 		a.ChartRepository = new(repository)
-		p, err := New("karpenter", a, nil)
+		p, err := New("karpenter", a, Known{}, nil)
 		require.NoError(t, err)
 		ref, version, repo := p.ChartSource("karpenter")
 		assert.Equal(t, want, [3]string{ref, version, repo}, repository)
@@ -132,7 +132,7 @@ func TestPoolWarnings(t *testing.T) {
 			a := args()
 			a.NodeClasses = []inputs.NodeClassSpec{c.class}
 			a.NodePools = []inputs.NodePoolSpec{{Name: "p", Requirements: c.pool}}
-			p, err := New("karpenter", a, nil)
+			p, err := New("karpenter", a, Known{}, nil)
 			require.NoError(t, err, "valid input: created as written")
 			if c.want == "" {
 				assert.Empty(t, p.Warnings)

@@ -1,0 +1,95 @@
+package provider
+
+// What the engine sent known at Construct. Typed Inputs arrive as Outputs, which cannot say
+// whether they are known; the few decisions that shape the set of children (the controller
+// policy layout, which cluster to read) read the raw construct inputs instead, handed from the
+// Construct middleware (provider.go) to the component through the context and into its plan.
+
+import (
+	"context"
+	"regexp"
+	"strconv"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+)
+
+type constructInputsKey struct{}
+
+// constructInputs are the inputs as the engine sent them, and the paths of the lists a preview
+// could not know (inputs.ResolvePlainOutputs).
+type constructInputs struct {
+	values property.Map
+	later  []string
+}
+
+func withConstructInputs(ctx context.Context, values property.Map, later []string) context.Context {
+	return context.WithValue(ctx, constructInputsKey{}, constructInputs{values, later})
+}
+
+// knownInputs is what the engine sent known of the component's inputs, for its plan.
+func knownInputs(ctx context.Context) plan.Known {
+	in, ok := ctx.Value(constructInputsKey{}).(constructInputs)
+	if !ok {
+		return plan.Known{}
+	}
+	return plan.Known{
+		Value: func(path string) (string, bool) {
+			v, ok := inputAt(in.values, path)
+			if !ok || !v.IsString() {
+				return "", false
+			}
+			return v.AsString(), true
+		},
+		Created: func(path string) bool {
+			v, ok := inputAt(in.values, path)
+			return ok && len(v.Dependencies()) > 0
+		},
+		Later: in.later,
+	}
+}
+
+// inputAt is an input by path (`discovery.subnetIds[0]`, `nodeClasses[1].subnetSelectorTerms[0].id`),
+// as the engine sent it, when it is known.
+func inputAt(inputs property.Map, path string) (property.Value, bool) {
+	v := property.New(inputs)
+	for _, step := range pathSteps(path) {
+		switch {
+		case step.index >= 0 && v.IsArray() && step.index < v.AsArray().Len():
+			v = v.AsArray().Get(step.index)
+		case step.index < 0 && v.IsMap():
+			next, ok := v.AsMap().GetOk(step.key)
+			if !ok {
+				return property.Value{}, false
+			}
+			v = next
+		default:
+			return property.Value{}, false
+		}
+	}
+	if v.IsComputed() || v.IsNull() || v.HasComputed() {
+		return property.Value{}, false
+	}
+	return v, true
+}
+
+type pathStep struct {
+	key   string
+	index int // -1 for a key
+}
+
+var pathStepPattern = regexp.MustCompile(`([^.\[\]]+)|\[(\d+)\]`)
+
+func pathSteps(path string) []pathStep {
+	var out []pathStep
+	for _, m := range pathStepPattern.FindAllStringSubmatch(path, -1) {
+		if m[2] != "" {
+			i, _ := strconv.Atoi(m[2])
+			out = append(out, pathStep{index: i})
+		} else {
+			out = append(out, pathStep{key: m[1], index: -1})
+		}
+	}
+	return out
+}

@@ -1,0 +1,70 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+)
+
+// Known is what the engine sent known of the Input-typed inputs at Construct: Value answers one
+// by its path (e.g. `clusterName`, `oidcProviderArn`, `discovery.subnetIds[0]`,
+// `nodeClasses[1].subnetSelectorTerms[0].id`) when it is known; Created says whether a path's
+// value is an output of a resource of the program; Later are the lists a preview could not know
+// at all (their length neither). The zero Known knows nothing.
+type Known struct {
+	Value   func(path string) (string, bool)
+	Created func(path string) bool
+	Later   []string
+}
+
+// String is the input at path when the engine sent it known.
+func (k Known) String(path string) (string, bool) {
+	if k.Value == nil {
+		return "", false
+	}
+	return k.Value(path)
+}
+
+// KnownInput is the component's input at path when the engine sent it known at Construct: the
+// few decisions that shape the set of children (the controller policy layout) read it.
+func (p *Plan) KnownInput(path string) (string, bool) {
+	return p.known.String(path)
+}
+
+// laterWarnings say what waits for `up`: the preview shows no discovery tags for the lists it
+// could not know.
+func (k Known) laterWarnings() []string {
+	if len(k.Later) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s: not known yet (outputs of resources this update creates): this preview shows no discovery tags for them; `pulumi up` tags each one before creating the node classes", strings.Join(k.Later, ", "))}
+}
+
+// ClusterRef is the cluster the component reads before planning (the plan's defaults follow
+// it), or why it reads none: Name is set when it reads one, Waits says why the checks wait,
+// Err is a finding about clusterName that makes reading pointless.
+type ClusterRef struct {
+	Name string
+	// Created: the name is an output of a resource of the program, so a cluster that does not
+	// exist yet at a preview is one this update creates.
+	Created bool
+	Waits   string
+	Err     error
+}
+
+// ClusterToRead says which cluster to read for args: none with readCluster false, and none
+// while its name is unknown.
+func ClusterToRead(args inputs.KarpenterArgs, known Known) ClusterRef {
+	if !inputs.Deref(args.ReadCluster, true) {
+		return ClusterRef{}
+	}
+	name, ok := known.String("clusterName")
+	if !ok {
+		return ClusterRef{Waits: "clusterName is not known yet (an output of a resource this update creates)"}
+	}
+	if err := inputs.CheckClusterName("clusterName", name); err != nil {
+		return ClusterRef{Err: err} // no cluster can have that name: nothing to read
+	}
+	return ClusterRef{Name: name, Created: known.Created != nil && known.Created("clusterName")}
+}

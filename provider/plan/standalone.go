@@ -1,0 +1,76 @@
+package plan
+
+// Plans for karpenter:index:NodePool and karpenter:index:NodeClass: one custom resource declared
+// outside the component, checked, defaulted and rendered by the same code as an entry of its
+// nodePools or nodeClasses, for the same Karpenter version. They name no AWS resource, so no
+// component-name check.
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+)
+
+// standalonePath is where a standalone resource's object is: its `spec` input.
+const standalonePath = "spec"
+
+// ForNodePool validates a NodePool resource's inputs and plans its one pool.
+func ForNodePool(name string, args inputs.NodePoolArgs) (*Plan, error) {
+	rel, err := ReleaseForMode(args.Mode, args.Version, args.AllowUnverifiedVersion)
+	if err != nil {
+		return nil, err
+	}
+	errs := inputs.ValidateNodePool(standalonePath, args.Spec, rel)
+	if args.Spec.NodeClassRef == nil {
+		errs = append(errs, fmt.Errorf("spec.nodeClassRef: required (the name of a %s in the cluster)", rel.NodeClass.Kind))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	p := standalonePlan(name, KindNodePool, rel)
+	p.Pools = []inputs.NodePoolSpec{args.Spec}
+	p.Warnings = inputs.PoolWarnings(standalonePath, args.Spec, nil, rel)
+	return p, nil
+}
+
+// ForNodeClass validates a NodeClass resource's inputs and plans its one class.
+func ForNodeClass(name string, args inputs.NodeClassArgs) (*Plan, error) {
+	if args.ClusterName == nil {
+		return nil, errors.New("clusterName: required (the name of the EKS cluster)")
+	}
+	rel, err := ReleaseForMode(args.Mode, args.Version, args.AllowUnverifiedVersion)
+	if err != nil {
+		return nil, err
+	}
+	c := args.Spec
+	errs := inputs.ValidateClass(standalonePath, c, rel)
+	if (modeOf(rel) == inputs.ModeAutoMode || rel.Has(catalog.FeatureNodeClassRole)) && c.Role == nil && c.InstanceProfile == nil {
+		errs = append(errs, errors.New("spec.role: required unless instanceProfile is set (the node IAM role, e.g. the Karpenter component's nodeRoleName)"))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	p := standalonePlan(name, KindNodeClass, rel)
+	p.Classes = []inputs.NodeClassSpec{c}
+	p.Warnings = inputs.ClassWarnings(standalonePath, c, rel)
+	p.Deferred = inputs.Deferred{ClusterName: args.ClusterName}
+	return p, nil
+}
+
+func standalonePlan(name string, kind Kind, rel catalog.Release) *Plan {
+	return &Plan{Name: name, Kind: kind, Mode: modeOf(rel), Release: rel, DefaultAmiAlias: catalog.DefaultAmiAliasOf(rel)}
+}
+
+// PoolPath and ClassPath are the input paths of the i-th pool and class: an entry of the
+// component's lists, or a standalone resource's spec.
+func (p *Plan) PoolPath(i int) string  { return p.objectPath("nodePools", i) }
+func (p *Plan) ClassPath(i int) string { return p.objectPath("nodeClasses", i) }
+
+func (p *Plan) objectPath(list string, i int) string {
+	if p.Kind != KindComponent {
+		return standalonePath
+	}
+	return fmt.Sprintf("%s[%d]", list, i)
+}
