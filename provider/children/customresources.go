@@ -1,0 +1,85 @@
+package children
+
+import (
+	"slices"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// Registering the custom resources: the node classes and pools, after everything they need.
+
+// createCustomResources creates the node classes and pools. They wait for both releases (the
+// CRDs and the controller that reconciles them) and for the node IAM (nodes must be able to
+// join), so a destroy deletes them first, while Karpenter still runs with its permissions
+// and can drain and terminate the nodes they own.
+func (b *builder) createCustomResources() error {
+	deps := slices.Clone(b.nodeDeps)
+	if b.release != nil {
+		deps = append(deps, b.release)
+	}
+	if b.crdRelease != nil {
+		deps = append(deps, b.crdRelease)
+	}
+	r := b.plan.Release
+	classes := map[string]inputs.NodeClassSpec{}
+	for _, c := range b.plan.Classes {
+		classes[c.Name] = c
+		if _, err := b.newCustomResource("-nodeclass-"+c.Name, r.NodeClass, c.Name, b.nodeClassSpec(c), deps); err != nil {
+			return err
+		}
+	}
+	for _, p := range b.plan.Pools {
+		body := b.nodePoolSpec(p, classes[inputs.Deref(p.NodeClassRef, "")])
+		if _, err := b.newCustomResource("-nodepool-"+p.Name, r.NodePool, p.Name, body, deps); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newCustomResource registers a NodePool, EC2NodeClass, Provisioner or AWSNodeTemplate. The
+// v1 kinds alias their v1beta1 types: the API server serves one object under both versions,
+// so an upgrade across the boundary must update it in place — replacing it would delete the
+// live object (and drain its nodes) after creating its successor.
+func (b *builder) newCustomResource(suffix string, kind catalog.ApiKind, name string, body map[string]any, deps []pulumi.Resource) (*Child, error) {
+	opts := []pulumi.ResourceOption{pulumi.DependsOn(deps)}
+	for _, older := range catalog.PreviousAPIVersions[kind] {
+		opts = append(opts, pulumi.Aliases([]pulumi.Alias{{Type: pulumi.String(older.Token())}}))
+	}
+	return b.newChild(kind.Token(), suffix, pulumi.Map{
+		"apiVersion": pulumi.String(kind.ApiVersion),
+		"kind":       pulumi.String(kind.Kind),
+		"metadata":   pulumi.Map{"name": pulumi.String(name)},
+		"spec":       pulumi.ToMap(withUnknowns(body).(map[string]any)),
+	}, opts...)
+}
+
+// withUnknowns turns the placeholders of values a preview does not know (spec/unknown.go) back
+// into unknown outputs, so the preview shows them as unknown.
+func withUnknowns(v any) any {
+	switch x := v.(type) {
+	case string:
+		if inputs.IsUnknown(x) {
+			return pulumi.UnsafeUnknownOutput(nil)
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if inputs.IsUnknown(k) {
+				return pulumi.UnsafeUnknownOutput(nil) // the whole map was unknown
+			}
+			out[k] = withUnknowns(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = withUnknowns(e)
+		}
+		return out
+	}
+	return v
+}
