@@ -1,8 +1,6 @@
 package children
 
 import (
-	"slices"
-
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 
@@ -11,18 +9,10 @@ import (
 
 // Registering the custom resources: the node classes and pools, after everything they need.
 
-// createCustomResources creates the node classes and pools. They wait for both releases (the
-// CRDs and the controller that reconciles them) and for the node IAM (nodes must be able to
-// join), so a destroy deletes them first, while Karpenter still runs with its permissions
-// and can drain and terminate the nodes they own.
-func (b *builder) createCustomResources() error {
-	deps := slices.Clone(b.nodeDeps)
-	if b.release != nil {
-		deps = append(deps, b.release)
-	}
-	if b.crdRelease != nil {
-		deps = append(deps, b.crdRelease)
-	}
+// createCustomResources creates the node classes and pools after deps: the releases and the
+// node IAM (nodes must be able to join), so a destroy deletes them first, while Karpenter
+// still runs with its permissions and can drain and terminate the nodes they own.
+func (b *builder) createCustomResources(deps []pulumi.Resource) error {
 	r := b.plan.Release
 	classes := map[string]inputs.NodeClassSpec{}
 	for _, c := range b.plan.Classes {

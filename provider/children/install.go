@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -47,12 +48,16 @@ type builder struct {
 	// is invalid, so bad input creates nothing even when it was unknown during preview.
 	gate pulumi.ResourceArrayOutput
 
-	node       nodeIAM
-	nodeDeps   []pulumi.Resource // what node classes need while nodes exist
+	// node is the node IAM, registered first: the chart values and the default node class
+	// name its role and instance profile.
+	node nodeIAM
+}
+
+// installed is what the outputs report of the children: the controller's IAM and the queue
+// (nil without interruption handling) besides the node IAM.
+type installed struct {
 	controller controllerIAM
 	queue      *interruptionQueue
-	crdRelease pulumi.Resource
-	release    pulumi.Resource
 }
 
 // Install registers the children of a Karpenter component as plan says, under comp, and
@@ -62,18 +67,19 @@ func Install(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan) (Outputs, 
 	// registration, and the construct call stack (gRPC, middleware) is deep enough to make that
 	// the largest cost of a Construct.
 	var b *builder
+	var in installed
 	done := make(chan error, 1)
 	go func() {
 		var err error
 		if b, err = newBuilder(ctx, comp, p); err == nil {
-			err = b.build()
+			in, err = b.install()
 		}
 		done <- err
 	}()
 	if err := <-done; err != nil {
 		return Outputs{}, err
 	}
-	return b.outputs(), nil
+	return b.outputs(in), nil
 }
 
 func newBuilder(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan) (*builder, error) {
@@ -87,10 +93,10 @@ func newBuilder(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan) (*build
 	return b, nil
 }
 
-func (b *builder) build() error {
-	var err error
+// install registers the children in dependency order.
+func (b *builder) install() (in installed, err error) {
 	if b.node, err = b.createNodeIAM(); err != nil {
-		return err
+		return in, err
 	}
 	createAccess := b.createNodeAccess
 	if b.plan.Mode == inputs.ModeAutoMode && b.plan.NodeAccess == inputs.NodeAccessEntry {
@@ -98,66 +104,69 @@ func (b *builder) build() error {
 	}
 	access, err := createAccess(b.node.roleArn)
 	if err != nil {
-		return err
+		return in, err
 	}
 	discovery, err := b.createDiscoveryTags()
 	if err != nil {
-		return err
+		return in, err
 	}
 	// Node classes need the nodes' IAM, their access to the cluster and the discovery tags
 	// for as long as nodes exist.
-	b.nodeDeps = append(append(append([]pulumi.Resource{}, b.node.resources...), access...), discovery...)
+	nodeDeps := slices.Concat(b.node.resources, access, discovery)
 	if b.plan.Mode == inputs.ModeAutoMode {
 		// EKS runs Karpenter: no queue, controller IAM or releases; the classes and pools go
 		// straight onto the CRDs EKS installed.
 		spotRole, err := b.createSpotServiceLinkedRole()
 		if err != nil {
-			return err
+			return in, err
 		}
-		b.nodeDeps = append(b.nodeDeps, spotRole...)
-		return b.createCustomResources()
+		return in, b.createCustomResources(slices.Concat(nodeDeps, spotRole))
 	}
 
 	queueArn := ""
 	if b.plan.Interruption {
 		queue, err := b.createInterruptionQueue()
 		if err != nil {
-			return err
+			return in, err
 		}
-		b.queue, queueArn = &queue, queue.knownArn
+		in.queue, queueArn = &queue, queue.knownArn
 	}
-	if b.controller, err = b.createControllerIAM(b.node, queueArn); err != nil {
-		return err
+	if in.controller, err = b.createControllerIAM(b.node, queueArn); err != nil {
+		return in, err
 	}
-	podIdentity, err := b.createPodIdentity(b.controller.roleArn)
+	podIdentity, err := b.createPodIdentity(in.controller.roleArn)
 	if err != nil {
-		return err
+		return in, err
 	}
 	spotRole, err := b.createSpotServiceLinkedRole()
 	if err != nil {
-		return err
+		return in, err
 	}
 	crd, err := b.createCrdRelease()
 	if err != nil {
-		return err
+		return in, err
 	}
 
 	// The controller starts only once its permissions, credentials, queue and CRDs exist; on
 	// destroy it is removed before any of them, and the custom resources go before it.
-	releaseDeps := append(append(append([]pulumi.Resource{}, b.controller.resources...), podIdentity...), spotRole...)
-	if b.queue != nil {
-		releaseDeps = append(releaseDeps, b.queue.resources...)
+	releaseDeps := slices.Concat(in.controller.resources, podIdentity, spotRole)
+	if in.queue != nil {
+		releaseDeps = append(releaseDeps, in.queue.resources...)
 	}
 	if crd != nil {
-		b.crdRelease = crd
 		releaseDeps = append(releaseDeps, crd)
 	}
-	release, err := b.createControllerRelease(releaseDeps, b.controller, b.queue)
+	release, err := b.createControllerRelease(releaseDeps, in.controller, in.queue)
 	if err != nil {
-		return err
+		return in, err
 	}
-	b.release = release
-	return b.createCustomResources()
+	// The custom resources wait for both releases (the CRDs and the controller that
+	// reconciles them).
+	customDeps := append(nodeDeps, release)
+	if crd != nil {
+		customDeps = append(customDeps, crd)
+	}
+	return in, b.createCustomResources(customDeps)
 }
 
 // childName is the logical (Pulumi) name of a child: the component's name plus a suffix.
@@ -246,22 +255,22 @@ type Outputs struct {
 	NodePoolNames, NodeClassNames                                             pulumi.StringArrayOutput
 }
 
-func (b *builder) outputs() Outputs {
+func (b *builder) outputs(in installed) Outputs {
 	var c Outputs
 	none := pulumi.String("").ToStringOutput()
 	c.ControllerRoleArn, c.ControllerRoleName = none, none
 	c.ControllerPolicyArns = pulumi.StringArray{}.ToStringArrayOutput()
 	if b.plan.Mode == inputs.ModeSelfManaged {
-		c.ControllerRoleArn = b.controller.roleArn
-		c.ControllerRoleName = b.controller.roleName
-		c.ControllerPolicyArns = b.controller.policyArns
+		c.ControllerRoleArn = in.controller.roleArn
+		c.ControllerRoleName = in.controller.roleName
+		c.ControllerPolicyArns = in.controller.policyArns
 	}
 	c.NodeRoleArn = b.node.roleArn
 	c.NodeRoleName = b.node.roleName
 	c.InstanceProfileName = b.node.instanceProfileName
 	c.InterruptionQueueName, c.InterruptionQueueArn, c.InterruptionQueueUrl = none, none, none
-	if b.queue != nil {
-		c.InterruptionQueueName, c.InterruptionQueueArn, c.InterruptionQueueUrl = b.queue.name, b.queue.arn, b.queue.url
+	if in.queue != nil {
+		c.InterruptionQueueName, c.InterruptionQueueArn, c.InterruptionQueueUrl = in.queue.name, in.queue.arn, in.queue.url
 	}
 	c.Namespace = pulumi.String(b.plan.Namespace).ToStringOutput()
 	c.ServiceAccountName = pulumi.String(b.plan.ServiceAccount).ToStringOutput()
