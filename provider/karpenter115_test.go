@@ -34,28 +34,6 @@ func TestV115FieldsRender(t *testing.T) {
 	assert.Equal(t, []any{"Unhealthy"}, budgets[0].(map[string]any)["reasons"])
 }
 
-func TestKubeletAdditionalSettingsRules(t *testing.T) {
-	msg := renderError(t, withDefaults(t, `{"nodeClasses":[{"name":"c","kubelet":{"additionalSettings":{"maxPods":10,"":1,"podPidsLimit":null}}}]}`))
-	assert.Contains(t, msg, "nodeClasses[0].kubelet.additionalSettings.maxPods: maxPods has a typed field; set nodeClasses[0].kubelet.maxPods instead")
-	assert.Contains(t, msg, "nodeClasses[0].kubelet.additionalSettings: empty setting name")
-	assert.Contains(t, msg, "nodeClasses[0].kubelet.additionalSettings.podPidsLimit: null is not a kubelet setting")
-
-	// What Karpenter 1.15's controller would reject (ValidationSucceeded=False, no launches).
-	msg = renderError(t, withDefaults(t, `{"nodeClasses":[
-		{"name":"a","kubelet":{"additionalSettings":{"containerLogMaxSise":"50Mi","registerWithTaints":[]}}},
-		{"name":"b","amiAlias":"bottlerocket@latest","kubelet":{"podsPerCore":2,"additionalSettings":{"containerLogMaxSize":"50Mi"}}},
-		{"name":"c","amiAlias":"al2@latest","kubelet":{"clusterDNS":["10.0.0.10","10.0.0.11"]}}]}`))
-	assert.Contains(t, msg, `nodeClasses[0].kubelet.additionalSettings.containerLogMaxSise: "containerLogMaxSise" is not a KubeletConfiguration setting`)
-	assert.Contains(t, msg, "nodeClasses[0].kubelet.additionalSettings.registerWithTaints: cannot be set (Karpenter sets it from the NodePool's taints and startupTaints)")
-	assert.Contains(t, msg, "nodeClasses[1].kubelet.additionalSettings: the Bottlerocket AMI family applies only the typed kubelet settings")
-	assert.Contains(t, msg, "nodeClasses[1].kubelet.podsPerCore: the Bottlerocket AMI family does not apply it")
-	assert.Contains(t, msg, "nodeClasses[2].kubelet.clusterDNS: the AL2 AMI family takes one entry; 2 were set")
-	// Before 1.15 the typed kubelet is what it was (the family rules are 1.15's controller's).
-	renderVersion(t, "1.14.1", `{"nodeClasses":[{"name":"b","amiAlias":"bottlerocket@latest","kubelet":{"podsPerCore":2}}]}`)
-	assert.Contains(t, renderError(t, withDefaults(t, `{"nodePools":[{"name":"p","disruption":{"budgets":[{"reasons":["Unhealty"]}]}}]}`)),
-		`nodePools[0].disruption.budgets[0].reasons[0]: "Unhealty" is not one of`)
-}
-
 func TestChartValuesOfV115(t *testing.T) {
 	// Accepted on 1.15 and passed through to the chart.
 	values := `{"values":{"settings":{"featureGates":{"nodeRepair":true,"terminateFirstDrift":true},"awsFeatureGates":{"rebootForRepair":true},"enableDRA":true,"securityGroupRefreshInterval":"5m"}}}`
