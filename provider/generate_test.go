@@ -15,7 +15,6 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputgen"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
-
 )
 
 // Inputs drawn from schema.json (provider/inputgen) — right by type, often wrong by meaning —

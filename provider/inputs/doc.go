@@ -4,8 +4,8 @@
 // reported together: the plain inputs (validate_*.go, against the catalog's release), the raw
 // inputs before they decode (properties.go: unknown keys, outputs inside plain fields), chart
 // values (values.go), and the values only known once they resolve (checks.go), as functions of
-// the resolved value that the build layer's gate runs.
+// the resolved value that the children layer's gate runs.
 //
-// Layers: catalog ← inputs ← plan ← children ← provider. spec takes no Pulumi context and creates no
-// Output: it names Pulumi's Input types only because the args carry them.
+// Layers: catalog ← inputs ← plan ← children ← provider. inputs takes no Pulumi context and
+// creates no Output: it names Pulumi's Input types only because the args carry them.
 package inputs

@@ -1,9 +1,15 @@
-// Package plan turns the component's inputs (spec) and the catalog into the resolved install, a
-// Plan: the release, the defaults applied, which children exist (controller IAM, node role,
-// instance profile, interruption queue, CRD release, node access, Pod Identity), the completed
-// NodePool and node class lists, the chart source and the warnings a preview says. Building a
-// Plan validates every plain input, so an invalid one creates nothing.
+// Package plan turns the component's inputs and the catalog into the resolved install, a Plan:
+// the release and who runs it (Mode), the defaults applied, which children exist (controller
+// IAM, node role, instance profile, interruption queue, CRD release, node access, Pod Identity),
+// the completed NodePool and node class lists, the chart source, the warnings a preview says,
+// and everything the children layer reads — the Input-typed values it wires into the children
+// (Deferred) and what the engine sent known at Construct (Known). Plans are made here only:
+// New (the component; ClusterToRead says which cluster to read first), ForNodePool and
+// ForNodeClass (one custom resource declared outside it). Making a Plan validates every plain
+// input, so an invalid one creates nothing. The plan is checked against the cluster here too
+// (cluster.go, cluster_classes.go), through a ClusterReader the children layer implements.
 //
-// Layers: catalog ← inputs ← plan ← children ← provider. plan is pure: it imports nothing of Pulumi
-// and is tested without a Pulumi context.
+// Layers: catalog ← inputs ← plan ← children ← provider. plan is pure: it imports nothing of
+// Pulumi and is tested without a Pulumi context (refusals_*_test.go: the plain inputs' refusals
+// from render's JSON args).
 package plan
