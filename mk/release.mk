@@ -103,6 +103,7 @@ release-dry-run: release-version release-deps sdkgen $(RELEASE_NODE_MODULES)/.pa
 	@before=$$($(sdk_tree_hash)) && \
 		RELEASE_VERSION=$(VERSION) $(GORELEASER) release --snapshot --clean --skip=publish && \
 		echo "$$before" > dist/.sdk-tree-hash
+	scripts/release/notes.sh --unreleased $(VERSION) > dist/release-notes.md
 	$(MAKE) --no-print-directory sdks SDK_VERSION=$(VERSION) SDK_OUT=dist/sdk
 	NODE_MODULES=$(CURDIR)/$(RELEASE_NODE_MODULES) PYTHON=$(RELEASE_PY) scripts/release/package-sdks.sh dist/sdk dist
 	MAVEN_GPG_PRIVATE_KEY="$$(scripts/release/maven-central.sh throwaway-key)" MAVEN_GPG_PASSPHRASE= \
@@ -121,13 +122,16 @@ test-release-dry-run:
 	$(MAKE) --no-print-directory release-dry-run VERSION=$(RELEASE_TEST_VERSION) RELEASE_GO_CHECK=fail
 
 # Only the release workflow runs this, on the checked-out tag: goreleaser builds the six
-# archives again from the tag and publishes them, with the checksums and a changelog, to the
-# GitHub release (GITHUB_TOKEN with contents: write).
+# archives again from the tag and publishes them, with the checksums and the version's section
+# of CHANGELOG.md as the notes, to the GitHub release (GITHUB_TOKEN with contents: write). The
+# notes are written outside dist/, which --clean empties.
+RELEASE_NOTES := $(CACHE_DIR)/release-notes-$(VERSION).md
 release-publish-plugin: $(GORELEASER)
 ifndef GITHUB_TOKEN
 	$(error release-publish-plugin publishes: it runs in .github/workflows/release.yml, with GITHUB_TOKEN)
 endif
-	$(GORELEASER) release --clean
+	scripts/release/notes.sh $(VERSION) > $(RELEASE_NOTES)
+	$(GORELEASER) release --clean --release-notes=$(RELEASE_NOTES)
 
 DEPS_TARGETS += release-deps
 TEST_TARGETS += release-check test-release-dry-run
