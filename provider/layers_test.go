@@ -119,7 +119,7 @@ func TestVersionsBranchOnlyInTheCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, layer := range []string{"spec", "plan", "build"} {
+	for _, layer := range []string{"inputs", "plan", "children"} {
 		more, err := filepath.Glob(filepath.Join(layer, "*.go"))
 		if err != nil {
 			t.Fatal(err)

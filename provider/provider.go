@@ -42,8 +42,8 @@ func Provider() (p.Provider, error) {
 		WithPluginDownloadURL("github://api.github.com/pulumi-karpenter/pulumi-karpenter").
 		WithLanguageMap(languageMap()).
 		// Every token is in the index module: the component types' (this package) and the input
-		// types' (package spec), whose Go package would otherwise name the module.
-		WithModuleMap(map[tokens.ModuleName]tokens.ModuleName{"provider": "index", "spec": "index"}).
+		// types. (package inputs), whose Go package would otherwise name the module.
+		WithModuleMap(map[tokens.ModuleName]tokens.ModuleName{"provider": "index", "inputs": "index"}).
 		WithComponents(infer.ComponentF(NewKarpenter), infer.ComponentF(NewNodePool), infer.ComponentF(NewNodeClass)).
 		Build()
 	if err != nil {
