@@ -14,8 +14,8 @@ import (
 )
 
 // The inputs checked against the cluster they install into (plan/cluster.go): render with a
-// described `cluster` (render_cluster.go) reads it as `pulumi up` reads the real one through the
-// aws provider.
+// described `cluster` (provider/render/cluster.go) reads it as `pulumi up` reads the real one
+// through the aws provider.
 
 // withCluster is the default args with extra inputs, checked against a cluster (JSON; {} fits).
 func withCluster(t *testing.T, cluster, extra string) string {
