@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -272,7 +274,7 @@ func TestMigrationToAutoMode(t *testing.T) {
 	}
 	assert.Contains(t, deleted, "kubernetes:helm.sh/v3:Release", "the controller release is uninstalled")
 	assert.Equal(t, 1, len(step8a.Resources)-len(deleted), "only the CRD release is kept")
-	assert.True(t, slices.ContainsFunc(step8a.Resources, func(r RenderedResource) bool {
+	assert.True(t, slices.ContainsFunc(step8a.Resources, func(r format.Resource) bool {
 		return r.Name == "karpenter-crd-release" && r.RetainOnDelete
 	}))
 
@@ -307,14 +309,14 @@ func TestAutoModeClassWarnings(t *testing.T) {
 	warnings := func(args string) []string {
 		parsed, err := ParseRenderArgs([]byte(args))
 		require.NoError(t, err)
-		parsed.providers = map[string]string{"aws": testAWSProvider, "kubernetes": testK8sProvider}
-		h, err := startRenderHost(t.Context(), &renderMocks{}, parsed.Project, parsed.Stack)
+		parsed.Providers = map[string]string{"aws": testAWSProvider, "kubernetes": testK8sProvider}
+		h, err := startRenderHost(t.Context(), &render.Mocks{}, parsed.Project, parsed.Stack)
 		require.NoError(t, err)
-		defer h.close()
-		_, _, err = h.construct(t.Context(), parsed)
+		defer h.Close()
+		_, _, err = h.Construct(t.Context(), parsed)
 		require.NoError(t, err)
 		var out []string
-		for _, l := range h.warnings() {
+		for _, l := range h.Warnings() {
 			assert.Contains(t, l.GetUrn(), "::karpenter", "the warning is on the component")
 			out = append(out, l.GetMessage())
 		}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/stretchr/testify/require"
@@ -27,7 +29,7 @@ func BenchmarkConstructDefault(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		start := time.Now()
-		_, _, err := host.construct(context.Background(), args)
+		_, _, err := host.Construct(context.Background(), args)
 		constructTime += time.Since(start)
 		require.NoError(b, err)
 		b.StopTimer()
@@ -61,21 +63,21 @@ func benchmarkConstruct(b *testing.B, argsJSON string) {
 	args, _, host := benchSetup(b, argsJSON)
 	b.ResetTimer()
 	for b.Loop() {
-		_, _, err := host.construct(context.Background(), args)
+		_, _, err := host.Construct(context.Background(), args)
 		require.NoError(b, err)
 	}
 }
 
 // benchSetup parses args, renders them once (what the inline program declares) and starts the
 // in-process engine the iterations share; it stops with the benchmark.
-func benchSetup(b *testing.B, argsJSON string) (RenderArgs, *Rendered, *renderHost) {
+func benchSetup(b *testing.B, argsJSON string) (render.Args, *format.Rendered, *render.Host) {
 	args, err := ParseRenderArgs([]byte(argsJSON))
 	require.NoError(b, err)
 	rendered, err := Render(context.Background(), args)
 	require.NoError(b, err)
-	host, err := startRenderHost(context.Background(), &renderMocks{}, args.Project, args.Stack)
+	host, err := startRenderHost(context.Background(), &render.Mocks{}, args.Project, args.Stack)
 	require.NoError(b, err)
-	b.Cleanup(host.close)
+	b.Cleanup(host.Close)
 	return args, rendered, host
 }
 
@@ -93,9 +95,9 @@ func poolsArgs(n int) string {
 
 // registerInline is a plain Pulumi Go program declaring the rendered children directly: same
 // types, names, inputs and dependencies, no component.
-func registerInline(ctx context.Context, host *renderHost, r *Rendered) error {
+func registerInline(ctx context.Context, host *render.Host, r *format.Rendered) error {
 	pctx, err := pulumi.NewContext(ctx, pulumi.RunInfo{
-		Project: "project", Stack: "stack", MonitorAddr: host.monitorAddr, EngineAddr: host.engineAddr, Parallel: 16,
+		Project: "project", Stack: "stack", MonitorAddr: host.MonitorAddr, EngineAddr: host.EngineAddr, Parallel: 16,
 	})
 	if err != nil {
 		return err
@@ -120,7 +122,7 @@ func registerInline(ctx context.Context, host *renderHost, r *Rendered) error {
 
 // longestChain is the number of resources on the longest dependency path: the create-time
 // critical path, each step waiting for the one before.
-func longestChain(resources []RenderedResource) int {
+func longestChain(resources []format.Resource) int {
 	depth := map[string]int{}
 	longest := 0
 	for _, r := range resources { // registration order: dependencies come first

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/stretchr/testify/assert"
@@ -12,8 +14,8 @@ import (
 )
 
 // The inputs checked against the cluster they install into (plan/cluster.go): render with a
-// described `cluster` (render_cluster.go) reads it as `pulumi up` reads the real one through the
-// aws provider.
+// described `cluster` (provider/render/cluster.go) reads it as `pulumi up` reads the real one
+// through the aws provider.
 
 // withCluster is the default args with extra inputs, checked against a cluster (JSON; {} fits).
 func withCluster(t *testing.T, cluster, extra string) string {
@@ -23,20 +25,20 @@ func withCluster(t *testing.T, cluster, extra string) string {
 
 // constructLogged constructs args (as a preview when preview is set) and returns the error and
 // the warnings said on the component.
-func constructLogged(t *testing.T, args string, preview bool, edit func(*RenderArgs)) ([]string, error) {
+func constructLogged(t *testing.T, args string, preview bool, edit func(*render.Args)) ([]string, error) {
 	t.Helper()
 	parsed, err := ParseRenderArgs([]byte(args))
 	require.NoError(t, err)
-	parsed.preview = preview
+	parsed.Preview = preview
 	if edit != nil {
 		edit(&parsed)
 	}
-	h, err := startRenderHost(t.Context(), &renderMocks{cluster: parsed.cluster}, parsed.Project, parsed.Stack)
+	h, err := startRenderHost(t.Context(), &render.Mocks{Cluster: parsed.Cluster}, parsed.Project, parsed.Stack)
 	require.NoError(t, err)
-	defer h.close()
-	_, _, err = h.construct(t.Context(), parsed)
+	defer h.Close()
+	_, _, err = h.Construct(t.Context(), parsed)
 	var warnings []string
-	for _, l := range h.warnings() {
+	for _, l := range h.Warnings() {
 		warnings = append(warnings, l.GetMessage())
 	}
 	return warnings, err
@@ -170,20 +172,20 @@ func TestFindingsThatAreLikelyMistakesWarn(t *testing.T) {
 // from a resource that does not exist yet is the same. At `up` (known, existing) the checks run.
 func TestChecksWaitForAClusterTheUpdateCreates(t *testing.T) {
 	args := withCluster(t, `{}`, `{}`)
-	warnings, err := constructLogged(t, args, true, func(a *RenderArgs) {
+	warnings, err := constructLogged(t, args, true, func(a *render.Args) {
 		a.Inputs = a.Inputs.Set("clusterName", property.New(property.Computed).WithDependencies([]urn.URN{"urn:pulumi:stack::project::aws:eks/cluster:Cluster::demo"}))
 	})
 	require.NoError(t, err)
 	said := strings.Join(warnings, "\n")
 	assert.Contains(t, said, "clusterName is not known yet (an output of a resource this update creates): at `pulumi up`, before creating anything, the component reads the cluster and checks its authentication mode, which node access follows (this preview assumes API_AND_CONFIG_MAP: an access entry for the node role)")
 
-	warnings, err = constructLogged(t, withCluster(t, `{"missing":true}`, `{}`), true, func(a *RenderArgs) {
+	warnings, err = constructLogged(t, withCluster(t, `{"missing":true}`, `{}`), true, func(a *render.Args) {
 		a.Inputs = a.Inputs.Set("clusterName", property.New("demo").WithDependencies([]urn.URN{"urn:pulumi:stack::project::aws:eks/cluster:Cluster::demo"}))
 	})
 	require.NoError(t, err, "a cluster this update creates does not exist at the preview")
 	assert.Contains(t, strings.Join(warnings, "\n"), "cluster demo does not exist yet (this update creates it)")
 
-	_, err = constructLogged(t, withCluster(t, `{"missing":true}`, `{}`), false, func(a *RenderArgs) {
+	_, err = constructLogged(t, withCluster(t, `{"missing":true}`, `{}`), false, func(a *render.Args) {
 		a.Inputs = a.Inputs.Set("clusterName", property.New("demo").WithDependencies([]urn.URN{"urn:pulumi:stack::project::aws:eks/cluster:Cluster::demo"}))
 	})
 	require.ErrorContains(t, err, "clusterName: no EKS cluster named demo exists", "at up it must exist")
@@ -210,7 +212,7 @@ func TestReadClusterFalseReadsNothing(t *testing.T) {
 func TestDiscoveryOfSubnetsTheUpdateCreates(t *testing.T) {
 	subnets := urn.URN("urn:pulumi:stack::project::aws:ec2/subnet:Subnet::private")
 	untagged := `{"subnets":[{"id":"subnet-1","zone":"us-west-2a","tags":{}},{"id":"subnet-2","zone":"us-west-2b","tags":{}}]}`
-	warnings, err := constructLogged(t, withCluster(t, untagged, `{"discovery":{"subnetIds":["x"]}}`), true, func(a *RenderArgs) {
+	warnings, err := constructLogged(t, withCluster(t, untagged, `{"discovery":{"subnetIds":["x"]}}`), true, func(a *render.Args) {
 		a.Inputs = a.Inputs.Set("discovery", property.New(map[string]property.Value{"subnetIds": property.New(property.Computed).WithDependencies([]urn.URN{subnets})}))
 	})
 	require.NoError(t, err, "the preview cannot know the subnets yet")

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -32,7 +33,7 @@ func TestPodIdentity(t *testing.T) {
 func TestPodIdentityNeedsTheAgent(t *testing.T) {
 	args, err := ParseRenderArgs([]byte(`{"clusterName":"demo","controllerIdentity":"podIdentity"}`))
 	require.NoError(t, err)
-	_, err = render(context.Background(), args, &renderMocks{missingAddons: map[string]bool{"eks-pod-identity-agent": true}})
+	_, err = renderWith(context.Background(), args, &render.Mocks{MissingAddons: map[string]bool{"eks-pod-identity-agent": true}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "controllerIdentity: podIdentity needs the eks-pod-identity-agent add-on on cluster demo")
 

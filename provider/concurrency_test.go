@@ -10,6 +10,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
+
 	presource "github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
@@ -23,9 +26,9 @@ func TestConcurrentConstructsAreIsolated(t *testing.T) {
 	variants := concurrentVariants(t)
 	const copies = 3 // each variant under several component and cluster names
 	type job struct {
-		args    RenderArgs
-		want    *Rendered // constructed alone
-		wantErr string    // its message alone, for a bad input
+		args    render.Args
+		want    *format.Rendered // constructed alone
+		wantErr string           // its message alone, for a bad input
 		got     presource.PropertyMap
 		gotErr  error
 	}
@@ -42,9 +45,9 @@ func TestConcurrentConstructsAreIsolated(t *testing.T) {
 	}
 
 	// One provider server — what one plugin process serves — constructs them all at once.
-	host, err := startRenderHost(context.Background(), &renderMocks{}, "project", "stack")
+	host, err := startRenderHost(context.Background(), &render.Mocks{}, "project", "stack")
 	require.NoError(t, err)
-	defer host.close()
+	defer host.Close()
 	start := make(chan struct{})
 	var wg sync.WaitGroup
 	for _, j := range jobs {
@@ -52,17 +55,17 @@ func TestConcurrentConstructsAreIsolated(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			j.got, _, j.gotErr = host.construct(context.Background(), j.args)
+			j.got, _, j.gotErr = host.Construct(context.Background(), j.args)
 		}()
 	}
 	close(start)
 	wg.Wait()
 
-	byComponent := map[string][]RenderedResource{}
-	for _, reg := range host.monitor.recorded() {
-		if reg.custom {
-			owner := presource.URN(reg.parent).Name()
-			byComponent[owner] = append(byComponent[owner], reg.rendered())
+	byComponent := map[string][]format.Resource{}
+	for _, reg := range host.Registrations() {
+		if reg.Custom {
+			owner := presource.URN(reg.Parent).Name()
+			byComponent[owner] = append(byComponent[owner], reg.Resource())
 		}
 	}
 	failed := 0
@@ -76,7 +79,7 @@ func TestConcurrentConstructsAreIsolated(t *testing.T) {
 			continue
 		}
 		require.NoError(t, j.gotErr, "%s: constructed alone, failed among others", name)
-		require.Equal(t, asJSON(t, j.want.Outputs), asJSON(t, plainMap(presource.FromResourcePropertyMap(j.got))), "%s: outputs", name)
+		require.Equal(t, asJSON(t, j.want.Outputs), asJSON(t, render.PlainMap(presource.FromResourcePropertyMap(j.got))), "%s: outputs", name)
 		require.Equal(t, byName(t, j.want.Resources), byName(t, byComponent[name]), "%s: children", name)
 		delete(byComponent, name)
 	}
@@ -115,7 +118,7 @@ func concurrentVariants(t *testing.T) []string {
 
 // variantArgs is a variant's args under its own component name, and its own cluster name where
 // it names one (so every AWS name and document differs between copies).
-func variantArgs(t *testing.T, variant, name string) RenderArgs {
+func variantArgs(t *testing.T, variant, name string) render.Args {
 	var doc map[string]any
 	require.NoError(t, yaml.Unmarshal([]byte(variant), &doc))
 	doc["name"] = name
@@ -130,7 +133,7 @@ func variantArgs(t *testing.T, variant, name string) RenderArgs {
 }
 
 // byName is children as JSON by name: the comparison shows which child differs.
-func byName(t *testing.T, rs []RenderedResource) map[string]string {
+func byName(t *testing.T, rs []format.Resource) map[string]string {
 	out := map[string]string{}
 	for _, r := range rs {
 		require.NotContains(t, out, r.Name, "%s registered twice", r.Name)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"github.com/stretchr/testify/assert"
@@ -20,16 +21,16 @@ const (
 // constructWith runs the component through the gRPC Construct path with the given providers
 // and stack config, and returns what was registered, the warnings the engine received and
 // the construct error.
-func constructWith(t *testing.T, providers, config map[string]string) (map[string]*registration, []*pulumirpc.LogRequest, error) {
+func constructWith(t *testing.T, providers, config map[string]string) (map[string]*render.Registration, []*pulumirpc.LogRequest, error) {
 	t.Helper()
 	args, err := ParseRenderArgs([]byte(defaultArgs))
 	require.NoError(t, err)
-	args.providers, args.config = providers, config
-	h, err := startRenderHost(t.Context(), &renderMocks{}, args.Project, args.Stack)
+	args.Providers, args.Config = providers, config
+	h, err := startRenderHost(t.Context(), &render.Mocks{}, args.Project, args.Stack)
 	require.NoError(t, err)
-	defer h.close()
-	_, registered, err := h.construct(t.Context(), args)
-	return registered, h.warnings(), err
+	defer h.Close()
+	_, registered, err := h.Construct(t.Context(), args)
+	return registered, h.Warnings(), err
 }
 
 func TestNoProvidersWarns(t *testing.T) {
@@ -114,12 +115,12 @@ func TestSharedAWSConfigWithoutAWSProviderWarnsOnly(t *testing.T) {
 func TestStandaloneWarnsOnlyForKubernetes(t *testing.T) {
 	args, err := ParseRenderArgs([]byte(`{"type": "karpenter:index:NodePool", "name": "team-a", "spec": {"name": "team-a", "nodeClassRef": "default"}}`))
 	require.NoError(t, err)
-	h, err := startRenderHost(t.Context(), &renderMocks{}, args.Project, args.Stack)
+	h, err := startRenderHost(t.Context(), &render.Mocks{}, args.Project, args.Stack)
 	require.NoError(t, err)
-	defer h.close()
-	_, _, err = h.construct(t.Context(), args)
+	defer h.Close()
+	_, _, err = h.Construct(t.Context(), args)
 	require.NoError(t, err)
-	warnings := h.warnings()
+	warnings := h.Warnings()
 	require.Len(t, warnings, 1)
 	assert.Contains(t, warnings[0].GetMessage(), "no kubernetes provider was passed")
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 )
 
 // fieldError is how a rejection starts: the field's path (as in the schema, with list
@@ -62,7 +63,7 @@ func assertNamesAField(t *testing.T, err error) {
 
 // assertValidGraph checks what a user could not apply: dependencies on nothing, duplicate
 // names, orphans, oversized or malformed policies.
-func assertValidGraph(t *testing.T, out *Rendered) {
+func assertValidGraph(t *testing.T, out *format.Rendered) {
 	t.Helper()
 	names := map[string]bool{}
 	for _, r := range out.Resources {

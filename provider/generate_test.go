@@ -15,6 +15,7 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputgen"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 )
 
 // Inputs drawn from schema.json (provider/inputgen) — right by type, often wrong by meaning —
@@ -129,7 +130,7 @@ var pathError = regexp.MustCompile(`^(name|[a-z][a-zA-Z]*(\[\d+\]|\.[a-zA-Z0-9._
 
 // withinAWSLimits checks what AWS would refuse in a render: tags (the children's, and what a node
 // class puts on its instances with Karpenter's own), and the physical names' lengths.
-func withinAWSLimits(out *Rendered) string {
+func withinAWSLimits(out *format.Rendered) string {
 	nameLimits := map[string]int{"aws:iam/role:Role": 64, "aws:iam/policy:Policy": 128, "aws:sqs/queue:Queue": 80,
 		"aws:cloudwatch/eventRule:EventRule": 64, "aws:iam/instanceProfile:InstanceProfile": 128}
 	for _, r := range out.Resources {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -96,15 +97,15 @@ func TestVersionPolicy(t *testing.T) {
 func TestUnverifiedVersionWarnsOnTheComponent(t *testing.T) {
 	args, err := ParseRenderArgs([]byte(withDefaults(t, `{"version":"1.16.0","allowUnverifiedVersion":true}`)))
 	require.NoError(t, err)
-	args.providers = map[string]string{"aws": testAWSProvider, "kubernetes": testK8sProvider}
-	h, err := startRenderHost(t.Context(), &renderMocks{}, args.Project, args.Stack)
+	args.Providers = map[string]string{"aws": testAWSProvider, "kubernetes": testK8sProvider}
+	h, err := startRenderHost(t.Context(), &render.Mocks{}, args.Project, args.Stack)
 	require.NoError(t, err)
-	defer h.close()
-	_, _, err = h.construct(t.Context(), args)
+	defer h.Close()
+	_, _, err = h.Construct(t.Context(), args)
 	require.NoError(t, err)
 
 	var warnings []string
-	for _, l := range h.warnings() {
+	for _, l := range h.Warnings() {
 		assert.Equal(t, "urn:pulumi:stack::project::karpenter:index:Karpenter::karpenter", l.GetUrn())
 		warnings = append(warnings, l.GetMessage())
 	}

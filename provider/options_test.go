@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 
@@ -274,13 +275,13 @@ func TestKnownBadValuesFailWhileOthersAreUnknown(t *testing.T) {
 	parsed, err := ParseRenderArgs([]byte(withDefaults(t, `{"tags": {"aws:team": "a"}, "values": {"settings": {"clusterName": "x"}}}`)))
 	require.NoError(t, err)
 	parsed.Inputs = parsed.Inputs.Set("clusterName", property.New(property.Computed).WithDependencies([]urn.URN{"urn:pulumi:stack::project::aws:eks/cluster:Cluster::cluster"}))
-	_, err = render(t.Context(), parsed, &renderMocks{})
+	_, err = renderWith(t.Context(), parsed, &render.Mocks{})
 	require.Error(t, err)
 	// While one value is unknown, the first failing check is the one reported.
 	assert.Contains(t, err.Error(), "values.settings.clusterName: the component sets it from clusterName")
 
 	parsed.Inputs = parsed.Inputs.Delete("values")
-	_, err = render(t.Context(), parsed, &renderMocks{})
+	_, err = renderWith(t.Context(), parsed, &render.Mocks{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `tags["aws:team"]: keys starting with "aws:" are reserved`)
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -33,7 +35,7 @@ func TestUnknownPropertiesFailNamingThePath(t *testing.T) {
 	for _, free := range []string{"anything", "anyChartKey", "containerLogMaxSize"} {
 		assert.NotContains(t, msg, free, "free-form maps take any key")
 	}
-	assert.Empty(t, mocks.registered, "nothing is registered, not even the component")
+	assert.Empty(t, mocks.Registered, "nothing is registered, not even the component")
 
 	// A key far from every property gets no suggestion.
 	msg = renderError(t, withDefaults(t, `{"somethingElse": 1}`))
@@ -67,17 +69,17 @@ func TestWrongTypesFailNamingThePath(t *testing.T) {
 		assert.Contains(t, msg, want)
 	}
 	assert.Len(t, strings.Split(msg, "\n"), 9, "one line per problem: free-form values (chart values, additionalSettings) take any type")
-	assert.Empty(t, mocks.registered, "nothing is registered, not even the component")
+	assert.Empty(t, mocks.Registered, "nothing is registered, not even the component")
 }
 
 // renderRejected renders args that must be rejected, and returns the message and what the
 // mocks saw registered.
-func renderRejected(t *testing.T, args string) (string, *renderMocks) {
+func renderRejected(t *testing.T, args string) (string, *render.Mocks) {
 	t.Helper()
 	parsed, err := ParseRenderArgs([]byte(args))
 	require.NoError(t, err)
-	mocks := &renderMocks{}
-	_, err = render(t.Context(), parsed, mocks)
+	mocks := &render.Mocks{}
+	_, err = renderWith(t.Context(), parsed, mocks)
 	require.Error(t, err)
 	return err.Error(), mocks
 }

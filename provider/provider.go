@@ -1,8 +1,8 @@
 // Package provider implements the karpenter:index:Karpenter component, and the
 // karpenter:index:NodePool and karpenter:index:NodeClass components for pools and classes
 // declared outside it: the infer wiring on top of the layers catalog ← inputs ← plan ← children
-// (see their package docs), the default-provider checks, and `render`, the provider run under
-// an in-process engine with mocks.
+// (see their package docs), the default-provider checks, and `render` wired to this provider
+// (render.go; package render runs it under an in-process engine with mocks).
 package provider
 
 import (

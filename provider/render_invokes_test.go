@@ -4,24 +4,11 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// Render reports the result fields the component decodes, by their provider names; a field
-// tagged fallbackFor is reported with the field it stands in for.
-func TestResultFields(t *testing.T) {
-	var region struct {
-		Region string `pulumi:"region"`
-		Name   string `pulumi:"name" fallbackFor:"region"`
-		ID     string `pulumi:"id,optional"`
-		Other  string // untagged: not decoded
-	}
-	assert.Equal(t, []string{"region|name", "id"}, resultFields(&region))
-	assert.Nil(t, resultFields(struct{}{}))
-	assert.Nil(t, resultFields(nil))
-}
 
 // Every invoke a render makes is reported once, with the arguments as sent and the fields read.
 func TestRenderReportsInvokes(t *testing.T) {
@@ -29,14 +16,14 @@ func TestRenderReportsInvokes(t *testing.T) {
 	require.NoError(t, err)
 	out, err := Render(t.Context(), parsed)
 	require.NoError(t, err)
-	byToken := map[string]RenderedInvoke{}
+	byToken := map[string]format.Invoke{}
 	for _, inv := range out.Invokes {
 		byToken[inv.Token] = inv
 	}
 	assert.Equal(t, []string{"region|name"}, byToken[children.InvokeRegion].Reads)
 	assert.Equal(t, []string{"partition", "dnsSuffix"}, byToken[children.InvokePartition].Reads)
 	assert.Equal(t, []string{"accountId"}, byToken[children.InvokeCallerIdentity].Reads)
-	assert.Equal(t, RenderedInvoke{Token: children.InvokeInstanceProfile, Args: map[string]any{"name": "prod-eu-gpu-nodes"}, Reads: []string{"roleArn"}},
+	assert.Equal(t, format.Invoke{Token: children.InvokeInstanceProfile, Args: map[string]any{"name": "prod-eu-gpu-nodes"}, Reads: []string{"roleArn"}},
 		byToken[children.InvokeInstanceProfile])
 	assert.Len(t, out.Invokes, 4)
 }

@@ -9,7 +9,9 @@ import (
 	"regexp"
 	"testing"
 
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,8 +20,30 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 
 const defaultArgs = `{"clusterName":"demo","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE"}`
 
+// The tests run the component through render (package render) wired to this provider
+// (Renderer): ParseRenderArgs, Render and RenderJSON are its ParseArgs, Render and JSON;
+// renderWith renders against the given mocks; startRenderHost starts its in-process engine.
+
+func ParseRenderArgs(data []byte) (render.Args, error) { return Renderer().ParseArgs(data) }
+
+func Render(ctx context.Context, args render.Args) (*format.Rendered, error) {
+	return Renderer().Render(ctx, args)
+}
+
+func RenderJSON(ctx context.Context, data []byte) ([]byte, error) {
+	return Renderer().JSON(ctx, data)
+}
+
+func renderWith(ctx context.Context, args render.Args, mocks *render.Mocks) (*format.Rendered, error) {
+	return Renderer().RenderWith(ctx, args, mocks)
+}
+
+func startRenderHost(ctx context.Context, mocks *render.Mocks, project, stack string) (*render.Host, error) {
+	return Renderer().Start(ctx, mocks, project, stack)
+}
+
 type rendered struct {
-	*Rendered
+	*format.Rendered
 	t *testing.T
 }
 
@@ -65,7 +89,7 @@ func mergeArgs(t *testing.T, baseArgs, extra string) string {
 	return string(b)
 }
 
-func (r *rendered) get(name string) RenderedResource {
+func (r *rendered) get(name string) format.Resource {
 	r.t.Helper()
 	for _, res := range r.Resources {
 		if res.Name == name {
@@ -73,7 +97,7 @@ func (r *rendered) get(name string) RenderedResource {
 		}
 	}
 	r.t.Fatalf("no resource named %s; have %v", name, r.names())
-	return RenderedResource{}
+	return format.Resource{}
 }
 
 func (r *rendered) has(name string) bool {
@@ -85,8 +109,8 @@ func (r *rendered) has(name string) bool {
 	return false
 }
 
-func (r *rendered) byType(typ string) []RenderedResource {
-	var out []RenderedResource
+func (r *rendered) byType(typ string) []format.Resource {
+	var out []format.Resource
 	for _, res := range r.Resources {
 		if res.Type == typ {
 			out = append(out, res)
@@ -99,19 +123,6 @@ func (r *rendered) names() []string {
 	var out []string
 	for _, res := range r.Resources {
 		out = append(out, res.Name)
-	}
-	return out
-}
-
-// warnings are the warnings the constructs on h logged, in order.
-func (h *renderHost) warnings() []*pulumirpc.LogRequest {
-	h.engine.mu.Lock()
-	defer h.engine.mu.Unlock()
-	var out []*pulumirpc.LogRequest
-	for _, l := range h.engine.logs {
-		if l.GetSeverity() == pulumirpc.LogSeverity_WARNING {
-			out = append(out, l)
-		}
 	}
 	return out
 }
@@ -130,7 +141,7 @@ func dig(m map[string]any, keys ...string) any {
 
 func TestDefaultInstallGraph(t *testing.T) {
 	r := renderDefault(t)
-	assert.Equal(t, RenderedComponent{Type: "karpenter:index:Karpenter", Name: "karpenter"}, r.Component)
+	assert.Equal(t, format.Component{Type: "karpenter:index:Karpenter", Name: "karpenter"}, r.Component)
 
 	type child struct{ typ, name string }
 	var got []child
@@ -347,7 +358,7 @@ func TestRegionFromEitherGetRegionShape(t *testing.T) {
 	require.NoError(t, err)
 	var queueArns []any
 	for _, shape := range []string{"v6", "v7", "v7-no-name"} {
-		out, err := render(t.Context(), parsed, &renderMocks{regionShape: shape})
+		out, err := renderWith(t.Context(), parsed, &render.Mocks{RegionShape: shape})
 		require.NoError(t, err, shape)
 		arn := out.Outputs["interruptionQueueArn"]
 		assert.Regexp(t, `^arn:aws:sqs:us-west-2:123456789012:`, arn, shape)
@@ -356,7 +367,7 @@ func TestRegionFromEitherGetRegionShape(t *testing.T) {
 	assert.Equal(t, queueArns[0], queueArns[1])
 	assert.Equal(t, queueArns[0], queueArns[2])
 
-	_, err = render(t.Context(), parsed, &renderMocks{regionShape: "empty"})
+	_, err = renderWith(t.Context(), parsed, &render.Mocks{RegionShape: "empty"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `region ""`)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
+
 	presource "github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -42,18 +44,18 @@ func TestValuesThatPassThroughMayBeUnknownAtAPreview(t *testing.T) {
 	in = set(in, []any{"nodeClasses", 0, "userData"}, unknown)
 	in = set(in, []any{"nodePools", 0, "labels", "cluster"}, unknown)
 	in = set(in, []any{"nodePools", 0, "annotations", "endpoint"}, unknown)
-	parsed.Inputs, parsed.preview = in, true
+	parsed.Inputs, parsed.Preview = in, true
 
-	h, err := startRenderHost(t.Context(), &renderMocks{}, parsed.Project, parsed.Stack)
+	h, err := startRenderHost(t.Context(), &render.Mocks{}, parsed.Project, parsed.Stack)
 	require.NoError(t, err)
-	defer h.close()
-	_, registered, err := h.construct(t.Context(), parsed)
+	defer h.Close()
+	_, registered, err := h.Construct(t.Context(), parsed)
 	require.NoError(t, err, "the preview takes them")
 
 	spec := func(name string) presource.PropertyMap {
 		for _, reg := range registered {
-			if reg.name == name {
-				return reg.inputs["spec"].ObjectValue()
+			if reg.Name == name {
+				return reg.Inputs["spec"].ObjectValue()
 			}
 		}
 		t.Fatalf("%s not registered", name)
@@ -71,7 +73,7 @@ func TestValuesThatPassThroughMayBeUnknownAtAPreview(t *testing.T) {
 	require.True(t, pool["disruption"].IsObject())
 	assert.False(t, pool["disruption"].ContainsUnknowns())
 	for _, reg := range registered {
-		assert.NotContains(t, fmt.Sprint(reg.inputs.Mappable()), "unknown-", "no placeholder reaches a child")
+		assert.NotContains(t, fmt.Sprint(reg.Inputs.Mappable()), "unknown-", "no placeholder reaches a child")
 	}
 }
 
@@ -86,19 +88,19 @@ func TestAWholeMapUnknownAtAPreview(t *testing.T) {
 	class := parsed.Inputs.Get("nodeClasses").AsArray().Get(0).AsMap().Set("tags", unknown)
 	parsed.Inputs = parsed.Inputs.Set("nodePools", property.New([]property.Value{property.New(pool)})).
 		Set("nodeClasses", property.New([]property.Value{property.New(class)}))
-	parsed.preview = true
-	h, err := startRenderHost(t.Context(), &renderMocks{}, parsed.Project, parsed.Stack)
+	parsed.Preview = true
+	h, err := startRenderHost(t.Context(), &render.Mocks{}, parsed.Project, parsed.Stack)
 	require.NoError(t, err)
-	defer h.close()
-	_, registered, err := h.construct(t.Context(), parsed)
+	defer h.Close()
+	_, registered, err := h.Construct(t.Context(), parsed)
 	require.NoError(t, err)
 	for _, reg := range registered {
-		switch reg.name {
+		switch reg.Name {
 		case "karpenter-nodeclass-custom":
-			assert.True(t, reg.inputs["spec"].ObjectValue()["tags"].ContainsUnknowns())
+			assert.True(t, reg.Inputs["spec"].ObjectValue()["tags"].ContainsUnknowns())
 		case "karpenter-nodepool-p":
-			assert.True(t, reg.inputs["spec"].ObjectValue()["template"].ContainsUnknowns())
+			assert.True(t, reg.Inputs["spec"].ObjectValue()["template"].ContainsUnknowns())
 		}
-		assert.NotContains(t, fmt.Sprint(reg.inputs.Mappable()), "unknown-", "no placeholder reaches a child")
+		assert.NotContains(t, fmt.Sprint(reg.Inputs.Mappable()), "unknown-", "no placeholder reaches a child")
 	}
 }

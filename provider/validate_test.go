@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
+
 	"github.com/stretchr/testify/assert"
 )
 
@@ -54,11 +56,11 @@ func TestBadInputCreatesNothing(t *testing.T) {
 	} {
 		parsed, err := ParseRenderArgs([]byte(args))
 		assert.NoError(t, err)
-		mocks := &renderMocks{}
-		_, err = render(t.Context(), parsed, mocks)
+		mocks := &render.Mocks{}
+		_, err = renderWith(t.Context(), parsed, mocks)
 		assert.Error(t, err)
-		for key, reg := range mocks.registered {
-			assert.False(t, reg.custom, "%s was registered despite bad input", key)
+		for key, reg := range mocks.Registered {
+			assert.False(t, reg.Custom, "%s was registered despite bad input", key)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
 	"helm.sh/helm/v3/pkg/release"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -351,7 +352,7 @@ func checkRichV1(t *testing.T, ctx context.Context, c *harness.Cluster, applied 
 			spec["kubelet"] = map[string]any{}
 		}
 		spec["kubelet"].(map[string]any)[tc.key] = tc.value
-		_, err := c.Install(ctx, &harness.Render{Resources: []harness.Resource{res}})
+		_, err := c.Install(ctx, &harness.Render{Rendered: format.Rendered{Resources: []harness.Resource{res}}})
 		t.Logf("class %s with kubelet.%s at %s: %v", tc.from, tc.key, version, err)
 		want := []string{"spec.kubelet." + tc.key + `: sent "50Mi", missing in read-back`}
 		if open {

@@ -311,7 +311,7 @@ func isNotFound(err error) bool {
 }
 
 // invoke calls a provider function through comp's providers, noting under render which result
-// fields the component reads (render_invokes.go).
+// fields the component reads (provider/render/invokes.go).
 func invoke(ctx *pulumi.Context, comp pulumi.Resource, token string, args, result any) error {
 	if rec := recorderFrom(ctx.Context()); rec != nil {
 		rec.RecordReads(token, result)

@@ -78,7 +78,7 @@ func (b *builder) readChild(token, suffix, id string) (*Child, error) {
 }
 
 // invoke calls a provider function through the component's providers. Under render it also
-// notes which result fields the component reads (render_invokes.go).
+// notes which result fields the component reads (provider/render/invokes.go).
 func (b *builder) invoke(token string, args, result any) error {
 	return invoke(b.ctx, b.parent, token, args, result)
 }
@@ -101,7 +101,7 @@ func compact(m pulumi.Map) pulumi.Map {
 }
 
 // recorder is told what a component registers and which invoke results it reads: `render`
-// (the layer above) passes one in the context, to report both.
+// (provider/render) passes one in the context, to report both.
 type recorder interface {
 	Record(args *pulumi.ResourceTransformationArgs) *pulumi.ResourceTransformationResult
 	RecordReads(token string, result any)

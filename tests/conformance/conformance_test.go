@@ -184,11 +184,11 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-// declaredTokens are the type and invoke tokens in provider/build/resources.go.
+// declaredTokens are the type and invoke tokens in provider/children/resources.go.
 func declaredTokens(t *testing.T) []string {
 	root, err := RepoRoot()
 	must(t, err)
-	b, err := os.ReadFile(filepath.Join(root, "provider", "build", "resources.go"))
+	b, err := os.ReadFile(filepath.Join(root, "provider", "children", "resources.go"))
 	must(t, err)
 	var out []string
 	for _, m := range regexp.MustCompile(`"((?:aws|kubernetes):[^"]+:[^"]+)"`).FindAllStringSubmatch(string(b), -1) {
@@ -196,7 +196,7 @@ func declaredTokens(t *testing.T) []string {
 	}
 	sort.Strings(out)
 	if len(out) == 0 {
-		t.Fatal("provider/build/resources.go declares no type tokens")
+		t.Fatal("provider/children/resources.go declares no type tokens")
 	}
 	return out
 }
@@ -215,16 +215,16 @@ func summarize(files []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(files[:3], ", "), len(files)-3)
 }
 
-// The versions the children are registered at (provider/build/resources.go) are among the checked ones.
+// The versions the children are registered at (provider/children/resources.go) are among the checked ones.
 func TestRegisteredVersionsAreChecked(t *testing.T) {
 	root, err := RepoRoot()
 	must(t, err)
-	b, err := os.ReadFile(filepath.Join(root, "provider", "build", "resources.go"))
+	b, err := os.ReadFile(filepath.Join(root, "provider", "children", "resources.go"))
 	must(t, err)
 	for provider, constant := range map[string]string{"aws": "AWSVersion", "kubernetes": "KubernetesVersion"} {
 		m := regexp.MustCompile(constant + `\s*=\s*"([^"]+)"`).FindStringSubmatch(string(b))
 		if m == nil {
-			t.Fatalf("provider/build/resources.go: no %s", constant)
+			t.Fatalf("provider/children/resources.go: no %s", constant)
 		}
 		found := false
 		for _, p := range Packages {

@@ -9,37 +9,24 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 )
 
-// The parts of `pulumi-resource-karpenter render --args FILE` output the checks read. (The
-// harness decodes the same output strictly; this package only needs types, names, inputs and
-// invokes, and depends on nothing but the standard library.)
+// A render's output (`pulumi-resource-karpenter render --args FILE`) is declared in package
+// format, which imports nothing but the standard library, like this package. The checks read
+// the component's type, the children's types, names and inputs ("[secret]" masks a secret), and
+// the invokes.
 
-// Render is a render's component, children and invokes.
-type Render struct {
-	Component struct {
-		Type string `json:"type"`
-	} `json:"component"`
-	Resources []Resource `json:"resources"`
-	Invokes   []Invoke   `json:"invokes"`
-}
+// Render is a render's component, children, outputs and invokes.
+type Render = format.Rendered
 
-// Resource is one child: its type token, logical name and inputs ("[secret]" masks a secret).
-type Resource struct {
-	Type   string         `json:"type"`
-	Name   string         `json:"name"`
-	Inputs map[string]any `json:"inputs"`
-	// ReadID is set for an existing object the component reads instead of creating.
-	ReadID string `json:"readId,omitempty"`
-}
+// Resource is one child: its type token, logical name and inputs.
+type Resource = format.Resource
 
 // Invoke is one provider function the component called: the arguments as sent and the result
 // fields it reads ("a|b": a, falling back to b where the provider does not answer a).
-type Invoke struct {
-	Token string         `json:"token"`
-	Args  map[string]any `json:"args"`
-	Reads []string       `json:"reads"`
-}
+type Invoke = format.Invoke
 
 // RunRender runs the provider binary's render command on an args file.
 func RunRender(bin, argsFile string) (*Render, error) {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 )
 
 // The programs and measurements of the engine benchmarks (bench_test.go, `make bench`): the
@@ -103,22 +105,11 @@ func ComponentProgram(inputs map[string]any) (string, error) {
 		"    options:\n      providers:\n        - ${awsProvider}\n        - ${k8sProvider}\n", nil
 }
 
-// renderedChildren is what InlineProgram reads of `pulumi-resource-karpenter render`'s JSON.
-type renderedChildren struct {
-	Resources []renderedChild `json:"resources"`
-	Outputs   struct {
-		InterruptionQueueURL string `json:"interruptionQueueUrl"`
-	} `json:"outputs"`
-}
-
-type renderedChild struct {
-	Type           string         `json:"type"`
-	Name           string         `json:"name"`
-	DependsOn      []string       `json:"dependsOn"`
-	Inputs         map[string]any `json:"inputs"`
-	ReadID         string         `json:"readId,omitempty"`
-	RetainOnDelete bool           `json:"retainOnDelete,omitempty"`
-}
+// renderedChildren is `pulumi-resource-karpenter render`'s JSON, which InlineProgram reads.
+type (
+	renderedChildren = format.Rendered
+	renderedChild    = format.Resource
+)
 
 // InlineProgram is a YAML program declaring, without the component, the children a render lists
 // (`pulumi-resource-karpenter render` JSON): the same types, names, inputs and dependencies, each
@@ -162,7 +153,7 @@ func InlineProgram(rendered []byte) (string, error) {
 			provider = "k8sProvider"
 		}
 		inputs := escapeInterpolation(res.Inputs).(map[string]any)
-		if queue != "" && inputs["queueUrl"] == r.Outputs.InterruptionQueueURL {
+		if url, _ := r.Outputs["interruptionQueueUrl"].(string); queue != "" && inputs["queueUrl"] == url {
 			// The one input the component takes from an output AWS makes up (a queue URL's host
 			// is the endpoint's); every other name and ARN is known before anything exists.
 			inputs["queueUrl"] = "${" + queue + ".url}"

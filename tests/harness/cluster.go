@@ -456,7 +456,7 @@ func (c *Cluster) resourceFor(obj *unstructured.Unstructured) (dynamic.ResourceI
 // Patch resource (kind <Kind>Patch) the object is the patched kind. For a read resource
 // (readId "<namespace>/<name>") it identifies the existing object.
 func Object(res Resource) (*unstructured.Unstructured, error) {
-	apiVersion, kind, ok := res.kubernetesKind()
+	apiVersion, kind, ok := res.KubernetesKind()
 	if !ok || res.IsRelease() {
 		return nil, fmt.Errorf("%s: %q is not a kubernetes object type token", res.Name, res.Type)
 	}

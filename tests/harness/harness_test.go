@@ -14,6 +14,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 )
 
 // These test the harness itself against a hand-written render (testdata/render/default.json),
@@ -79,7 +81,7 @@ func TestOrder(t *testing.T) {
 	if r.DependsOnTransitively("karpenter-controller-role", "karpenter-nodepool-default") {
 		t.Error("dependency relation reversed")
 	}
-	cyclic := &Render{Resources: []Resource{{Name: "a", DependsOn: []string{"b"}}, {Name: "b", DependsOn: []string{"a"}}}}
+	cyclic := &Render{format.Rendered{Resources: []Resource{{Name: "a", DependsOn: []string{"b"}}, {Name: "b", DependsOn: []string{"a"}}}}}
 	if _, err := cyclic.CreateOrder(); err == nil {
 		t.Error("cycle not detected")
 	}

@@ -10,120 +10,33 @@ import (
 	"path/filepath"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 )
 
-// Render is what `pulumi-resource-karpenter render --args FILE` prints.
+// Render is what `pulumi-resource-karpenter render --args FILE` prints (package format), with
+// what the harness asks of it: a resource by name or type, the order to create and delete them.
 type Render struct {
-	Component struct {
-		Type string `json:"type"`
-		Name string `json:"name"`
-	} `json:"component"`
-	Resources []Resource     `json:"resources"`
-	Outputs   map[string]any `json:"outputs"`
-	// Invokes are the provider functions the component called (tests/conformance checks them).
-	Invokes []Invoke `json:"invokes,omitempty"`
+	format.Rendered
 }
 
 // Invoke is one provider function the component called: token, arguments as sent, and the
 // result fields it reads ("a|b": a, falling back to b where the provider lacks a).
-type Invoke struct {
-	Token string         `json:"token"`
-	Args  map[string]any `json:"args"`
-	Reads []string       `json:"reads"`
-}
+type Invoke = format.Invoke
 
-// Resource is one child resource the component would register.
-type Resource struct {
-	Type      string         `json:"type"`
-	Name      string         `json:"name"`
-	Parent    string         `json:"parent,omitempty"`
-	DependsOn []string       `json:"dependsOn,omitempty"`
-	Inputs    map[string]any `json:"inputs"`
-	// Aliases are earlier type tokens of the same resource (e.g. the v1beta1 kind of a v1
-	// NodePool), so an upgrade updates it in place. Informational for the harness.
-	Aliases []string `json:"aliases,omitempty"`
-	// ReadID is set on an existing object the component reads ("<namespace>/<name>" for
-	// namespaced kubernetes objects): nothing creates it, and destroy leaves it alone.
-	ReadID string `json:"readId,omitempty"`
-	// RetainOnDelete marks a resource `pulumi destroy` leaves in place.
-	RetainOnDelete bool `json:"retainOnDelete,omitempty"`
-}
+// Resource is one child resource the component would register; package format tells which
+// kind of object it is (IsKubernetes, IsRelease, IsRead, IsPatch, IsCustomResource) and reads
+// its inputs by path (String).
+type Resource = format.Resource
 
 // Type tokens the harness treats specially.
 const (
-	ReleaseType   = "kubernetes:helm.sh/v3:Release"
+	ReleaseType   = format.ReleaseType
 	NodePoolType  = "kubernetes:karpenter.sh/v1:NodePool"
 	NodeClassType = "kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"
 )
 
-// IsKubernetes reports whether the resource is applied to the cluster (as opposed to AWS).
-func (r Resource) IsKubernetes() bool { return strings.HasPrefix(r.Type, "kubernetes:") }
-
-// IsRelease reports whether the resource is a Helm release.
-func (r Resource) IsRelease() bool { return r.Type == ReleaseType }
-
-// IsRead reports whether the resource is an existing object the component only reads.
-func (r Resource) IsRead() bool { return r.ReadID != "" }
-
-// IsPatch reports whether the resource is a pulumi-kubernetes Patch resource
-// (kubernetes:<apiVersion>:<Kind>Patch): a server-side apply to an existing object.
-func (r Resource) IsPatch() bool {
-	_, kind, ok := r.kubernetesKind()
-	return ok && !r.IsRelease() && strings.HasSuffix(kind, "Patch")
-}
-
-// IsCustomResource reports whether the resource is one of Karpenter's provisioning custom
-// resources (NodePool, EC2NodeClass, Provisioner, AWSNodeTemplate, in any API version), or EKS
-// Auto Mode's NodeClass (eks.amazonaws.com; the group's other kinds are not provisioning ones).
-func (r Resource) IsCustomResource() bool {
-	apiVersion, kind, ok := r.kubernetesKind()
-	if !ok || r.IsRelease() || r.IsRead() {
-		return false
-	}
-	group, _, _ := strings.Cut(apiVersion, "/")
-	return group == "karpenter.sh" || group == "karpenter.k8s.aws" || (group == "eks.amazonaws.com" && kind == "NodeClass")
-}
-
-// GroupVersionKind is the Kubernetes kind of a kubernetes:<apiVersion>:<Kind> type token
-// (empty for other types).
-func (r Resource) GroupVersionKind() schema.GroupVersionKind {
-	apiVersion, kind, _ := r.kubernetesKind()
-	return schema.FromAPIVersionAndKind(apiVersion, kind)
-}
-
-// kubernetesKind splits a kubernetes:<apiVersion>:<Kind> type token.
-func (r Resource) kubernetesKind() (apiVersion, kind string, ok bool) {
-	return splitKubernetesType(r.Type)
-}
-
-// The core API group is "core" in Pulumi type tokens (kubernetes:core/v1:ConfigMap) and
-// empty in apiVersion ("v1"); the returned apiVersion is the Kubernetes one.
-func splitKubernetesType(typ string) (apiVersion, kind string, ok bool) {
-	parts := strings.Split(typ, ":")
-	if len(parts) != 3 || parts[0] != "kubernetes" || parts[1] == "" || parts[2] == "" {
-		return "", "", false
-	}
-	return strings.TrimPrefix(parts[1], "core/"), parts[2], true
-}
-
-// String returns the input at a dotted path ("values.settings.clusterName"), or "".
-func (r Resource) String(path string) string {
-	s, _ := Lookup(r.Inputs, path).(string)
-	return s
-}
-
 // Lookup walks nested maps along a dotted path; it returns nil when any step is missing.
-func Lookup(v any, path string) any {
-	for _, k := range strings.Split(path, ".") {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = m[k]
-	}
-	return v
-}
+func Lookup(v any, path string) any { return format.Lookup(v, path) }
 
 // Get returns the resource with the given logical name.
 func (r *Render) Get(name string) (Resource, bool) {
@@ -163,13 +76,13 @@ func checkAliases(res Resource) error {
 	if len(res.Aliases) == 0 {
 		return nil
 	}
-	apiVersion, kind, ok := res.kubernetesKind()
+	apiVersion, kind, ok := res.KubernetesKind()
 	if !ok {
 		return fmt.Errorf("render: %s (%s) has aliases %v; the harness only knows type aliases of kubernetes resources", res.Name, res.Type, res.Aliases)
 	}
 	group, _, _ := strings.Cut(apiVersion, "/")
 	for _, a := range res.Aliases {
-		av, ak, ok := splitKubernetesType(a)
+		av, ak, ok := format.SplitKubernetesType(a)
 		ag, _, _ := strings.Cut(av, "/")
 		if !ok || ak != kind || ag != group || av == apiVersion {
 			return fmt.Errorf("render: %s (%s) has alias %q; want another API version of the same group and kind", res.Name, res.Type, a)

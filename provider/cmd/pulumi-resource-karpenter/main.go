@@ -51,7 +51,7 @@ func render(args []string) error {
 	if err != nil {
 		return err
 	}
-	out, err := provider.RenderJSON(context.Background(), data)
+	out, err := provider.Renderer().JSON(context.Background(), data)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package provider
+package render
 
 import (
 	"encoding/json"
@@ -9,23 +9,23 @@ import (
 	presource "github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 )
 
-// renderCluster is the cluster `render` checks the inputs against when the args describe one
+// Cluster is the cluster `render` checks the inputs against when the args describe one
 // (`cluster`); render reads no AWS, so without it the component runs as with readCluster false.
 // Every field has a default that fits the inputs: a cluster named clusterName in
 // API_AND_CONFIG_MAP mode running Kubernetes 1.33, the OIDC issuer oidcProviderArn names, three
 // subnets and a security group tagged for discovery in its VPC, every SSM parameter and the Spot
 // service-linked role present. Tests set what they need otherwise.
-type renderCluster struct {
-	AuthenticationMode string               `json:"authenticationMode"`
-	Version            string               `json:"version"`
-	Endpoint           string               `json:"endpoint"`
-	OIDCIssuer         string               `json:"oidcIssuer"`
-	VpcID              string               `json:"vpcId"`
-	AutoMode           bool                 `json:"autoMode"`
-	Subnets            []renderSubnet       `json:"subnets"`
-	SecurityGroups     []renderGroup        `json:"securityGroups"`
-	OIDCProviders      []renderOIDCProvider `json:"oidcProviders"`
-	MissingParameters  []string             `json:"missingParameters"`
+type Cluster struct {
+	AuthenticationMode string          `json:"authenticationMode"`
+	Version            string          `json:"version"`
+	Endpoint           string          `json:"endpoint"`
+	OIDCIssuer         string          `json:"oidcIssuer"`
+	VpcID              string          `json:"vpcId"`
+	AutoMode           bool            `json:"autoMode"`
+	Subnets            []Subnet        `json:"subnets"`
+	SecurityGroups     []SecurityGroup `json:"securityGroups"`
+	OIDCProviders      []OIDCProvider  `json:"oidcProviders"`
+	MissingParameters  []string        `json:"missingParameters"`
 	// NoSpotServiceLinkedRole: the account has no AWSServiceRoleForEC2Spot.
 	NoSpotServiceLinkedRole bool `json:"noSpotServiceLinkedRole"`
 	// Missing: there is no such cluster.
@@ -34,33 +34,36 @@ type renderCluster struct {
 	name string
 }
 
-type renderSubnet struct {
+// Subnet is one of the cluster's subnets (a getSubnet answer).
+type Subnet struct {
 	ID    string            `json:"id"`
 	VpcID string            `json:"vpcId"`
 	Zone  string            `json:"zone"`
 	Tags  map[string]string `json:"tags"`
 }
 
-type renderGroup struct {
+// SecurityGroup is one of the security groups getSecurityGroups filters.
+type SecurityGroup struct {
 	ID    string            `json:"id"`
 	Name  string            `json:"name"`
 	VpcID string            `json:"vpcId"`
 	Tags  map[string]string `json:"tags"`
 }
 
-type renderOIDCProvider struct {
+// OIDCProvider is an IAM OIDC provider of the account (a getOpenIdConnectProvider answer).
+type OIDCProvider struct {
 	Arn       string   `json:"arn"`
 	URL       string   `json:"url"`
 	ClientIDs []string `json:"clientIds"`
 }
 
-// parseRenderCluster reads the args' `cluster` and completes it with defaults that fit inputs.
-func parseRenderCluster(raw any, inputs map[string]any) (*renderCluster, error) {
+// parseCluster reads the args' `cluster` and completes it with defaults that fit inputs.
+func parseCluster(raw any, inputs map[string]any) (*Cluster, error) {
 	b, err := json.Marshal(raw)
 	if err != nil {
 		return nil, err
 	}
-	c := &renderCluster{}
+	c := &Cluster{}
 	if err := json.Unmarshal(b, c); err != nil {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
@@ -72,11 +75,11 @@ func parseRenderCluster(raw any, inputs map[string]any) (*renderCluster, error) 
 		c.Version = "1.33"
 	}
 	if c.Endpoint == "" {
-		c.Endpoint = "https://0123456789ABCDEF0123456789ABCDEF.gr7." + renderRegion + ".eks.amazonaws.com"
+		c.Endpoint = "https://0123456789ABCDEF0123456789ABCDEF.gr7." + region + ".eks.amazonaws.com"
 	}
 	arn, _ := inputs["oidcProviderArn"].(string)
 	if c.OIDCIssuer == "" {
-		c.OIDCIssuer = "https://oidc.eks." + renderRegion + ".amazonaws.com/id/0123456789ABCDEF0123456789ABCDEF"
+		c.OIDCIssuer = "https://oidc.eks." + region + ".amazonaws.com/id/0123456789ABCDEF0123456789ABCDEF"
 		if _, named, ok := strings.Cut(arn, ":oidc-provider/"); ok {
 			c.OIDCIssuer = "https://" + named
 		}
@@ -87,11 +90,11 @@ func parseRenderCluster(raw any, inputs map[string]any) (*renderCluster, error) 
 	discovery := map[string]string{"karpenter.sh/discovery": c.name}
 	if c.Subnets == nil {
 		for _, z := range []string{"a", "b", "c"} {
-			c.Subnets = append(c.Subnets, renderSubnet{ID: "subnet-0render" + z, Zone: renderRegion + z})
+			c.Subnets = append(c.Subnets, Subnet{ID: "subnet-0render" + z, Zone: region + z})
 		}
 	}
 	if c.SecurityGroups == nil {
-		c.SecurityGroups = []renderGroup{{ID: "sg-0rendernodes", Name: "nodes"}}
+		c.SecurityGroups = []SecurityGroup{{ID: "sg-0rendernodes", Name: "nodes"}}
 	}
 	// A subnet or group without `tags` carries the discovery tag (`tags: {}`: none).
 	for i := range c.Subnets {
@@ -111,14 +114,14 @@ func parseRenderCluster(raw any, inputs map[string]any) (*renderCluster, error) 
 		}
 	}
 	if c.OIDCProviders == nil && arn != "" {
-		c.OIDCProviders = []renderOIDCProvider{{Arn: arn, URL: strings.TrimPrefix(c.OIDCIssuer, "https://"), ClientIDs: []string{"sts.amazonaws.com"}}}
+		c.OIDCProviders = []OIDCProvider{{Arn: arn, URL: strings.TrimPrefix(c.OIDCIssuer, "https://"), ClientIDs: []string{"sts.amazonaws.com"}}}
 	}
 	return c, nil
 }
 
 // call answers the cluster checks' invokes the way pulumi-aws does (its not-found messages
 // included), or ok false for another token.
-func (c *renderCluster) call(token string, args presource.PropertyMap) (result presource.PropertyMap, ok bool, err error) {
+func (c *Cluster) call(token string, args presource.PropertyMap) (result presource.PropertyMap, ok bool, err error) {
 	if c == nil {
 		return nil, false, nil
 	}
@@ -154,7 +157,7 @@ func (c *renderCluster) call(token string, args presource.PropertyMap) (result p
 				ids = append(ids, s.ID)
 			}
 		}
-		return mockMap(map[string]any{"id": renderRegion, "ids": ids}), true, nil
+		return mockMap(map[string]any{"id": region, "ids": ids}), true, nil
 	case "aws:ec2/getSubnet:getSubnet":
 		for _, s := range c.Subnets {
 			if s.ID == arg("id") {
@@ -169,7 +172,7 @@ func (c *renderCluster) call(token string, args presource.PropertyMap) (result p
 				ids, vpcs = append(ids, g.ID), append(vpcs, g.VpcID)
 			}
 		}
-		return mockMap(map[string]any{"id": renderRegion, "ids": ids, "vpcIds": vpcs}), true, nil
+		return mockMap(map[string]any{"id": region, "ids": ids, "vpcIds": vpcs}), true, nil
 	case "aws:ssm/getParameter:getParameter":
 		if slices.Contains(c.MissingParameters, arg("name")) {
 			return nil, true, fmt.Errorf("reading SSM Parameter (%s): couldn't find resource", arg("name"))
@@ -179,7 +182,7 @@ func (c *renderCluster) call(token string, args presource.PropertyMap) (result p
 		if arg("name") == "AWSServiceRoleForEC2Spot" && c.NoSpotServiceLinkedRole {
 			return nil, true, fmt.Errorf("reading IAM Role (%s): couldn't find resource", arg("name"))
 		}
-		return mockMap(map[string]any{"id": arg("name"), "name": arg("name"), "arn": fmt.Sprintf("arn:%s:iam::%s:role/%s", renderPartition, renderAccount, arg("name"))}), true, nil
+		return mockMap(map[string]any{"id": arg("name"), "name": arg("name"), "arn": fmt.Sprintf("arn:%s:iam::%s:role/%s", partition, account, arg("name"))}), true, nil
 	}
 	return nil, false, nil
 }

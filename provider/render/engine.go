@@ -1,4 +1,4 @@
-package provider
+package render
 
 import (
 	"context"
@@ -18,72 +18,80 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 )
 
-// render runs the provider the way the Pulumi engine does — a gRPC Construct whose resource
-// monitor is served here — so what it reports is what `pulumi up` would register. The monitor
-// answers registrations, reads and invokes from mocks instead of clouds.
+// The in-process engine runs the provider the way the Pulumi engine does — a gRPC Construct
+// whose resource monitor is served here — so what a render reports is what `pulumi up` would
+// register. The monitor answers registrations, reads and invokes from mocks instead of clouds.
 
-// registration is one resource the component registered (or read).
-type registration struct {
-	typ, name, parent string
-	custom            bool
-	readID            string // set for a read of an existing object
-	deps              []string
-	inputs            presource.PropertyMap
-	aliases           []string
-	retainOnDelete    bool
+// Registration is one resource the component registered (or read), as the monitor received it.
+type Registration struct {
+	Type, Name     string
+	Parent         string   // the parent's URN
+	Custom         bool     // false for a component
+	ReadID         string   // set for a read of an existing object
+	Deps           []string // the dependencies' URNs
+	Inputs         presource.PropertyMap
+	Aliases        []string // earlier type tokens
+	RetainOnDelete bool
 }
 
-// renderHost is the in-process engine: an engine service, a resource monitor and the
-// provider's gRPC server, started once and able to run many constructs.
-type renderHost struct {
-	cancel                  context.CancelFunc
-	engineAddr, monitorAddr string
-	monitor                 *renderMonitor
-	engine                  *renderEngine
-	host                    *comProvider.HostClient
-	server                  pulumirpc.ResourceProviderServer
+// Host is the in-process engine: an engine service, a resource monitor and the provider's gRPC
+// server, started once and able to run many constructs.
+type Host struct {
+	// EngineAddr and MonitorAddr are where the engine service and the resource monitor listen:
+	// a Pulumi program run against them registers with the same mocks.
+	EngineAddr, MonitorAddr string
+
+	plugin  Plugin
+	cancel  context.CancelFunc
+	monitor *monitor
+	engine  *engine
+	host    *comProvider.HostClient
+	server  pulumirpc.ResourceProviderServer
 }
 
-func startRenderHost(ctx context.Context, mocks *renderMocks, project, stack string) (*renderHost, error) {
+// Start starts the in-process engine with the plugin's provider, for constructs in project and
+// stack answered by mocks. Close stops it.
+func (pl Plugin) Start(ctx context.Context, mocks *Mocks, project, stack string) (*Host, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	h := &renderHost{cancel: cancel, engine: &renderEngine{}, monitor: &renderMonitor{mocks: mocks, project: project, stack: stack, registered: map[string]*registration{}}}
+	h := &Host{plugin: pl, cancel: cancel, engine: &engine{}, monitor: &monitor{mocks: mocks, project: project, stack: stack, registered: map[string]*Registration{}}}
 	var err error
-	if h.engineAddr, err = serve(ctx, func(s *grpc.Server) { pulumirpc.RegisterEngineServer(s, h.engine) }); err != nil {
-		h.close()
+	if h.EngineAddr, err = serve(ctx, func(s *grpc.Server) { pulumirpc.RegisterEngineServer(s, h.engine) }); err != nil {
+		h.Close()
 		return nil, err
 	}
-	if h.monitorAddr, err = serve(ctx, func(s *grpc.Server) { pulumirpc.RegisterResourceMonitorServer(s, h.monitor) }); err != nil {
-		h.close()
+	if h.MonitorAddr, err = serve(ctx, func(s *grpc.Server) { pulumirpc.RegisterResourceMonitorServer(s, h.monitor) }); err != nil {
+		h.Close()
 		return nil, err
 	}
-	if h.host, err = comProvider.NewHostClient(h.engineAddr); err != nil {
-		h.close()
+	if h.host, err = comProvider.NewHostClient(h.EngineAddr); err != nil {
+		h.Close()
 		return nil, err
 	}
-	prov, err := Provider()
+	prov, err := pl.New()
 	if err == nil {
-		h.server, err = p.RawServer(Name, Version, prov)(h.host)
+		h.server, err = p.RawServer(pl.Name, pl.Version, prov)(h.host)
 	}
 	if err == nil {
 		_, err = h.server.Configure(ctx, &pulumirpc.ConfigureRequest{AcceptSecrets: true, AcceptResources: true})
 	}
 	if err != nil {
-		h.close()
+		h.Close()
 		return nil, err
 	}
 	return h, nil
 }
 
-func (h *renderHost) close() {
+// Close stops the engine.
+func (h *Host) Close() {
 	if h.host != nil {
 		_ = h.host.Close()
 	}
 	h.cancel()
 }
 
-// construct runs the component and returns its outputs and what it registered, by
+// Construct runs the component and returns its outputs and what it registered, by
 // "type::name".
-func (h *renderHost) construct(ctx context.Context, args RenderArgs) (presource.PropertyMap, map[string]*registration, error) {
+func (h *Host) Construct(ctx context.Context, args Args) (presource.PropertyMap, map[string]*Registration, error) {
 	inputs, err := plugin.MarshalProperties(presource.ToResourcePropertyMap(args.Inputs), plugin.MarshalOptions{
 		KeepSecrets: true, KeepResources: true, KeepOutputValues: true,
 	})
@@ -93,13 +101,13 @@ func (h *renderHost) construct(ctx context.Context, args RenderArgs) (presource.
 	resp, err := h.server.Construct(ctx, &pulumirpc.ConstructRequest{
 		Project:             args.Project,
 		Stack:               args.Stack,
-		Type:                args.componentType(),
+		Type:                h.plugin.componentType(args),
 		Name:                args.Name,
 		Inputs:              inputs,
-		Providers:           args.providers,
-		Config:              args.config,
-		MonitorEndpoint:     h.monitorAddr,
-		DryRun:              args.preview,
+		Providers:           args.Providers,
+		Config:              args.Config,
+		MonitorEndpoint:     h.MonitorAddr,
+		DryRun:              args.Preview,
 		Parallel:            16,
 		AcceptsOutputValues: true,
 	})
@@ -111,16 +119,16 @@ func (h *renderHost) construct(ctx context.Context, args RenderArgs) (presource.
 }
 
 // construct runs the component once under a fresh in-process engine.
-func construct(ctx context.Context, args RenderArgs, mocks *renderMocks) (presource.PropertyMap, map[string]*registration, error) {
-	if args.cluster != nil {
-		mocks.cluster = args.cluster
+func (pl Plugin) construct(ctx context.Context, args Args, mocks *Mocks) (presource.PropertyMap, map[string]*Registration, error) {
+	if args.Cluster != nil {
+		mocks.Cluster = args.Cluster
 	}
-	h, err := startRenderHost(ctx, mocks, args.Project, args.Stack)
+	h, err := pl.Start(ctx, mocks, args.Project, args.Stack)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer h.close()
-	return h.construct(ctx, args)
+	defer h.Close()
+	return h.Construct(ctx, args)
 }
 
 // serve starts a gRPC server on a free loopback port until ctx ends.
@@ -152,47 +160,47 @@ func cleanConstructError(err error) error {
 	return fmt.Errorf("%s", msg)
 }
 
-// renderEngine is the engine side a provider logs to. It keeps what was logged, for tests.
+// engine is the engine side a provider logs to. It keeps what was logged, for tests (Warnings).
 // Render does not print it: render passes no providers, so the component always warns about
 // default providers that render (all mocks) never creates.
-type renderEngine struct {
+type engine struct {
 	pulumirpc.UnimplementedEngineServer
 	mu   sync.Mutex
 	root string
 	logs []*pulumirpc.LogRequest
 }
 
-func (e *renderEngine) Log(_ context.Context, req *pulumirpc.LogRequest) (*emptypb.Empty, error) {
+func (e *engine) Log(_ context.Context, req *pulumirpc.LogRequest) (*emptypb.Empty, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.logs = append(e.logs, req)
 	return &emptypb.Empty{}, nil
 }
 
-func (e *renderEngine) GetRootResource(context.Context, *pulumirpc.GetRootResourceRequest) (*pulumirpc.GetRootResourceResponse, error) {
+func (e *engine) GetRootResource(context.Context, *pulumirpc.GetRootResourceRequest) (*pulumirpc.GetRootResourceResponse, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return &pulumirpc.GetRootResourceResponse{Urn: e.root}, nil
 }
 
-func (e *renderEngine) SetRootResource(_ context.Context, req *pulumirpc.SetRootResourceRequest) (*pulumirpc.SetRootResourceResponse, error) {
+func (e *engine) SetRootResource(_ context.Context, req *pulumirpc.SetRootResourceRequest) (*pulumirpc.SetRootResourceResponse, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.root = req.GetUrn()
 	return &pulumirpc.SetRootResourceResponse{}, nil
 }
 
-// renderMonitor is the resource monitor the component registers its children with.
-type renderMonitor struct {
+// monitor is the resource monitor the component registers its children with.
+type monitor struct {
 	pulumirpc.UnimplementedResourceMonitorServer
-	mocks          *renderMocks
+	mocks          *Mocks
 	project, stack string
 
 	mu         sync.Mutex
-	registered map[string]*registration
+	registered map[string]*Registration
 	// log is every registration and read, in the order answered: registered keeps the last of
 	// each "type::name", log keeps them all (many components of one name, or a name reused).
-	log []*registration
+	log []*Registration
 }
 
 var unmarshalOptions = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, KeepOutputValues: true, KeepResources: true}
@@ -201,15 +209,15 @@ var marshalOptions = plugin.MarshalOptions{KeepSecrets: true, KeepResources: tru
 // supported are the monitor features the Go SDK asks about that render implements.
 var supported = map[string]bool{"secrets": true, "resourceReferences": true, "outputValues": true, "deletedWith": true, "aliasSpecs": true}
 
-func (m *renderMonitor) SupportsFeature(_ context.Context, req *pulumirpc.SupportsFeatureRequest) (*pulumirpc.SupportsFeatureResponse, error) {
+func (m *monitor) SupportsFeature(_ context.Context, req *pulumirpc.SupportsFeatureRequest) (*pulumirpc.SupportsFeatureResponse, error) {
 	return &pulumirpc.SupportsFeatureResponse{HasSupport: supported[req.GetId()]}, nil
 }
 
-func (m *renderMonitor) RegisterResourceOutputs(context.Context, *pulumirpc.RegisterResourceOutputsRequest) (*emptypb.Empty, error) {
+func (m *monitor) RegisterResourceOutputs(context.Context, *pulumirpc.RegisterResourceOutputsRequest) (*emptypb.Empty, error) {
 	return &emptypb.Empty{}, nil
 }
 
-func (m *renderMonitor) Invoke(_ context.Context, req *pulumirpc.ResourceInvokeRequest) (*pulumirpc.ResourceInvokeResponse, error) {
+func (m *monitor) Invoke(_ context.Context, req *pulumirpc.ResourceInvokeRequest) (*pulumirpc.ResourceInvokeResponse, error) {
 	args, err := plugin.UnmarshalProperties(req.GetArgs(), unmarshalOptions)
 	if err != nil {
 		return nil, err
@@ -224,7 +232,7 @@ func (m *renderMonitor) Invoke(_ context.Context, req *pulumirpc.ResourceInvokeR
 	return &pulumirpc.ResourceInvokeResponse{Return: out}, err
 }
 
-func (m *renderMonitor) urn(parent, typ, name string) string {
+func (m *monitor) urn(parent, typ, name string) string {
 	parentType := tokens.Type("")
 	if u := presource.URN(parent); u != "" && u.QualifiedType() != presource.RootStackType {
 		parentType = u.QualifiedType()
@@ -232,7 +240,7 @@ func (m *renderMonitor) urn(parent, typ, name string) string {
 	return string(presource.NewURN(tokens.QName(m.stack), tokens.PackageName(m.project), parentType, tokens.Type(typ), name))
 }
 
-func (m *renderMonitor) RegisterResource(_ context.Context, req *pulumirpc.RegisterResourceRequest) (*pulumirpc.RegisterResourceResponse, error) {
+func (m *monitor) RegisterResource(_ context.Context, req *pulumirpc.RegisterResourceRequest) (*pulumirpc.RegisterResourceResponse, error) {
 	if req.GetType() == string(presource.RootStackType) {
 		return &pulumirpc.RegisterResourceResponse{Urn: m.urn("", req.GetType(), req.GetName())}, nil
 	}
@@ -240,13 +248,13 @@ func (m *renderMonitor) RegisterResource(_ context.Context, req *pulumirpc.Regis
 	if err != nil {
 		return nil, err
 	}
-	reg := &registration{
-		typ: req.GetType(), name: req.GetName(), parent: req.GetParent(), custom: req.GetCustom(),
-		deps: req.GetDependencies(), inputs: inputs, retainOnDelete: req.GetRetainOnDelete(),
+	reg := &Registration{
+		Type: req.GetType(), Name: req.GetName(), Parent: req.GetParent(), Custom: req.GetCustom(),
+		Deps: req.GetDependencies(), Inputs: inputs, RetainOnDelete: req.GetRetainOnDelete(),
 	}
 	for _, a := range req.GetAliases() {
 		if t := a.GetSpec().GetType(); t != "" {
-			reg.aliases = append(reg.aliases, t)
+			reg.Aliases = append(reg.Aliases, t)
 		}
 	}
 	id, state, err := m.mocks.newResource(reg)
@@ -261,13 +269,13 @@ func (m *renderMonitor) RegisterResource(_ context.Context, req *pulumirpc.Regis
 	return &pulumirpc.RegisterResourceResponse{Urn: m.urn(req.GetParent(), req.GetType(), req.GetName()), Id: id, Object: object}, nil
 }
 
-func (m *renderMonitor) ReadResource(_ context.Context, req *pulumirpc.ReadResourceRequest) (*pulumirpc.ReadResourceResponse, error) {
-	reg := &registration{typ: req.GetType(), name: req.GetName(), parent: req.GetParent(), custom: true, readID: req.GetId(), deps: req.GetDependencies()}
+func (m *monitor) ReadResource(_ context.Context, req *pulumirpc.ReadResourceRequest) (*pulumirpc.ReadResourceResponse, error) {
+	reg := &Registration{Type: req.GetType(), Name: req.GetName(), Parent: req.GetParent(), Custom: true, ReadID: req.GetId(), Deps: req.GetDependencies()}
 	state, err := m.mocks.read(reg)
 	if err != nil {
 		return nil, err
 	}
-	reg.inputs = presource.PropertyMap{}
+	reg.Inputs = presource.PropertyMap{}
 	m.record(reg)
 	object, err := plugin.MarshalProperties(state, marshalOptions)
 	if err != nil {
@@ -276,26 +284,43 @@ func (m *renderMonitor) ReadResource(_ context.Context, req *pulumirpc.ReadResou
 	return &pulumirpc.ReadResourceResponse{Urn: m.urn(req.GetParent(), req.GetType(), req.GetName()), Properties: object}, nil
 }
 
-func (m *renderMonitor) record(reg *registration) {
+func (m *monitor) record(reg *Registration) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.registered[reg.typ+"::"+reg.name] = reg
+	m.registered[reg.Type+"::"+reg.Name] = reg
 	m.log = append(m.log, reg)
 }
 
 // recorded is every registration and read so far, in the order answered.
-func (m *renderMonitor) recorded() []*registration {
+func (m *monitor) recorded() []*Registration {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return slices.Clone(m.log)
 }
 
-func (m *renderMonitor) snapshot() map[string]*registration {
+func (m *monitor) snapshot() map[string]*Registration {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	out := make(map[string]*registration, len(m.registered))
+	out := make(map[string]*Registration, len(m.registered))
 	for k, v := range m.registered {
 		out[k] = v
+	}
+	return out
+}
+
+// Registrations are every registration and read the host's constructs made so far, in the
+// order the monitor answered them (many components of one name, or a name reused, included).
+func (h *Host) Registrations() []*Registration { return h.monitor.recorded() }
+
+// Warnings are the warnings the host's constructs logged, in order.
+func (h *Host) Warnings() []*pulumirpc.LogRequest {
+	h.engine.mu.Lock()
+	defer h.engine.mu.Unlock()
+	var out []*pulumirpc.LogRequest
+	for _, l := range h.engine.logs {
+		if l.GetSeverity() == pulumirpc.LogSeverity_WARNING {
+			out = append(out, l)
+		}
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package provider
+package render
 
 import (
 	"encoding/json"
@@ -6,22 +6,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
+
 	presource "github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 )
-
-// RenderedInvoke is one provider function the component called during a render: its token,
-// the arguments as sent to the provider, and the result fields the component reads from the
-// answer. Render reports them so that a test can check every argument and field against the
-// providers' published declarations (tests/conformance).
-type RenderedInvoke struct {
-	Token string         `json:"token"`
-	Args  map[string]any `json:"args"`
-	// Reads are the result fields the component decodes, by their provider names, in the
-	// order its result struct declares them. "a|b" reads a, falling back to b when the
-	// provider does not answer a (a field of another provider major): b is tagged
-	// `fallbackFor:"a"` on the result struct.
-	Reads []string `json:"reads"`
-}
 
 // invocation is an invoke as the mock monitor received it.
 type invocation struct {
@@ -30,7 +18,7 @@ type invocation struct {
 }
 
 // recordInvoke notes an invoke the monitor answered.
-func (m *renderMocks) recordInvoke(token string, args presource.PropertyMap) {
+func (m *Mocks) recordInvoke(token string, args presource.PropertyMap) {
 	m.invokeMu.Lock()
 	defer m.invokeMu.Unlock()
 	m.invoked = append(m.invoked, invocation{token: token, args: args})
@@ -50,7 +38,7 @@ func (r *registrationRecorder) RecordReads(token string, result any) {
 
 // renderedInvokes joins what the monitor received with what the component read, sorted by
 // token and arguments (invokes run concurrently) without repeats.
-func renderedInvokes(mocks *renderMocks, rec *registrationRecorder) []RenderedInvoke {
+func renderedInvokes(mocks *Mocks, rec *registrationRecorder) []format.Invoke {
 	mocks.invokeMu.Lock()
 	invoked := append([]invocation(nil), mocks.invoked...)
 	mocks.invokeMu.Unlock()
@@ -58,12 +46,12 @@ func renderedInvokes(mocks *renderMocks, rec *registrationRecorder) []RenderedIn
 	defer rec.mu.Unlock()
 	type keyed struct {
 		key string
-		inv RenderedInvoke
+		inv format.Invoke
 	}
 	seen := map[string]bool{}
 	var all []keyed
 	for _, c := range invoked {
-		args := plainMap(presource.FromResourcePropertyMap(c.args))
+		args := PlainMap(presource.FromResourcePropertyMap(c.args))
 		b, _ := json.Marshal(args) // sorted keys: a stable identity
 		key := c.token + "\x00" + string(b)
 		if seen[key] {
@@ -71,10 +59,10 @@ func renderedInvokes(mocks *renderMocks, rec *registrationRecorder) []RenderedIn
 		}
 		seen[key] = true
 		reads := append([]string{}, rec.reads[c.token]...)
-		all = append(all, keyed{key, RenderedInvoke{Token: c.token, Args: args, Reads: reads}})
+		all = append(all, keyed{key, format.Invoke{Token: c.token, Args: args, Reads: reads}})
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].key < all[j].key })
-	out := make([]RenderedInvoke, len(all))
+	out := make([]format.Invoke, len(all))
 	for i, k := range all {
 		out[i] = k.inv
 	}
