@@ -15,9 +15,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 )
 
-// The Auto Mode children of testdata/program-automode.yaml, by type: the node role and its two
+// The Auto Mode children of lab/programs/program-automode.yaml, by type: the node role and its two
 // managed policies, an EC2 access entry with its AmazonEKSAutoNodePolicy association for the
 // node role and for the team-a class's own role, two NodeClasses and two NodePools, the discovery
 // tags and the Spot service-linked role.
@@ -73,7 +75,7 @@ func TestAutoMode(t *testing.T) {
 
 	program := func(extraInputs string) string {
 		t.Helper()
-		prog, err := w.ProgramFile("program-automode.yaml", ProgramOptions{Inputs: extraInputs})
+		prog, err := w.ProgramFile("program-automode.yaml", lab.ProgramOptions{Inputs: extraInputs})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,14 +104,14 @@ func TestAutoMode(t *testing.T) {
 		gpu := "key: eks.amazonaws.com/instance-gpu-manufacturer"
 		prog := program("")
 		if strings.Count(prog, gpu) != 1 {
-			t.Fatalf("testdata/program-automode.yaml: want one %q", gpu)
+			t.Fatalf("lab/programs/program-automode.yaml: want one %q", gpu)
 		}
-		if _, err := w.Engine.NewProject(ProjectName, strings.Replace(prog, gpu, "key: karpenter.k8s.aws/instance-family", 1)); err != nil {
+		if _, err := w.Engine.NewProject(lab.ProjectName, strings.Replace(prog, gpu, "key: karpenter.k8s.aws/instance-family", 1)); err != nil {
 			t.Fatal(err)
 		}
 		badPreview(t, `nodePools[0].requirements[0].key: "karpenter.k8s.aws/instance-family" is self-managed Karpenter's label; EKS Auto Mode labels its nodes "eks.amazonaws.com/instance-family"`)
 	})
-	if _, err := w.Engine.NewProject(ProjectName, program("")); err != nil {
+	if _, err := w.Engine.NewProject(lab.ProjectName, program("")); err != nil {
 		t.Fatal(err)
 	}
 
@@ -204,17 +206,17 @@ func TestAutoMode(t *testing.T) {
 }
 
 // waitForSnapshot snapshots the API server until it holds every one of want (at most 20 s).
-func (w *world) waitForSnapshot(t *testing.T, want ...string) map[KubeObject]bool {
+func (w *world) waitForSnapshot(t *testing.T, want ...string) map[lab.KubeObject]bool {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		snap, err := SnapshotKubernetes(context.Background(), w.ControlPlane.Config)
+		snap, err := lab.SnapshotKubernetes(context.Background(), w.ControlPlane.Config)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var missing []string
 		for _, o := range want {
-			if !snap[KubeObject(o)] {
+			if !snap[lab.KubeObject(o)] {
 				missing = append(missing, o)
 			}
 		}
@@ -286,7 +288,7 @@ func checkAutoModeAWS(t *testing.T, w *world, out map[string]any) {
 		t.Errorf("moto holds more than the roles and the record more than the access: %v", inv.Leftovers())
 	}
 
-	rec, err := readStandInEKS(standInEKSRecord(w.StateDir))
+	rec, err := w.EKSRecord()
 	if err != nil {
 		t.Fatalf("the aws stand-in's EKS record: %v", err)
 	}
@@ -407,7 +409,7 @@ func autoModeObject(typ string) bool { return typ == autoModeNodeClass || typ ==
 // checkAutoModeStateOrder: from the state's recorded dependencies (which every destroy honours;
 // see checkStateOrder), each NodePool and NodeClass depends, directly or not, on every access
 // entry, association and node-role attachment (and the node role).
-func checkAutoModeStateOrder(t *testing.T, state []StateResource) {
+func checkAutoModeStateOrder(t *testing.T, state []lab.StateResource) {
 	t.Helper()
 	deps := map[string][]string{}
 	var objects, access []string
@@ -450,9 +452,9 @@ func checkAutoModeStateOrder(t *testing.T, state []StateResource) {
 // NodePool and NodeClass delete completed before any access entry, association, or the node
 // role's attachments (or the role) was deleted — a pool's nodes keep joining and running until
 // the pool is gone.
-func checkAutoModeDestroyOrder(t *testing.T, ops []Op) {
+func checkAutoModeDestroyOrder(t *testing.T, ops []lab.Op) {
 	t.Helper()
-	var objects, access []Op
+	var objects, access []lab.Op
 	for _, op := range ops {
 		switch {
 		case op.Op != "Delete":

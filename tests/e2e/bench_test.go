@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -14,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 )
 
 // The engine benchmarks (`make bench`): real `pulumi` commands — the CLI and YAML host, the
@@ -37,17 +40,17 @@ import (
 // changes, the plugin's start (exec → Handshake answered) and the Construct as the engine timed it.
 func BenchmarkEngineComponentVsInline(b *testing.B) {
 	rounds := envInt(b, "BENCH_ROUNDS", 5)
-	tools, err := FindTools()
+	tools, err := lab.FindTools()
 	if err != nil {
 		b.Fatal(err)
 	}
 	dir := b.TempDir()
 	plugin := tools.Provider // the binary itself, for render
 	var execLog string
-	if tools.Provider, execLog, err = PluginWrapper(dir, tools.Provider); err != nil {
+	if tools.Provider, execLog, err = lab.PluginWrapper(dir, tools.Provider); err != nil {
 		b.Fatal(err)
 	}
-	w, err := NewWorld(context.Background(), dir, tools, standIns)
+	w, err := lab.NewWorld(context.Background(), dir, tools, standIns)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -68,18 +71,18 @@ func BenchmarkEngineComponentVsInline(b *testing.B) {
 		"oidcProviderArn": oidc["bench"],
 		"chartRepository": w.ChartRepository(),
 	}
-	component, err := ComponentProgram(inputs)
+	component, err := lab.ComponentProgram(inputs)
 	if err != nil {
 		b.Fatal(err)
 	}
-	noRead, err := ComponentProgram(map[string]any{"readCluster": false, "clusterEndpoint": w.ControlPlane.URL, "defaultNodePool": false,
+	noRead, err := lab.ComponentProgram(map[string]any{"readCluster": false, "clusterEndpoint": w.ControlPlane.URL, "defaultNodePool": false,
 		"clusterName": "bench", "oidcProviderArn": oidc["bench"], "chartRepository": w.ChartRepository()})
 	if err != nil {
 		b.Fatal(err)
 	}
 	// The render the inline program is made from checks the same cluster: its endpoint (the
 	// world's API server, as the stand-in's EKS gives it) goes into the chart values.
-	args := map[string]any{"name": "karpenter", "project": ProjectName, "stack": StackName,
+	args := map[string]any{"name": "karpenter", "project": lab.ProjectName, "stack": lab.StackName,
 		"cluster": map[string]any{"endpoint": w.ControlPlane.URL}}
 	maps.Copy(args, inputs)
 	argsFile := filepath.Join(dir, "render-args.json")
@@ -90,7 +93,7 @@ func BenchmarkEngineComponentVsInline(b *testing.B) {
 	if err != nil {
 		b.Fatalf("render: %v", err)
 	}
-	inline, err := InlineProgram(rendered)
+	inline, err := lab.InlineProgram(rendered)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -107,7 +110,7 @@ func BenchmarkEngineComponentVsInline(b *testing.B) {
 			slices.Reverse(order)
 		}
 		for _, variant := range order {
-			if _, err := w.Engine.NewProject(ProjectName, programs[variant]); err != nil {
+			if _, err := w.Engine.NewProject(lab.ProjectName, programs[variant]); err != nil {
 				b.Fatal(err)
 			}
 			run := func(measure string, args ...string) {
@@ -119,7 +122,7 @@ func BenchmarkEngineComponentVsInline(b *testing.B) {
 				sample(b, samples, variant, measure, ms(time.Since(t0)))
 			}
 			run("preview", "preview", "--non-interactive")
-			sampler := StartProcessSampler(50 * time.Millisecond)
+			sampler := lab.StartProcessSampler(50 * time.Millisecond)
 			run("up", "up", "--yes", "--non-interactive", "--skip-preview")
 			sampleCPU(b, samples, variant, "up", sampler.Stop())
 			if round == 0 {
@@ -172,12 +175,12 @@ func BenchmarkEngineFleet(b *testing.B) {
 			sizes = append(sizes, n)
 		}
 	}
-	tools, err := FindTools()
+	tools, err := lab.FindTools()
 	if err != nil {
 		b.Fatal(err)
 	}
 	dir := b.TempDir()
-	w, err := NewWorld(context.Background(), dir, tools, standIns)
+	w, err := lab.NewWorld(context.Background(), dir, tools, standIns)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -186,13 +189,13 @@ func BenchmarkEngineFleet(b *testing.B) {
 	w.Engine.Timeout = 45 * time.Minute
 	var names []string
 	for i := range slices.Max(sizes) {
-		names = append(names, FleetMember(i))
+		names = append(names, lab.FleetMember(i))
 	}
 	oidc, err := w.MakeClusters(names)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := w.NewStack(benchProviders); err != nil {
+	if err := w.NewStack(lab.BenchProviders); err != nil {
 		b.Fatal(err)
 	}
 	for _, n := range sizes {
@@ -212,12 +215,12 @@ func BenchmarkEngineFleet(b *testing.B) {
 
 // fleetRun deploys a fleet of n clusters from an empty stack and destroys it, measuring each
 // command (see BenchmarkEngineFleet) as variant.
-func fleetRun(b *testing.B, w *World, n int, variant string, oidc map[string]string) {
-	program, err := FleetProgram(n, w.ChartRepository(), strings.TrimPrefix(KarpenterVersion, "v"), w.VPC, oidc)
+func fleetRun(b *testing.B, w *lab.World, n int, variant string, oidc map[string]string) {
+	program, err := lab.FleetProgram(n, w.ChartRepository(), strings.TrimPrefix(lab.KarpenterVersion, "v"), w.VPC, oidc)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := w.Engine.NewProject(ProjectName, program); err != nil {
+	if _, err := w.Engine.NewProject(lab.ProjectName, program); err != nil {
 		b.Fatal(err)
 	}
 	samples := map[string][]float64{}
@@ -236,7 +239,7 @@ func fleetRun(b *testing.B, w *World, n int, variant string, oidc map[string]str
 				// The engine's own CPU and memory profiles (pprof) of the command.
 				args = append(slices.Clone(args), "--profiling", filepath.Join(dir, "engine-"+variant+"-"+step.measure))
 			}
-			sampler := StartProcessSampler(50 * time.Millisecond)
+			sampler := lab.StartProcessSampler(50 * time.Millisecond)
 			t0 := time.Now()
 			stdout, stderr, err := w.Engine.Run(args...)
 			wall := time.Since(t0)
@@ -257,7 +260,7 @@ func fleetRun(b *testing.B, w *World, n int, variant string, oidc map[string]str
 			if want := 2 * n; len(constructs) != want {
 				b.Fatalf("%s %s: %d Constructs completed, want %d", variant, step.measure, len(constructs), want)
 			}
-			sample(b, samples, variant, step.measure+"-constructs-in-flight", float64(MaxInFlight(constructs)))
+			sample(b, samples, variant, step.measure+"-constructs-in-flight", float64(lab.MaxInFlight(constructs)))
 			sample(b, samples, variant, step.measure+"-plugin-peak-rss-mb", float64(usage["component"].PeakRSS)/(1<<20))
 		}
 	}
@@ -272,7 +275,7 @@ func fleetRun(b *testing.B, w *World, n int, variant string, oidc map[string]str
 
 // pluginTimes reads one command's plugin start (exec → Handshake answered) and Construct time
 // from the wrapper's exec log and the engine's gRPC log.
-func pluginTimes(e *Engine, execLog string) (start, construct time.Duration, err error) {
+func pluginTimes(e *lab.Engine, execLog string) (start, construct time.Duration, err error) {
 	raw, err := os.ReadFile(execLog)
 	if err != nil {
 		return 0, 0, fmt.Errorf("the plugin wrapper did not run: %w", err)
@@ -306,7 +309,7 @@ func pluginTimes(e *Engine, execLog string) (start, construct time.Duration, err
 
 // childInputs are the state's custom resources but providers, by type and name, each with its
 // inputs as JSON.
-func childInputs(w *World) (map[string]string, error) {
+func childInputs(w *lab.World) (map[string]string, error) {
 	resources, err := w.StateResources()
 	if err != nil {
 		return nil, err
@@ -347,9 +350,9 @@ func sameChildren(component, inline map[string]string) error {
 }
 
 // sampleCPU records the CPU time each kind of process spent in a command (ms), and their sum.
-func sampleCPU(b *testing.B, samples map[string][]float64, variant, command string, usage map[string]Usage) {
+func sampleCPU(b *testing.B, samples map[string][]float64, variant, command string, usage map[string]lab.Usage) {
 	var total time.Duration
-	for _, kind := range ProcessKinds() {
+	for _, kind := range lab.ProcessKinds() {
 		sample(b, samples, variant, command+"-cpu-ms-"+kind, ms(usage[kind].CPU))
 		total += usage[kind].CPU
 	}
@@ -404,4 +407,9 @@ func envInt(b *testing.B, key string, def int) int {
 		b.Fatalf("%s=%q: want a positive number", key, v)
 	}
 	return n
+}
+
+func mustJSON(v any) []byte {
+	data, _ := json.Marshal(v)
+	return data
 }

@@ -9,13 +9,16 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 )
 
 // standIns are built once per test binary (TestMain) and installed into every world's engine.
-var standIns StandIns
+var standIns lab.StandIns
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "e2e-standins-")
@@ -24,7 +27,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	start := time.Now()
-	standIns, err = BuildStandIns(context.Background(), dir)
+	standIns, err = lab.BuildStandIns(context.Background(), dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "FAIL:", err)
 		os.RemoveAll(dir)
@@ -39,9 +42,9 @@ func TestMain(m *testing.M) {
 // world is a World for one test, with what the test started stopped in t.Cleanup, and the API
 // server's objects right after its start (what a destroy must return to).
 type world struct {
-	*World
+	*lab.World
 	t        *testing.T
-	baseline map[KubeObject]bool
+	baseline map[lab.KubeObject]bool
 	outDir   string // command outputs, kept in the test's temp dir
 	n        int
 	// clusterVersion is the Kubernetes version of the stack's cluster: later programs keep it
@@ -51,19 +54,19 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	tools, err := FindTools()
+	tools, err := lab.FindTools()
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
 	dir := t.TempDir()
-	w, err := NewWorld(context.Background(), dir, tools, standIns)
+	w, err := lab.NewWorld(context.Background(), dir, tools, standIns)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Close)
 	w.Engine.Logf = t.Logf
-	base, err := SnapshotKubernetes(context.Background(), w.ControlPlane.Config)
+	base, err := lab.SnapshotKubernetes(context.Background(), w.ControlPlane.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,11 +83,11 @@ func newWorld(t *testing.T) *world {
 // stack creates the project from the program with extra component inputs, and its stack.
 func (w *world) stack(extraInputs string) {
 	w.t.Helper()
-	w.stackWith(ProgramOptions{Inputs: extraInputs})
+	w.stackWith(lab.ProgramOptions{Inputs: extraInputs})
 }
 
 // stackWith creates the project from the program shaped by o, and its stack.
-func (w *world) stackWith(o ProgramOptions) {
+func (w *world) stackWith(o lab.ProgramOptions) {
 	w.t.Helper()
 	w.clusterVersion = ""
 	if err := w.NewStack(w.programText(o)); err != nil {
@@ -94,13 +97,13 @@ func (w *world) stackWith(o ProgramOptions) {
 
 // programText is the program shaped by o, with the world's chart repository, on the stack's
 // cluster (the Kubernetes version its first program chose, ClusterVersionFor).
-func (w *world) programText(o ProgramOptions) string {
+func (w *world) programText(o lab.ProgramOptions) string {
 	w.t.Helper()
 	if o.KubernetesVersion == "" {
 		o.KubernetesVersion = w.clusterVersion
 	}
-	if m := versionInput.FindStringSubmatch(o.Inputs); m != nil && o.KubernetesVersion == "" {
-		o.KubernetesVersion, _ = ClusterVersionFor(m[1])
+	if m := lab.VersionInput.FindStringSubmatch(o.Inputs); m != nil && o.KubernetesVersion == "" {
+		o.KubernetesVersion, _ = lab.ClusterVersionFor(m[1])
 	}
 	w.clusterVersion = o.KubernetesVersion
 	o.Inputs = w.WithChartRepository(o.Inputs)
@@ -114,13 +117,13 @@ func (w *world) programText(o ProgramOptions) string {
 // program rewrites the project's program (the next command runs the new one).
 func (w *world) program(extraInputs string) {
 	w.t.Helper()
-	w.programWith(ProgramOptions{Inputs: extraInputs})
+	w.programWith(lab.ProgramOptions{Inputs: extraInputs})
 }
 
 // programWith rewrites the project's program, shaped by o.
-func (w *world) programWith(o ProgramOptions) {
+func (w *world) programWith(o lab.ProgramOptions) {
 	w.t.Helper()
-	if _, err := w.Engine.NewProject(ProjectName, w.programText(o)); err != nil {
+	if _, err := w.Engine.NewProject(lab.ProjectName, w.programText(o)); err != nil {
 		w.t.Fatal(err)
 	}
 }
@@ -176,9 +179,9 @@ func (w *world) outputs(t *testing.T) map[string]any {
 	return out
 }
 
-func (w *world) aws(t *testing.T) *AWSInventory {
+func (w *world) aws(t *testing.T) *lab.AWSInventory {
 	t.Helper()
-	inv, err := ReadAWS(context.Background(), w.AWS, w.StateDir)
+	inv, err := lab.ReadAWS(context.Background(), w.AWS, w.StateDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,18 +191,18 @@ func (w *world) aws(t *testing.T) *AWSInventory {
 // newKubeObjects is what the API server holds that it did not at the start.
 func (w *world) newKubeObjects(t *testing.T) []string {
 	t.Helper()
-	now, err := SnapshotKubernetes(context.Background(), w.ControlPlane.Config)
+	now, err := lab.SnapshotKubernetes(context.Background(), w.ControlPlane.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewObjects(w.baseline, now)
+	return lab.NewObjects(w.baseline, now)
 }
 
 // rebaseline takes the API server's objects now as what a destroy must return to (after a test
 // created what the cluster has before the component, e.g. EKS's aws-auth).
 func (w *world) rebaseline(t *testing.T) {
 	t.Helper()
-	base, err := SnapshotKubernetes(context.Background(), w.ControlPlane.Config)
+	base, err := lab.SnapshotKubernetes(context.Background(), w.ControlPlane.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +301,7 @@ func (p previewResult) ops() map[string]string {
 func (p previewResult) errors() []string {
 	var out []string
 	for _, d := range p.Diagnostics {
-		if strings.Contains(d.Message, KubernetesVersionWarning) {
+		if strings.Contains(d.Message, lab.KubernetesVersionWarning) {
 			continue // the engine saying which kubernetes provider really runs (the README says it too)
 		}
 		if strings.HasPrefix(d.Severity, "error") || d.Severity == "info#err" {
@@ -385,4 +388,14 @@ func plannedChildren(t *testing.T, p previewResult) (types []string, byName map[
 		}
 	}
 	return types, byName
+}
+
+// sortedKeys are the map's keys, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -23,16 +23,18 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 )
 
 // karpenterWorld is a world with the real Karpenter controller in the loop (Loop).
 type karpenterWorld struct {
 	*world
-	vpc       *VPC
-	recorder  *AWSRecorder
-	karpenter *Karpenter
-	registrar *Registrar
-	loop      *Loop
+	vpc       *lab.VPC
+	recorder  *lab.AWSRecorder
+	karpenter *lab.Karpenter
+	registrar *lab.Registrar
+	loop      *lab.Loop
 	cs        *kubernetes.Clientset
 }
 
@@ -70,7 +72,7 @@ func (w *karpenterWorld) karpenterInputs(nodeClassExtra string) string {
 // scale sets the replicas of the workload (ScaleWorkload).
 func (w *karpenterWorld) scale(t *testing.T, replicas int32) {
 	t.Helper()
-	if err := ScaleWorkload(context.Background(), w.cs, replicas); err != nil {
+	if err := lab.ScaleWorkload(context.Background(), w.cs, replicas); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -95,7 +97,7 @@ func eventually(t *testing.T, timeout time.Duration, what string, check func() e
 // claims are the NodeClaims by name, each with its instance id ("" before launch).
 func (w *karpenterWorld) claims(t *testing.T) map[string]string {
 	t.Helper()
-	list, err := w.Cluster.Dynamic.Resource(NodeClaimGVR).List(context.Background(), metav1.ListOptions{})
+	list, err := w.Cluster.Dynamic.Resource(lab.NodeClaimGVR).List(context.Background(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,13 +110,13 @@ func (w *karpenterWorld) claims(t *testing.T) map[string]string {
 }
 
 // running are moto's instances that are pending or running.
-func (w *karpenterWorld) running(t *testing.T) []Instance {
+func (w *karpenterWorld) running(t *testing.T) []lab.Instance {
 	t.Helper()
-	all, _, err := ReadEC2(context.Background(), w.AWS)
+	all, _, err := lab.ReadEC2(context.Background(), w.AWS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []Instance
+	var out []lab.Instance
 	for _, i := range all {
 		if i.State == "pending" || i.State == "running" {
 			out = append(out, i)
@@ -124,9 +126,9 @@ func (w *karpenterWorld) running(t *testing.T) []Instance {
 }
 
 // workloadOn is WaitWorkload, failing the test.
-func (w *karpenterWorld) workloadOn(t *testing.T, replicas int, timeout time.Duration, not ...string) Instance {
+func (w *karpenterWorld) workloadOn(t *testing.T, replicas int, timeout time.Duration, not ...string) lab.Instance {
 	t.Helper()
-	i, err := WaitWorkload(context.Background(), w.cs, w.AWS, replicas, timeout, not...)
+	i, err := lab.WaitWorkload(context.Background(), w.cs, w.AWS, replicas, timeout, not...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +154,7 @@ func TestKarpenter(t *testing.T) {
 	w.stack(w.karpenterInputs(nodeClass))
 	var out map[string]any
 	var cluster string
-	var policies []IAMPolicy
+	var policies []lab.IAMPolicy
 	var boot nodeBoot
 
 	t.Run("up: the controller starts with the Deployment's environment and the node class becomes Ready", func(t *testing.T) {
@@ -213,7 +215,7 @@ func TestKarpenter(t *testing.T) {
 		checkTrustPolicyBites(t, w, str(out["controllerRoleArn"]))
 	})
 
-	var first Instance
+	var first lab.Instance
 	t.Run("pending pods get a node: an instance launched from the component's node class", func(t *testing.T) {
 		w.scale(t, 2)
 		first = w.workloadOn(t, 2, 3*time.Minute)
@@ -224,7 +226,7 @@ func TestKarpenter(t *testing.T) {
 		return
 	}
 
-	var second Instance
+	var second lab.Instance
 	t.Run("a Spot interruption warning through the component's rule and queue replaces the node", func(t *testing.T) {
 		before := w.claims(t)
 		// EC2 emits the warning on the default event bus; the component's rule matches it and its
@@ -234,7 +236,7 @@ func TestKarpenter(t *testing.T) {
 		sent := time.Now()
 		putEvent(t, w, str(out["interruptionQueueName"]), ebtypes.PutEventsRequestEntry{
 			Source: aws.String("aws.ec2"), DetailType: aws.String("EC2 Spot Instance Interruption Warning"), Detail: aws.String(string(detail)),
-			Resources: []string{fmt.Sprintf("arn:aws:ec2:%s:123456789012:instance/%s", Region, first.ID)},
+			Resources: []string{fmt.Sprintf("arn:aws:ec2:%s:123456789012:instance/%s", lab.Region, first.ID)},
 		})
 		second = w.workloadOn(t, 2, 3*time.Minute, first.ID)
 		eventually(t, time.Minute, "the interrupted instance terminated and its NodeClaim gone", func() error {
@@ -285,7 +287,7 @@ func TestKarpenter(t *testing.T) {
 					return
 				case <-time.After(250 * time.Millisecond):
 				}
-				nc, err := w.Cluster.Dynamic.Resource(NodeClaimGVR).Get(ctx, claim, metav1.GetOptions{})
+				nc, err := w.Cluster.Dynamic.Resource(lab.NodeClaimGVR).Get(ctx, claim, metav1.GetOptions{})
 				if err != nil {
 					continue
 				}
@@ -381,7 +383,7 @@ func firstKey(m map[string]string) string {
 	return ""
 }
 
-func instanceIDs(in []Instance) []string {
+func instanceIDs(in []lab.Instance) []string {
 	var out []string
 	for _, i := range in {
 		out = append(out, i.ID+" "+i.State)
@@ -391,9 +393,9 @@ func instanceIDs(in []Instance) []string {
 
 // launchHopLimits are the metadata hop limits of the launch templates the instance was launched
 // from (LaunchTemplatesOf).
-func launchHopLimits(calls []AWSCall, i Instance) []int32 {
+func launchHopLimits(calls []lab.AWSCall, i lab.Instance) []int32 {
 	var out []int32
-	for _, lt := range LaunchTemplatesOf(calls, i.ID, i.Type) {
+	for _, lt := range lab.LaunchTemplatesOf(calls, i.ID, i.Type) {
 		out = append(out, lt.HopLimit)
 	}
 	return out
@@ -413,7 +415,7 @@ func conditionTrue(obj *unstructured.Unstructured, typ string) string {
 
 // receivedAndDeleted: after since, the controller received a message naming the instance from the
 // queue and deleted it with the receipt handle it was given.
-func receivedAndDeleted(calls []AWSCall, since time.Time, instance string) error {
+func receivedAndDeleted(calls []lab.AWSCall, since time.Time, instance string) error {
 	handles := map[string]string{}
 	for _, c := range calls {
 		if c.Time.Before(since) {
@@ -456,9 +458,9 @@ func readyCondition(obj *unstructured.Unstructured) error {
 // checkDefaultInstance: an instance launched for the default pool from the default class runs
 // the image EKS publishes for AL2023 on the cluster's Kubernetes version (the SSM parameter the
 // alias al2023@latest reads, as the world's moto holds it), on-demand, in a subnet of the cluster.
-func checkDefaultInstance(t *testing.T, w *karpenterWorld, i Instance) {
+func checkDefaultInstance(t *testing.T, w *karpenterWorld, i lab.Instance) {
 	t.Helper()
-	name := fmt.Sprintf("/aws/service/eks/optimized-ami/%s/amazon-linux-2023/x86_64/standard/recommended/image_id", ClusterKubernetesVersion)
+	name := fmt.Sprintf("/aws/service/eks/optimized-ami/%s/amazon-linux-2023/x86_64/standard/recommended/image_id", lab.ClusterKubernetesVersion)
 	p, err := ssm.NewFromConfig(w.AWS).GetParameter(context.Background(), &ssm.GetParameterInput{Name: aws.String(name)})
 	if err != nil {
 		t.Fatalf("SSM parameter %s: %v", name, err)
@@ -473,7 +475,7 @@ func checkDefaultInstance(t *testing.T, w *karpenterWorld, i Instance) {
 // VPC's subnets, with the component's and Karpenter's tags, from a launch template of the node
 // class that carries the instance profile of the component's node role and the VPC's security
 // group.
-func checkKarpenterInstance(t *testing.T, w *karpenterWorld, i Instance, cluster string, out map[string]any) {
+func checkKarpenterInstance(t *testing.T, w *karpenterWorld, i lab.Instance, cluster string, out map[string]any) {
 	t.Helper()
 	if !slices.Contains(w.vpc.SubnetIDs, i.SubnetID) {
 		t.Errorf("instance %s in subnet %s, want one of the tagged subnets %v", i.ID, i.SubnetID, w.vpc.SubnetIDs)
@@ -492,7 +494,7 @@ func checkKarpenterInstance(t *testing.T, w *karpenterWorld, i Instance, cluster
 	if i.Lifecycle != "spot" {
 		t.Errorf("instance %s: lifecycle %q, want spot (the pool's only capacity type)", i.ID, i.Lifecycle)
 	}
-	_, lts, err := ReadEC2(context.Background(), w.AWS)
+	_, lts, err := lab.ReadEC2(context.Background(), w.AWS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,13 +526,13 @@ func checkKarpenterInstance(t *testing.T, w *karpenterWorld, i Instance, cluster
 // uninstall returns once the Deployment is deleted; its pods terminate in the background, so the
 // IAM deletes may begin while the controller process is still shutting down — with no NodeClaim
 // left to act on.)
-func checkKarpenterDestroy(t *testing.T, w *karpenterWorld, node Instance) {
+func checkKarpenterDestroy(t *testing.T, w *karpenterWorld, node lab.Instance) {
 	t.Helper()
 	ctx := context.Background()
 	if r := w.running(t); len(r) > 0 {
 		t.Errorf("instances still running after the destroy: %v", instanceIDs(r))
 	}
-	_, lts, err := ReadEC2(ctx, w.AWS)
+	_, lts, err := lab.ReadEC2(ctx, w.AWS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -576,7 +578,7 @@ func checkKarpenterDestroy(t *testing.T, w *karpenterWorld, node Instance) {
 		}
 	}
 	// The workload is the user's, not the stack's: once it is gone the cluster is as it started.
-	if err := DeleteWorkload(ctx, w.cs); err != nil {
+	if err := lab.DeleteWorkload(ctx, w.cs); err != nil {
 		t.Fatal(err)
 	}
 	w.assertNothingLeft(t)
@@ -584,14 +586,14 @@ func checkKarpenterDestroy(t *testing.T, w *karpenterWorld, node Instance) {
 
 // controllerPolicies are the identity policies of the controller's role as moto holds them (the
 // role the service account's IRSA annotation names: the component's output).
-func controllerPolicies(t *testing.T, w *world, roleArn string) []IAMPolicy {
+func controllerPolicies(t *testing.T, w *world, roleArn string) []lab.IAMPolicy {
 	t.Helper()
 	inv := w.aws(t)
 	role := inv.Role(roleArn[strings.LastIndex(roleArn, "/")+1:])
 	if role == nil {
 		t.Fatalf("no role %s in moto", roleArn)
 	}
-	var out []IAMPolicy
+	var out []lab.IAMPolicy
 	for _, arn := range role.AttachedPolicyArns {
 		p := inv.Policy(arn)
 		if p == nil {
@@ -601,19 +603,19 @@ func controllerPolicies(t *testing.T, w *world, roleArn string) []IAMPolicy {
 		if err := json.Unmarshal([]byte(p.Document), &doc); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, IAMPolicy{Name: p.Name, Policy: doc})
+		out = append(out, lab.IAMPolicy{Name: p.Name, Policy: doc})
 	}
 	return out
 }
 
 // denials evaluates the calls against the policies and returns one message per denied request.
-func denials(t *testing.T, calls []AWSCall, principal string, policies []IAMPolicy) (msgs []string, requests []IAMRequest, results []IAMResult) {
+func denials(t *testing.T, calls []lab.AWSCall, principal string, policies []lab.IAMPolicy) (msgs []string, requests []lab.IAMRequest, results []lab.IAMResult) {
 	t.Helper()
-	requests, err := IAMRequests(calls)
+	requests, err := lab.IAMRequests(calls)
 	if err != nil {
 		t.Error(err)
 	}
-	results, err = Simulate(principal, policies, requests)
+	results, err = lab.Simulate(principal, policies, requests)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -644,7 +646,7 @@ func denials(t *testing.T, calls []AWSCall, principal string, policies []IAMPoli
 // assumption of the role that the checks of STS (a web identity: its service account's token, the
 // role's trust policy) or EKS Auth (Pod Identity: the association, the trust policy with the
 // session tags) allowed, and signed every other call with them.
-func checkControllerSessions(t *testing.T, calls []AWSCall, role string) {
+func checkControllerSessions(t *testing.T, calls []lab.AWSCall, role string) {
 	t.Helper()
 	roleName := role[strings.LastIndex(role, "/")+1:]
 	var assumed int
@@ -681,7 +683,7 @@ func checkControllerSessions(t *testing.T, calls []AWSCall, role string) {
 // and the check bites: without the statement that allows terminating the cluster's instances and
 // deleting its launch templates, exactly the TerminateInstances and DeleteLaunchTemplate
 // authorizations are denied, both.
-func checkControllerCalls(t *testing.T, w *world, calls []AWSCall, principal string, policies []IAMPolicy) {
+func checkControllerCalls(t *testing.T, w *world, calls []lab.AWSCall, principal string, policies []lab.IAMPolicy) {
 	t.Helper()
 	_ = os.MkdirAll(w.outDir, 0o755)
 	b, _ := json.MarshalIndent(calls, "", " ")
@@ -717,7 +719,7 @@ func checkControllerCalls(t *testing.T, w *world, calls []AWSCall, principal str
 		strings.Join(sortedKeys(actions), ", "), len(requests)-dropped, dropped, strings.Join(lines, "\n"))
 
 	t.Run("the check bites: without AllowScopedDeletion, TerminateInstances is denied", func(t *testing.T) {
-		var cut []IAMPolicy
+		var cut []lab.IAMPolicy
 		removed := 0
 		for _, p := range policies {
 			stmts, _ := p.Policy["Statement"].([]any)
@@ -730,7 +732,7 @@ func checkControllerCalls(t *testing.T, w *world, calls []AWSCall, principal str
 				kept = append(kept, s)
 			}
 			doc := map[string]any{"Version": p.Policy["Version"], "Statement": kept}
-			cut = append(cut, IAMPolicy{Name: p.Name, Policy: doc})
+			cut = append(cut, lab.IAMPolicy{Name: p.Name, Policy: doc})
 		}
 		if removed != 1 {
 			t.Fatalf("found %d AllowScopedDeletion statements, want 1", removed)
@@ -770,20 +772,20 @@ func checkControllerCalls(t *testing.T, w *world, calls []AWSCall, principal str
 func TestKarpenterUpgrade(t *testing.T) {
 	t.Parallel()
 	w := newKarpenterWorld(t)
-	from, to := strings.TrimPrefix(KarpenterPreviousVersion, "v"), strings.TrimPrefix(KarpenterVersion, "v")
+	from, to := strings.TrimPrefix(lab.KarpenterPreviousVersion, "v"), strings.TrimPrefix(lab.KarpenterVersion, "v")
 	// The install every user gets: the component's default EC2NodeClass (al2023@latest, resolved
 	// through the EKS optimized-AMI SSM parameter for the cluster's Kubernetes version) and
 	// default NodePool (on-demand), only the version pinned.
 	w.stack("version: " + from + "\n")
-	var node Instance
+	var node lab.Instance
 	var claim, role string
-	var policies map[string][]IAMPolicy // by version
+	var policies map[string][]lab.IAMPolicy // by version
 	var upgradeStart, upgradeEnd time.Time
 
 	t.Run("at "+from+" the controller launches a node", func(t *testing.T) {
 		w.up(t)
 		role = str(w.outputs(t)["controllerRoleArn"])
-		policies = map[string][]IAMPolicy{from: controllerPolicies(t, w.world, role)}
+		policies = map[string][]lab.IAMPolicy{from: controllerPolicies(t, w.world, role)}
 		eventually(t, time.Minute, "the "+from+" controller", func() error {
 			if v := w.karpenter.Versions(); !w.karpenter.Running() || len(v) == 0 || v[len(v)-1] != from {
 				return fmt.Errorf("running %v, versions %v: %v", w.karpenter.Running(), v, w.karpenter.History())
@@ -794,7 +796,7 @@ func TestKarpenterUpgrade(t *testing.T) {
 		// onto a cheaper type after a minute, and moto's CreateFleet launches whichever override
 		// comes first rather than the cheapest, as AWS's lowest-price strategy would — so a node
 		// of a dearer type would be replaced during the 90 s below for a reason that is moto's.
-		if err := ScaleWorkloadOn(context.Background(), w.cs, 2, map[string]string{"node.kubernetes.io/instance-type": "m5.large"}); err != nil {
+		if err := lab.ScaleWorkloadOn(context.Background(), w.cs, 2, map[string]string{"node.kubernetes.io/instance-type": "m5.large"}); err != nil {
 			t.Fatal(err)
 		}
 		node = w.workloadOn(t, 2, 3*time.Minute)
@@ -812,7 +814,7 @@ func TestKarpenterUpgrade(t *testing.T) {
 		}
 		// The default class sets no maxPods: Karpenter writes the instance type's pod capacity,
 		// which the NodeClaim (so the node) has.
-		nc, err := w.Cluster.Dynamic.Resource(NodeClaimGVR).Get(context.Background(), claim, metav1.GetOptions{})
+		nc, err := w.Cluster.Dynamic.Resource(lab.NodeClaimGVR).Get(context.Background(), claim, metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -851,7 +853,7 @@ func TestKarpenterUpgrade(t *testing.T) {
 			}
 			time.Sleep(5 * time.Second)
 		}
-		nc, err := w.Cluster.Dynamic.Resource(NodeClaimGVR).Get(context.Background(), claim, metav1.GetOptions{})
+		nc, err := w.Cluster.Dynamic.Resource(lab.NodeClaimGVR).Get(context.Background(), claim, metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -885,7 +887,7 @@ func TestKarpenterUpgrade(t *testing.T) {
 	t.Run("every AWS call each controller made is allowed by the policies in force", func(t *testing.T) {
 		calls := w.recorder.Calls()
 		checkControllerSessions(t, calls, role)
-		var before, during, after []AWSCall
+		var before, during, after []lab.AWSCall
 		for _, c := range calls {
 			switch {
 			case c.Time.Before(upgradeStart):
@@ -897,7 +899,7 @@ func TestKarpenterUpgrade(t *testing.T) {
 			}
 		}
 		for _, part := range []struct {
-			calls    []AWSCall
+			calls    []lab.AWSCall
 			versions []string
 		}{{before, []string{from}}, {during, []string{from, to}}, {after, []string{to}}} {
 			for _, v := range part.versions {

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
 )
 
@@ -39,8 +40,8 @@ func TestDefaultInstall(t *testing.T) {
 		}
 		// The engine says which kubernetes provider runs: the real 4.25.0, installed under the
 		// 4.30.0 the component requests.
-		if !slices.ContainsFunc(p.Diagnostics, func(d diagnostic) bool { return strings.Contains(d.Message, KubernetesVersionWarning) }) {
-			t.Errorf("the preview does not warn %q: %+v", KubernetesVersionWarning, p.Diagnostics)
+		if !slices.ContainsFunc(p.Diagnostics, func(d diagnostic) bool { return strings.Contains(d.Message, lab.KubernetesVersionWarning) }) {
+			t.Errorf("the preview does not warn %q: %+v", lab.KubernetesVersionWarning, p.Diagnostics)
 		}
 		// The engine called Construct with the cluster's name known (auto-named, like pulumi-eks's
 		// clusters) and the OIDC provider's ARN unknown: outputs of resources that do not exist yet
@@ -264,10 +265,10 @@ func (w *world) assertNothingLeft(t *testing.T, retained ...string) {
 // (v3.259.0) deletes in waves by dependency depth, which can hide one missing edge from
 // checkDestroyOrder: the release may still land in an earlier wave than what it no longer
 // depends on. This check sees the edge itself.
-func checkStateOrder(t *testing.T, state []StateResource) {
+func checkStateOrder(t *testing.T, state []lab.StateResource) {
 	t.Helper()
 	deps := map[string][]string{}
-	byName := map[string]StateResource{}
+	byName := map[string]lab.StateResource{}
 	for _, r := range state {
 		var ds []string
 		for _, d := range r.Dependencies {
@@ -321,10 +322,10 @@ func checkStateOrder(t *testing.T, state []StateResource) {
 // before the delete of any of its IAM (role, policies, attachments) or its queue (queue, policy,
 // rules, targets) began. Pulumi deletes unrelated resources in parallel, so only these
 // dependencies order anything; a missing edge lets a fast IAM delete run during the slow uninstall.
-func checkDestroyOrder(t *testing.T, ops []Op) {
+func checkDestroyOrder(t *testing.T, ops []lab.Op) {
 	t.Helper()
-	var release *Op
-	var crs, controllerSide []Op
+	var release *lab.Op
+	var crs, controllerSide []lab.Op
 	for i, op := range ops {
 		if op.Op != "Delete" || op.Failed {
 			continue

@@ -23,6 +23,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eks"
 	nodeadm "github.com/awslabs/amazon-eks-ami/nodeadm/api/v1alpha1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 )
 
 // What a node would boot with: the user data of the launch template Karpenter launched its
@@ -67,7 +69,7 @@ func expectedNodeBoot(t *testing.T, w *karpenterWorld, cluster string, maxPods i
 // checkNodeBoot: the instance's launch template's user data is an AL2023 MIME archive whose
 // NodeConfig names the cluster, its endpoint, CA and service CIDR, carries the class's maxPods,
 // and whose other part is the user's script.
-func checkNodeBoot(t *testing.T, w *karpenterWorld, i Instance, want nodeBoot) {
+func checkNodeBoot(t *testing.T, w *karpenterWorld, i lab.Instance, want nodeBoot) {
 	t.Helper()
 	for id, raw := range launchUserData(t, w, i) {
 		checkNodeadmUserData(t, i.ID+" ("+id+")", raw, want)
@@ -110,7 +112,7 @@ func checkNodeadmUserData(t *testing.T, node string, raw []byte, want nodeBoot) 
 // bootstrap/bottlerocket.go) naming the cluster, its endpoint and CA, with the class's max-pods,
 // the pool's node label, and the user's own settings merged in (their
 // settings.host-containers.admin.enabled = true). The service CIDR is no Bottlerocket setting.
-func checkBottlerocketBoot(t *testing.T, w *karpenterWorld, i Instance, want nodeBoot) {
+func checkBottlerocketBoot(t *testing.T, w *karpenterWorld, i lab.Instance, want nodeBoot) {
 	t.Helper()
 	for id, raw := range launchUserData(t, w, i) {
 		checkBottlerocketUserData(t, i.ID+" ("+id+")", raw, want)
@@ -152,9 +154,9 @@ func checkBottlerocketUserData(t *testing.T, node string, raw []byte, want nodeB
 
 // launchUserData is the decoded user data of each launch template the instance could have been
 // launched from (LaunchTemplatesOf: a fleet's configs for its type), by template id.
-func launchUserData(t *testing.T, w *karpenterWorld, i Instance) map[string][]byte {
+func launchUserData(t *testing.T, w *karpenterWorld, i lab.Instance) map[string][]byte {
 	t.Helper()
-	lts := LaunchTemplatesOf(w.recorder.Calls(), i.ID, i.Type)
+	lts := lab.LaunchTemplatesOf(w.recorder.Calls(), i.ID, i.Type)
 	if len(lts) == 0 {
 		t.Fatalf("instance %s (%s): no launch of it with a launch template was recorded", i.ID, i.Type)
 	}

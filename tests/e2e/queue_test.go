@@ -15,6 +15,8 @@ import (
 	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 )
 
 // putEvent puts an event on the default bus, as AWS emits it there, and checks what SQS would
@@ -32,12 +34,12 @@ func putEvent(t *testing.T, w *karpenterWorld, queueName string, entry ebtypes.P
 		t.Fatalf("no rule delivering to %s matches the event %s/%s", queueArn, aws.ToString(entry.Source), aws.ToString(entry.DetailType))
 	}
 	deliveries := func(policy map[string]any) []string {
-		var reqs []IAMRequest
+		var reqs []lab.IAMRequest
 		for i, rule := range rules {
-			reqs = append(reqs, IAMRequest{ID: i, Action: "sqs:SendMessage", Resource: queueArn, Context: map[string]any{
-				"aws:SourceArn": rule, "aws:SourceAccount": motoAccount, "aws:SecureTransport": "true"}})
+			reqs = append(reqs, lab.IAMRequest{ID: i, Action: "sqs:SendMessage", Resource: queueArn, Context: map[string]any{
+				"aws:SourceArn": rule, "aws:SourceAccount": lab.MotoAccount, "aws:SecureTransport": "true"}})
 		}
-		results, err := SimulateWithResourcePolicy("events.amazonaws.com", nil, policy, reqs)
+		results, err := lab.SimulateWithResourcePolicy("events.amazonaws.com", nil, policy, reqs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +88,7 @@ func queuePolicy(t *testing.T, w *karpenterWorld, name string) (map[string]any, 
 }
 
 // matchingRules are the ARNs of the default bus's rules that target the queue and whose pattern
-// matches the event (patternMatches: moto 5.2.5 has no TestEventPattern).
+// matches the event (lab.PatternMatches: moto 5.2.5 has no TestEventPattern).
 func matchingRules(t *testing.T, w *karpenterWorld, queueArn string, entry ebtypes.PutEventsRequestEntry) []string {
 	t.Helper()
 	ctx := context.Background()
@@ -96,7 +98,7 @@ func matchingRules(t *testing.T, w *karpenterWorld, queueArn string, entry ebtyp
 		t.Fatal(err)
 	}
 	event := map[string]any{
-		"id": "7bf73129-1428-4cd3-a780-95db273d1602", "version": "0", "account": motoAccount, "region": Region,
+		"id": "7bf73129-1428-4cd3-a780-95db273d1602", "version": "0", "account": lab.MotoAccount, "region": lab.Region,
 		"time": time.Now().UTC().Format(time.RFC3339), "source": aws.ToString(entry.Source), "detail-type": aws.ToString(entry.DetailType),
 		"resources": entry.Resources, "detail": detail,
 	}
@@ -124,7 +126,7 @@ func matchingRules(t *testing.T, w *karpenterWorld, queueArn string, entry ebtyp
 		if err := json.Unmarshal([]byte(aws.ToString(r.EventPattern)), &pattern); err != nil {
 			t.Fatalf("rule %s: pattern: %v", aws.ToString(r.Name), err)
 		}
-		ok, err := patternMatches(pattern, event)
+		ok, err := lab.PatternMatches(pattern, event)
 		if err != nil {
 			t.Fatalf("rule %s: %v", aws.ToString(r.Name), err)
 		}

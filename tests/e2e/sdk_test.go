@@ -25,11 +25,12 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
 )
 
 // TestSDKPrograms runs the TypeScript, Python, Go and Java programs of tests/e2e/sdk — each
-// testdata/program-sdk.yaml written with that language's SDK as the release packages it (the npm
+// lab/programs/program-sdk.yaml written with that language's SDK as the release packages it (the npm
 // tarball, the wheel, the stamped Go module and the Maven Central bundle of `make
 // release-dry-run`'s dist/, and the plugin from its archive) — through the real CLI and engine as
 // Automation API inline programs, in one world after the YAML program: first a typo'd enum
@@ -118,7 +119,7 @@ func findSDKDist(t *testing.T) sdkDist {
 		t.Fatalf("tar -xzf %s: %v\n%s", archive, err, out)
 	}
 	d.plugin = filepath.Join(bin, "pulumi-resource-karpenter")
-	if v, err := PluginVersion(d.plugin); err != nil || v != meta.Version {
+	if v, err := lab.PluginVersion(d.plugin); err != nil || v != meta.Version {
 		t.Fatalf("%s reports version %q (%v), want the release's %s", archive, v, err, meta.Version)
 	}
 	return d
@@ -140,7 +141,7 @@ type sdkProgram struct {
 // testsPath is a path under tests/.
 func testsPath(t *testing.T, elem ...string) string {
 	t.Helper()
-	tests, err := testsDir()
+	tests, err := lab.TestsDir()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +367,7 @@ func (p *sdkProgram) run(t *testing.T, w *world, step string) (map[string]any, e
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	err := runInGroup(cmd)
+	err := lab.RunInGroup(cmd)
 	t.Logf("%s %s: %v after %s", p.lang, step, err, time.Since(start).Round(100*time.Millisecond))
 	w.keepOutput(p.lang+"-"+step, stdout.String(), stderr.String())
 	if err != nil {
@@ -409,12 +410,12 @@ type sdkRun struct {
 	outputs    map[string]any
 }
 
-// yamlReference runs testdata/program-sdk.yaml: preview and up, what they sent and registered,
+// yamlReference runs lab/programs/program-sdk.yaml: preview and up, what they sent and registered,
 // then destroy and `stack rm` so that each language starts from an empty stack of the same name
 // (the same URNs and AWS names).
 func yamlReference(t *testing.T, w *world) (ref struct{ preview, up sdkRun }) {
 	t.Helper()
-	prog, err := w.ProgramFile("program-sdk.yaml", ProgramOptions{Inputs: w.WithChartRepository("")})
+	prog, err := w.ProgramFile("program-sdk.yaml", lab.ProgramOptions{Inputs: w.WithChartRepository("")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -432,7 +433,7 @@ func yamlReference(t *testing.T, w *world) (ref struct{ preview, up sdkRun }) {
 	ref.up.children = w.children(t, names)
 	w.checkSDKResult(t, ref.up.outputs, "720h")
 	w.must(t, "destroy", "--yes", "--non-interactive", "--skip-preview")
-	w.must(t, "stack", "rm", "--yes", "--non-interactive", StackName)
+	w.must(t, "stack", "rm", "--yes", "--non-interactive", lab.StackName)
 	w.assertNothingLeft(t)
 	return ref
 }
@@ -649,7 +650,7 @@ func (w *world) constructs(t *testing.T, mark int, names map[string]string) map[
 		t.Fatal(err)
 	}
 	got := map[string]any{}
-	for _, c := range GRPCLog(calls[mark:]).Completed("ResourceProvider/Construct") {
+	for _, c := range lab.GRPCLog(calls[mark:]).Completed("ResourceProvider/Construct") {
 		var req struct {
 			Type, Name string
 			Inputs     map[string]any
@@ -672,9 +673,9 @@ func (w *world) constructs(t *testing.T, mark int, names map[string]string) map[
 // chain passes through one of the package's components), by URN, normalized.
 func (w *world) children(t *testing.T, names map[string]string) map[string]any {
 	t.Helper()
-	stdout := w.must(t, "stack", "export", "--stack", StackName)
+	stdout := w.must(t, "stack", "export", "--stack", lab.StackName)
 	var export struct {
-		Deployment struct{ Resources []StateResource }
+		Deployment struct{ Resources []lab.StateResource }
 	}
 	if err := json.Unmarshal([]byte(stdout), &export); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,7 @@
 // Command demo is `make demo`: a real `pulumi up` of the Karpenter component, with no AWS account.
 //
 // The Pulumi CLI and the YAML language host (built from the Go module proxy by `make e2e-deps`)
-// run the engine tests' YAML program (tests/e2e/testdata/program.yaml); the engine starts the
+// run the engine tests' YAML program (tests/e2e/lab/programs/program.yaml); the engine starts the
 // component plugin (bin/pulumi-resource-karpenter) and calls its Construct over gRPC; the
 // component's children go to the real pulumi-kubernetes provider (4.25.0, installed as the 4.30.0
 // the component requests), against a local cluster (etcd, kube-apiserver, kube-controller-manager,
@@ -28,7 +28,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e"
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -49,12 +49,12 @@ func main() {
 	parts := flag.Bool("parts", false, "print what the engine tests and the demo run for real and what stands in, and exit")
 	flag.Parse()
 	if *parts {
-		tools, err := e2e.FindTools()
+		tools, err := lab.FindTools()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "demo:", err)
 			os.Exit(1)
 		}
-		fmt.Printf("What runs (tests/e2e/README.md):\n  %s\n", strings.Join(e2e.Parts(tools), "\n  "))
+		fmt.Printf("What runs (tests/e2e/README.md):\n  %s\n", strings.Join(lab.Parts(tools), "\n  "))
 		return
 	}
 
@@ -75,21 +75,21 @@ type result struct {
 	// Leftovers: what moto and the API server held after `pulumi destroy` that they did not
 	// hold before `up` (empty when the destroy was complete).
 	Leftovers []string
-	// RemovedWebhooks: the admission webhook configurations the world removed (e2e.WebhookRemover).
+	// RemovedWebhooks: the admission webhook configurations the world removed (lab.WebhookRemover).
 	RemovedWebhooks []string
 	// Launched is the instance Karpenter launched for the workload (empty when none was).
-	Launched e2e.Instance
+	Launched lab.Instance
 }
 
 // printLaunch shows the launch from both sides: `kubectl get nodeclaims,nodes -o wide` and the
 // workload's pods, and the instance in moto with its tags.
-func printLaunch(ctx context.Context, out io.Writer, w *e2e.World, cs *kubernetes.Clientset) error {
+func printLaunch(ctx context.Context, out io.Writer, w *lab.World, cs *kubernetes.Clientset) error {
 	heading(out, "kubectl get nodeclaims.v1.karpenter.sh -o wide")
-	if err := printTable(ctx, out, w.ControlPlane, e2e.NodeClaimGVR); err != nil {
+	if err := printTable(ctx, out, w.ControlPlane, lab.NodeClaimGVR); err != nil {
 		return err
 	}
-	heading(out, "kubectl get pods -l app=%s -o wide", e2e.WorkloadName)
-	pods, err := cs.CoreV1().Pods("default").List(ctx, metav1.ListOptions{LabelSelector: "app=" + e2e.WorkloadName})
+	heading(out, "kubectl get pods -l app=%s -o wide", lab.WorkloadName)
+	pods, err := cs.CoreV1().Pods("default").List(ctx, metav1.ListOptions{LabelSelector: "app=" + lab.WorkloadName})
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func printLaunch(ctx context.Context, out io.Writer, w *e2e.World, cs *kubernete
 	}
 	tw.Flush()
 	heading(out, "AWS (moto): EC2 instances")
-	instances, _, err := e2e.ReadEC2(ctx, w.AWS)
+	instances, _, err := lab.ReadEC2(ctx, w.AWS)
 	if err != nil {
 		return err
 	}
@@ -115,14 +115,14 @@ func printLaunch(ctx context.Context, out io.Writer, w *e2e.World, cs *kubernete
 
 // settled is what the API server holds that baseline did not, once the garbage collector and kwok
 // have removed what the deleted objects owned (at most 60 s).
-func settled(ctx context.Context, w *e2e.World, baseline map[e2e.KubeObject]bool) ([]string, error) {
+func settled(ctx context.Context, w *lab.World, baseline map[lab.KubeObject]bool) ([]string, error) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		now, err := e2e.SnapshotKubernetes(ctx, w.ControlPlane.Config)
+		now, err := lab.SnapshotKubernetes(ctx, w.ControlPlane.Config)
 		if err != nil {
 			return nil, err
 		}
-		left := e2e.NewObjects(baseline, now)
+		left := lab.NewObjects(baseline, now)
 		if len(left) == 0 || time.Now().After(deadline) {
 			return left, nil
 		}
@@ -164,7 +164,7 @@ func printNodes(ctx context.Context, out io.Writer, cp *harness.ControlPlane) er
 // run does the demo, printing to out: `pulumi up` of the program with the inputs of argsFile
 // (optional) added, the API server's and moto's view, then `pulumi destroy`. It builds the
 // stand-in plugins unless given them.
-func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2e.StandIns) (*result, error) {
+func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *lab.StandIns) (*result, error) {
 	res := &result{}
 	extra := ""
 	var ignored []string
@@ -173,7 +173,7 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 		if err != nil {
 			return nil, err
 		}
-		if extra, ignored, err = e2e.InputsYAML(doc); err != nil {
+		if extra, ignored, err = lab.InputsYAML(doc); err != nil {
 			return nil, fmt.Errorf("%s: %w", argsFile, err)
 		}
 	}
@@ -182,7 +182,7 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 		extra = regexp.MustCompile(`(?m)^chartRepository:.*\n`).ReplaceAllString(extra, "")
 		ignored = append(ignored, "chartRepository")
 	}
-	tools, err := e2e.FindTools()
+	tools, err := lab.FindTools()
 	if err != nil {
 		return nil, err
 	}
@@ -193,17 +193,17 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	defer os.RemoveAll(dir)
 
 	heading(out, "What runs here (no AWS account, no cluster)")
-	version, err := e2e.PluginVersion(tools.Provider)
+	version, err := lab.PluginVersion(tools.Provider)
 	if err != nil {
 		return nil, err
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	for _, line := range e2e.Parts(tools) {
+	for _, line := range lab.Parts(tools) {
 		kind, what, _ := strings.Cut(line, ": ")
 		fmt.Fprintf(tw, "  %s\t%s\n", kind, what)
 	}
 	fmt.Fprintf(tw, "  %s\t%s\n", "", "(component plugin "+version+": "+rel(root, tools.Provider)+"; program: "+
-		rel(root, filepath.Join(root, "tests", "e2e", "testdata", "program.yaml"))+")")
+		rel(root, filepath.Join(root, "tests", "e2e", "lab", "programs", "program.yaml"))+")")
 	tw.Flush()
 	if extra != "" {
 		fmt.Fprintf(out, "\nComponent inputs from %s:\n%s", rel(root, argsFile), indent(extra, "  "))
@@ -215,13 +215,13 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	heading(out, "Building the aws stand-in, starting moto, the cluster and the registry")
 	start := time.Now()
 	if standIns == nil {
-		built, err := e2e.BuildStandIns(ctx, filepath.Join(dir, "standins"))
+		built, err := lab.BuildStandIns(ctx, filepath.Join(dir, "standins"))
 		if err != nil {
 			return nil, err
 		}
 		standIns = &built
 	}
-	w, err := e2e.NewWorld(ctx, filepath.Join(dir, "world"), tools, *standIns)
+	w, err := lab.NewWorld(ctx, filepath.Join(dir, "world"), tools, *standIns)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +231,7 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	}()
 	fmt.Fprintf(out, "moto at %s, API server at %s, charts at %s, plugins installed (%s)\n", w.Moto.URL, w.ControlPlane.URL,
 		w.ChartRepository(), time.Since(start).Round(100*time.Millisecond))
-	baseline, err := e2e.SnapshotKubernetes(ctx, w.ControlPlane.Config)
+	baseline, err := lab.SnapshotKubernetes(ctx, w.ControlPlane.Config)
 	if err != nil {
 		return nil, err
 	}
@@ -247,9 +247,9 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	}
 	defer loop.Close()
 	launch := true
-	if m := regexp.MustCompile(`(?m)^version:\s*"?([^"\s]+)`).FindStringSubmatch(extra); m != nil && m[1] != strings.TrimPrefix(e2e.KarpenterVersion, "v") {
+	if m := regexp.MustCompile(`(?m)^version:\s*"?([^"\s]+)`).FindStringSubmatch(extra); m != nil && m[1] != strings.TrimPrefix(lab.KarpenterVersion, "v") {
 		launch = false
-		fmt.Fprintf(out, "(Karpenter %s: the controller here is %s, so no controller runs and no node is launched.)\n", m[1], e2e.KarpenterVersion)
+		fmt.Fprintf(out, "(Karpenter %s: the controller here is %s, so no controller runs and no node is launched.)\n", m[1], lab.KarpenterVersion)
 	} else if regexp.MustCompile(`(?m)^(nodePools|nodeClasses|tags|defaultNodePool):`).MatchString(extra) {
 		launch = false
 		fmt.Fprintln(out, "(The extra inputs configure node pools, classes or tags: the demo launches no node with them.)")
@@ -261,7 +261,7 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	}
 	// The program tags the VPC for discovery, unless the extra inputs name their own.
 	ownDiscovery := regexp.MustCompile(`(?m)^discovery:`).MatchString(extra)
-	program, err := w.Program(e2e.ProgramOptions{Inputs: w.WithChartRepository(inputs), NoDiscovery: ownDiscovery})
+	program, err := w.Program(lab.ProgramOptions{Inputs: w.WithChartRepository(inputs), NoDiscovery: ownDiscovery})
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +298,7 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	if err := printKubernetes(ctx, out, w, state, res.Outputs); err != nil {
 		return res, err
 	}
-	inv, err := e2e.ReadAWS(ctx, w.AWS, w.StateDir)
+	inv, err := lab.ReadAWS(ctx, w.AWS, w.StateDir)
 	if err != nil {
 		return res, err
 	}
@@ -309,12 +309,12 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 		return res, err
 	}
 	if launch {
-		heading(out, "Karpenter launches a node for pending pods (kubectl scale deployment/%s --replicas 2)", e2e.WorkloadName)
-		if err := e2e.ScaleWorkload(ctx, cs, 2); err != nil {
+		heading(out, "Karpenter launches a node for pending pods (kubectl scale deployment/%s --replicas 2)", lab.WorkloadName)
+		if err := lab.ScaleWorkload(ctx, cs, 2); err != nil {
 			return res, err
 		}
 		start := time.Now()
-		inst, err := e2e.WaitWorkload(ctx, cs, w.AWS, 2, 3*time.Minute)
+		inst, err := lab.WaitWorkload(ctx, cs, w.AWS, 2, 3*time.Minute)
 		if err != nil {
 			fmt.Fprintf(out, "controller:\n%s\n%s\n", strings.Join(loop.Controller.History(), "\n"), loop.Controller.LogTail(30))
 			return res, err
@@ -335,11 +335,11 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 	if err != nil {
 		return res, fmt.Errorf("%w\n%s", err, stderr)
 	}
-	after, err := e2e.ReadAWS(ctx, w.AWS, w.StateDir)
+	after, err := lab.ReadAWS(ctx, w.AWS, w.StateDir)
 	if err != nil {
 		return res, err
 	}
-	instances, templates, err := e2e.ReadEC2(ctx, w.AWS)
+	instances, templates, err := lab.ReadEC2(ctx, w.AWS)
 	if err != nil {
 		return res, err
 	}
@@ -364,7 +364,7 @@ func run(ctx context.Context, out io.Writer, root, argsFile string, standIns *e2
 		fmt.Fprintf(out, "The controller process:\n%s\n", indent(strings.Join(h, "\n"), "  "))
 	}
 	// The workload is the user's, not the stack's.
-	if err := e2e.DeleteWorkload(ctx, cs); err != nil {
+	if err := lab.DeleteWorkload(ctx, cs); err != nil {
 		return res, err
 	}
 	left, err := settled(ctx, w, baseline)
@@ -420,7 +420,7 @@ func indent(s, prefix string) string {
 
 // printKubernetes shows the API server's side: `helm list`, the controller's wiring, and a
 // `kubectl get -o wide` table per custom resource kind the component created.
-func printKubernetes(ctx context.Context, out io.Writer, w *e2e.World, state []e2e.StateResource, outputs map[string]any) error {
+func printKubernetes(ctx context.Context, out io.Writer, w *lab.World, state []lab.StateResource, outputs map[string]any) error {
 	ns, _ := outputs["namespace"].(string)
 	var releases []string
 	for _, k := range []string{"crdReleaseName", "releaseName"} {
@@ -586,7 +586,7 @@ func printPods(ctx context.Context, w io.Writer, c *harness.Cluster, ns string, 
 
 // printAWS is the AWS inventory: what moto holds (read with the AWS SDK, not through the
 // stand-in), then the stand-in's EKS record.
-func printAWS(w io.Writer, inv *e2e.AWSInventory) {
+func printAWS(w io.Writer, inv *lab.AWSInventory) {
 	heading(w, "AWS (moto): IAM roles")
 	for _, r := range inv.Roles {
 		fmt.Fprintf(w, "%s\n", r.Name)

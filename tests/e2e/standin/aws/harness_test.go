@@ -69,7 +69,7 @@ func TestMain(m *testing.M) {
 }
 
 // motoServer finds moto_server: $MOTO_SERVER, else the venv of tests/scripts/install-e2e-deps.sh
-// ($CACHE_DIR/venv-moto-<pin>/bin, the pin from tests/e2e/requirements.txt), as tests/e2e does.
+// ($CACHE_DIR/venv-moto-<pin>/bin, the pin from tests/e2e/lab/moto/requirements.txt), as the lab does.
 // Not PATH: an unpinned moto there may behave differently.
 func motoServer() (string, error) {
 	if p := os.Getenv("MOTO_SERVER"); p != "" {
@@ -83,7 +83,7 @@ func motoServer() (string, error) {
 		cache = filepath.Join(home, ".cache", "pulumi-karpenter")
 	}
 	var tried []string
-	if req, err := os.ReadFile(filepath.Join(tests, "e2e", "requirements.txt")); err == nil {
+	if req, err := os.ReadFile(filepath.Join(tests, "e2e", "lab", "moto", "requirements.txt")); err == nil {
 		if m := regexp.MustCompile(`(?mi)^moto(?:\[server\])?==(\S+)`).FindSubmatch(req); m != nil {
 			p := filepath.Join(cache, "venv-moto-"+string(m[1]), "bin", "moto_server")
 			if _, err := os.Stat(p); err == nil {
@@ -105,7 +105,7 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// startMoto starts moto_server (through tests/e2e/motoserver.py) on a free loopback port, with the
+// startMoto starts moto_server (through tests/e2e/lab/moto/motoserver.py) on a free loopback port, with the
 // AWS managed policies loaded (MOTO_IAM_LOAD_MANAGED_POLICIES: without it AmazonEKSWorkerNodePolicy
 // & co. do not exist).
 func startMoto() (func(), error) {
@@ -121,10 +121,10 @@ func startMoto() (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	// tests/e2e/motoserver.py: moto_server with the EKS optimized-AMI SSM parameters preloaded, run
-	// by the venv's python (beside moto_server) with moto_server's arguments, as tests/e2e does.
+	// tests/e2e/lab/moto/motoserver.py: moto_server with the EKS optimized-AMI SSM parameters preloaded, run
+	// by the venv's python (beside moto_server) with moto_server's arguments, as the lab does.
 	_, file, _, _ := runtime.Caller(0)
-	launcher := filepath.Join(filepath.Dir(file), "..", "..", "motoserver.py")
+	launcher := filepath.Join(filepath.Dir(file), "..", "..", "lab", "moto", "motoserver.py")
 	python := filepath.Join(filepath.Dir(bin), "python")
 	if _, err := os.Stat(python); err != nil {
 		python += "3" // a moto_server installed beside python3 only

@@ -191,7 +191,7 @@ func TestGetRole(t *testing.T) {
 	}
 }
 
-// TestGetParameter reads the EKS optimized-AMI parameters tests/e2e/motoserver.py preloads.
+// TestGetParameter reads the EKS optimized-AMI parameters tests/e2e/lab/moto/motoserver.py preloads.
 func TestGetParameter(t *testing.T) {
 	p := newPlugin(t, testSettings(t))
 	name := "/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/recommended/image_id"
@@ -350,11 +350,11 @@ func TestEC2Reads(t *testing.T) {
 	}
 }
 
-// TestLauncherParameters: tests/e2e/motoserver.py preloads every parameter of
-// tests/e2e/testdata/eks-ami-parameters.json into moto's SSM (GetParameter reads them, in any
+// TestLauncherParameters: tests/e2e/lab/moto/motoserver.py preloads every parameter of
+// tests/e2e/lab/moto/eks-ami-parameters.json into moto's SSM (GetParameter reads them, in any
 // region), AL2 only through 1.32, each naming an AMI moto's EC2 has, of the path's architecture.
 func TestLauncherParameters(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(repoRoot(), "tests", "e2e", "testdata", "eks-ami-parameters.json"))
+	data, err := os.ReadFile(filepath.Join(repoRoot(), "tests", "e2e", "lab", "moto", "eks-ami-parameters.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@
 // result fields, and terraform's data sources' errors): the partition, region and caller; an
 // add-on and an instance profile; and, for the component's checks of its inputs against the
 // cluster, the cluster (getCluster), the OIDC provider, subnets, security groups, the VPC, an
-// SSM parameter (the EKS optimized-AMI parameters come from tests/e2e/motoserver.py, which
+// SSM parameter (the EKS optimized-AMI parameters come from tests/e2e/lab/moto/motoserver.py, which
 // preloads them into moto) and an IAM role.
 //
 // Check validates inputs as the real provider's schema does and auto-names `name`; Diff
@@ -64,7 +64,7 @@
 //
 // moto must be started with MOTO_IAM_LOAD_MANAGED_POLICIES=true, or the AWS managed policies the
 // component attaches (AmazonEKSWorkerNodePolicy, ...) do not exist in it; and through
-// tests/e2e/motoserver.py, or the EKS optimized-AMI SSM parameters do not exist in it.
+// tests/e2e/lab/moto/motoserver.py, or the EKS optimized-AMI SSM parameters do not exist in it.
 package main
 
 import (

@@ -86,7 +86,7 @@ type rtype struct {
 	// inMemory: moto does not emulate the service; the stand-in keeps the object in its record.
 	inMemory string
 	// forPrograms: the component never registers this type; the stand-in serves it for the
-	// engine tests' YAML programs (tests/e2e/testdata), which declare it themselves.
+	// engine tests' YAML programs (tests/e2e/lab/programs), which declare it themselves.
 	forPrograms bool
 	// preview adjusts the outputs of a preview of a create (previewCreate's inputs, defaults and
 	// unknowns) where the type computes parts of its nested blocks.

@@ -7,7 +7,7 @@ import "encoding/json"
 // so that pulumi-yaml can load them when it type-checks a program (${cluster.eksCluster.name} is
 // the aws stand-in's aws:eks/cluster:Cluster `name`). The engine's schema loader checks that the
 // plugin's schema has the version asked for: the aws stand-in installed as 7.48.0 answers 7.48.0;
-// the one pulumi-kubernetes binary there is answers its own, 4.25.0 (tests/e2e/world_snippets.go
+// the one pulumi-kubernetes binary there is answers its own, 4.25.0 (tests/e2e/lab/world_snippets.go
 // installs it under that version too).
 const (
 	awsSchemaRef        = "/aws/v7.48.0/schema.json"
