@@ -1,7 +1,7 @@
 // Package lab is the world the engine scenarios (tests/e2e) and `make demo` run in, on loopback:
 // an isolated Pulumi engine (engine.go) with the component plugin, the aws stand-in and the real
 // pulumi-kubernetes provider installed; moto standing in for AWS (world.go, moto/), its EKS
-// record kept by the aws stand-in (tests/e2e/standin/aws); a cluster (the
+// record kept by the aws stand-in (tests/e2e/standin/aws-provider-on-moto); a cluster (the
 // harness's control plane, controllers and kwok) whose service-account tokens the world's EKS
 // issuer signs; a private OCI registry with the real Karpenter charts; and, for the scenarios
 // with the controller in the loop (loop.go), the real Karpenter controller beside its pod

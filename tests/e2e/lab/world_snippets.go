@@ -31,8 +31,8 @@ import (
 // pulumi-eks and pulumi-kubernetes of the same versions (PyPI;
 // tests/examples/python/constraints.txt), which request those plugin versions.
 const (
-	snippetAWSVersion        = "7.48.0" // the aws stand-in, answering as pulumi-aws 7.48.0 (standin/aws/versions.go)
-	snippetEKSVersion        = "4.3.0"  // the eks stand-in (standin/eks)
+	snippetAWSVersion        = "7.48.0" // the aws stand-in, answering as pulumi-aws 7.48.0 (standin/aws-provider-on-moto/versions.go)
+	snippetEKSVersion        = "4.3.0"  // the eks stand-in (standin/eks-component-provider)
 	snippetKubernetesVersion = "4.34.2" // the real pulumi-kubernetes (KubernetesProviderVersion), under the snippets' version
 	// eksChildKubernetesVersion is what pulumi-eks 4.3.0 registers its kubernetes provider at (its
 	// @pulumi/kubernetes dependency): the real provider is installed under it too.
@@ -42,9 +42,9 @@ const (
 // EKS is the eks stand-in's binary, built beside the aws stand-in (buildEKSStandIn).
 func (s StandIns) EKS() string { return filepath.Join(filepath.Dir(s.AWS), "pulumi-resource-eks") }
 
-// buildEKSStandIn builds tests/e2e/standin/eks into dir (BuildStandIns calls it).
+// buildEKSStandIn builds tests/e2e/standin/eks-component-provider into dir (BuildStandIns calls it).
 func buildEKSStandIn(ctx context.Context, tests, dir string) error {
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(dir, "pulumi-resource-eks"), "./e2e/standin/eks")
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(dir, "pulumi-resource-eks"), "./e2e/standin/eks-component-provider")
 	cmd.Dir = tests
 	cmd.Env = append(os.Environ(), "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {

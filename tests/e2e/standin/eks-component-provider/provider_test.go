@@ -5,7 +5,7 @@ package main
 // The stand-in's own checks, without an engine (tests/e2e/snippets_test.go runs its Construct
 // through the real engine, from the README's programs):
 //
-//	cd tests && GOWORK=off go test -tags e2e ./e2e/standin/eks/
+//	cd tests && GOWORK=off go test -tags e2e ./e2e/standin/eks-component-provider/
 
 import (
 	"context"

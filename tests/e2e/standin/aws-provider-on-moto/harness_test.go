@@ -37,7 +37,7 @@ import (
 // Run with the e2e build tag (like the engine tests, so the harness's untagged `go test ./...`
 // leaves them to `make e2e`):
 //
-//	cd tests && GOWORK=off go test -tags e2e ./e2e/standin/aws/
+//	cd tests && GOWORK=off go test -tags e2e ./e2e/standin/aws-provider-on-moto/
 //
 // The tests drive the stand-in over gRPC, as the engine does, against a real moto server that
 // TestMain starts on loopback (and stops). moto comes from MOTO_SERVER, else the pinned venv
