@@ -31,7 +31,7 @@ import (
 // pulumi-eks and pulumi-kubernetes of the same versions (PyPI;
 // tests/examples/python/constraints.txt), which request those plugin versions.
 const (
-	snippetAWSVersion        = "7.48.0" // the aws stand-in, answering as pulumi-aws 7.48.0 (standin/aws-provider-on-moto/versions.go)
+	snippetAWSVersion        = "7.48.0" // the aws stand-in, answering as pulumi-aws 7.48.0 (standin/aws-provider-on-moto/pulumi_aws_versions.go)
 	snippetEKSVersion        = "4.3.0"  // the eks stand-in (standin/eks-component-provider)
 	snippetKubernetesVersion = "4.34.2" // the real pulumi-kubernetes (KubernetesProviderVersion), under the snippets' version
 	// eksChildKubernetesVersion is what pulumi-eks 4.3.0 registers its kubernetes provider at (its

@@ -205,7 +205,7 @@ func equalInput(spec prop, o, n resource.PropertyValue) bool {
 	return o.DeepEquals(n)
 }
 
-// Diff compares the old inputs with the new ones. A change to a create-only property (types.go)
+// Diff compares the old inputs with the new ones. A change to a create-only property (resource_types.go)
 // replaces the resource; when the resource's name was given explicitly (not auto-named), the
 // replacement deletes the old object first, as pulumi-terraform-bridge's
 // nameRequiresDeleteBeforeReplace (pkg/tfbridge/schema.go) decides: the new object could not

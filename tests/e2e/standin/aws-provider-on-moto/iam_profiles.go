@@ -14,7 +14,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 )
 
-// IAM instance profiles, service-linked roles and OpenID Connect providers (iam.go has roles,
+// IAM instance profiles, service-linked roles and OpenID Connect providers (iam_roles_policies.go has roles,
 // policies and attachments and the helpers they share).
 
 // ---- aws:iam/instanceProfile:InstanceProfile ----------------------------------------------

@@ -13,7 +13,7 @@ import (
 
 // The functions the component invokes (provider/build/resources.go), answered as pulumi-aws 6.83.2
 // answers them: getRegion returns `name` (and id, description, endpoint), and `region` too only
-// when the stand-in answers as 7.48.0 (versions.go). All are reads: the stand-in answers them in
+// when the stand-in answers as 7.48.0 (pulumi_aws_versions.go). All are reads: the stand-in answers them in
 // previews as in updates.
 
 type invokeFunc func(ctx context.Context, p *provider, args pmap) (pmap, error)

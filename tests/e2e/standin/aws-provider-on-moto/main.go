@@ -8,7 +8,7 @@
 //
 // Installed under 7.48.0 (the plugin directory's version, or STANDIN_AWS_VERSION), it answers as
 // pulumi-aws 7.48.0 where the two differ for what it serves: getRegion's `region`, and the `region`
-// input of regional resources (versions.go).
+// input of regional resources (pulumi_aws_versions.go).
 //
 // It speaks the real resource provider protocol (the engine starts it, it prints its port,
 // the engine calls Configure, Check, Diff, Create, Read, Update, Delete and Invoke over gRPC)
@@ -37,7 +37,7 @@
 //
 // Check validates inputs as the real provider's schema does and auto-names `name`; Diff
 // compares inputs and replaces where the real provider replaces (the create-only properties
-// of each type, with their sources, are in types.go); previews call nothing and answer
+// of each type, with their sources, are in resource_types.go); previews call nothing and answer
 // unknowns for what the cloud computes.
 //
 // Environment:
@@ -78,7 +78,7 @@ import (
 )
 
 // The version the stand-in answers as: pulumi-aws 6.83.2 (the component's), or 7.48.0 when it
-// is installed under that version (versions.go).
+// is installed under that version (pulumi_aws_versions.go).
 var (
 	awsVersion = awsV6
 	standIn    = "stand-in for pulumi-aws " + awsVersion + " (test only)"

@@ -16,7 +16,7 @@
 // service role, the cluster security group and its egress rule, the cluster, its kubernetes
 // provider, the default node group's instance role and instance profile, the aws-auth ConfigMap
 // (CONFIG_MAP and API_AND_CONFIG_MAP) or an EC2_LINUX access entry (API modes), the OIDC provider
-// (createOidcProvider) and the node security group and its rules (cluster.go says what, by name).
+// (createOidcProvider) and the node security group and its rules (cluster_component.go says what, by name).
 // Any other input fails the Construct naming it: it is never ignored.
 //
 // What it does not do, and why:

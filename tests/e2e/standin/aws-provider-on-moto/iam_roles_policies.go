@@ -17,7 +17,7 @@ import (
 
 // IAM: roles, managed policies, role policy attachments, instance profiles and service-linked
 // roles, all real calls to moto's IAM. What each call does follows terraform-provider-aws's
-// resource of the same name (the files cited in types.go), with one deliberate difference,
+// resource of the same name (the files cited in resource_types.go), with one deliberate difference,
 // written where it is: deleting a role never detaches anything implicitly.
 
 func iamTags(m map[string]string) []iamtypes.Tag {
