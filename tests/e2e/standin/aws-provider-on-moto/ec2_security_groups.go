@@ -15,8 +15,8 @@ import (
 
 // aws:ec2/securityGroup:SecurityGroup and aws:ec2/securityGroupRule:SecurityGroupRule, against
 // moto's EC2. Not used by the component: the README's programs create them through pulumi-eks
-// (its cluster and node security groups and their rules), which tests/e2e/standin/eks-component-provider registers
-// as pulumi-eks does.
+// (its cluster and node security groups and their rules), which
+// tests/e2e/standin/eks-component-provider registers as pulumi-eks does.
 //
 // Inputs as pulumi-aws names them; schema, ForceNew flags and defaults from terraform-provider-aws
 // (stored copies in the search tool's code corpus):
