@@ -3,13 +3,15 @@
 # real pulumi-kubernetes provider (4.25.0, installed as 4.30.0) on a local cluster (etcd,
 # kube-apiserver, kube-controller-manager, kube-scheduler; kwok standing in for the kubelets) that
 # pulls the real Karpenter charts from a local OCI registry, and to a stand-in aws plugin
-# (tests/e2e/standin/aws) against a local moto server; TestKarpenter and `make demo` run the real
-# Karpenter controller on what the component installed.
+# (tests/e2e/standin/aws-provider-on-moto) against a local moto server (the world they run in:
+# tests/e2e/lab); TestKarpenter and `make demo` run the real Karpenter controller on what the
+# component installed.
 #
 #   make e2e-deps   build/install what the engine tests need (part of `make deps`; a no-op when cached)
-#   make e2e        the scenarios (tests/e2e), the aws stand-in's own tests (tests/e2e/standin/aws)
-#                   and `make demo`'s test (tests/cmd/demo), then e2e-sdks and e2e-snippets; part
-#                   of `make test`
+#   make e2e        the scenarios (tests/e2e), the world's own tests (tests/e2e/lab), the stand-ins'
+#                   own tests (tests/e2e/standin/aws-provider-on-moto,
+#                   tests/e2e/standin/eks-component-provider) and `make demo`'s test
+#                   (tests/cmd/demo), then e2e-sdks and e2e-snippets; part of `make test`
 #   make e2e-sdks   TestSDKPrograms alone: the TypeScript, Python, Go and Java programs of
 #                   tests/e2e/sdk, each from the package a user installs (dist/ of
 #                   test-release-dry-run: the npm tarball, the wheel, the stamped Go module, the

@@ -21,8 +21,8 @@ test-harness: build harness-deps
 	cd tests && go vet ./... && set -o pipefail && pkgs="$$(GOWORK=off go list ./... | grep -v '/tests/conformance$$')" && \
 		$(HARNESS_ENV) go test -count=1 -parallel $(HARNESS_PARALLEL) -timeout 20m $$pkgs
 
-# A real `pulumi up` of the component (tests/e2e/testdata/program.yaml) on a local cluster and moto,
-# through the real pulumi-kubernetes provider and the aws stand-in (tests/e2e), with the real
+# A real `pulumi up` of the component (tests/e2e/lab/programs/program.yaml) on a local cluster and
+# moto, through the real pulumi-kubernetes provider and the aws stand-in (tests/e2e/lab), with the real
 # Karpenter controller in the loop; prints the engine's output, the cluster's and AWS's view, a
 # node Karpenter launches for pending pods, then runs `pulumi destroy` and shows what is left.
 # ARGS=file adds component inputs (JSON or YAML, e.g. a render args file).

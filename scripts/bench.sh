@@ -162,7 +162,7 @@ for n in $sizes; do
 done
 [ "$pairs" -lt 2 ] || growth_rows "$first" "$last"
 
-# Where the time goes: the CPU seconds each process spent in a command (ProcessSampler, tests/e2e).
+# Where the time goes: the CPU seconds each process spent in a command (ProcessSampler, tests/e2e/lab).
 kinds="engine yaml-host component kubernetes aws-standin moto apiserver etcd controllers scheduler kwok"
 printf '\nCPU seconds by process, per command (sampled from /proc every 50 ms; medians):\n'
 printf '%-42s %7s' "command" "wall"

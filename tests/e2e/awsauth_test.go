@@ -12,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/yaml"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 )
 
 // What EKS writes into kube-system/aws-auth on a CONFIG_MAP cluster before the component runs: the
@@ -47,7 +49,7 @@ func TestAwsAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.rebaseline(t) // aws-auth is the cluster's, from before the component
-	w.stackWith(ProgramOptions{AuthenticationMode: "CONFIG_MAP"})
+	w.stackWith(lab.ProgramOptions{AuthenticationMode: "CONFIG_MAP"})
 
 	t.Run("the first preview assumes an access entry, and says so", func(t *testing.T) {
 		p := w.preview(t)

@@ -5,6 +5,8 @@ package e2e
 import (
 	"strings"
 	"testing"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 )
 
 // TestBadInput: input the component rejects fails the preview naming each field (all problems at
@@ -89,10 +91,10 @@ func TestBadInput(t *testing.T) {
 		// A role name may hold '.', an EKS cluster name may not: the preview cannot know (the
 		// role's name is unknown until it exists), and the component reads no cluster by a name
 		// no cluster can have.
-		prog := w.programText(ProgramOptions{})
+		prog := w.programText(lab.ProgramOptions{})
 		prog = strings.Replace(prog, "namePrefix: e2e-cluster-", "namePrefix: e2e.cluster-", 1)
 		prog = strings.Replace(prog, "clusterName: ${cluster.name}", "clusterName: ${clusterRole.name}", 1)
-		if _, err := w.Engine.NewProject(ProjectName, prog); err != nil {
+		if _, err := w.Engine.NewProject(lab.ProjectName, prog); err != nil {
 			t.Fatal(err)
 		}
 		if _, stderr, err := w.run(t, "preview", "--non-interactive"); err != nil {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 )
 
 // The program's own resources around the component (the cluster, its role, its OIDC provider):
@@ -16,37 +18,37 @@ var clusterResources = []string{"created:clusterRole", "created:cluster", "creat
 // clusterFinding is an input the cluster disagrees with, and what the component must say.
 type clusterFinding struct {
 	name string
-	o    func(*VPC) ProgramOptions
+	o    func(*lab.VPC) lab.ProgramOptions
 	want []string
 }
 
 // clusterFindings: one per fact the component reads, each the classic way an install launches
 // nothing (or fails half-way) on AWS.
 var clusterFindings = []clusterFinding{
-	{"an access entry on a CONFIG_MAP cluster", func(*VPC) ProgramOptions {
-		return ProgramOptions{AuthenticationMode: "CONFIG_MAP", Inputs: "nodeAccess: accessEntry\n"}
+	{"an access entry on a CONFIG_MAP cluster", func(*lab.VPC) lab.ProgramOptions {
+		return lab.ProgramOptions{AuthenticationMode: "CONFIG_MAP", Inputs: "nodeAccess: accessEntry\n"}
 	}, []string{"nodeAccess: accessEntry, but cluster cluster-", " is in CONFIG_MAP mode, where EKS refuses access entries; set nodeAccess: awsAuth"}},
-	{"untagged subnets", func(v *VPC) ProgramOptions {
-		return ProgramOptions{NoDiscovery: true, Inputs: "discovery:\n  securityGroupIds: [" + v.SecurityGroupID + "]\n"}
+	{"untagged subnets", func(v *lab.VPC) lab.ProgramOptions {
+		return lab.ProgramOptions{NoDiscovery: true, Inputs: "discovery:\n  securityGroupIds: [" + v.SecurityGroupID + "]\n"}
 	}, []string{"nodeClasses[0].subnetSelectorTerms (the default class): no subnet in vpc-", " carries karpenter.sh/discovery=cluster-",
 		"list the cluster's private subnets in discovery.subnetIds (the component tags them)"}},
-	{"untagged security groups", func(v *VPC) ProgramOptions {
-		return ProgramOptions{NoDiscovery: true, Inputs: "discovery:\n  subnetIds: [" + strings.Join(v.SubnetIDs, ", ") + "]\n"}
+	{"untagged security groups", func(v *lab.VPC) lab.ProgramOptions {
+		return lab.ProgramOptions{NoDiscovery: true, Inputs: "discovery:\n  subnetIds: [" + strings.Join(v.SubnetIDs, ", ") + "]\n"}
 	}, []string{"nodeClasses[0].securityGroupSelectorTerms (the default class): no security group in vpc-",
 		"list the cluster's node security group in discovery.securityGroupIds"}},
-	{"the OIDC provider of another cluster", func(*VPC) ProgramOptions {
-		return ProgramOptions{OIDCIssuer: "https://oidc.eks.us-west-2.amazonaws.com/id/0THER000000000000000000000000000"}
+	{"the OIDC provider of another cluster", func(*lab.VPC) lab.ProgramOptions {
+		return lab.ProgramOptions{OIDCIssuer: "https://oidc.eks.us-west-2.amazonaws.com/id/0THER000000000000000000000000000"}
 	}, []string{"oidcProviderArn: arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/0THER000000000000000000000000000 is the OIDC provider of issuer",
 		"STS would refuse the controller's tokens"}},
-	{"Kubernetes 1.35 with Karpenter 1.8.6", func(*VPC) ProgramOptions {
-		return ProgramOptions{KubernetesVersion: "1.35", Inputs: "version: 1.8.6\n"}
+	{"Kubernetes 1.35 with Karpenter 1.8.6", func(*lab.VPC) lab.ProgramOptions {
+		return lab.ProgramOptions{KubernetesVersion: "1.35", Inputs: "version: 1.8.6\n"}
 	}, []string{"version: Karpenter 1.8.6 does not support Kubernetes 1.35, which cluster cluster-", "set version to 1.9.0 or later"}},
-	{"al2@latest on Kubernetes 1.33", func(*VPC) ProgramOptions {
-		return ProgramOptions{KubernetesVersion: "1.33", Inputs: "nodeClasses:\n  - name: default\n    amiAlias: al2@latest\n"}
+	{"al2@latest on Kubernetes 1.33", func(*lab.VPC) lab.ProgramOptions {
+		return lab.ProgramOptions{KubernetesVersion: "1.33", Inputs: "nodeClasses:\n  - name: default\n    amiAlias: al2@latest\n"}
 	}, []string{"nodeClasses[0].amiAlias: al2@latest has no AMI for Kubernetes 1.33, which cluster cluster-",
 		"EKS published its last AL2 optimized AMIs for Kubernetes 1.32"}},
-	{"a Spot pool without the service-linked role", func(*VPC) ProgramOptions {
-		return ProgramOptions{Inputs: "nodePools:\n  - name: spot\n    requirements:\n      - key: karpenter.sh/capacity-type\n        operator: In\n        values: [spot]\n"}
+	{"a Spot pool without the service-linked role", func(*lab.VPC) lab.ProgramOptions {
+		return lab.ProgramOptions{Inputs: "nodePools:\n  - name: spot\n    requirements:\n      - key: karpenter.sh/capacity-type\n        operator: In\n        values: [spot]\n"}
 	}, []string{"nodePools[0].requirements[0]: allows Spot, and this account has no AWSServiceRoleForEC2Spot service-linked role",
 		"set createSpotServiceLinkedRole: true"}},
 }
@@ -115,7 +117,7 @@ func TestClusterFindings(t *testing.T) {
 func TestWithoutTheChecksACONFIG_MAPClusterFailsHalfWay(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	w.stackWith(ProgramOptions{AuthenticationMode: "CONFIG_MAP", Inputs: "readCluster: false\n"})
+	w.stackWith(lab.ProgramOptions{AuthenticationMode: "CONFIG_MAP", Inputs: "readCluster: false\n"})
 	stdout, stderr, err := w.run(t, "up", "--yes", "--non-interactive", "--skip-preview")
 	if err == nil {
 		t.Fatalf("up passed:\n%s", stdout)
@@ -142,7 +144,7 @@ func TestWithoutTheChecksACONFIG_MAPClusterFailsHalfWay(t *testing.T) {
 }
 
 // freshStack writes the program shaped by o and creates and selects a new stack of it.
-func (w *world) freshStack(t *testing.T, name string, o ProgramOptions) {
+func (w *world) freshStack(t *testing.T, name string, o lab.ProgramOptions) {
 	t.Helper()
 	w.clusterVersion = ""
 	w.programWith(o)
@@ -159,7 +161,7 @@ func (w *world) assertCreatedSince(t *testing.T, mark int, allowed ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range GRPCLog(calls[mark:]).Completed("ResourceProvider/Create") {
+	for _, c := range lab.GRPCLog(calls[mark:]).Completed("ResourceProvider/Create") {
 		var req struct {
 			URN     string
 			Preview bool
@@ -167,7 +169,7 @@ func (w *world) assertCreatedSince(t *testing.T, mark int, allowed ...string) {
 		if err := c.Decode(&req); err != nil {
 			t.Fatal(err)
 		}
-		if _, name := urnTypeName(req.URN); !req.Preview && !slices.Contains(allowed, "created:"+name) {
+		if _, name := lab.URNTypeName(req.URN); !req.Preview && !slices.Contains(allowed, "created:"+name) {
 			t.Errorf("the engine asked a plugin to create %s", req.URN)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 )
 
 // TestPrivateRegistryCredentials is about the charts' private mirror (every self-managed scenario
@@ -49,7 +51,7 @@ func TestPrivateRegistryCredentials(t *testing.T) {
   k8sProvider:
     type: pulumi:providers:kubernetes
     options:
-      version: ` + KubernetesVersion + `
+      version: ` + lab.KubernetesVersion + `
   crds:
     type: kubernetes:helm.sh/v3:Release
     properties:

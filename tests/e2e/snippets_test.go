@@ -26,6 +26,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/yaml"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
 )
 
@@ -48,7 +49,7 @@ func TestREADMESnippets(t *testing.T) {
 	snippets := readmeSnippets(t)
 	dist := findSDKDist(t)
 	t.Setenv("PROVIDER_BIN", dist.plugin) // the world installs the released plugin, at its version
-	tools, err := FindTools()
+	tools, err := lab.FindTools()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ type snippetRun struct {
 	cluster string // the snippet's eks.Cluster's name
 	lang    string
 	w       *world
-	ecr     *PublicECR
+	ecr     *lab.PublicECR
 	dir     string
 	argv    []string // TypeScript and Python: the runner; YAML runs `pulumi` in dir
 	env     []string
@@ -178,7 +179,7 @@ var (
 // packages into $CACHE_DIR/examples, keyed by the pins; a no-op once there) and returns where it
 // installed them, with the same key the script computes.
 func cachedInstall(script, prefix string, pinFiles ...string) (string, error) {
-	tests, err := testsDir()
+	tests, err := lab.TestsDir()
 	if err != nil {
 		return "", err
 	}
@@ -286,7 +287,7 @@ func (r *snippetRun) prepareYAML(t *testing.T, snippet string) {
 	}
 	write(t, filepath.Join(r.dir, "Pulumi.yaml"), snippet)
 	r.w.Engine.Dir = r.dir
-	if err := r.w.Engine.NewStack(StackName); err != nil {
+	if err := r.w.Engine.NewStack(lab.StackName); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -336,7 +337,7 @@ func (r *snippetRun) step(t *testing.T, step string) (outputs map[string]any, en
 	cmd.Env = append(append(slices.Clone(r.w.Engine.Env), "PATH="+path, "PYTHONUNBUFFERED=1"), r.env...)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := runInGroup(cmd)
+	err := lab.RunInGroup(cmd)
 	r.w.keepOutput(r.lang+"-"+step, stdout.String(), stderr.String())
 	if err != nil {
 		hung := ""
@@ -402,7 +403,7 @@ func (r *snippetRun) lifecycle(t *testing.T) {
 			}
 		}
 		if refused := r.ecr.Refused(); len(refused) > 0 {
-			t.Errorf("requests to hosts other than %s (none is reachable here): %q", PublicECRHost, refused)
+			t.Errorf("requests to hosts other than %s (none is reachable here): %q", lab.PublicECRHost, refused)
 		}
 	})
 }
@@ -511,11 +512,11 @@ func (r *snippetRun) checkUp(t *testing.T, outputs map[string]any, out string) {
 			pulled = append(pulled, m[1]+":"+m[2])
 		}
 	}
-	if v := strings.TrimPrefix(KarpenterVersion, "v"); !slices.Contains(pulled, "karpenter:"+v) || !slices.Contains(pulled, "karpenter-crd:"+v) {
-		t.Errorf("charts pulled from %s: %q, want karpenter and karpenter-crd %s", PublicECRHost, pulled, v)
+	if v := strings.TrimPrefix(lab.KarpenterVersion, "v"); !slices.Contains(pulled, "karpenter:"+v) || !slices.Contains(pulled, "karpenter-crd:"+v) {
+		t.Errorf("charts pulled from %s: %q, want karpenter and karpenter-crd %s", lab.PublicECRHost, pulled, v)
 	}
 	t.Logf("up: cluster %s; aws-auth maps %s and %s; %d default subnets tagged; charts %q from %s (stand-in)", cluster, eksRole, nodeRole,
-		len(subnets), pulled, PublicECRHost)
+		len(subnets), pulled, lab.PublicECRHost)
 }
 
 func tag(tags []ec2types.Tag, key string) string {

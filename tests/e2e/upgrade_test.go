@@ -11,6 +11,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 )
 
 // The split controller policies of 1.9+ (six from 1.12), their attachments, and the capacity
@@ -52,13 +54,13 @@ func TestUpgrade(t *testing.T) {
 	}
 	uids := w.customResourceUIDs(t)
 	initial := out
-	roles := map[string]Role{}
+	roles := map[string]lab.Role{}
 	for _, r := range before.Roles {
 		roles[r.Name] = r
 	}
 
 	// rolesKept: the same roles, by ARN and by role ID (a replaced role gets a new ID).
-	rolesKept := func(t *testing.T, inv *AWSInventory, out map[string]any) {
+	rolesKept := func(t *testing.T, inv *lab.AWSInventory, out map[string]any) {
 		t.Helper()
 		if len(inv.Roles) != len(roles) {
 			t.Errorf("moto holds %d roles, had %d", len(inv.Roles), len(roles))
@@ -136,7 +138,7 @@ func TestUpgrade(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var detached *Op
+		var detached *lab.Op
 		for i, op := range ops {
 			if op.Op == "Delete" && op.Name == "karpenter-controller-policy-attach" {
 				detached = &ops[i]
@@ -215,7 +217,7 @@ func checkCRDsUpgradedFirst(t *testing.T, w *world) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var crds, controller *Op
+	var crds, controller *lab.Op
 	for i, op := range ops {
 		if op.Op != "Update" || op.Failed {
 			continue

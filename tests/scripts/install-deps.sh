@@ -6,9 +6,9 @@
 #   - kwok (tests/tools/kwok), standing in for kubelets, and its stage configuration, into
 #     $CACHE_DIR/bin/kwok-<version>/ (~1-2 min cold)
 #   - the Karpenter module zips (charts + CRDs) for every supported version, and the stand-ins
-#     for versions the proxy does not serve (tests/harness/karpenter.go: standIns)
+#     for versions the proxy does not serve (tests/harness/karpenter_charts.go: standIns)
 #   - the Karpenter module zip whose NodePool CRD the EKS Auto Mode NodePool is built on
-#     (tests/harness/automode.go: AutoModeNodePoolModule)
+#     (tests/harness/automode_crds.go: AutoModeNodePoolModule)
 #   - the tests module's own dependencies
 set -euo pipefail
 

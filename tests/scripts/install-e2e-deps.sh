@@ -5,15 +5,15 @@
 #   - the YAML language host, built the same way (tests/tools/pulumi-yaml) into
 #     $CACHE_DIR/bin/pulumi-language-yaml-<version>/pulumi-language-yaml, and linked next to the
 #     CLI (where the CLI looks for its bundled language hosts)
-#   - a Python venv with moto[server] (tests/e2e/requirements.txt: every package pinned) in
+#   - a Python venv with moto[server] (tests/e2e/lab/moto/requirements.txt: every package pinned) in
 #     $CACHE_DIR/venv-moto-<version>, whose bin/moto_server the tests start on loopback
 #   - the real pulumi-kubernetes provider 4.25.0 (tests/tools/pulumi-kubernetes; ~7-8 min cold)
 #   - the OCI registry (CNCF Distribution, tests/tools/registry; ~1.5 min cold) that serves the
 #     Karpenter charts on loopback
 #   - the real Karpenter controllers v1.15.1 (tests/tools/karpenter-1.15; ~3-4 min cold, with Go 1.27.3)
 #     and v1.14.1 (tests/tools/karpenter-1.14; ~3 min cold)
-#   - the IAM policy simulator @cloud-copilot/iam-simulate (npm, tests/e2e/iam) for the check of
-#     the controller's AWS calls
+#   - the IAM policy simulator @cloud-copilot/iam-simulate (npm, tests/e2e/lab/iam-simulator) for the
+#     check of the controller's AWS calls
 #
 # Each artifact is keyed by its pinned version (the directory name) and by a hash of what
 # pins it (go.mod + go.sum + the tools module's *.go, or requirements.txt; lib.sh), kept in a
@@ -65,7 +65,7 @@ if [ "$(readlink "$link" 2>/dev/null)" != "$target" ]; then
 fi
 
 # moto[server] ------------------------------------------------------------------------------
-reqs="$tests/e2e/requirements.txt"
+reqs="$tests/e2e/lab/moto/requirements.txt"
 MOTO_VERSION="$(sed -n 's/^moto\(\[[^]]*\]\)\{0,1\}==\([^ ;]*\).*$/\2/p' "$reqs")"
 if [ -z "$MOTO_VERSION" ]; then
   log "$reqs pins no moto version"
@@ -124,9 +124,9 @@ go_tool karpenter "$previous_dir" github.com/aws/karpenter-provider-aws/cmd/cont
   "$KARPENTER_PREVIOUS" "-s -w -X sigs.k8s.io/karpenter/pkg/operator.Version=${KARPENTER_PREVIOUS#v}"
 
 # The IAM policy simulator (npm) ---------------------------------------------------------------
-# @cloud-copilot/iam-simulate, pinned by tests/e2e/iam/package-lock.json, installed with `npm ci`
+# @cloud-copilot/iam-simulate, pinned by tests/e2e/lab/iam-simulator/package-lock.json, installed with `npm ci`
 # where the engine tests find it (NODE_PATH). A test tool only (AGPL-3.0): never shipped.
-iam_dir="$tests/e2e/iam"
+iam_dir="$tests/e2e/lab/iam-simulator"
 IAM_SIMULATE_VERSION="$(sed -n 's/.*"@cloud-copilot\/iam-simulate": "\([0-9.]*\)".*/\1/p' "$iam_dir/package.json" | head -1)"
 iam_out="$CACHE_DIR/iam-simulate-$IAM_SIMULATE_VERSION"
 key="$(source_key "$iam_dir/package.json" "$iam_dir/package-lock.json")"

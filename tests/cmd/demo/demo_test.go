@@ -12,12 +12,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e"
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
 )
 
 // standIns are built once for the three runs.
-var standIns e2e.StandIns
+var standIns lab.StandIns
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "demo-standins-")
@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	if standIns, err = e2e.BuildStandIns(context.Background(), dir); err != nil {
+	if standIns, err = lab.BuildStandIns(context.Background(), dir); err != nil {
 		fmt.Fprintln(os.Stderr, "FAIL:", err)
 		os.RemoveAll(dir)
 		os.Exit(1)

@@ -1,4 +1,4 @@
-// The Go program of the SDK tests: testdata/program-sdk.yaml written with the Go SDK (the stamped
+// The Go program of the SDK tests: lab/programs/program-sdk.yaml written with the Go SDK (the stamped
 // sdk/go module `make release-dry-run` builds, required through a replace as a user's go.mod would
 // require its tag), run as an Automation API inline program. There is no Go language host here: the
 // Automation API serves the program from this process and hands the CLI its address.

@@ -1,4 +1,4 @@
-// The TypeScript program of the SDK tests: testdata/program-sdk.yaml written with
+// The TypeScript program of the SDK tests: lab/programs/program-sdk.yaml written with
 // @pulumi-karpenter/karpenter (the npm tarball `make release-dry-run` builds, installed as a user
 // installs it), run as an Automation API inline program. There is no Node.js language host here:
 // the Automation API serves the program from this process and hands the CLI its address.

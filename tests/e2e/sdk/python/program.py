@@ -1,4 +1,4 @@
-"""The Python program of the SDK tests: testdata/program-sdk.yaml written with pulumi_karpenter (the
+"""The Python program of the SDK tests: lab/programs/program-sdk.yaml written with pulumi_karpenter (the
 wheel `make release-dry-run` builds, pip-installed as a user installs it), run as an Automation API
 inline program. There is no Python language host here: the Automation API serves the program from
 this process and hands the CLI its address.

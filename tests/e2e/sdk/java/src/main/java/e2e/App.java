@@ -1,4 +1,4 @@
-// The Java program of the SDK tests: testdata/program-sdk.yaml written with the Java SDK (the
+// The Java program of the SDK tests: lab/programs/program-sdk.yaml written with the Java SDK (the
 // io.github.pulumikarpenter:karpenter artifact of the Maven Central bundle `make release-dry-run`
 // builds, resolved from that bundle as a repository), run as an Automation API inline program.
 // There is no Java language host here: the Automation API serves the program from this process.

@@ -1,0 +1,97 @@
+"""moto_server with the EKS optimized-AMI SSM parameters AWS publishes (test only).
+
+Run with the moto venv's python in place of its bin/moto_server, with the same arguments:
+
+    <venv>/bin/python tests/e2e/lab/moto/motoserver.py -H 127.0.0.1 -p <port>
+
+moto 5.2.5 has no EKS optimized-AMI parameters (/aws/service/eks/optimized-ami/..., the
+Bottlerocket and Windows ones), which Karpenter resolves its AMI aliases through, and refuses to
+hold any name under /aws ("No access to reserved parameter name", moto/ssm/models.py), so they
+cannot be put from outside. This launcher adds them to moto's SSM parameter store the way moto
+loads its own /aws/service/ami-amazon-linux-latest table: ParameterDict loads a table lazily, the
+first time a name under its prefix is asked for (ParameterDict._check_loading_status). The table
+is eks-ami-parameters.json, beside this file; its "_comment" says what it stands for.
+
+One fix-up where moto's IAM differs from AWS's: CreateServiceLinkedRole for spot.amazonaws.com
+makes AWSServiceRoleForspot in moto (moto/iam/models.py builds the name from the service
+principal), where AWS names it AWSServiceRoleForEC2Spot (EC2 User Guide, "Service-linked role for
+Spot Instance requests"), the name Karpenter's guide and the component look for.
+
+Then it serves as moto_server does (moto.server.main).
+"""
+
+import json
+import os
+import sys
+from collections import defaultdict
+
+TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "eks-ami-parameters.json")
+
+
+def load_table():
+    with open(TABLE, encoding="utf-8") as f:
+        return json.load(f)["parameters"]
+
+
+def install(parameters):
+    from moto.ssm import models
+
+    # The prefixes the table covers: /aws/service/eks, /aws/service/bottlerocket,
+    # /aws/service/ami-windows-latest.
+    prefixes = sorted({"/".join(p["Name"].split("/")[:4]) for p in parameters})
+    original = models.ParameterDict._check_loading_status
+
+    def check_loading_status(self, key):
+        original(self, key)
+        key = str(key or "")
+        if getattr(self, "_eks_ami_parameters_loaded", False):
+            return
+        # A name under a prefix (GetParameter), or a path above one (GetParametersByPath).
+        if not any(key.startswith(p) or p.startswith(key.rstrip("/") + "/") for p in prefixes):
+            return
+        self._eks_ami_parameters_loaded = True
+        for p in parameters:
+            # AWS's public parameters belong to no account: arn:aws:ssm:<region>::parameter/aws/...
+            defaultdict.__getitem__(self, p["Name"]).append(
+                models.Parameter(
+                    account_id="",
+                    name=p["Name"],
+                    value=p["Value"],
+                    parameter_type=p["Type"],
+                    description=None,
+                    allowed_pattern=None,
+                    keyid=None,
+                    last_modified_date=p["LastModifiedDate"],
+                    version=p["Version"],
+                    data_type=p["DataType"],
+                )
+            )
+
+    models.ParameterDict._check_loading_status = check_loading_status
+    return prefixes
+
+
+def fix_spot_role_name():
+    from moto.iam import models
+
+    models.SERVICE_NAME_CONVERSION["spot"] = "EC2Spot"
+
+
+def main():
+    parameters = load_table()
+    prefixes = install(parameters)
+    fix_spot_role_name()
+    sys.stderr.write(
+        "motoserver.py: %d EKS optimized-AMI parameters (%s) loaded into moto's SSM on first use, from %s; "
+        "spot.amazonaws.com's service-linked role named AWSServiceRoleForEC2Spot, as AWS names it\n"
+        % (len(parameters), ", ".join(prefixes), TABLE)
+    )
+    sys.stderr.flush()
+    from moto.server import main as moto_main
+
+    sys.argv[0] = "moto_server"
+    return moto_main(sys.argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

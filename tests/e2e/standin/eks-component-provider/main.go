@@ -1,0 +1,84 @@
+// Command pulumi-resource-eks is a stand-in for pulumi-eks 4.3.0 (test only).
+//
+// The real pulumi-eks plugin (a Node.js program that GitHub serves) cannot be downloaded on the
+// machines this project builds on, so the README snippet tests (tests/e2e/snippets_test.go)
+// install this binary in its place:
+//
+//	pulumi plugin install resource eks 4.3.0 --file <this binary>
+//
+// The real @pulumi/eks 4.3.0 (npm) and pulumi_eks 4.3.0 (PyPI) packages, which the snippets
+// import, are generated SDKs: `new eks.Cluster(...)` asks the engine to Construct
+// eks:index:Cluster on the eks plugin. This stand-in serves that Construct with the Go SDK's
+// provider machinery (github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider) and registers, through
+// the engine, what pulumi-eks 4.3.0 registers for the inputs it implements (authenticationMode,
+// createOidcProvider, name, version), with pulumi-eks's defaults (nodejs/eks/cluster/cluster.ts
+// at v4.3.0): the default VPC and its subnets (read through the program's aws provider), the EKS
+// service role, the cluster security group and its egress rule, the cluster, its kubernetes
+// provider, the default node group's instance role and instance profile, the aws-auth ConfigMap
+// (CONFIG_MAP and API_AND_CONFIG_MAP) or an EC2_LINUX access entry (API modes), the OIDC provider
+// (createOidcProvider) and the node security group and its rules (cluster_component.go says what, by name).
+// Any other input fails the Construct naming it: it is never ignored.
+//
+// What it does not do, and why:
+//   - the default node group (a CloudFormation stack and its autoscaling group: moto's EC2 runs no
+//     kubelet) is not created: the world's three system nodes stand for it, and
+//     defaultNodeGroupAsgName is empty;
+//   - the kube-proxy, CoreDNS and VPC CNI add-ons are not installed (their versions come from
+//     aws:eks/getAddonVersion, which the aws stand-in does not serve, and nothing runs them);
+//   - the kubeconfig is not pulumi-eks's `aws eks get-token` exec kubeconfig (no AWS CLI, no EKS
+//     to issue tokens): it points at the cluster's endpoint (the world's API server, as the aws
+//     stand-in reports it) with the cluster's CA and the credentials of the world's own kubeconfig
+//     ($STANDIN_EKS_KUBECONFIG);
+//   - the OIDC provider's thumbprint is not read from oidc.eks.<region>.amazonaws.com's TLS chain
+//     (no network): it is a fixed value of that form.
+//
+// Environment:
+//
+//	STANDIN_EKS_KUBECONFIG  required at Construct: the world's kubeconfig, whose user (token or
+//	                        client certificate) the cluster's kubeconfig carries
+package main
+
+import (
+	"fmt"
+	"os"
+
+	pprovider "github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+)
+
+const (
+	eksVersion = "4.3.0"
+	standIn    = "stand-in for pulumi-eks " + eksVersion + " (test only)"
+	// pluginInfoVersion is what GetPluginInfo answers: 4.3.0 to the engine (semver ignores build
+	// metadata), marked as the stand-in wherever the engine records it.
+	pluginInfoVersion = eksVersion + "+standin"
+
+	// The versions pulumi-eks 4.3.0 registers its children at: its own @pulumi/aws and
+	// @pulumi/kubernetes (nodejs/eks/package.json at v4.3.0). The program's explicit providers,
+	// inherited from the component, serve them whatever their version.
+	awsChildVersion        = "7.25.0"
+	kubernetesChildVersion = "4.19.0"
+)
+
+// logf writes one line to stderr (the engine keeps plugin stderr in its logs), naming the plugin
+// as the stand-in.
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "pulumi-resource-eks (%s): %s\n", standIn, fmt.Sprintf(format, args...))
+}
+
+func main() {
+	for _, a := range os.Args[1:] {
+		if a == "--version" || a == "-version" {
+			fmt.Println(eksVersion)
+			fmt.Fprintf(os.Stderr, "pulumi-resource-eks: %s\n", standIn)
+			return
+		}
+	}
+	err := pprovider.Main("eks", func(host *pprovider.HostClient) (pulumirpc.ResourceProviderServer, error) {
+		return &provider{host: host, kubeconfigPath: os.Getenv("STANDIN_EKS_KUBECONFIG")}, nil
+	})
+	if err != nil {
+		logf("%v", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,134 @@
+package main
+
+import "encoding/json"
+
+// The versions of the packages the schema's references name. pulumi-eks 4.3.0's own schema refers
+// to /aws/v7.14.0 and /kubernetes/v4.19.0; these are the same types at versions this machine has,
+// so that pulumi-yaml can load them when it type-checks a program (${cluster.eksCluster.name} is
+// the aws stand-in's aws:eks/cluster:Cluster `name`). The engine's schema loader checks that the
+// plugin's schema has the version asked for: the aws stand-in installed as 7.48.0 answers 7.48.0;
+// the one pulumi-kubernetes binary there is answers its own, 4.25.0 (tests/e2e/lab/world_snippets.go
+// installs it under that version too).
+const (
+	awsSchemaRef        = "/aws/v7.48.0/schema.json"
+	kubernetesSchemaRef = "/kubernetes/v4.25.0/schema.json"
+)
+
+// schemaJSON is a Pulumi package schema for eks 4.3.0 with what the stand-in serves:
+// eks:index:Cluster (a component) with the inputs it implements and the outputs it returns, typed
+// as pulumi-eks's schema types them (provider/cmd/pulumi-resource-eks/schema.json at v4.3.0).
+func schemaJSON() (string, error) {
+	var (
+		str     = map[string]any{"type": "string"}
+		boolean = map[string]any{"type": "boolean"}
+		strList = map[string]any{"type": "array", "items": str}
+		any_    = map[string]any{"$ref": "pulumi.json#/Any"}
+	)
+	awsRes := func(tok string) map[string]any {
+		return map[string]any{"$ref": awsSchemaRef + "#/resources/" + escape(tok)}
+	}
+	k8sRes := func(tok string) map[string]any {
+		return map[string]any{"$ref": kubernetesSchemaRef + "#/resources/" + escape(tok)}
+	}
+	list := func(item map[string]any) map[string]any { return map[string]any{"type": "array", "items": item} }
+	described := func(d string, spec map[string]any) map[string]any {
+		out := map[string]any{"description": d}
+		for k, v := range spec {
+			out[k] = v
+		}
+		return out
+	}
+	s := map[string]any{
+		"name":        "eks",
+		"displayName": "Amazon EKS (stand-in)",
+		"version":     eksVersion,
+		"description": "A " + standIn + ": eks:index:Cluster only, for the inputs it implements (" +
+			"authenticationMode, createOidcProvider, name, version); its children go to the program's aws and kubernetes providers.",
+		"resources": map[string]any{
+			clusterType: map[string]any{
+				"isComponent": true,
+				"description": "Stand-in for pulumi-eks 4.3.0's Cluster (test only): what pulumi-eks registers for these inputs, without the default node group and add-ons.",
+				"inputProperties": map[string]any{
+					"authenticationMode": described("The authentication mode of the cluster (unset: CONFIG_MAP, as pulumi-eks treats it).",
+						map[string]any{"$ref": "#/types/eks:index:AuthenticationMode", "plain": true}),
+					"createOidcProvider": described("Whether an IAM OIDC Provider is created for the EKS cluster.", boolean),
+					"name":               described("The EKS cluster's name (default: auto-named from the resource's).", str),
+					"version":            described("The Kubernetes version of the control plane.", str),
+				},
+				"properties": map[string]any{
+					"autoModeNodeRoleName":    str,
+					"clusterIngressRuleId":    str,
+					"clusterSecurityGroup":    awsRes("aws:ec2/securityGroup:SecurityGroup"),
+					"clusterSecurityGroupId":  str,
+					"core":                    map[string]any{"$ref": "#/types/eks:index:CoreData"},
+					"defaultNodeGroupAsgName": described("Empty: the stand-in creates no default node group.", str),
+					"eksCluster":              awsRes("aws:eks/cluster:Cluster"),
+					"eksClusterIngressRule":   awsRes("aws:ec2/securityGroupRule:SecurityGroupRule"),
+					"fargateProfileId":        str,
+					"fargateProfileStatus":    str,
+					"instanceRoles":           list(awsRes("aws:iam/role:Role")),
+					"kubeconfig":              any_,
+					"kubeconfigJson":          str,
+					"nodeSecurityGroup":       awsRes("aws:ec2/securityGroup:SecurityGroup"),
+					"nodeSecurityGroupId":     str,
+					"oidcIssuer":              str,
+					"oidcProviderArn":         str,
+					"oidcProviderUrl":         str,
+				},
+				"required": []string{"autoModeNodeRoleName", "clusterIngressRuleId", "clusterSecurityGroupId", "core",
+					"defaultNodeGroupAsgName", "eksCluster", "fargateProfileId", "fargateProfileStatus", "instanceRoles",
+					"kubeconfig", "kubeconfigJson", "nodeSecurityGroupId", "oidcIssuer", "oidcProviderArn", "oidcProviderUrl"},
+			},
+		},
+		"types": map[string]any{
+			"eks:index:AuthenticationMode": map[string]any{"type": "string", "enum": []any{
+				map[string]any{"name": "ConfigMap", "value": "CONFIG_MAP"},
+				map[string]any{"name": "Api", "value": "API"},
+				map[string]any{"name": "ApiAndConfigMap", "value": "API_AND_CONFIG_MAP"},
+			}},
+			"eks:index:AccessEntry": map[string]any{"type": "object", "required": []string{"principalArn"},
+				"properties": map[string]any{"principalArn": str, "type": str}},
+			"eks:index:ClusterNodeGroupOptions": map[string]any{"type": "object", "properties": map[string]any{
+				"clusterIngressRule": awsRes("aws:ec2/securityGroupRule:SecurityGroupRule"),
+				"instanceProfile":    awsRes("aws:iam/instanceProfile:InstanceProfile"),
+				"nodeSecurityGroup":  awsRes("aws:ec2/securityGroup:SecurityGroup"),
+			}},
+			"eks:index:CoreData": map[string]any{"type": "object",
+				"description": "The EKS cluster and its dependencies (the properties the stand-in returns).",
+				"properties": map[string]any{
+					"accessEntries":        list(map[string]any{"$ref": "#/types/eks:index:AccessEntry"}),
+					"cluster":              awsRes("aws:eks/cluster:Cluster"),
+					"clusterIamRole":       awsRes("aws:iam/role:Role"),
+					"clusterSecurityGroup": awsRes("aws:ec2/securityGroup:SecurityGroup"),
+					"eksNodeAccess":        k8sRes("kubernetes:core/v1:ConfigMap"),
+					"endpoint":             str,
+					"instanceRoles":        list(awsRes("aws:iam/role:Role")),
+					"kubeconfig":           any_,
+					"nodeGroupOptions":     map[string]any{"$ref": "#/types/eks:index:ClusterNodeGroupOptions"},
+					"oidcProvider":         awsRes("aws:iam/openIdConnectProvider:OpenIdConnectProvider"),
+					"provider":             map[string]any{"$ref": kubernetesSchemaRef + "#/provider"},
+					"storageClasses":       map[string]any{"type": "object", "additionalProperties": k8sRes("kubernetes:storage.k8s.io/v1:StorageClass")},
+					"subnetIds":            strList,
+					"vpcId":                str,
+				},
+				"required": []string{"cluster", "vpcId", "subnetIds", "endpoint", "provider", "instanceRoles", "nodeGroupOptions", "clusterIamRole"},
+			},
+		},
+		"language": map[string]any{"nodejs": map[string]any{"packageName": "@pulumi/eks"}},
+	}
+	out, err := json.Marshal(s)
+	return string(out), err
+}
+
+// escape is a type token as a schema reference writes it ("/" as %2F).
+func escape(tok string) string {
+	out := []byte{}
+	for i := 0; i < len(tok); i++ {
+		if tok[i] == '/' {
+			out = append(out, "%2F"...)
+		} else {
+			out = append(out, tok[i])
+		}
+	}
+	return string(out)
+}
