@@ -8,7 +8,7 @@ import (
 
 // Packages are the declarations every child and invoke is checked against (keep in step with
 // install-declarations.sh): for each provider, the version the children are registered at
-// (provider/build/resources.go) and the current release of the major a program may pass instead
+// (provider/children/resources.go) and the current release of the major a program may pass instead
 // (a program on pulumi-aws v7 passes a v7 provider, which the children then use).
 var Packages = []struct {
 	Provider, Version string

@@ -23,7 +23,7 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
 )
 
-// The versions the component registers its children at (provider/build/resources.go), which the
+// The versions the component registers its children at (provider/children/resources.go), which the
 // plugins are installed as: the aws stand-in, and the real pulumi-kubernetes provider, which is
 // KubernetesProviderVersion (the only provider version the Go module proxy serves) installed
 // under the label KubernetesVersion.

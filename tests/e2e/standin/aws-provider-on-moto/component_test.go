@@ -19,7 +19,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 )
 
-// The component's side of the contract: the tokens it registers (provider/build/resources.go) and the
+// The component's side of the contract: the tokens it registers (provider/children/resources.go) and the
 // inputs it gives each child (the committed render goldens, provider/testdata/golden).
 
 func repoRoot() string {
@@ -32,7 +32,7 @@ func repoRoot() string {
 // component) and the reads for the component's checks against the cluster (inputCheckInvokes),
 // which the component lists or will.
 func TestServesTheComponentTokens(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join(repoRoot(), "provider", "build", "resources.go"))
+	src, err := os.ReadFile(filepath.Join(repoRoot(), "provider", "children", "resources.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestServesTheComponentTokens(t *testing.T) {
 	sort.Strings(want)
 	sort.Strings(got)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("served tokens:\n%s\nprovider/build/resources.go lists:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		t.Errorf("served tokens:\n%s\nprovider/children/resources.go lists:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 )
 
-// The functions the component invokes (provider/build/resources.go), answered as pulumi-aws 6.83.2
+// The functions the component invokes (provider/children/resources.go), answered as pulumi-aws 6.83.2
 // answers them: getRegion returns `name` (and id, description, endpoint), and `region` too only
 // when the stand-in answers as 7.48.0 (pulumi_aws_versions.go). All are reads: the stand-in answers them in
 // previews as in updates.
@@ -37,7 +37,7 @@ var invokes = map[string]invokeFunc{
 }
 
 // inputCheckInvokes are the reads served for the component's checks of its inputs against the
-// cluster, which provider/build/resources.go may or may not list yet (TestServesTheComponentTokens
+// cluster, which provider/children/resources.go may or may not list yet (TestServesTheComponentTokens
 // accepts either).
 var inputCheckInvokes = []string{
 	"aws:eks/getCluster:getCluster", "aws:iam/getOpenIdConnectProvider:getOpenIdConnectProvider", "aws:iam/getRole:getRole",

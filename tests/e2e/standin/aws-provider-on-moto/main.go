@@ -13,7 +13,7 @@
 // It speaks the real resource provider protocol (the engine starts it, it prints its port,
 // the engine calls Configure, Check, Diff, Create, Read, Update, Delete and Invoke over gRPC)
 // for exactly the resource types and functions the karpenter component uses
-// (provider/build/resources.go), plus the types the engine tests' programs declare themselves
+// (provider/children/resources.go), plus the types the engine tests' programs declare themselves
 // (an EKS cluster, an IAM OIDC provider) and those the eks stand-in registers for the README's
 // programs as pulumi-eks does (security groups and security group rules), and performs every
 // operation for real against a local moto server: IAM roles, policies, attachments, instance

@@ -12,7 +12,7 @@ import (
 )
 
 // The pulumi-aws versions the stand-in answers as. 6.83.2 is the version the component registers
-// its children at (provider/build/resources.go). 7.48.0 is the version the README's programs ask
+// its children at (provider/children/resources.go). 7.48.0 is the version the README's programs ask
 // for (@pulumi/aws and pulumi-aws 7.48.0, which pulumi-eks 4 requires): tests/e2e's snippet worlds
 // install the same binary under both versions, and the program's explicit v7 provider then serves
 // the component's children too. What 7.48.0 changes here (terraform-provider-aws v6's Enhanced

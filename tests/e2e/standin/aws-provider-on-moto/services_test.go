@@ -34,7 +34,7 @@ func queueAttrs(t *testing.T, u string) map[string]string {
 }
 
 // TestQueueAndPolicy creates the interruption queue and its policy as the component does
-// (provider/build/interruption.go, provider/catalog/interruption.go), updates both, and deletes them.
+// (provider/children/interruption.go, provider/catalog/interruption.go), updates both, and deletes them.
 func TestQueueAndPolicy(t *testing.T) {
 	p := newPlugin(t, testSettings(t))
 	name := unique(t, "interruption")
