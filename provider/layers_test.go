@@ -12,8 +12,9 @@ import (
 
 // layers are the provider's packages in pipeline order; each imports only the ones before it
 // (this package, the top, imports them all). Go refuses an import cycle; this test also
-// refuses an acyclic import against the order (catalog importing spec, say), which Go allows.
-var layers = []string{"catalog", "inputs", "plan", "children"}
+// refuses an acyclic import against the order (catalog importing inputs, say), which Go allows.
+// field (paths and errors of the inputs) is below them all and imports only the standard library.
+var layers = []string{"field", "catalog", "inputs", "plan", "children"}
 
 const modulePath = "github.com/pulumi-karpenter/pulumi-karpenter/provider/"
 
@@ -27,6 +28,13 @@ func TestLayersImportDownwardOnly(t *testing.T) {
 			if other, ok := strings.CutPrefix(imp, modulePath); ok {
 				if i := slices.Index(layers, other); i < 0 || i >= rank {
 					t.Errorf("provider/%s imports %s: a layer imports only the layers before it (%s)", layer, imp, strings.Join(layers[:rank], ", "))
+				}
+			}
+		}
+		if layer == "field" {
+			for _, imp := range append(slices.Clone(pkg.Imports), pkg.TestImports...) {
+				if first, _, _ := strings.Cut(imp, "/"); strings.Contains(first, ".") {
+					t.Errorf("provider/field imports %s: it imports only the standard library", imp)
 				}
 			}
 		}
