@@ -12,6 +12,7 @@ import (
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 
 	"github.com/pulumi/pulumi-go-provider/infer"
@@ -89,7 +90,7 @@ func NewNodeClass(ctx *pulumi.Context, name string, args inputs.NodeClassArgs, o
 		Object:      c.Name,
 		ClusterName: args.ClusterName,
 		Checks: func(rel catalog.Release) []inputs.InputCheck {
-			return append([]inputs.InputCheck{{Field: "clusterName", Value: args.ClusterName.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckClusterName}}, inputs.ClassInputChecks("spec", c, rel)...)
+			return append([]inputs.InputCheck{{Field: field.NewPath("clusterName"), Value: args.ClusterName.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckClusterName}}, inputs.ClassInputChecks(field.NewPath("spec"), c, rel)...)
 		},
 		Validate: func(rel catalog.Release) []error {
 			errs := inputs.ValidateClass("spec", c, rel)

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 
@@ -41,7 +42,7 @@ func ReadCluster(ctx *pulumi.Context, comp pulumi.Resource, args inputs.Karpente
 		return ClusterRead{Waits: "clusterName is not known yet (an output of a resource this update creates)"}
 	}
 	name := v.AsString()
-	if err := inputs.CheckClusterName("clusterName", name); err != nil {
+	if err := inputs.CheckClusterName(field.NewPath("clusterName"), name); err != nil {
 		return ClusterRead{Err: err} // no cluster can have that name: nothing to read
 	}
 	var result struct {

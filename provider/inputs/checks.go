@@ -14,32 +14,34 @@ import (
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
 // checkAutoModeRole refuses a role ARN where Auto Mode wants the role's name.
-func checkAutoModeRole(field, v string) error {
+func checkAutoModeRole(path *field.Path, v string) error {
 	if strings.HasPrefix(v, "arn:") {
-		return fmt.Errorf("%s: %q is an ARN; an EKS Auto Mode NodeClass takes the role's name (%s)", field, v, NameFromArn(v))
+		return field.Invalidf(path, "%q is an ARN; an EKS Auto Mode NodeClass takes the role's name (%s)", v, NameFromArn(v))
 	}
 	if v == "" || len(v) > 64 {
-		return fmt.Errorf("%s: %q is not an IAM role name (1-64 characters)", field, v)
+		return field.Invalidf(path, "%q is not an IAM role name (1-64 characters)", v)
 	}
 	return nil
 }
 
-// CheckDistinctPrincipals fails when two access-entry principals resolve to the same role.
-func CheckDistinctPrincipals(fields []string, arns []any) []error {
+// CheckDistinctPrincipals fails when two access-entry principals (the inputs at paths) resolve
+// to the same role.
+func CheckDistinctPrincipals(paths []*field.Path, arns []any) []error {
 	var errs []error
-	seen := map[string]string{}
+	seen := map[string]*field.Path{}
 	for i, v := range arns {
 		arn, _ := v.(string)
 		if first, dup := seen[arn]; dup {
-			errs = append(errs, fmt.Errorf("%s: %s is also %s's role; the component creates one EC2 access entry per node class with its own role, and EKS allows one per role: leave role unset to use the component's node role, or set nodeAccess none and create the entries yourself", fields[i], arn, first))
+			errs = append(errs, field.Invalidf(paths[i], "%s is also %s's role; the component creates one EC2 access entry per node class with its own role, and EKS allows one per role: leave role unset to use the component's node role, or set nodeAccess none and create the entries yourself", arn, first))
 			continue
 		}
-		seen[arn] = fields[i]
+		seen[arn] = paths[i]
 	}
 	return errs
 }
@@ -84,38 +86,38 @@ func CheckComponentTags(tags map[string]string, classes []NodeClassSpec, rel cat
 	return errs
 }
 
-// InputCheck validates one Input-typed string once it resolves.
+// InputCheck validates one Input-typed string (the input at Field) once it resolves.
 type InputCheck struct {
-	Field string
+	Field *field.Path
 	Value pulumi.StringPtrInput
-	Check func(field, value string) error
+	Check func(path *field.Path, value string) error
 }
 
 // ClassInputChecks are the checks of a node class's Input-typed ids and names.
-func ClassInputChecks(field string, c NodeClassSpec, rel catalog.Release) []InputCheck {
+func ClassInputChecks(path *field.Path, c NodeClassSpec, rel catalog.Release) []InputCheck {
 	var checks []InputCheck
 	if rel.AutoMode != nil {
-		checks = append(checks, InputCheck{Field: field + ".role", Value: c.Role, Check: checkAutoModeRole})
+		checks = append(checks, InputCheck{Field: path.Child("role"), Value: c.Role, Check: checkAutoModeRole})
 	}
 	for j, t := range c.PodSubnetSelectorTerms {
-		checks = append(checks, InputCheck{Field: fmt.Sprintf("%s.podSubnetSelectorTerms[%d].id", field, j), Value: t.Id, Check: CheckID("subnet-")})
+		checks = append(checks, InputCheck{Field: path.Child("podSubnetSelectorTerms").Index(j).Child("id"), Value: t.Id, Check: CheckID("subnet-")})
 	}
 	for j, t := range c.PodSecurityGroupSelectorTerms {
-		checks = append(checks, InputCheck{Field: fmt.Sprintf("%s.podSecurityGroupSelectorTerms[%d].id", field, j), Value: t.Id, Check: CheckID("sg-")})
+		checks = append(checks, InputCheck{Field: path.Child("podSecurityGroupSelectorTerms").Index(j).Child("id"), Value: t.Id, Check: CheckID("sg-")})
 	}
 	for j, t := range c.SubnetSelectorTerms {
-		checks = append(checks, InputCheck{Field: fmt.Sprintf("%s.subnetSelectorTerms[%d].id", field, j), Value: t.Id, Check: CheckID("subnet-")})
+		checks = append(checks, InputCheck{Field: path.Child("subnetSelectorTerms").Index(j).Child("id"), Value: t.Id, Check: CheckID("subnet-")})
 	}
 	for j, t := range c.SecurityGroupSelectorTerms {
-		checks = append(checks, InputCheck{Field: fmt.Sprintf("%s.securityGroupSelectorTerms[%d].id", field, j), Value: t.Id, Check: CheckID("sg-")})
+		checks = append(checks, InputCheck{Field: path.Child("securityGroupSelectorTerms").Index(j).Child("id"), Value: t.Id, Check: CheckID("sg-")})
 	}
 	for j, t := range c.CapacityReservationSelectorTerms {
-		checks = append(checks, InputCheck{Field: fmt.Sprintf("%s.capacityReservationSelectorTerms[%d].id", field, j), Value: t.Id, Check: CheckID("cr-")})
+		checks = append(checks, InputCheck{Field: path.Child("capacityReservationSelectorTerms").Index(j).Child("id"), Value: t.Id, Check: CheckID("cr-")})
 	}
 	if s := c.PlacementGroupSelector; s != nil {
 		checks = append(checks,
-			InputCheck{Field: field + ".placementGroupSelector.id", Value: s.Id, Check: CheckID("pg-")},
-			InputCheck{Field: field + ".placementGroupSelector.name", Value: s.Name, Check: checkNotEmpty})
+			InputCheck{Field: path.Child("placementGroupSelector", "id"), Value: s.Id, Check: CheckID("pg-")},
+			InputCheck{Field: path.Child("placementGroupSelector", "name"), Value: s.Name, Check: checkNotEmpty})
 	}
 	return checks
 }
@@ -123,9 +125,9 @@ func ClassInputChecks(field string, c NodeClassSpec, rel catalog.Release) []Inpu
 // EKS cluster names: 1-100 characters, alphanumerics, '-' and '_', starting alphanumeric.
 var clusterNamePattern = regexp.MustCompile(`^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$`)
 
-func CheckClusterName(field, v string) error {
+func CheckClusterName(path *field.Path, v string) error {
 	if !clusterNamePattern.MatchString(v) {
-		return fmt.Errorf("%s: %q is not a valid EKS cluster name (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit)", field, v)
+		return field.Invalidf(path, "%q is not a valid EKS cluster name (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit)", v)
 	}
 	return nil
 }
@@ -133,26 +135,26 @@ func CheckClusterName(field, v string) error {
 var idPattern = regexp.MustCompile(`^[a-z]+-[0-9a-z]+$`)
 
 // CheckID checks an EC2 id (subnet-..., sg-...).
-func CheckID(prefix string) func(field, v string) error {
-	return func(field, v string) error {
+func CheckID(prefix string) func(path *field.Path, v string) error {
+	return func(path *field.Path, v string) error {
 		if !strings.HasPrefix(v, prefix) || !idPattern.MatchString(v) {
-			return fmt.Errorf("%s: %q is not an id of the form %s<hex>", field, v, prefix)
+			return field.Invalidf(path, "%q is not an id of the form %s<hex>", v, prefix)
 		}
 		return nil
 	}
 }
 
-func checkNotEmpty(field, v string) error {
+func checkNotEmpty(path *field.Path, v string) error {
 	if v == "" {
-		return fmt.Errorf("%s: must not be empty", field)
+		return field.Invalid(path, "must not be empty")
 	}
 	return nil
 }
 
-func CheckEndpoint(field, v string) error {
+func CheckEndpoint(path *field.Path, v string) error {
 	u, err := url.Parse(v)
 	if err != nil || u.Scheme != "https" || u.Host == "" {
-		return fmt.Errorf("%s: %q is not an https URL (the cluster's API server endpoint, e.g. https://ABCDEF.gr7.us-west-2.eks.amazonaws.com)", field, v)
+		return field.Invalidf(path, "%q is not an https URL (the cluster's API server endpoint, e.g. https://ABCDEF.gr7.us-west-2.eks.amazonaws.com)", v)
 	}
 	return nil
 }
@@ -160,11 +162,11 @@ func CheckEndpoint(field, v string) error {
 // IAM ARNs: arn:<partition>:iam::<12-digit account>:<resource>.
 var iamArnPattern = regexp.MustCompile(`^arn:aws(-cn|-us-gov|-iso|-iso-b|-iso-e|-iso-f|-eusc)?:iam::(\d{12}|aws):(.+)$`)
 
-func CheckArn(resourcePrefix string) func(field, v string) error {
-	return func(field, v string) error {
+func CheckArn(resourcePrefix string) func(path *field.Path, v string) error {
+	return func(path *field.Path, v string) error {
 		m := iamArnPattern.FindStringSubmatch(v)
 		if m == nil || !strings.HasPrefix(m[3], resourcePrefix) || len(m[3]) == len(resourcePrefix) {
-			return fmt.Errorf("%s: %q is not an IAM ARN of the form arn:<partition>:iam::<account>:%s<name>", field, v, resourcePrefix)
+			return field.Invalidf(path, "%q is not an IAM ARN of the form arn:<partition>:iam::<account>:%s<name>", v, resourcePrefix)
 		}
 		return nil
 	}
