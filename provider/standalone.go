@@ -46,14 +46,16 @@ func NewNodePool(ctx *pulumi.Context, name string, args inputs.NodePoolArgs, opt
 		Kind:   func(rel catalog.Release) catalog.ApiKind { return rel.NodePool },
 		Object: args.Spec.Name,
 		Validate: func(rel catalog.Release) []error {
-			errs := inputs.ValidateNodePool("spec", args.Spec, rel)
+			errs := inputs.ValidateNodePool(field.NewPath("spec"), args.Spec, rel)
 			if args.Spec.NodeClassRef == nil {
 				errs = append(errs, fmt.Errorf("spec.nodeClassRef: required (the name of a %s in the cluster)", rel.NodeClass.Kind))
 			}
 			return errs
 		},
-		Warnings: func(rel catalog.Release) []string { return inputs.PoolWarnings("spec", args.Spec, nil, rel) },
-		Pool:     &args.Spec,
+		Warnings: func(rel catalog.Release) []string {
+			return inputs.PoolWarnings(field.NewPath("spec"), args.Spec, nil, rel)
+		},
+		Pool: &args.Spec,
 	}, opts)
 	if err != nil {
 		return nil, err
@@ -93,13 +95,13 @@ func NewNodeClass(ctx *pulumi.Context, name string, args inputs.NodeClassArgs, o
 			return append([]inputs.InputCheck{{Field: field.NewPath("clusterName"), Value: args.ClusterName.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckClusterName}}, inputs.ClassInputChecks(field.NewPath("spec"), c, rel)...)
 		},
 		Validate: func(rel catalog.Release) []error {
-			errs := inputs.ValidateClass("spec", c, rel)
+			errs := inputs.ValidateClass(field.NewPath("spec"), c, rel)
 			if (rel.AutoMode != nil || rel.Has(catalog.FeatureNodeClassRole)) && c.Role == nil && c.InstanceProfile == nil {
 				errs = append(errs, errors.New("spec.role: required unless instanceProfile is set (the node IAM role, e.g. the Karpenter component's nodeRoleName)"))
 			}
 			return errs
 		},
-		Warnings: func(rel catalog.Release) []string { return inputs.ClassWarnings("spec", c, rel) },
+		Warnings: func(rel catalog.Release) []string { return inputs.ClassWarnings(field.NewPath("spec"), c, rel) },
 		Class:    &c,
 	}, opts)
 	if err != nil {

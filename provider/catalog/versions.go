@@ -229,12 +229,12 @@ func (r Release) Has(f Feature) bool {
 	return r.Version.GTE(since)
 }
 
-// Require reports a field the release cannot express, naming the first version that can.
-func (r Release) Require(field string, set bool, f Feature) error {
+// Require reports an input the release cannot express (set), naming the first version that can.
+func (r Release) Require(path *field.Path, set bool, f Feature) error {
 	if !set || r.Has(f) {
 		return nil
 	}
-	return fmt.Errorf("%s: %s", field, r.Needs(f))
+	return field.Invalid(path, r.Needs(f))
 }
 
 // Needs is what Require says of a feature the release does not have: "needs <feature>, which

@@ -5,7 +5,6 @@ package inputs
 // every child waits on, runs these checks on the resolved values).
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"net/url"
@@ -66,21 +65,23 @@ func reservedClassTag(rel catalog.Release, key string) bool {
 // may not carry fails here, before anything is created, and so does a class whose tags with
 // the component's leave no room for Karpenter's.
 func CheckComponentTags(tags map[string]string, classes []NodeClassSpec, rel catalog.Release) []error {
-	errs := CheckAWSTags("tags", tags, catalog.MaxTagsPerResource)
+	path := field.NewPath("tags")
+	errs := CheckAWSTags(path, tags, catalog.MaxTagsPerResource)
 	if len(classes) == 0 {
 		return errs
 	}
 	for _, k := range slices.Sorted(maps.Keys(tags)) {
 		if reservedClassTag(rel, k) {
-			errs = append(errs, fmt.Errorf("tags: tag %q is reserved for Karpenter on what it launches, and the component puts its tags on every node class; set it on the resources that need it instead", k))
+			errs = append(errs, field.Invalidf(path, "tag %q is reserved for Karpenter on what it launches, and the component puts its tags on every node class", k).
+				WithHint("set it on the resources that need it instead"))
 		}
 	}
 	for i, c := range classes {
 		merged := maps.Clone(tags)
 		maps.Copy(merged, c.Tags)
 		if n := len(merged); n > ClassTagLimit && len(c.Tags) <= ClassTagLimit {
-			errs = append(errs, fmt.Errorf("nodeClasses[%d].tags: with the component's tags, %d tags go on what the class launches; at most %d (AWS allows %d per resource, and Karpenter adds %d of its own)",
-				i, n, ClassTagLimit, catalog.MaxTagsPerResource, catalog.LaunchTags))
+			errs = append(errs, field.Invalidf(field.NewPath("nodeClasses").Index(i).Child("tags"), "with the component's tags, %d tags go on what the class launches; at most %d (AWS allows %d per resource, and Karpenter adds %d of its own)",
+				n, ClassTagLimit, catalog.MaxTagsPerResource, catalog.LaunchTags))
 		}
 	}
 	return errs
@@ -173,12 +174,13 @@ func CheckArn(resourcePrefix string) func(path *field.Path, v string) error {
 }
 
 func ValidateChartRepository(repo string) error {
+	path := field.NewPath("chartRepository")
 	if strings.TrimSpace(repo) == "" {
-		return errors.New("chartRepository: must not be empty (an oci:// registry, an https:// chart repository or a local directory)")
+		return field.Invalid(path, "must not be empty (an oci:// registry, an https:// chart repository or a local directory)")
 	}
 	if strings.HasPrefix(repo, "oci://") || strings.HasPrefix(repo, "https://") || strings.HasPrefix(repo, "http://") {
 		if u, err := url.Parse(repo); err != nil || u.Host == "" {
-			return fmt.Errorf("chartRepository: %q is not a valid repository URL", repo)
+			return field.Invalidf(path, "%q is not a valid repository URL", repo)
 		}
 	}
 	return nil
@@ -198,16 +200,16 @@ func CheckOCICredentials(repo string, args KarpenterArgs) []error {
 	}
 	var errs []error
 	for _, in := range []struct {
-		field string
-		set   bool
+		path *field.Path
+		set  bool
 	}{
-		{"repositoryUsername", args.RepositoryUsername != nil},
-		{"repositoryPassword", args.RepositoryPassword != nil},
+		{field.NewPath("repositoryUsername"), args.RepositoryUsername != nil},
+		{field.NewPath("repositoryPassword"), args.RepositoryPassword != nil},
 	} {
 		if in.set {
-			errs = append(errs, fmt.Errorf("%s: the kubernetes provider does not send credentials to an OCI registry (pulumi/pulumi-kubernetes#1914); "+
-				"run `helm registry login %s` where `pulumi up` runs (for ECR: `aws ecr get-login-password | helm registry login --username AWS --password-stdin %s`), "+
-				"or set the kubernetes provider's helmReleaseSettings.registryConfigPath, and leave %s unset", in.field, host, host, in.field))
+			errs = append(errs, field.Invalid(in.path, "the kubernetes provider does not send credentials to an OCI registry (pulumi/pulumi-kubernetes#1914)").
+				WithHint(fmt.Sprintf("run `helm registry login %s` where `pulumi up` runs (for ECR: `aws ecr get-login-password | helm registry login --username AWS --password-stdin %s`), "+
+					"or set the kubernetes provider's helmReleaseSettings.registryConfigPath, and leave %s unset", host, host, in.path)))
 		}
 	}
 	return errs
@@ -219,31 +221,31 @@ var (
 	mapKeyPattern       = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9\-_.]*$`)
 )
 
-func CheckDNSLabel(field, v string) error {
+func CheckDNSLabel(path *field.Path, v string) error {
 	if len(v) > 63 || !dnsLabelPattern.MatchString(v) {
-		return fmt.Errorf("%s: %q is not a valid name (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit)", field, v)
+		return field.Invalidf(path, "%q is not a valid name (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit)", v)
 	}
 	return nil
 }
 
-func CheckDNSSubdomain(field, v string) error {
+func CheckDNSSubdomain(path *field.Path, v string) error {
 	if len(v) > 253 || !dnsSubdomainPattern.MatchString(v) {
-		return fmt.Errorf("%s: %q is not a valid Kubernetes name (lowercase letters, digits, '-' and '.', at most 253 characters)", field, v)
+		return field.Invalidf(path, "%q is not a valid Kubernetes name (lowercase letters, digits, '-' and '.', at most 253 characters)", v)
 	}
 	return nil
 }
 
-// CheckKey validates a map key that names a child resource.
-func CheckKey(field, key string) error {
+// CheckKey validates a key of the map at path that names a child resource.
+func CheckKey(path *field.Path, key string) error {
 	if !mapKeyPattern.MatchString(key) || len(key) > 40 {
-		return fmt.Errorf("%s: key %q must be 1-40 letters, digits, '-', '_' or '.' (it names a Pulumi child resource)", field, key)
+		return field.Invalidf(path, "key %q must be 1-40 letters, digits, '-', '_' or '.' (it names a Pulumi child resource)", key)
 	}
 	return nil
 }
 
-func CheckEnum(field, v string, allowed []string) error {
+func CheckEnum(path *field.Path, v string, allowed []string) error {
 	if !slices.Contains(allowed, v) {
-		return fmt.Errorf("%s: %q is not one of %s", field, v, strings.Join(allowed, ", "))
+		return field.NotSupported(path, v, allowed)
 	}
 	return nil
 }
@@ -254,29 +256,29 @@ var (
 	ComponentNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9\-_]*$`)
 )
 
-func ValidatePolicyStatement(field string, st PolicyStatement) error {
+func ValidatePolicyStatement(path *field.Path, st PolicyStatement) error {
 	var errs []error
 	if st.Sid != nil && !sidPattern.MatchString(*st.Sid) {
-		errs = append(errs, fmt.Errorf("%s.sid: %q may contain only letters and digits", field, *st.Sid))
+		errs = append(errs, field.Invalidf(path.Child("sid"), "%q may contain only letters and digits", *st.Sid))
 	}
 	if st.Effect != nil {
-		errs = append(errs, CheckEnum(field+".effect", *st.Effect, []string{"Allow", "Deny"}))
+		errs = append(errs, CheckEnum(path.Child("effect"), *st.Effect, []string{"Allow", "Deny"}))
 	}
 	if (len(st.Actions) == 0) == (len(st.NotActions) == 0) {
-		errs = append(errs, fmt.Errorf("%s: set exactly one of actions and notActions", field))
+		errs = append(errs, field.Invalid(path, "set exactly one of actions and notActions"))
 	}
 	if (st.Resources == nil) == (st.NotResources == nil) {
-		errs = append(errs, fmt.Errorf("%s: set exactly one of resources and notResources", field))
+		errs = append(errs, field.Invalid(path, "set exactly one of resources and notResources"))
 	}
 	for i, a := range append(slices.Clone(st.Actions), st.NotActions...) {
 		if a != "*" && !iamActionPattern.MatchString(a) {
-			errs = append(errs, fmt.Errorf("%s.actions[%d]: %q is not an IAM action (service:Action, wildcards allowed)", field, i, a))
+			errs = append(errs, field.Invalidf(path.Child("actions").Index(i), "%q is not an IAM action (service:Action, wildcards allowed)", a))
 		}
 	}
 	for i, c := range st.Conditions {
 		if c.Test == "" || c.Variable == "" || len(c.Values) == 0 {
-			errs = append(errs, fmt.Errorf("%s.conditions[%d]: test, variable and at least one value are required", field, i))
+			errs = append(errs, field.Invalid(path.Child("conditions").Index(i), "test, variable and at least one value are required"))
 		}
 	}
-	return errors.Join(errs...)
+	return field.Join(errs...)
 }

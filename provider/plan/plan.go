@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 )
 
@@ -32,7 +33,7 @@ func ReleaseForMode(mode *inputs.Mode, version *string, allowUnverified *bool) (
 		}
 		return catalog.AutoModeRelease(), errors.Join(errs...)
 	default:
-		return catalog.Release{}, inputs.CheckEnum("mode", string(m), inputs.EnumValues[inputs.Mode]())
+		return catalog.Release{}, inputs.CheckEnum(field.NewPath("mode"), string(m), inputs.EnumValues[inputs.Mode]())
 	}
 }
 
@@ -185,8 +186,8 @@ func New(name string, args inputs.KarpenterArgs, cluster *Cluster) (*Plan, error
 	} else {
 		errs = append(errs, p.resolveIdentity(args)...)
 		errs = append(errs, p.resolveNodeAccess(args)...)
-		errs = append(errs, inputs.CheckDNSLabel("namespace", p.Namespace))
-		errs = append(errs, inputs.CheckDNSSubdomain("serviceAccountName", p.ServiceAccount))
+		errs = append(errs, inputs.CheckDNSLabel(field.NewPath("namespace"), p.Namespace))
+		errs = append(errs, inputs.CheckDNSSubdomain(field.NewPath("serviceAccountName"), p.ServiceAccount))
 		errs = append(errs, inputs.ValidateChartRepository(p.chartRepository))
 		errs = append(errs, inputs.CheckOCICredentials(p.chartRepository, args)...)
 		p.ReleaseTimeout = inputs.Deref(args.ReleaseTimeout, 0)
@@ -197,7 +198,7 @@ func New(name string, args inputs.KarpenterArgs, cluster *Cluster) (*Plan, error
 
 	errs = append(errs, validateComponentName(name))
 	if args.ClusterAuthenticationMode != nil {
-		errs = append(errs, inputs.CheckEnum("clusterAuthenticationMode", string(*args.ClusterAuthenticationMode), inputs.EnumValues[inputs.AuthenticationMode]()))
+		errs = append(errs, inputs.CheckEnum(field.NewPath("clusterAuthenticationMode"), string(*args.ClusterAuthenticationMode), inputs.EnumValues[inputs.AuthenticationMode]()))
 	}
 	if args.KubernetesVersion != nil && rel.AutoMode == nil {
 		errs = append(errs, catalog.CheckKubernetesVersion(*args.KubernetesVersion, rel))
@@ -219,13 +220,13 @@ func New(name string, args inputs.KarpenterArgs, cluster *Cluster) (*Plan, error
 			rel.Version, catalog.FeatureSince[catalog.FeatureNodeClassRole]))
 	}
 	for i, st := range args.ControllerPolicyStatements {
-		errs = append(errs, inputs.ValidatePolicyStatement(fmt.Sprintf("controllerPolicyStatements[%d]", i), st))
+		errs = append(errs, inputs.ValidatePolicyStatement(field.NewPath("controllerPolicyStatements").Index(i), st))
 	}
 	for _, key := range slices.Sorted(maps.Keys(args.ControllerPolicyArns)) {
-		errs = append(errs, inputs.CheckKey("controllerPolicyArns", key))
+		errs = append(errs, inputs.CheckKey(field.NewPath("controllerPolicyArns"), key))
 	}
 	for _, key := range slices.Sorted(maps.Keys(args.NodeRoleAdditionalPolicyArns)) {
-		errs = append(errs, inputs.CheckKey("nodeRoleAdditionalPolicyArns", key))
+		errs = append(errs, inputs.CheckKey(field.NewPath("nodeRoleAdditionalPolicyArns"), key))
 	}
 
 	p.Pools, p.Classes = resolveProvisioning(args, rel)
@@ -236,14 +237,14 @@ func New(name string, args inputs.KarpenterArgs, cluster *Cluster) (*Plan, error
 		return nil, err
 	}
 	for i, c := range p.Classes {
-		p.Warnings = append(p.Warnings, inputs.ClassWarnings(fmt.Sprintf("nodeClasses[%d]", i), c, rel)...)
+		p.Warnings = append(p.Warnings, inputs.ClassWarnings(field.NewPath("nodeClasses").Index(i), c, rel)...)
 	}
 	for i, pool := range p.Pools {
 		var class *inputs.NodeClassSpec
 		if j := slices.IndexFunc(p.Classes, func(c inputs.NodeClassSpec) bool { return c.Name == inputs.Deref(pool.NodeClassRef, "") }); j >= 0 {
 			class = &p.Classes[j]
 		}
-		p.Warnings = append(p.Warnings, inputs.PoolWarnings(fmt.Sprintf("nodePools[%d]", i), pool, class, rel)...)
+		p.Warnings = append(p.Warnings, inputs.PoolWarnings(field.NewPath("nodePools").Index(i), pool, class, rel)...)
 	}
 	return p, nil
 }
@@ -251,7 +252,7 @@ func New(name string, args inputs.KarpenterArgs, cluster *Cluster) (*Plan, error
 // resolveIdentity decides how the controller authenticates.
 func (p *Plan) resolveIdentity(args inputs.KarpenterArgs) []error {
 	identity := inputs.Deref(args.ControllerIdentity, "irsa")
-	if err := inputs.CheckEnum("controllerIdentity", string(identity), inputs.EnumValues[inputs.ControllerIdentity]()); err != nil {
+	if err := inputs.CheckEnum(field.NewPath("controllerIdentity"), string(identity), inputs.EnumValues[inputs.ControllerIdentity]()); err != nil {
 		return []error{err}
 	}
 	p.TrustIRSA = identity == "irsa" || identity == "both"
@@ -288,7 +289,7 @@ func (p *Plan) resolveNodeAccess(args inputs.KarpenterArgs) []error {
 	default:
 		p.NodeAccess = "accessEntry"
 	}
-	if err := inputs.CheckEnum("nodeAccess", string(p.NodeAccess), inputs.EnumValues[inputs.NodeAccess]()); err != nil {
+	if err := inputs.CheckEnum(field.NewPath("nodeAccess"), string(p.NodeAccess), inputs.EnumValues[inputs.NodeAccess]()); err != nil {
 		return []error{err}
 	}
 	if args.ClusterAuthenticationMode == nil {
