@@ -32,7 +32,7 @@ func TestLayersImportDownwardOnly(t *testing.T) {
 			}
 		}
 		if layer == "field" {
-			for _, imp := range append(slices.Clone(pkg.Imports), pkg.TestImports...) {
+			for _, imp := range append(append(slices.Clone(pkg.Imports), pkg.TestImports...), pkg.XTestImports...) {
 				if first, _, _ := strings.Cut(imp, "/"); strings.Contains(first, ".") {
 					t.Errorf("provider/field imports %s: it imports only the standard library", imp)
 				}
