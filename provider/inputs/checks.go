@@ -270,9 +270,14 @@ func ValidatePolicyStatement(path *field.Path, st PolicyStatement) error {
 	if (st.Resources == nil) == (st.NotResources == nil) {
 		errs = append(errs, field.Invalid(path, "set exactly one of resources and notResources"))
 	}
-	for i, a := range append(slices.Clone(st.Actions), st.NotActions...) {
-		if a != "*" && !iamActionPattern.MatchString(a) {
-			errs = append(errs, field.Invalidf(path.Child("actions").Index(i), "%q is not an IAM action (service:Action, wildcards allowed)", a))
+	for _, actions := range []struct {
+		name string
+		list []string
+	}{{"actions", st.Actions}, {"notActions", st.NotActions}} {
+		for i, a := range actions.list {
+			if a != "*" && !iamActionPattern.MatchString(a) {
+				errs = append(errs, field.Invalidf(path.Child(actions.name).Index(i), "%q is not an IAM action (service:Action, wildcards allowed)", a))
+			}
 		}
 	}
 	for i, c := range st.Conditions {

@@ -1,7 +1,6 @@
 package inputs
 
 import (
-	"fmt"
 	"maps"
 	"regexp"
 	"slices"
@@ -367,7 +366,7 @@ func checkAmiAlias(path *field.Path, alias string, rel catalog.Release) []error 
 		return []error{field.Invalid(path, "Windows aliases only support @latest")}
 	}
 	if !rel.Has(catalog.FeatureV1) && version != "latest" {
-		return []error{fmt.Errorf("%s (a pinned AMI version): %s", path, rel.Needs(catalog.FeatureV1))}
+		return []error{field.Invalid(path, "a pinned AMI version "+rel.Needs(catalog.FeatureV1))}
 	}
 	return nil
 }

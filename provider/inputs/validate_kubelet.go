@@ -95,9 +95,7 @@ func validateKubelet(path *field.Path, k *KubeletConfiguration, c NodeClassSpec,
 		{"evictionSoftGracePeriod", k.EvictionSoftGracePeriod, kubeletEviction},
 	} {
 		for _, key := range slices.Sorted(maps.Keys(m.values)) {
-			if !slices.Contains(m.allowed, key) {
-				errs = append(errs, fmt.Errorf("%s key: %q is not one of %s", path.Child(m.name), key, strings.Join(m.allowed, ", ")))
-			}
+			errs = append(errs, CheckEnum(path.Child(m.name).Key(key), key, m.allowed))
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(k.EvictionSoft)) {
