@@ -175,13 +175,13 @@ func ClassWarnings(path *field.Path, c NodeClassSpec, rel catalog.Release) []str
 	}
 	var out []string
 	if len(c.Tags) > 0 {
-		out = append(out, fmt.Sprintf("%s.tags: EKS Auto Mode applies them only if the cluster's IAM role may tag what it launches (the inline policy of the EKS User Guide's \"Custom AWS tags for EKS Auto resources\"); without it no node launches while the NodeClass reports Ready", path))
+		out = append(out, fmt.Sprintf("%s: EKS Auto Mode applies them only if the cluster's IAM role may tag what it launches (the inline policy of the EKS User Guide's \"Custom AWS tags for EKS Auto resources\"); without it no node launches while the NodeClass reports Ready", path.Child("tags")))
 	}
 	if e := c.EphemeralStorage; e != nil && e.KmsKeyID != nil {
-		out = append(out, fmt.Sprintf("%s.ephemeralStorage.kmsKeyID: the key policy must let the cluster's IAM role use the key and create grants for AWS resources (kms:GrantIsForAWSResource), or nodes fail to launch", path))
+		out = append(out, fmt.Sprintf("%s: the key policy must let the cluster's IAM role use the key and create grants for AWS resources (kms:GrantIsForAWSResource), or nodes fail to launch", path.Child("ephemeralStorage", "kmsKeyID")))
 	}
 	if len(c.CapacityReservationSelectorTerms) > 0 {
-		out = append(out, fmt.Sprintf("%s.capacityReservationSelectorTerms: while any NodeClass selects capacity reservations, EKS Auto Mode stops launching into open On-Demand Capacity Reservations for every NodeClass of the cluster", path))
+		out = append(out, fmt.Sprintf("%s: while any NodeClass selects capacity reservations, EKS Auto Mode stops launching into open On-Demand Capacity Reservations for every NodeClass of the cluster", path.Child("capacityReservationSelectorTerms")))
 	}
 	return out
 }
