@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputgen"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
@@ -147,7 +148,7 @@ func withinAWSLimits(out *format.Rendered) string {
 			s, _ := v.(string)
 			plain[k] = s
 		}
-		if errs := inputs.CheckAWSTags(r.Name+".tags", plain, limit); len(errs) > 0 {
+		if errs := inputs.CheckAWSTags(field.NewPath(r.Name, "tags"), plain, limit); len(errs) > 0 {
 			return errs[0].Error()
 		}
 	}

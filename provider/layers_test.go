@@ -15,11 +15,12 @@ import (
 
 // layers are the provider's packages in pipeline order; each imports only the ones before it
 // (this package, the top, imports them all). Go refuses an import cycle; this test also
-// refuses an acyclic import against the order (catalog importing spec, say), which Go allows.
+// refuses an acyclic import against the order (catalog importing inputs, say), which Go allows.
+// field (paths and errors of the inputs) is below them all and imports only the standard library.
 // render runs the provider under an in-process engine: it imports the layers (children's
 // recorder) and is given the provider it runs, so that the top, which wires it (and so imports
 // it: Go refuses the cycle of render importing the top), and the top's tests can import it.
-var layers = []string{"catalog", "inputs", "plan", "children", "render"}
+var layers = []string{"field", "catalog", "inputs", "plan", "children", "render"}
 
 // leaves are packages any layer may import: they import only the standard library. render's
 // output format is one, so that the tests module (tests/) can read a render without the
@@ -42,6 +43,13 @@ func TestLayersImportDownwardOnly(t *testing.T) {
 			if other, ok := strings.CutPrefix(imp, modulePath); ok {
 				if i := slices.Index(layers, other); (i < 0 || i >= rank) && !slices.Contains(leaves, other) {
 					t.Errorf("provider/%s imports %s: a layer imports only the layers before it (%s) and the leaves (%s)", layer, imp, strings.Join(layers[:rank], ", "), strings.Join(leaves, ", "))
+				}
+			}
+		}
+		if layer == "field" {
+			for _, imp := range append(append(slices.Clone(pkg.Imports), pkg.TestImports...), pkg.XTestImports...) {
+				if first, _, _ := strings.Cut(imp, "/"); strings.Contains(first, ".") {
+					t.Errorf("provider/field imports %s: it imports only the standard library", imp)
 				}
 			}
 		}

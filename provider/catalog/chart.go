@@ -1,8 +1,9 @@
 package catalog
 
 import (
-	"fmt"
 	"strings"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 
 	"github.com/blang/semver"
 )
@@ -79,16 +80,21 @@ func Owned(path, input string) OwnedValue {
 	return OwnedValue{Path: strings.Split(path, "."), Input: input}
 }
 
-// String is the path as a message names it: values.serviceAccount.annotations["eks.amazonaws.com/role-arn"].
-func (o OwnedValue) String() string {
-	var b strings.Builder
-	b.WriteString("values")
+// ValuesPath is the value's input path: values.serviceAccount.annotations["eks.amazonaws.com/role-arn"]
+// (a key holding dots is quoted).
+func (o OwnedValue) ValuesPath() *field.Path {
+	p := field.NewPath("values")
 	for _, key := range o.Path {
 		if strings.Contains(key, ".") {
-			fmt.Fprintf(&b, "[%q]", key)
+			p = p.Key(key)
 		} else {
-			b.WriteString("." + key)
+			p = p.Child(key)
 		}
 	}
-	return b.String()
+	return p
+}
+
+// String is the path as a message names it (ValuesPath).
+func (o OwnedValue) String() string {
+	return o.ValuesPath().String()
 }

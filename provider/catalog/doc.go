@@ -5,6 +5,7 @@
 // chart value keys and the chart settings of each release, the kubelet setting names, EKS Auto
 // Mode's rules, and the component's defaults.
 //
-// It is the first of the provider's layers, which import only the ones before them:
-// catalog ← inputs ← plan ← children ← provider. It imports nothing of Pulumi.
+// It is the first of the provider's layers after field (the inputs' paths and errors), which
+// import only the ones before them: field ← catalog ← inputs ← plan ← children ← provider. It
+// imports nothing of Pulumi.
 package catalog

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
+
 	"github.com/blang/semver"
 )
 
@@ -227,16 +229,22 @@ func (r Release) Has(f Feature) bool {
 	return r.Version.GTE(since)
 }
 
-// Require reports a field the release cannot express, naming the first version that can.
-func (r Release) Require(field string, set bool, f Feature) error {
+// Require reports an input the release cannot express (set), naming the first version that can.
+func (r Release) Require(path *field.Path, set bool, f Feature) error {
 	if !set || r.Has(f) {
 		return nil
 	}
+	return field.Invalid(path, r.Needs(f))
+}
+
+// Needs is what Require says of a feature the release does not have: "needs <feature>, which
+// Karpenter <version> does not have (first in <since>; version is <version>)".
+func (r Release) Needs(f Feature) string {
 	if r.AutoMode != nil {
-		return fmt.Errorf("%s: needs %s, which EKS Auto Mode does not serve (mode is autoMode)", field, f)
+		return fmt.Sprintf("needs %s, which EKS Auto Mode does not serve (mode is autoMode)", f)
 	}
-	return fmt.Errorf("%s: needs %s, which Karpenter %s does not have (first in %s; version is %s)",
-		field, f, r.Version, FeatureSince[f], r.Version)
+	return fmt.Sprintf("needs %s, which Karpenter %s does not have (first in %s; version is %s)",
+		f, r.Version, FeatureSince[f], r.Version)
 }
 
 // String names the release in messages: a Karpenter version, or EKS Auto Mode.
@@ -260,9 +268,10 @@ func AutoModeRelease() Release {
 // verified for the newest known release — and never with permissions nobody checked. A new
 // major is refused either way: majors change the custom resource APIs.
 func LookupRelease(version string, allowUnverified bool) (Release, error) {
+	path := field.NewPath("version")
 	v, err := semver.Parse(strings.TrimPrefix(version, "v"))
 	if err != nil {
-		return Release{}, fmt.Errorf("version: %q is not a semantic version (e.g. %s); supported: %s",
+		return Release{}, field.Invalidf(path, "%q is not a semantic version (e.g. %s); supported: %s",
 			version, DefaultVersion, SupportedRangeText())
 	}
 	for _, g := range generations {
@@ -274,12 +283,12 @@ func LookupRelease(version string, allowUnverified bool) (Release, error) {
 	verified := semver.MustParse(DefaultVersion)
 	switch {
 	case v.LT(generations[0].from):
-		return Release{}, fmt.Errorf("version: Karpenter %s is not supported; supported: %s", version, SupportedRangeText())
+		return Release{}, field.Invalidf(path, "Karpenter %s is not supported; supported: %s", version, SupportedRangeText())
 	case v.Major != verified.Major:
-		return Release{}, fmt.Errorf("version: Karpenter %s is a new major version, which changes the custom resource APIs; this component supports %s (newest verified: %s). allowUnverifiedVersion covers newer %d.x releases only: upgrade the component",
+		return Release{}, field.Invalidf(path, "Karpenter %s is a new major version, which changes the custom resource APIs; this component supports %s (newest verified: %s). allowUnverifiedVersion covers newer %d.x releases only: upgrade the component",
 			version, SupportedRangeText(), verified, verified.Major)
 	case !allowUnverified:
-		return Release{}, fmt.Errorf("version: Karpenter %s is newer than the newest release this component has verified (%s; supported: %s). Use %s, or set allowUnverifiedVersion: true to install %s with %d.%d's IAM policy, chart values and custom resource rules (read its upgrade guide; add any permission it needs with controllerPolicyStatements)",
+		return Release{}, field.Invalidf(path, "Karpenter %s is newer than the newest release this component has verified (%s; supported: %s). Use %s, or set allowUnverifiedVersion: true to install %s with %d.%d's IAM policy, chart values and custom resource rules (read its upgrade guide; add any permission it needs with controllerPolicyStatements)",
 			version, verified, SupportedRangeText(), verified, version, verified.Major, verified.Minor)
 	}
 	return Release{Version: v, Generation: newest, Unverified: true}, nil
@@ -350,6 +359,7 @@ func MatrixRange() string {
 // CheckKubernetesVersion fails when the Karpenter release does not support the cluster's
 // Kubernetes version (the kubernetesVersion input).
 func CheckKubernetesVersion(k8s string, r Release) error {
+	path := field.NewPath("kubernetesVersion")
 	minor := MinorOf(k8s)
 	needs, known := KarpenterFor(minor)
 	if !known {
@@ -357,10 +367,10 @@ func CheckKubernetesVersion(k8s string, r Release) error {
 		for _, row := range kubernetesMinimum {
 			known = append(known, row.kubernetes)
 		}
-		return fmt.Errorf("kubernetesVersion: %q is not a Kubernetes version the compatibility matrix covers (%s)", k8s, strings.Join(known, ", "))
+		return field.Invalidf(path, "%q is not a Kubernetes version the compatibility matrix covers (%s)", k8s, strings.Join(known, ", "))
 	}
 	if r.Version.LT(needs) {
-		return fmt.Errorf("kubernetesVersion: Kubernetes %s needs Karpenter %s or later; version is %s", minor, needs, r.Version)
+		return field.Invalidf(path, "Kubernetes %s needs Karpenter %s or later; version is %s", minor, needs, r.Version)
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package catalog
 import (
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -36,14 +38,14 @@ func TestFeaturesBySinceAndAutoMode(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, v114.Has(FeatureBalanced))
 	assert.False(t, v114.Has(FeatureRebootInstances))
-	assert.NoError(t, v114.Require("x", false, FeatureOpenKubelet), "an unset field needs nothing")
-	assert.EqualError(t, v114.Require("nodeClasses[0].kubelet.additionalSettings", true, FeatureOpenKubelet),
+	assert.NoError(t, v114.Require(field.NewPath("x"), false, FeatureOpenKubelet), "an unset field needs nothing")
+	assert.EqualError(t, v114.Require(field.NewPath("nodeClasses").Index(0).Child("kubelet", "additionalSettings"), true, FeatureOpenKubelet),
 		"nodeClasses[0].kubelet.additionalSettings: needs free-form EC2NodeClass kubelet settings, which Karpenter 1.14.1 does not have (first in 1.15.0; version is 1.14.1)")
 
 	auto := AutoModeRelease()
 	assert.True(t, auto.Has(FeatureStaticPools))
 	assert.False(t, auto.Has(FeatureOpenKubelet))
-	assert.EqualError(t, auto.Require("spec.kubelet", true, FeatureOpenKubelet),
+	assert.EqualError(t, auto.Require(field.NewPath("spec", "kubelet"), true, FeatureOpenKubelet),
 		"spec.kubelet: needs free-form EC2NodeClass kubelet settings, which EKS Auto Mode does not serve (mode is autoMode)")
 	assert.Panics(t, func() { v114.Has("no such feature") })
 }

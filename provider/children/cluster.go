@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -64,20 +65,20 @@ func (b *builder) createAutoModeAccessEntry(suffix string, principalArn pulumi.S
 // autoModeAccessPrincipals are the roles that get an access entry (nodeRoleArn, and the classes'
 // own roles), by the field that names each, for the check that no two are the same role (EKS
 // allows one entry per principal).
-func (b *builder) autoModeAccessPrincipals() (fields []string, arns []any) {
+func (b *builder) autoModeAccessPrincipals() (fields []*field.Path, arns []any) {
 	if b.plan.Mode == inputs.ModeSelfManaged || b.plan.NodeAccess != inputs.NodeAccessEntry {
 		return nil, nil
 	}
 	if b.plan.Deferred.NodeRoleArn != nil {
-		fields, arns = append(fields, "nodeRoleArn"), append(arns, b.plan.Deferred.NodeRoleArn.ToStringPtrOutput().Elem())
+		fields, arns = append(fields, field.NewPath("nodeRoleArn")), append(arns, b.plan.Deferred.NodeRoleArn.ToStringPtrOutput().Elem())
 	}
 	for i, c := range b.plan.Classes {
 		if arn, ok := b.classRoleArn(c); ok {
-			field := fmt.Sprintf("nodeClasses[%d].role", i)
+			path := field.NewPath("nodeClasses").Index(i).Child("role")
 			if c.Role == nil {
-				field = fmt.Sprintf("nodeClasses[%d].instanceProfile", i)
+				path = field.NewPath("nodeClasses").Index(i).Child("instanceProfile")
 			}
-			fields, arns = append(fields, field), append(arns, arn)
+			fields, arns = append(fields, path), append(arns, arn)
 		}
 	}
 	return fields, arns

@@ -2,10 +2,10 @@ package children
 
 import (
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 
@@ -20,28 +20,28 @@ func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
 	case plan.KindNodePool:
 		return inputGate(nil, nil) // a pool has no Input-typed values
 	case plan.KindNodeClass:
-		checks := []inputs.InputCheck{{Field: "clusterName", Value: args.ClusterName.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckClusterName}}
+		checks := []inputs.InputCheck{{Field: field.NewPath("clusterName"), Value: args.ClusterName.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckClusterName}}
 		return inputGate(stringChecks(append(checks, inputs.ClassInputChecks(b.plan.ClassPath(0), b.plan.Classes[0], b.plan.Release)...)), nil)
 	}
 	checks := []inputs.InputCheck{
-		{Field: "clusterName", Value: args.ClusterName.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckClusterName},
-		{Field: "clusterEndpoint", Value: args.ClusterEndpoint, Check: inputs.CheckEndpoint},
-		{Field: "oidcProviderArn", Value: args.OidcProviderArn, Check: inputs.CheckArn("oidc-provider/")},
-		{Field: "controllerRoleArn", Value: args.ControllerRoleArn, Check: inputs.CheckArn("role/")},
-		{Field: "nodeRoleArn", Value: args.NodeRoleArn, Check: inputs.CheckArn("role/")},
+		{Field: field.NewPath("clusterName"), Value: args.ClusterName.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckClusterName},
+		{Field: field.NewPath("clusterEndpoint"), Value: args.ClusterEndpoint, Check: inputs.CheckEndpoint},
+		{Field: field.NewPath("oidcProviderArn"), Value: args.OidcProviderArn, Check: inputs.CheckArn("oidc-provider/")},
+		{Field: field.NewPath("controllerRoleArn"), Value: args.ControllerRoleArn, Check: inputs.CheckArn("role/")},
+		{Field: field.NewPath("nodeRoleArn"), Value: args.NodeRoleArn, Check: inputs.CheckArn("role/")},
 	}
 	for _, key := range slices.Sorted(maps.Keys(args.ControllerPolicyArns)) {
-		checks = append(checks, inputs.InputCheck{Field: "controllerPolicyArns." + key, Value: args.ControllerPolicyArns[key].ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckArn("policy/")})
+		checks = append(checks, inputs.InputCheck{Field: field.NewPath("controllerPolicyArns", key), Value: args.ControllerPolicyArns[key].ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckArn("policy/")})
 	}
 	for _, key := range slices.Sorted(maps.Keys(args.NodeRoleAdditionalPolicyArns)) {
-		checks = append(checks, inputs.InputCheck{Field: "nodeRoleAdditionalPolicyArns." + key, Value: args.NodeRoleAdditionalPolicyArns[key].ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckArn("policy/")})
+		checks = append(checks, inputs.InputCheck{Field: field.NewPath("nodeRoleAdditionalPolicyArns", key), Value: args.NodeRoleAdditionalPolicyArns[key].ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckArn("policy/")})
 	}
 	if d := args.Discovery; d != nil {
 		for i, id := range d.SubnetIds {
-			checks = append(checks, inputs.InputCheck{Field: fmt.Sprintf("discovery.subnetIds[%d]", i), Value: id.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckID("subnet-")})
+			checks = append(checks, inputs.InputCheck{Field: field.NewPath("discovery", "subnetIds").Index(i), Value: id.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckID("subnet-")})
 		}
 		for i, id := range d.SecurityGroupIds {
-			checks = append(checks, inputs.InputCheck{Field: fmt.Sprintf("discovery.securityGroupIds[%d]", i), Value: id.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckID("sg-")})
+			checks = append(checks, inputs.InputCheck{Field: field.NewPath("discovery", "securityGroupIds").Index(i), Value: id.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckID("sg-")})
 		}
 	}
 	for i, c := range b.plan.Classes {

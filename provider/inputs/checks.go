@@ -5,7 +5,6 @@ package inputs
 // every child waits on, runs these checks on the resolved values).
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"net/url"
@@ -14,32 +13,34 @@ import (
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
 // checkAutoModeRole refuses a role ARN where Auto Mode wants the role's name.
-func checkAutoModeRole(field, v string) error {
+func checkAutoModeRole(path *field.Path, v string) error {
 	if strings.HasPrefix(v, "arn:") {
-		return fmt.Errorf("%s: %q is an ARN; an EKS Auto Mode NodeClass takes the role's name (%s)", field, v, NameFromArn(v))
+		return field.Invalidf(path, "%q is an ARN; an EKS Auto Mode NodeClass takes the role's name (%s)", v, NameFromArn(v))
 	}
 	if v == "" || len(v) > 64 {
-		return fmt.Errorf("%s: %q is not an IAM role name (1-64 characters)", field, v)
+		return field.Invalidf(path, "%q is not an IAM role name (1-64 characters)", v)
 	}
 	return nil
 }
 
-// CheckDistinctPrincipals fails when two access-entry principals resolve to the same role.
-func CheckDistinctPrincipals(fields []string, arns []any) []error {
+// CheckDistinctPrincipals fails when two access-entry principals (the inputs at paths) resolve
+// to the same role.
+func CheckDistinctPrincipals(paths []*field.Path, arns []any) []error {
 	var errs []error
-	seen := map[string]string{}
+	seen := map[string]*field.Path{}
 	for i, v := range arns {
 		arn, _ := v.(string)
 		if first, dup := seen[arn]; dup {
-			errs = append(errs, fmt.Errorf("%s: %s is also %s's role; the component creates one EC2 access entry per node class with its own role, and EKS allows one per role: leave role unset to use the component's node role, or set nodeAccess none and create the entries yourself", fields[i], arn, first))
+			errs = append(errs, field.Invalidf(paths[i], "%s is also %s's role; the component creates one EC2 access entry per node class with its own role, and EKS allows one per role: leave role unset to use the component's node role, or set nodeAccess none and create the entries yourself", arn, first))
 			continue
 		}
-		seen[arn] = fields[i]
+		seen[arn] = paths[i]
 	}
 	return errs
 }
@@ -64,58 +65,60 @@ func reservedClassTag(rel catalog.Release, key string) bool {
 // may not carry fails here, before anything is created, and so does a class whose tags with
 // the component's leave no room for Karpenter's.
 func CheckComponentTags(tags map[string]string, classes []NodeClassSpec, rel catalog.Release) []error {
-	errs := CheckAWSTags("tags", tags, catalog.MaxTagsPerResource)
+	path := field.NewPath("tags")
+	errs := CheckAWSTags(path, tags, catalog.MaxTagsPerResource)
 	if len(classes) == 0 {
 		return errs
 	}
 	for _, k := range slices.Sorted(maps.Keys(tags)) {
 		if reservedClassTag(rel, k) {
-			errs = append(errs, fmt.Errorf("tags: tag %q is reserved for Karpenter on what it launches, and the component puts its tags on every node class; set it on the resources that need it instead", k))
+			errs = append(errs, field.Invalidf(path, "tag %q is reserved for Karpenter on what it launches, and the component puts its tags on every node class", k).
+				WithHint("set it on the resources that need it instead"))
 		}
 	}
 	for i, c := range classes {
 		merged := maps.Clone(tags)
 		maps.Copy(merged, c.Tags)
 		if n := len(merged); n > ClassTagLimit && len(c.Tags) <= ClassTagLimit {
-			errs = append(errs, fmt.Errorf("nodeClasses[%d].tags: with the component's tags, %d tags go on what the class launches; at most %d (AWS allows %d per resource, and Karpenter adds %d of its own)",
-				i, n, ClassTagLimit, catalog.MaxTagsPerResource, catalog.LaunchTags))
+			errs = append(errs, field.Invalidf(field.NewPath("nodeClasses").Index(i).Child("tags"), "with the component's tags, %d tags go on what the class launches; at most %d (AWS allows %d per resource, and Karpenter adds %d of its own)",
+				n, ClassTagLimit, catalog.MaxTagsPerResource, catalog.LaunchTags))
 		}
 	}
 	return errs
 }
 
-// InputCheck validates one Input-typed string once it resolves.
+// InputCheck validates one Input-typed string (the input at Field) once it resolves.
 type InputCheck struct {
-	Field string
+	Field *field.Path
 	Value pulumi.StringPtrInput
-	Check func(field, value string) error
+	Check func(path *field.Path, value string) error
 }
 
 // ClassInputChecks are the checks of a node class's Input-typed ids and names.
-func ClassInputChecks(field string, c NodeClassSpec, rel catalog.Release) []InputCheck {
+func ClassInputChecks(path *field.Path, c NodeClassSpec, rel catalog.Release) []InputCheck {
 	var checks []InputCheck
 	if rel.AutoMode != nil {
-		checks = append(checks, InputCheck{Field: field + ".role", Value: c.Role, Check: checkAutoModeRole})
+		checks = append(checks, InputCheck{Field: path.Child("role"), Value: c.Role, Check: checkAutoModeRole})
 	}
 	for j, t := range c.PodSubnetSelectorTerms {
-		checks = append(checks, InputCheck{Field: fmt.Sprintf("%s.podSubnetSelectorTerms[%d].id", field, j), Value: t.Id, Check: CheckID("subnet-")})
+		checks = append(checks, InputCheck{Field: path.Child("podSubnetSelectorTerms").Index(j).Child("id"), Value: t.Id, Check: CheckID("subnet-")})
 	}
 	for j, t := range c.PodSecurityGroupSelectorTerms {
-		checks = append(checks, InputCheck{Field: fmt.Sprintf("%s.podSecurityGroupSelectorTerms[%d].id", field, j), Value: t.Id, Check: CheckID("sg-")})
+		checks = append(checks, InputCheck{Field: path.Child("podSecurityGroupSelectorTerms").Index(j).Child("id"), Value: t.Id, Check: CheckID("sg-")})
 	}
 	for j, t := range c.SubnetSelectorTerms {
-		checks = append(checks, InputCheck{Field: fmt.Sprintf("%s.subnetSelectorTerms[%d].id", field, j), Value: t.Id, Check: CheckID("subnet-")})
+		checks = append(checks, InputCheck{Field: path.Child("subnetSelectorTerms").Index(j).Child("id"), Value: t.Id, Check: CheckID("subnet-")})
 	}
 	for j, t := range c.SecurityGroupSelectorTerms {
-		checks = append(checks, InputCheck{Field: fmt.Sprintf("%s.securityGroupSelectorTerms[%d].id", field, j), Value: t.Id, Check: CheckID("sg-")})
+		checks = append(checks, InputCheck{Field: path.Child("securityGroupSelectorTerms").Index(j).Child("id"), Value: t.Id, Check: CheckID("sg-")})
 	}
 	for j, t := range c.CapacityReservationSelectorTerms {
-		checks = append(checks, InputCheck{Field: fmt.Sprintf("%s.capacityReservationSelectorTerms[%d].id", field, j), Value: t.Id, Check: CheckID("cr-")})
+		checks = append(checks, InputCheck{Field: path.Child("capacityReservationSelectorTerms").Index(j).Child("id"), Value: t.Id, Check: CheckID("cr-")})
 	}
 	if s := c.PlacementGroupSelector; s != nil {
 		checks = append(checks,
-			InputCheck{Field: field + ".placementGroupSelector.id", Value: s.Id, Check: CheckID("pg-")},
-			InputCheck{Field: field + ".placementGroupSelector.name", Value: s.Name, Check: checkNotEmpty})
+			InputCheck{Field: path.Child("placementGroupSelector", "id"), Value: s.Id, Check: CheckID("pg-")},
+			InputCheck{Field: path.Child("placementGroupSelector", "name"), Value: s.Name, Check: checkNotEmpty})
 	}
 	return checks
 }
@@ -123,9 +126,9 @@ func ClassInputChecks(field string, c NodeClassSpec, rel catalog.Release) []Inpu
 // EKS cluster names: 1-100 characters, alphanumerics, '-' and '_', starting alphanumeric.
 var clusterNamePattern = regexp.MustCompile(`^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$`)
 
-func CheckClusterName(field, v string) error {
+func CheckClusterName(path *field.Path, v string) error {
 	if !clusterNamePattern.MatchString(v) {
-		return fmt.Errorf("%s: %q is not a valid EKS cluster name (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit)", field, v)
+		return field.Invalidf(path, "%q is not a valid EKS cluster name (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit)", v)
 	}
 	return nil
 }
@@ -133,26 +136,26 @@ func CheckClusterName(field, v string) error {
 var idPattern = regexp.MustCompile(`^[a-z]+-[0-9a-z]+$`)
 
 // CheckID checks an EC2 id (subnet-..., sg-...).
-func CheckID(prefix string) func(field, v string) error {
-	return func(field, v string) error {
+func CheckID(prefix string) func(path *field.Path, v string) error {
+	return func(path *field.Path, v string) error {
 		if !strings.HasPrefix(v, prefix) || !idPattern.MatchString(v) {
-			return fmt.Errorf("%s: %q is not an id of the form %s<hex>", field, v, prefix)
+			return field.Invalidf(path, "%q is not an id of the form %s<hex>", v, prefix)
 		}
 		return nil
 	}
 }
 
-func checkNotEmpty(field, v string) error {
+func checkNotEmpty(path *field.Path, v string) error {
 	if v == "" {
-		return fmt.Errorf("%s: must not be empty", field)
+		return field.Invalid(path, "must not be empty")
 	}
 	return nil
 }
 
-func CheckEndpoint(field, v string) error {
+func CheckEndpoint(path *field.Path, v string) error {
 	u, err := url.Parse(v)
 	if err != nil || u.Scheme != "https" || u.Host == "" {
-		return fmt.Errorf("%s: %q is not an https URL (the cluster's API server endpoint, e.g. https://ABCDEF.gr7.us-west-2.eks.amazonaws.com)", field, v)
+		return field.Invalidf(path, "%q is not an https URL (the cluster's API server endpoint, e.g. https://ABCDEF.gr7.us-west-2.eks.amazonaws.com)", v)
 	}
 	return nil
 }
@@ -160,23 +163,24 @@ func CheckEndpoint(field, v string) error {
 // IAM ARNs: arn:<partition>:iam::<12-digit account>:<resource>.
 var iamArnPattern = regexp.MustCompile(`^arn:aws(-cn|-us-gov|-iso|-iso-b|-iso-e|-iso-f|-eusc)?:iam::(\d{12}|aws):(.+)$`)
 
-func CheckArn(resourcePrefix string) func(field, v string) error {
-	return func(field, v string) error {
+func CheckArn(resourcePrefix string) func(path *field.Path, v string) error {
+	return func(path *field.Path, v string) error {
 		m := iamArnPattern.FindStringSubmatch(v)
 		if m == nil || !strings.HasPrefix(m[3], resourcePrefix) || len(m[3]) == len(resourcePrefix) {
-			return fmt.Errorf("%s: %q is not an IAM ARN of the form arn:<partition>:iam::<account>:%s<name>", field, v, resourcePrefix)
+			return field.Invalidf(path, "%q is not an IAM ARN of the form arn:<partition>:iam::<account>:%s<name>", v, resourcePrefix)
 		}
 		return nil
 	}
 }
 
 func ValidateChartRepository(repo string) error {
+	path := field.NewPath("chartRepository")
 	if strings.TrimSpace(repo) == "" {
-		return errors.New("chartRepository: must not be empty (an oci:// registry, an https:// chart repository or a local directory)")
+		return field.Invalid(path, "must not be empty (an oci:// registry, an https:// chart repository or a local directory)")
 	}
 	if strings.HasPrefix(repo, "oci://") || strings.HasPrefix(repo, "https://") || strings.HasPrefix(repo, "http://") {
 		if u, err := url.Parse(repo); err != nil || u.Host == "" {
-			return fmt.Errorf("chartRepository: %q is not a valid repository URL", repo)
+			return field.Invalidf(path, "%q is not a valid repository URL", repo)
 		}
 	}
 	return nil
@@ -196,16 +200,16 @@ func CheckOCICredentials(repo string, args KarpenterArgs) []error {
 	}
 	var errs []error
 	for _, in := range []struct {
-		field string
-		set   bool
+		path *field.Path
+		set  bool
 	}{
-		{"repositoryUsername", args.RepositoryUsername != nil},
-		{"repositoryPassword", args.RepositoryPassword != nil},
+		{field.NewPath("repositoryUsername"), args.RepositoryUsername != nil},
+		{field.NewPath("repositoryPassword"), args.RepositoryPassword != nil},
 	} {
 		if in.set {
-			errs = append(errs, fmt.Errorf("%s: the kubernetes provider does not send credentials to an OCI registry (pulumi/pulumi-kubernetes#1914); "+
-				"run `helm registry login %s` where `pulumi up` runs (for ECR: `aws ecr get-login-password | helm registry login --username AWS --password-stdin %s`), "+
-				"or set the kubernetes provider's helmReleaseSettings.registryConfigPath, and leave %s unset", in.field, host, host, in.field))
+			errs = append(errs, field.Invalid(in.path, "the kubernetes provider does not send credentials to an OCI registry (pulumi/pulumi-kubernetes#1914)").
+				WithHint(fmt.Sprintf("run `helm registry login %s` where `pulumi up` runs (for ECR: `aws ecr get-login-password | helm registry login --username AWS --password-stdin %s`), "+
+					"or set the kubernetes provider's helmReleaseSettings.registryConfigPath, and leave %s unset", host, host, in.path)))
 		}
 	}
 	return errs
@@ -217,31 +221,31 @@ var (
 	mapKeyPattern       = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9\-_.]*$`)
 )
 
-func CheckDNSLabel(field, v string) error {
+func CheckDNSLabel(path *field.Path, v string) error {
 	if len(v) > 63 || !dnsLabelPattern.MatchString(v) {
-		return fmt.Errorf("%s: %q is not a valid name (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit)", field, v)
+		return field.Invalidf(path, "%q is not a valid name (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit)", v)
 	}
 	return nil
 }
 
-func CheckDNSSubdomain(field, v string) error {
+func CheckDNSSubdomain(path *field.Path, v string) error {
 	if len(v) > 253 || !dnsSubdomainPattern.MatchString(v) {
-		return fmt.Errorf("%s: %q is not a valid Kubernetes name (lowercase letters, digits, '-' and '.', at most 253 characters)", field, v)
+		return field.Invalidf(path, "%q is not a valid Kubernetes name (lowercase letters, digits, '-' and '.', at most 253 characters)", v)
 	}
 	return nil
 }
 
-// CheckKey validates a map key that names a child resource.
-func CheckKey(field, key string) error {
+// CheckKey validates a key of the map at path that names a child resource.
+func CheckKey(path *field.Path, key string) error {
 	if !mapKeyPattern.MatchString(key) || len(key) > 40 {
-		return fmt.Errorf("%s: key %q must be 1-40 letters, digits, '-', '_' or '.' (it names a Pulumi child resource)", field, key)
+		return field.Invalidf(path, "key %q must be 1-40 letters, digits, '-', '_' or '.' (it names a Pulumi child resource)", key)
 	}
 	return nil
 }
 
-func CheckEnum(field, v string, allowed []string) error {
+func CheckEnum(path *field.Path, v string, allowed []string) error {
 	if !slices.Contains(allowed, v) {
-		return fmt.Errorf("%s: %q is not one of %s", field, v, strings.Join(allowed, ", "))
+		return field.NotSupported(path, v, allowed)
 	}
 	return nil
 }
@@ -252,29 +256,34 @@ var (
 	ComponentNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9\-_]*$`)
 )
 
-func ValidatePolicyStatement(field string, st PolicyStatement) error {
+func ValidatePolicyStatement(path *field.Path, st PolicyStatement) error {
 	var errs []error
 	if st.Sid != nil && !sidPattern.MatchString(*st.Sid) {
-		errs = append(errs, fmt.Errorf("%s.sid: %q may contain only letters and digits", field, *st.Sid))
+		errs = append(errs, field.Invalidf(path.Child("sid"), "%q may contain only letters and digits", *st.Sid))
 	}
 	if st.Effect != nil {
-		errs = append(errs, CheckEnum(field+".effect", *st.Effect, []string{"Allow", "Deny"}))
+		errs = append(errs, CheckEnum(path.Child("effect"), *st.Effect, []string{"Allow", "Deny"}))
 	}
 	if (len(st.Actions) == 0) == (len(st.NotActions) == 0) {
-		errs = append(errs, fmt.Errorf("%s: set exactly one of actions and notActions", field))
+		errs = append(errs, field.Invalid(path, "set exactly one of actions and notActions"))
 	}
 	if (st.Resources == nil) == (st.NotResources == nil) {
-		errs = append(errs, fmt.Errorf("%s: set exactly one of resources and notResources", field))
+		errs = append(errs, field.Invalid(path, "set exactly one of resources and notResources"))
 	}
-	for i, a := range append(slices.Clone(st.Actions), st.NotActions...) {
-		if a != "*" && !iamActionPattern.MatchString(a) {
-			errs = append(errs, fmt.Errorf("%s.actions[%d]: %q is not an IAM action (service:Action, wildcards allowed)", field, i, a))
+	for _, actions := range []struct {
+		name string
+		list []string
+	}{{"actions", st.Actions}, {"notActions", st.NotActions}} {
+		for i, a := range actions.list {
+			if a != "*" && !iamActionPattern.MatchString(a) {
+				errs = append(errs, field.Invalidf(path.Child(actions.name).Index(i), "%q is not an IAM action (service:Action, wildcards allowed)", a))
+			}
 		}
 	}
 	for i, c := range st.Conditions {
 		if c.Test == "" || c.Variable == "" || len(c.Values) == 0 {
-			errs = append(errs, fmt.Errorf("%s.conditions[%d]: test, variable and at least one value are required", field, i))
+			errs = append(errs, field.Invalid(path.Child("conditions").Index(i), "test, variable and at least one value are required"))
 		}
 	}
-	return errors.Join(errs...)
+	return field.Join(errs...)
 }

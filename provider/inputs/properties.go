@@ -8,13 +8,14 @@ package inputs
 // and names every key they do not declare and every value of the wrong type, by path.
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -26,11 +27,11 @@ import (
 // all together.
 func CheckUnknownProperties(inputs property.Map, t reflect.Type) error {
 	var errs []error
-	walkProperties("", property.New(inputs), t, &errs)
-	return errors.Join(errs...)
+	walkProperties(nil, property.New(inputs), t, &errs)
+	return field.Join(errs...)
 }
 
-func walkProperties(path string, v property.Value, t reflect.Type, errs *[]error) {
+func walkProperties(path *field.Path, v property.Value, t reflect.Type, errs *[]error) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -41,27 +42,27 @@ func walkProperties(path string, v property.Value, t reflect.Type, errs *[]error
 		return // unknown during a preview, or unset: nothing to check yet
 	}
 	if want, ok := expectedKind(t, v); !ok {
-		*errs = append(*errs, fmt.Errorf("%s: expected %s, got %s", path, want, describeValue(v)))
+		*errs = append(*errs, field.Invalidf(path, "expected %s, got %s", want, describeValue(v)))
 		return
 	}
 	switch {
 	case t.Kind() == reflect.Struct && v.IsMap():
 		fields := DeclaredProperties(t)
 		for _, key := range slices.Sorted(maps.Keys(v.AsMap().AsMap())) {
-			field, ok := fields[key]
+			declared, ok := fields[key]
 			if !ok {
-				*errs = append(*errs, fmt.Errorf("%s: unknown property%s", joinPath(path, key), suggestion(key, fields)))
+				*errs = append(*errs, field.Unknown(path.Child(key), suggestion(key, fields)))
 				continue
 			}
-			walkProperties(joinPath(path, key), v.AsMap().Get(key), field, errs)
+			walkProperties(path.Child(key), v.AsMap().Get(key), declared, errs)
 		}
 	case t.Kind() == reflect.Slice && v.IsArray():
 		for i, elem := range v.AsArray().AsSlice() {
-			walkProperties(fmt.Sprintf("%s[%d]", path, i), elem, t.Elem(), errs)
+			walkProperties(path.Index(i), elem, t.Elem(), errs)
 		}
 	case t.Kind() == reflect.Map && v.IsMap():
 		for _, key := range slices.Sorted(maps.Keys(v.AsMap().AsMap())) {
-			walkProperties(fmt.Sprintf("%s[%q]", path, key), v.AsMap().Get(key), t.Elem(), errs)
+			walkProperties(path.Key(key), v.AsMap().Get(key), t.Elem(), errs)
 		}
 	}
 	// Everything else is a scalar, or free-form (chart values, kubelet additionalSettings): no
@@ -140,15 +141,8 @@ func declaredFields(t reflect.Type) map[string]reflect.StructField {
 	return out
 }
 
-func joinPath(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
-// suggestion names the declared property a misspelt key most likely meant: one that differs
-// only in case, or by at most two edits.
+// suggestion is the declared property a misspelt key most likely meant: one that differs only
+// in case, or by at most two edits ("" when none does).
 func suggestion(key string, fields map[string]reflect.Type) string {
 	best, bestDistance := "", 3
 	for _, name := range slices.Sorted(maps.Keys(fields)) {
@@ -157,10 +151,7 @@ func suggestion(key string, fields map[string]reflect.Type) string {
 			best, bestDistance = name, d
 		}
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %s?)", best)
+	return best
 }
 
 // editDistance is the Levenshtein distance between a and b.
@@ -206,8 +197,8 @@ func editDistance(a, b string) int {
 func ResolvePlainOutputs(inputs property.Map, t reflect.Type, preview bool) (resolved property.Map, later []string, err error) {
 	var errs []error
 	var waiting []string
-	out := resolvePlain("", property.New(inputs), t, walk{preview: preview, waiting: &waiting}, &errs)
-	if err := errors.Join(errs...); err != nil {
+	out := resolvePlain(nil, property.New(inputs), t, walk{preview: preview, waiting: &waiting}, &errs)
+	if err := field.Join(errs...); err != nil {
 		return inputs, nil, err
 	}
 	return out.AsMap(), waiting, nil
@@ -229,7 +220,7 @@ func (w walk) field(f reflect.StructField) walk {
 	return walk{preview: w.preview, through: tag == "through", later: tag == "later", waiting: w.waiting}
 }
 
-func resolvePlain(path string, v property.Value, t reflect.Type, w walk, errs *[]error) property.Value {
+func resolvePlain(path *field.Path, v property.Value, t reflect.Type, w walk, errs *[]error) property.Value {
 	preview := w.preview
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -238,8 +229,8 @@ func resolvePlain(path string, v property.Value, t reflect.Type, w walk, errs *[
 		return v // an Input takes output values as they are
 	}
 	if v.Secret() {
-		*errs = append(*errs, fmt.Errorf("%s: a secret cannot be given here: the component writes this field into "+
-			"what it creates in plain text; pass the value without secret()", path))
+		*errs = append(*errs, field.Invalid(path, "a secret cannot be given here: the component writes this field into "+
+			"what it creates in plain text").WithHint("pass the value without secret()"))
 		return v
 	}
 	v = v.WithDependencies(nil)
@@ -252,7 +243,7 @@ func resolvePlain(path string, v property.Value, t reflect.Type, w walk, errs *[
 		// placeholder entry stands for it, and the registration makes the field unknown.
 		return property.New(map[string]property.Value{newUnknown(): property.New(newUnknown())})
 	case v.IsComputed() && w.later && preview && t.Kind() == reflect.Slice:
-		*w.waiting = append(*w.waiting, path)
+		*w.waiting = append(*w.waiting, path.String())
 		return property.New([]property.Value{})
 	case v.IsComputed():
 		when := "at `pulumi up`"
@@ -260,14 +251,14 @@ func resolvePlain(path string, v property.Value, t reflect.Type, w walk, errs *[
 			when = "during preview"
 		}
 		what := "the component plans its children from this field"
-		*errs = append(*errs, fmt.Errorf("%s: the value is an output of a resource that is not known %s, and %s: pass a value known before the update (a plain value, "+
-			"config, a StackReference output, or an output of a resource that already exists)", path, when, what))
+		*errs = append(*errs, field.Invalidf(path, "the value is an output of a resource that is not known %s, and %s: pass a value known before the update (a plain value, "+
+			"config, a StackReference output, or an output of a resource that already exists)", when, what))
 	case t.Kind() == reflect.Struct && v.IsMap():
 		fields := declaredFields(t)
 		m := map[string]property.Value{}
 		for key, elem := range v.AsMap().All {
-			if field, ok := fields[key]; ok {
-				elem = resolvePlain(joinPath(path, key), elem, field.Type, w.field(field), errs)
+			if declared, ok := fields[key]; ok {
+				elem = resolvePlain(path.Child(key), elem, declared.Type, w.field(declared), errs)
 			}
 			m[key] = elem
 		}
@@ -275,13 +266,13 @@ func resolvePlain(path string, v property.Value, t reflect.Type, w walk, errs *[
 	case t.Kind() == reflect.Map && v.IsMap():
 		m := map[string]property.Value{}
 		for key, elem := range v.AsMap().All {
-			m[key] = resolvePlain(fmt.Sprintf("%s[%q]", path, key), elem, t.Elem(), w, errs)
+			m[key] = resolvePlain(path.Key(key), elem, t.Elem(), w, errs)
 		}
 		return property.New(property.NewMap(m))
 	case t.Kind() == reflect.Slice && v.IsArray():
 		var a []property.Value
 		for i, elem := range v.AsArray().All {
-			a = append(a, resolvePlain(fmt.Sprintf("%s[%d]", path, i), elem, t.Elem(), walk{preview: preview, waiting: w.waiting}, errs))
+			a = append(a, resolvePlain(path.Index(i), elem, t.Elem(), walk{preview: preview, waiting: w.waiting}, errs))
 		}
 		return property.New(property.NewArray(a))
 	}

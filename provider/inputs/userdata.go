@@ -9,6 +9,8 @@ import (
 	"net/mail"
 	"strings"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
+
 	"github.com/BurntSushi/toml"
 )
 
@@ -21,18 +23,19 @@ import (
 //     taken as a MIME multi-part archive and must be one; anything else is wrapped (a NodeConfig
 //     when it is YAML on AL2023, a shell script otherwise).
 //   - Windows and Custom: passed to the instance as it is.
-func checkUserData(field, userData, family string) error {
+func checkUserData(path *field.Path, userData, family string) error {
 	switch family {
 	case "Bottlerocket":
 		var settings map[string]any
 		if _, err := toml.Decode(userData, &settings); err != nil {
-			return fmt.Errorf("%s: Bottlerocket user data is TOML settings, which Karpenter merges its own into, and this is not TOML (%v): no node would launch", field, err)
+			return field.Invalidf(path, "Bottlerocket user data is TOML settings, which Karpenter merges its own into, and this is not TOML (%v): no node would launch", err)
 		}
 	case "AL2", "AL2023", "Ubuntu":
 		trimmed := strings.TrimSpace(userData)
 		if strings.HasPrefix(trimmed, "MIME-Version:") || strings.HasPrefix(trimmed, "Content-Type:") {
 			if err := readMIMEArchive(userData); err != nil {
-				return fmt.Errorf("%s: starts like a MIME multi-part archive but is not one (%v), so Karpenter cannot merge it with the %s bootstrap and no node would launch; give a multipart archive with its boundary, or plain content, which Karpenter wraps", field, err, family)
+				return field.Invalidf(path, "starts like a MIME multi-part archive but is not one (%v), so Karpenter cannot merge it with the %s bootstrap and no node would launch", err, family).
+					WithHint("give a multipart archive with its boundary, or plain content, which Karpenter wraps")
 			}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 )
 
 // ClassField is a NodeClassSpec field only one kind of node class has.
@@ -57,12 +58,12 @@ var AutoModeOnlyFields = []ClassField{
 }
 
 // checkClassKind reports the fields of a class that its kind does not have.
-func checkClassKind(field string, c NodeClassSpec, rel catalog.Release) []error {
+func checkClassKind(path *field.Path, c NodeClassSpec, rel catalog.Release) []error {
 	var errs []error
 	if rel.AutoMode != nil {
 		for _, f := range ec2NodeClassOnlyFields {
 			if f.set(c) {
-				errs = append(errs, fmt.Errorf("%s.%s: an EC2NodeClass field, not an EKS Auto Mode NodeClass one (mode is autoMode): %s", field, f.Name, f.instead))
+				errs = append(errs, field.Invalidf(path.Child(f.Name), "an EC2NodeClass field, not an EKS Auto Mode NodeClass one (mode is autoMode): %s", f.instead))
 			}
 		}
 		return errs
@@ -73,7 +74,7 @@ func checkClassKind(field string, c NodeClassSpec, rel catalog.Release) []error 
 			if f.instead != "" {
 				why += "; " + f.instead
 			}
-			errs = append(errs, fmt.Errorf("%s.%s: an EKS Auto Mode NodeClass field (%s)", field, f.Name, why))
+			errs = append(errs, field.Invalidf(path.Child(f.Name), "an EKS Auto Mode NodeClass field (%s)", why))
 		}
 	}
 	return errs
@@ -88,77 +89,79 @@ var (
 
 // validateAutoModeNodeClass applies the Auto Mode NodeClass's rules: the published schema's
 // (patterns, ranges, CEL) and the EKS User Guide's for the fields added since.
-func validateAutoModeNodeClass(field string, c NodeClassSpec, rel catalog.Release) []error {
-	errs := []error{CheckDNSLabel(field+".name", c.Name)}
+func validateAutoModeNodeClass(path *field.Path, c NodeClassSpec, rel catalog.Release) []error {
+	errs := []error{CheckDNSLabel(path.Child("name"), c.Name)}
 	if slices.Contains(rel.AutoMode.ReservedClassNames, c.Name) {
-		errs = append(errs, fmt.Errorf("%s.name: %q is EKS's built-in NodeClass, which EKS reconciles (your changes would be overwritten); choose another name", field, c.Name))
+		errs = append(errs, field.Invalidf(path.Child("name"), "%q is EKS's built-in NodeClass, which EKS reconciles (your changes would be overwritten)", c.Name).
+			WithHint("choose another name"))
 	}
 	if c.Role != nil && c.InstanceProfile != nil {
-		errs = append(errs, fmt.Errorf("%s: role and instanceProfile are mutually exclusive (EKS either creates an instance profile for the role, or uses yours)", field))
+		errs = append(errs, field.Invalid(path, "role and instanceProfile are mutually exclusive (EKS either creates an instance profile for the role, or uses yours)"))
 	}
-	errs = append(errs, validateClassSelection(field, c)...)
-	errs = append(errs, CheckAWSTags(field+".tags", c.Tags, ClassTagLimit)...)
+	errs = append(errs, validateClassSelection(path, c)...)
+	errs = append(errs, CheckAWSTags(path.Child("tags"), c.Tags, ClassTagLimit)...)
 	for _, k := range slices.Sorted(maps.Keys(c.Tags)) {
 		if reservedClassTag(rel, k) {
-			errs = append(errs, fmt.Errorf("%s.tags: tag %q is reserved for EKS Auto Mode", field, k))
+			errs = append(errs, field.Invalidf(path.Child("tags"), "tag %q is reserved for EKS Auto Mode", k))
 		}
 	}
 	if (len(c.PodSubnetSelectorTerms) > 0) != (len(c.PodSecurityGroupSelectorTerms) > 0) {
-		errs = append(errs, fmt.Errorf("%s: podSubnetSelectorTerms and podSecurityGroupSelectorTerms are set together (pod ENIs need both their subnets and their security groups)", field))
+		errs = append(errs, field.Invalid(path, "podSubnetSelectorTerms and podSecurityGroupSelectorTerms are set together (pod ENIs need both their subnets and their security groups)"))
 	}
-	errs = append(errs, validateIdOrTagsTerms(field+".podSubnetSelectorTerms", len(c.PodSubnetSelectorTerms), func(i int) (bool, map[string]string) {
+	errs = append(errs, validateIdOrTagsTerms(path.Child("podSubnetSelectorTerms"), len(c.PodSubnetSelectorTerms), func(i int) (bool, map[string]string) {
 		return c.PodSubnetSelectorTerms[i].Id != nil, c.PodSubnetSelectorTerms[i].Tags
 	})...)
-	errs = append(errs, validateIdOrTagsTerms(field+".podSecurityGroupSelectorTerms", len(c.PodSecurityGroupSelectorTerms), func(i int) (bool, map[string]string) {
+	errs = append(errs, validateIdOrTagsTerms(path.Child("podSecurityGroupSelectorTerms"), len(c.PodSecurityGroupSelectorTerms), func(i int) (bool, map[string]string) {
 		return c.PodSecurityGroupSelectorTerms[i].Id != nil, c.PodSecurityGroupSelectorTerms[i].Tags
 	})...)
 	for i, t := range c.CapacityReservationSelectorTerms {
 		if t.InstanceMatchCriteria != nil {
-			errs = append(errs, fmt.Errorf("%s.capacityReservationSelectorTerms[%d].instanceMatchCriteria: an EC2NodeClass field; Auto Mode selects by id, or by tags and owner", field, i))
+			errs = append(errs, field.Invalid(path.Child("capacityReservationSelectorTerms").Index(i).Child("instanceMatchCriteria"), "an EC2NodeClass field; Auto Mode selects by id, or by tags and owner"))
 		}
 	}
-	errs = append(errs, validateCapacityReservationTerms(field+".capacityReservationSelectorTerms", c.CapacityReservationSelectorTerms, rel)...)
+	errs = append(errs, validateCapacityReservationTerms(path.Child("capacityReservationSelectorTerms"), c.CapacityReservationSelectorTerms, rel)...)
 	if s := c.PlacementGroupSelector; s != nil && (s.Name == nil) == (s.Id == nil) {
-		errs = append(errs, fmt.Errorf("%s.placementGroupSelector: set exactly one of name and id", field))
+		errs = append(errs, field.Invalid(path.Child("placementGroupSelector"), "set exactly one of name and id"))
 	}
 	if e := c.EphemeralStorage; e != nil {
+		storage := path.Child("ephemeralStorage")
 		if e.Size != nil && !autoModeSizePattern.MatchString(*e.Size) {
-			errs = append(errs, fmt.Errorf("%s.ephemeralStorage.size: %q is not a size of 1-59000Gi, 1-64000G, 1-58Ti or 1-64T", field, *e.Size))
+			errs = append(errs, field.Invalidf(storage.Child("size"), "%q is not a size of 1-59000Gi, 1-64000G, 1-58Ti or 1-64T", *e.Size))
 		}
 		errs = append(errs,
-			checkRange(field+".ephemeralStorage.iops", e.Iops, 3000, 16000),
-			checkRange(field+".ephemeralStorage.throughput", e.Throughput, 125, 1000))
+			checkRange(storage.Child("iops"), e.Iops, 3000, 16000),
+			checkRange(storage.Child("throughput"), e.Throughput, 125, 1000))
 		if e.KmsKeyID != nil && *e.KmsKeyID == "" {
-			errs = append(errs, fmt.Errorf("%s.ephemeralStorage.kmsKeyID: empty (omit it for the AWS-managed key)", field))
+			errs = append(errs, field.Invalid(storage.Child("kmsKeyID"), "empty (omit it for the AWS-managed key)"))
 		}
 	}
 	if v := c.NetworkPolicy; v != nil {
-		errs = append(errs, CheckEnum(field+".networkPolicy", string(*v), EnumValues[NetworkPolicy]()))
+		errs = append(errs, CheckEnum(path.Child("networkPolicy"), string(*v), EnumValues[NetworkPolicy]()))
 	}
 	if v := c.NetworkPolicyEventLogs; v != nil {
-		errs = append(errs, CheckEnum(field+".networkPolicyEventLogs", string(*v), EnumValues[NetworkPolicyEventLogs]()))
+		errs = append(errs, CheckEnum(path.Child("networkPolicyEventLogs"), string(*v), EnumValues[NetworkPolicyEventLogs]()))
 	}
 	if v := c.SnatPolicy; v != nil {
-		errs = append(errs, CheckEnum(field+".snatPolicy", string(*v), EnumValues[SnatPolicy]()))
+		errs = append(errs, CheckEnum(path.Child("snatPolicy"), string(*v), EnumValues[SnatPolicy]()))
 	}
 	if n := c.AdvancedNetworking; n != nil {
-		errs = append(errs, validateAdvancedNetworking(field+".advancedNetworking", n)...)
+		errs = append(errs, validateAdvancedNetworking(path.Child("advancedNetworking"), n)...)
 	}
 	for i, bundle := range c.CertificateBundles {
-		f := fmt.Sprintf("%s.certificateBundles[%d]", field, i)
+		f := path.Child("certificateBundles").Index(i)
 		if bundle.Name == "" {
-			errs = append(errs, fmt.Errorf("%s.name: required", f))
+			errs = append(errs, field.Required(f.Child("name"), ""))
 		}
 		pem, err := base64.StdEncoding.DecodeString(bundle.Data)
 		switch {
 		case err != nil:
-			errs = append(errs, fmt.Errorf("%s.data: not base64 (%v); give the PEM bundle base64-encoded", f, err))
+			errs = append(errs, field.Invalidf(f.Child("data"), "not base64 (%v)", err).WithHint("give the PEM bundle base64-encoded"))
 		case !strings.Contains(string(pem), "-----BEGIN CERTIFICATE-----"):
-			errs = append(errs, fmt.Errorf("%s.data: decodes to no PEM certificate (-----BEGIN CERTIFICATE-----)", f))
+			errs = append(errs, field.Invalid(f.Child("data"), "decodes to no PEM certificate (-----BEGIN CERTIFICATE-----)"))
 		}
 	}
 	if s := c.AdvancedSecurity; s != nil && s.KernelLockdown != nil {
-		errs = append(errs, CheckEnum(field+".advancedSecurity.kernelLockdown", string(*s.KernelLockdown), EnumValues[KernelLockdown]()))
+		errs = append(errs, CheckEnum(path.Child("advancedSecurity", "kernelLockdown"), string(*s.KernelLockdown), EnumValues[KernelLockdown]()))
 	}
 	return errs
 }
@@ -166,42 +169,42 @@ func validateAutoModeNodeClass(field string, c NodeClassSpec, rel catalog.Releas
 // ClassWarnings are what a valid node class needs from outside the component. On an Auto Mode
 // NodeClass each is something without which EKS launches no node while the class reports Ready,
 // or which changes other classes (facts §7, §10); said at every preview.
-func ClassWarnings(field string, c NodeClassSpec, rel catalog.Release) []string {
+func ClassWarnings(path *field.Path, c NodeClassSpec, rel catalog.Release) []string {
 	if rel.AutoMode == nil {
 		return nil
 	}
 	var out []string
 	if len(c.Tags) > 0 {
-		out = append(out, fmt.Sprintf("%s.tags: EKS Auto Mode applies them only if the cluster's IAM role may tag what it launches (the inline policy of the EKS User Guide's \"Custom AWS tags for EKS Auto resources\"); without it no node launches while the NodeClass reports Ready", field))
+		out = append(out, fmt.Sprintf("%s: EKS Auto Mode applies them only if the cluster's IAM role may tag what it launches (the inline policy of the EKS User Guide's \"Custom AWS tags for EKS Auto resources\"); without it no node launches while the NodeClass reports Ready", path.Child("tags")))
 	}
 	if e := c.EphemeralStorage; e != nil && e.KmsKeyID != nil {
-		out = append(out, fmt.Sprintf("%s.ephemeralStorage.kmsKeyID: the key policy must let the cluster's IAM role use the key and create grants for AWS resources (kms:GrantIsForAWSResource), or nodes fail to launch", field))
+		out = append(out, fmt.Sprintf("%s: the key policy must let the cluster's IAM role use the key and create grants for AWS resources (kms:GrantIsForAWSResource), or nodes fail to launch", path.Child("ephemeralStorage", "kmsKeyID")))
 	}
 	if len(c.CapacityReservationSelectorTerms) > 0 {
-		out = append(out, fmt.Sprintf("%s.capacityReservationSelectorTerms: while any NodeClass selects capacity reservations, EKS Auto Mode stops launching into open On-Demand Capacity Reservations for every NodeClass of the cluster", field))
+		out = append(out, fmt.Sprintf("%s: while any NodeClass selects capacity reservations, EKS Auto Mode stops launching into open On-Demand Capacity Reservations for every NodeClass of the cluster", path.Child("capacityReservationSelectorTerms")))
 	}
 	return out
 }
 
-func validateAdvancedNetworking(field string, n *AdvancedNetworking) []error {
+func validateAdvancedNetworking(path *field.Path, n *AdvancedNetworking) []error {
 	var errs []error
 	if p := n.HttpsProxy; p != nil {
 		u, err := url.Parse(*p)
 		if len(*p) > 255 || err != nil || u.Host == "" || u.Port() == "" {
-			errs = append(errs, fmt.Errorf("%s.httpsProxy: %q is not a proxy URL with a port, e.g. http://proxy.internal:3128 (at most 255 characters)", field, *p))
+			errs = append(errs, field.Invalidf(path.Child("httpsProxy"), "%q is not a proxy URL with a port, e.g. http://proxy.internal:3128 (at most 255 characters)", *p))
 		}
 	}
-	errs = append(errs, checkAtMost(field+".noProxy", len(n.NoProxy), 50, "entries"))
+	errs = append(errs, checkAtMost(path.Child("noProxy"), len(n.NoProxy), 50, "entries"))
 	for i, v := range n.NoProxy {
 		if v == "" || len(v) > 255 {
-			errs = append(errs, fmt.Errorf("%s.noProxy[%d]: must be 1-255 characters", field, i))
+			errs = append(errs, field.Invalid(path.Child("noProxy").Index(i), "must be 1-255 characters"))
 		}
 	}
 	if v := n.Ipv4PrefixSize; v != nil {
-		errs = append(errs, CheckEnum(field+".ipv4PrefixSize", string(*v), EnumValues[Ipv4PrefixSize]()))
+		errs = append(errs, CheckEnum(path.Child("ipv4PrefixSize"), string(*v), EnumValues[Ipv4PrefixSize]()))
 	}
 	if n.AssociatePublicIPAddress != nil && len(n.NetworkInterfaces) > 1 {
-		errs = append(errs, fmt.Errorf("%s.associatePublicIPAddress: cannot be set with more than one network interface", field))
+		errs = append(errs, field.Invalid(path.Child("associatePublicIPAddress"), "cannot be set with more than one network interface"))
 	}
 	if len(n.NetworkInterfaces) == 0 {
 		return errs
@@ -210,20 +213,20 @@ func validateAdvancedNetworking(field string, n *AdvancedNetworking) []error {
 	// per card); the pod IP reservations are Auto Mode's own.
 	plain := make([]NetworkInterface, 0, len(n.NetworkInterfaces))
 	for i, ni := range n.NetworkInterfaces {
-		f := fmt.Sprintf("%s.networkInterfaces[%d]", field, i)
+		f := path.Child("networkInterfaces").Index(i)
 		plain = append(plain, NetworkInterface{NetworkCardIndex: ni.NetworkCardIndex, DeviceIndex: ni.DeviceIndex, InterfaceType: ni.InterfaceType})
-		errs = append(errs, checkAtLeast(f+".secondaryIPv4Count", ni.SecondaryIPv4Count, 0), checkAtLeast(f+".secondaryIPv4PrefixCount", ni.SecondaryIPv4PrefixCount, 0))
+		errs = append(errs, checkAtLeast(f.Child("secondaryIPv4Count"), ni.SecondaryIPv4Count, 0), checkAtLeast(f.Child("secondaryIPv4PrefixCount"), ni.SecondaryIPv4PrefixCount, 0))
 		if ni.SecondaryIPv4Count == nil && ni.SecondaryIPv4PrefixCount == nil {
 			continue
 		}
 		switch {
 		case ni.SecondaryIPv4Count != nil && ni.SecondaryIPv4PrefixCount != nil:
-			errs = append(errs, fmt.Errorf("%s: set at most one of secondaryIPv4Count and secondaryIPv4PrefixCount", f))
+			errs = append(errs, field.Invalid(f, "set at most one of secondaryIPv4Count and secondaryIPv4PrefixCount"))
 		case ni.NetworkCardIndex != 0:
-			errs = append(errs, fmt.Errorf("%s: pod IPs are reserved on network card 0 only", f))
+			errs = append(errs, field.Invalid(f, "pod IPs are reserved on network card 0 only"))
 		case ni.InterfaceType == "efa-only":
-			errs = append(errs, fmt.Errorf("%s: an efa-only interface has no IP addresses to reserve", f))
+			errs = append(errs, field.Invalid(f, "an efa-only interface has no IP addresses to reserve"))
 		}
 	}
-	return append(errs, networkInterfaceShapeErrors(field+".networkInterfaces", plain)...)
+	return append(errs, networkInterfaceShapeErrors(path.Child("networkInterfaces"), plain)...)
 }

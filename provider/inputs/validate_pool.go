@@ -10,32 +10,34 @@ import (
 	"time"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 )
 
 // validateAutoModePool applies Auto Mode's NodePool rules (catalog: autoModeRules): names EKS
 // owns, its label keys, and the node lifetime limit.
-func validateAutoModePool(field string, pool NodePoolSpec, rules *catalog.AutoModeRules) []error {
+func validateAutoModePool(path *field.Path, pool NodePoolSpec, rules *catalog.AutoModeRules) []error {
 	var errs []error
 	if slices.Contains(rules.ReservedPoolNames, pool.Name) {
-		errs = append(errs, fmt.Errorf("%s.name: %q is an EKS built-in pool (enable it with the cluster's computeConfig.nodePools); choose another name", field, pool.Name))
+		errs = append(errs, field.Invalidf(path.Child("name"), "%q is an EKS built-in pool (enable it with the cluster's computeConfig.nodePools)", pool.Name).
+			WithHint("choose another name"))
 	}
 	for i, r := range pool.Requirements {
-		errs = append(errs, checkAutoModeLabel(fmt.Sprintf("%s.requirements[%d].key", field, i), r.Key, rules))
+		errs = append(errs, checkAutoModeLabel(path.Child("requirements").Index(i).Child("key"), r.Key, rules))
 	}
 	for _, k := range slices.Sorted(maps.Keys(pool.Labels)) {
-		errs = append(errs, checkAutoModeLabel(fmt.Sprintf("%s.labels[%q]", field, k), k, rules))
+		errs = append(errs, checkAutoModeLabel(path.Child("labels").Key(k), k, rules))
 	}
 	expire := Deref(pool.ExpireAfter, rules.DefaultExpireAfter)
 	if expire == "Never" {
-		return append(errs, fmt.Errorf("%s.expireAfter: EKS Auto Mode does not allow Never (nodes live at most %s, terminationGracePeriod included)", field, hours(rules.MaxLifetime)))
+		return append(errs, field.Invalidf(path.Child("expireAfter"), "EKS Auto Mode does not allow Never (nodes live at most %s, terminationGracePeriod included)", hours(rules.MaxLifetime)))
 	}
 	grace := rules.DefaultTerminationGrace
 	if pool.TerminationGracePeriod != nil {
 		grace, _ = time.ParseDuration(*pool.TerminationGracePeriod) // malformed ones are reported by ValidateNodePool
 	}
 	if life, err := time.ParseDuration(expire); err == nil && life+grace > rules.MaxLifetime {
-		errs = append(errs, fmt.Errorf("%s.expireAfter: %s plus terminationGracePeriod %s is more than EKS Auto Mode's %s (21 days)",
-			field, expire, hours(grace), hours(rules.MaxLifetime)))
+		errs = append(errs, field.Invalidf(path.Child("expireAfter"), "%s plus terminationGracePeriod %s is more than EKS Auto Mode's %s (21 days)",
+			expire, hours(grace), hours(rules.MaxLifetime)))
 	}
 	return errs
 }
@@ -43,9 +45,9 @@ func validateAutoModePool(field string, pool NodePoolSpec, rules *catalog.AutoMo
 // checkAutoModeLabel applies Auto Mode's label rules on top of Karpenter's: only the
 // supported eks.amazonaws.com keys (the domain and its subdomains are restricted), no
 // karpenter.k8s.aws keys (Auto Mode labels its nodes under eks.amazonaws.com instead).
-func checkAutoModeLabel(field, key string, rules *catalog.AutoModeRules) error {
+func checkAutoModeLabel(path *field.Path, key string, rules *catalog.AutoModeRules) error {
 	if why, ok := rules.UnsupportedLabels[key]; ok {
-		return fmt.Errorf("%s: %q is not supported by EKS Auto Mode: %s", field, key, why)
+		return field.Invalidf(path, "%q is not supported by EKS Auto Mode: %s", key, why)
 	}
 	domain, name, hasDomain := strings.Cut(key, "/")
 	switch {
@@ -56,11 +58,11 @@ func checkAutoModeLabel(field, key string, rules *catalog.AutoModeRules) error {
 			name = "nodeclass"
 		}
 		if eks := "eks.amazonaws.com/" + name; slices.Contains(rules.LabelKeys, eks) {
-			return fmt.Errorf("%s: %q is self-managed Karpenter's label; EKS Auto Mode labels its nodes %q", field, key, eks)
+			return field.Invalidf(path, "%q is self-managed Karpenter's label; EKS Auto Mode labels its nodes %q", key, eks)
 		}
-		return fmt.Errorf("%s: %q is self-managed Karpenter's label and EKS Auto Mode has no equivalent", field, key)
+		return field.Invalidf(path, "%q is self-managed Karpenter's label and EKS Auto Mode has no equivalent", key)
 	case (domain == "eks.amazonaws.com" || strings.HasSuffix(domain, ".eks.amazonaws.com")) && !slices.Contains(rules.LabelKeys, key):
-		return fmt.Errorf("%s: label domain \"eks.amazonaws.com\" is restricted (subdomains too); allowed keys there: %s", field, strings.Join(rules.LabelKeys, ", "))
+		return field.Invalidf(path, "label domain \"eks.amazonaws.com\" is restricted (subdomains too); allowed keys there: %s", strings.Join(rules.LabelKeys, ", "))
 	}
 	return nil
 }
@@ -77,29 +79,29 @@ func ValidateProvisioning(pools, userPools []NodePoolSpec, classes []NodeClassSp
 	var errs []error
 	classNames := map[string]bool{}
 	for i, c := range classes {
-		field := fmt.Sprintf("nodeClasses[%d]", i)
+		path := field.NewPath("nodeClasses").Index(i)
 		if classNames[c.Name] {
-			errs = append(errs, fmt.Errorf("%s.name: duplicate node class name %q", field, c.Name))
+			errs = append(errs, field.Invalidf(path.Child("name"), "duplicate node class name %q", c.Name))
 		}
 		classNames[c.Name] = true
-		errs = append(errs, ValidateClass(field, c, rel)...)
+		errs = append(errs, ValidateClass(path, c, rel)...)
 	}
 	poolNames := map[string]bool{}
 	for i, pool := range pools {
-		field := fmt.Sprintf("nodePools[%d]", i)
+		path := field.NewPath("nodePools").Index(i)
 		if poolNames[pool.Name] {
-			errs = append(errs, fmt.Errorf("%s.name: duplicate node pool name %q", field, pool.Name))
+			errs = append(errs, field.Invalidf(path.Child("name"), "duplicate node pool name %q", pool.Name))
 		}
 		poolNames[pool.Name] = true
-		errs = append(errs, ValidateNodePool(field, pool, rel)...)
+		errs = append(errs, ValidateNodePool(path, pool, rel)...)
 		if pool.NodeClassRef == nil && len(userPools) == 0 {
 			name := catalog.DefaultObjectName(rel)
-			errs = append(errs, fmt.Errorf("defaultNodePool: the default pool needs a node class named %q when there are several (%s); name one %s, set nodePools, or set defaultNodePool to false",
-				name, quotedNames(classNames), name))
+			errs = append(errs, field.Invalidf(field.NewPath("defaultNodePool"), "the default pool needs a node class named %q when there are several (%s)", name, quotedNames(classNames)).
+				WithHint(fmt.Sprintf("name one %s, set nodePools, or set defaultNodePool to false", name)))
 		} else if pool.NodeClassRef == nil {
-			errs = append(errs, fmt.Errorf("%s.nodeClassRef: required when there is more than one node class (%s)", field, quotedNames(classNames)))
+			errs = append(errs, field.Required(path.Child("nodeClassRef"), fmt.Sprintf("when there is more than one node class (%s)", quotedNames(classNames))))
 		} else if !classNames[*pool.NodeClassRef] {
-			errs = append(errs, fmt.Errorf("%s.nodeClassRef: %q names no node class; defined: %s", field, *pool.NodeClassRef, quotedNames(classNames)))
+			errs = append(errs, field.Invalidf(path.Child("nodeClassRef"), "%q names no node class; defined: %s", *pool.NodeClassRef, quotedNames(classNames)))
 		}
 	}
 	return errs
@@ -116,12 +118,12 @@ var (
 
 // checkLabelKey applies the CRD's label-key rules. requirement keys may use the well-known
 // Karpenter labels; node labels on a pool may not set karpenter.sh/nodepool.
-func checkLabelKey(field, key string) error {
+func checkLabelKey(path *field.Path, key string) error {
 	if len(key) > 316 || !labelKeyPattern.MatchString(key) {
-		return fmt.Errorf("%s: %q is not a valid label key", field, key)
+		return field.Invalidf(path, "%q is not a valid label key", key)
 	}
 	if key == "kubernetes.io/hostname" || key == "karpenter.sh/nodepool" {
-		return fmt.Errorf("%s: label %q is restricted (Karpenter sets it)", field, key)
+		return field.Invalidf(path, "label %q is restricted (Karpenter sets it)", key)
 	}
 	domain, _, hasDomain := strings.Cut(key, "/")
 	if !hasDomain {
@@ -129,32 +131,33 @@ func checkLabelKey(field, key string) error {
 	}
 	for restricted, allowed := range catalog.RestrictedLabelDomains {
 		if strings.HasSuffix(domain, restricted) && !slices.Contains(allowed, key) {
-			return fmt.Errorf("%s: label domain %q is restricted; allowed keys there: %s", field, restricted, strings.Join(allowed, ", "))
+			return field.Invalidf(path, "label domain %q is restricted; allowed keys there: %s", restricted, strings.Join(allowed, ", "))
 		}
 	}
 	return nil
 }
 
-func ValidateNodePool(field string, pool NodePoolSpec, rel catalog.Release) []error {
+func ValidateNodePool(path *field.Path, pool NodePoolSpec, rel catalog.Release) []error {
 	var errs []error
-	errs = append(errs, CheckDNSLabel(field+".name", pool.Name))
+	errs = append(errs, CheckDNSLabel(path.Child("name"), pool.Name))
 	for i, r := range pool.Requirements {
-		f := fmt.Sprintf("%s.requirements[%d]", field, i)
+		f := path.Child("requirements").Index(i)
 		errs = append(errs, validateRequirement(f, r)...)
 		errs = append(errs, checkWellKnownValues(f, r, rel)...)
-		errs = append(errs, rel.Require(f+".operator", slices.Contains([]RequirementOperator{"Gte", "Lte"}, r.Operator), catalog.FeatureGteLte))
-		errs = append(errs, rel.Require(f+".minValues", r.MinValues != nil, catalog.FeatureMinValues))
+		errs = append(errs, rel.Require(f.Child("operator"), slices.Contains([]RequirementOperator{"Gte", "Lte"}, r.Operator), catalog.FeatureGteLte))
+		errs = append(errs, rel.Require(f.Child("minValues"), r.MinValues != nil, catalog.FeatureMinValues))
 	}
 	if limit := 100; len(pool.Requirements) > limit || (!rel.Has(catalog.FeatureV1) && len(pool.Requirements) > 30) {
 		if !rel.Has(catalog.FeatureV1) {
 			limit = 30
 		}
-		errs = append(errs, fmt.Errorf("%s.requirements: at most %d requirements for %s", field, limit, rel))
+		errs = append(errs, field.Invalidf(path.Child("requirements"), "at most %d requirements for %s", limit, rel))
 	}
 	for _, k := range slices.Sorted(maps.Keys(pool.Labels)) {
-		errs = append(errs, checkLabelKey(fmt.Sprintf("%s.labels[%q]", field, k), k))
+		f := path.Child("labels").Key(k)
+		errs = append(errs, checkLabelKey(f, k))
 		if v := pool.Labels[k]; len(v) > 63 || !labelValuePattern.MatchString(v) {
-			errs = append(errs, fmt.Errorf("%s.labels[%q]: %q is not a valid label value (at most 63 letters, digits, '-', '_' or '.')", field, k, v))
+			errs = append(errs, field.Invalidf(f, "%q is not a valid label value (at most 63 letters, digits, '-', '_' or '.')", v))
 		}
 	}
 	for _, group := range []struct {
@@ -162,102 +165,104 @@ func ValidateNodePool(field string, pool NodePoolSpec, rel catalog.Release) []er
 		taints []Taint
 	}{{"taints", pool.Taints}, {"startupTaints", pool.StartupTaints}} {
 		for i, t := range group.taints {
-			f := fmt.Sprintf("%s.%s[%d]", field, group.name, i)
+			f := path.Child(group.name).Index(i)
 			if len(t.Key) > 316 || !labelKeyPattern.MatchString(t.Key) {
-				errs = append(errs, fmt.Errorf("%s.key: %q is not a valid taint key", f, t.Key))
+				errs = append(errs, field.Invalidf(f.Child("key"), "%q is not a valid taint key", t.Key))
 			}
 			if t.Value != nil && !labelValuePattern.MatchString(*t.Value) {
-				errs = append(errs, fmt.Errorf("%s.value: %q is not a valid taint value", f, *t.Value))
+				errs = append(errs, field.Invalidf(f.Child("value"), "%q is not a valid taint value", *t.Value))
 			}
-			errs = append(errs, CheckEnum(f+".effect", string(t.Effect), EnumValues[TaintEffect]()))
+			errs = append(errs, CheckEnum(f.Child("effect"), string(t.Effect), EnumValues[TaintEffect]()))
 		}
 	}
 	if pool.ExpireAfter != nil && *pool.ExpireAfter != "Never" && !durationPattern.MatchString(*pool.ExpireAfter) {
-		errs = append(errs, fmt.Errorf("%s.expireAfter: %q is not a duration like 720h or 30m, or Never", field, *pool.ExpireAfter))
+		errs = append(errs, field.Invalidf(path.Child("expireAfter"), "%q is not a duration like 720h or 30m, or Never", *pool.ExpireAfter))
 	}
 	if pool.TerminationGracePeriod != nil && !durationPattern.MatchString(*pool.TerminationGracePeriod) {
-		errs = append(errs, fmt.Errorf("%s.terminationGracePeriod: %q is not a duration like 48h or 30m", field, *pool.TerminationGracePeriod))
+		errs = append(errs, field.Invalidf(path.Child("terminationGracePeriod"), "%q is not a duration like 48h or 30m", *pool.TerminationGracePeriod))
 	}
-	errs = append(errs, rel.Require(field+".terminationGracePeriod", pool.TerminationGracePeriod != nil, catalog.FeatureV1))
+	errs = append(errs, rel.Require(path.Child("terminationGracePeriod"), pool.TerminationGracePeriod != nil, catalog.FeatureV1))
 	for _, k := range slices.Sorted(maps.Keys(pool.Limits)) {
 		if !quantityPattern.MatchString(pool.Limits[k]) {
-			errs = append(errs, fmt.Errorf("%s.limits[%q]: %q is not a Kubernetes quantity (e.g. 1000, 500m, 1000Gi)", field, k, pool.Limits[k]))
+			errs = append(errs, field.Invalidf(path.Child("limits").Key(k), "%q is not a Kubernetes quantity (e.g. 1000, 500m, 1000Gi)", pool.Limits[k]))
 		}
 	}
-	errs = append(errs, checkRange(field+".weight", pool.Weight, 1, 100))
-	errs = append(errs, validateStaticPool(field, pool, rel)...)
+	errs = append(errs, checkRange(path.Child("weight"), pool.Weight, 1, 100))
+	errs = append(errs, validateStaticPool(path, pool, rel)...)
 	if d := pool.Disruption; d != nil {
+		disruption := path.Child("disruption")
 		if d.ConsolidationPolicy != nil {
-			errs = append(errs, checkConsolidationPolicy(field+".disruption.consolidationPolicy", *d.ConsolidationPolicy, rel))
+			errs = append(errs, checkConsolidationPolicy(disruption.Child("consolidationPolicy"), *d.ConsolidationPolicy, rel))
 			// Before v1 only emptiness waits: consolidation of underused nodes has no delay.
 			consolidates := *d.ConsolidationPolicy != "WhenEmpty"
-			errs = append(errs, rel.Require(field+".disruption.consolidateAfter", consolidates && d.ConsolidateAfter != nil, catalog.FeatureV1))
+			errs = append(errs, rel.Require(disruption.Child("consolidateAfter"), consolidates && d.ConsolidateAfter != nil, catalog.FeatureV1))
 		}
-		errs = append(errs, rel.Require(field+".disruption.budgets", len(d.Budgets) > 0, catalog.FeatureBudgets))
+		errs = append(errs, rel.Require(disruption.Child("budgets"), len(d.Budgets) > 0, catalog.FeatureBudgets))
 		for i, b := range d.Budgets {
-			errs = append(errs, rel.Require(fmt.Sprintf("%s.disruption.budgets[%d].reasons", field, i), len(b.Reasons) > 0, catalog.FeatureV1))
+			errs = append(errs, rel.Require(disruption.Child("budgets").Index(i).Child("reasons"), len(b.Reasons) > 0, catalog.FeatureV1))
 		}
 		if d.ConsolidateAfter != nil && *d.ConsolidateAfter != "Never" && !durationPattern.MatchString(*d.ConsolidateAfter) {
-			errs = append(errs, fmt.Errorf("%s.disruption.consolidateAfter: %q is not a duration like 1m or 30s, or Never", field, *d.ConsolidateAfter))
+			errs = append(errs, field.Invalidf(disruption.Child("consolidateAfter"), "%q is not a duration like 1m or 30s, or Never", *d.ConsolidateAfter))
 		}
-		errs = append(errs, checkAtMost(field+".disruption.budgets", len(d.Budgets), 50, "budgets"))
+		errs = append(errs, checkAtMost(disruption.Child("budgets"), len(d.Budgets), 50, "budgets"))
 		for i, b := range d.Budgets {
-			errs = append(errs, validateBudget(fmt.Sprintf("%s.disruption.budgets[%d]", field, i), b, rel)...)
+			errs = append(errs, validateBudget(disruption.Child("budgets").Index(i), b, rel)...)
 		}
 	}
 	if rel.AutoMode != nil {
-		errs = append(errs, validateAutoModePool(field, pool, rel.AutoMode)...)
+		errs = append(errs, validateAutoModePool(path, pool, rel.AutoMode)...)
 	}
 	return errs
 }
 
 // checkConsolidationPolicy accepts the policies of the release's generation; v1beta1's
 // WhenUnderutilized and v1's WhenEmptyOrUnderutilized are the same policy under two names.
-func checkConsolidationPolicy(field string, policy ConsolidationPolicy, rel catalog.Release) error {
+func checkConsolidationPolicy(path *field.Path, policy ConsolidationPolicy, rel catalog.Release) error {
 	if policy == "WhenUnderutilized" && rel.Has(catalog.FeatureV1) {
-		return fmt.Errorf("%s: WhenUnderutilized was renamed WhenEmptyOrUnderutilized in Karpenter 1.0", field)
+		return field.Invalid(path, "WhenUnderutilized was renamed WhenEmptyOrUnderutilized in Karpenter 1.0")
 	}
 	if policy == "Balanced" {
-		return rel.Require(field, true, catalog.FeatureBalanced)
+		return rel.Require(path, true, catalog.FeatureBalanced)
 	}
-	return CheckEnum(field, string(policy), rel.ConsolidationPolicies)
+	return CheckEnum(path, string(policy), rel.ConsolidationPolicies)
 }
 
-func validateRequirement(field string, r Requirement) []error {
+func validateRequirement(path *field.Path, r Requirement) []error {
 	var errs []error
-	if err := checkLabelKey(field+".key", r.Key); err != nil && r.Key != "karpenter.sh/nodepool" {
+	if err := checkLabelKey(path.Child("key"), r.Key); err != nil && r.Key != "karpenter.sh/nodepool" {
 		errs = append(errs, err)
 	}
-	if err := CheckEnum(field+".operator", string(r.Operator), EnumValues[RequirementOperator]()); err != nil {
+	if err := CheckEnum(path.Child("operator"), string(r.Operator), EnumValues[RequirementOperator]()); err != nil {
 		return append(errs, err)
 	}
+	values := path.Child("values")
 	for i, v := range r.Values {
 		if len(v) > 63 || !labelValuePattern.MatchString(v) {
-			errs = append(errs, fmt.Errorf("%s.values[%d]: %q is not a valid label value", field, i, v))
+			errs = append(errs, field.Invalidf(values.Index(i), "%q is not a valid label value", v))
 		}
 	}
 	switch r.Operator {
 	case "In":
 		if len(r.Values) == 0 {
-			errs = append(errs, fmt.Errorf("%s.values: operator In needs at least one value", field))
+			errs = append(errs, field.Invalid(values, "operator In needs at least one value"))
 		}
 	case "Exists", "DoesNotExist":
 		if len(r.Values) > 0 {
-			errs = append(errs, fmt.Errorf("%s.values: operator %s takes no values", field, r.Operator))
+			errs = append(errs, field.Invalidf(values, "operator %s takes no values", r.Operator))
 		}
 	case "Gt", "Lt", "Gte", "Lte":
 		if len(r.Values) != 1 {
-			errs = append(errs, fmt.Errorf("%s.values: operator %s needs exactly one value, a non-negative integer", field, r.Operator))
+			errs = append(errs, field.Invalidf(values, "operator %s needs exactly one value, a non-negative integer", r.Operator))
 		} else if n, err := strconv.Atoi(r.Values[0]); err != nil || n < 0 {
-			errs = append(errs, fmt.Errorf("%s.values[0]: operator %s needs a non-negative integer, not %q", field, r.Operator, r.Values[0]))
+			errs = append(errs, field.Invalidf(values.Index(0), "operator %s needs a non-negative integer, not %q", r.Operator, r.Values[0]))
 		}
 	}
 	if r.MinValues != nil {
 		switch {
 		case *r.MinValues < 1 || *r.MinValues > 50:
-			errs = append(errs, fmt.Errorf("%s.minValues: %d is not between 1 and 50", field, *r.MinValues))
+			errs = append(errs, field.Invalidf(path.Child("minValues"), "%d is not between 1 and 50", *r.MinValues))
 		case r.Operator == "In" && len(r.Values) < *r.MinValues:
-			errs = append(errs, fmt.Errorf("%s.minValues: %d is more than the %d values given", field, *r.MinValues, len(r.Values)))
+			errs = append(errs, field.Invalidf(path.Child("minValues"), "%d is more than the %d values given", *r.MinValues, len(r.Values)))
 		}
 	}
 	return errs
@@ -265,27 +270,27 @@ func validateRequirement(field string, r Requirement) []error {
 
 var cronMacros = []string{"@annually", "@yearly", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"}
 
-func validateBudget(field string, b Budget, rel catalog.Release) []error {
+func validateBudget(path *field.Path, b Budget, rel catalog.Release) []error {
 	var errs []error
 	if b.Nodes != nil && !budgetNodesPattern.MatchString(*b.Nodes) {
-		errs = append(errs, fmt.Errorf("%s.nodes: %q is not a node count (5) or percentage (10%%)", field, *b.Nodes))
+		errs = append(errs, field.Invalidf(path.Child("nodes"), "%q is not a node count (5) or percentage (10%%)", *b.Nodes))
 	}
 	if (b.Schedule == nil) != (b.Duration == nil) {
-		errs = append(errs, fmt.Errorf("%s: schedule and duration must be set together (a schedule says when the budget starts, the duration how long it lasts)", field))
+		errs = append(errs, field.Invalid(path, "schedule and duration must be set together (a schedule says when the budget starts, the duration how long it lasts)"))
 	}
 	if b.Schedule != nil {
 		if err := checkCron(*b.Schedule); err != nil {
-			errs = append(errs, fmt.Errorf("%s.schedule: %w", field, err))
+			errs = append(errs, field.Invalid(path.Child("schedule"), err.Error()))
 		}
 	}
 	if b.Duration != nil && !budgetDurationPattern.MatchString(*b.Duration) {
-		errs = append(errs, fmt.Errorf("%s.duration: %q is not a duration in hours and minutes like 8h, 30m or 1h30m", field, *b.Duration))
+		errs = append(errs, field.Invalidf(path.Child("duration"), "%q is not a duration in hours and minutes like 8h, 30m or 1h30m", *b.Duration))
 	}
 	for i, r := range b.Reasons {
-		f := fmt.Sprintf("%s.reasons[%d]", field, i)
+		f := path.Child("reasons").Index(i)
 		if rel.AutoMode != nil {
 			if r == "Unhealthy" {
-				errs = append(errs, fmt.Errorf("%s: EKS Auto Mode names node repair NodeNotHealthy (Unhealthy is self-managed Karpenter 1.15's name)", f))
+				errs = append(errs, field.Invalid(f, "EKS Auto Mode names node repair NodeNotHealthy (Unhealthy is self-managed Karpenter 1.15's name)"))
 				continue
 			}
 			errs = append(errs, CheckEnum(f, r, rel.AutoMode.BudgetReasons))
@@ -366,28 +371,28 @@ func checkCronPart(part string, bounds [2]int, names []string) error {
 // validateStaticPool checks a static pool (replicas): the CRD refuses weight and limits but
 // nodes on it, and Karpenter ignores its consolidation settings, which would then be set for
 // nothing.
-func validateStaticPool(field string, pool NodePoolSpec, rel catalog.Release) []error {
+func validateStaticPool(path *field.Path, pool NodePoolSpec, rel catalog.Release) []error {
 	if pool.Replicas == nil {
 		return nil
 	}
 	errs := []error{
-		rel.Require(field+".replicas", true, catalog.FeatureStaticPools),
-		checkAtLeast(field+".replicas", pool.Replicas, 0),
+		rel.Require(path.Child("replicas"), true, catalog.FeatureStaticPools),
+		checkAtLeast(path.Child("replicas"), pool.Replicas, 0),
 	}
 	for _, k := range slices.Sorted(maps.Keys(pool.Limits)) {
 		if k != "nodes" {
-			errs = append(errs, fmt.Errorf("%s.limits[%q]: a static pool (replicas set) takes only the nodes limit", field, k))
+			errs = append(errs, field.Invalid(path.Child("limits").Key(k), "a static pool (replicas set) takes only the nodes limit"))
 		}
 	}
 	if pool.Weight != nil {
-		errs = append(errs, fmt.Errorf("%s.weight: not supported on a static pool (replicas set)", field))
+		errs = append(errs, field.Invalid(path.Child("weight"), "not supported on a static pool (replicas set)"))
 	}
 	if d := pool.Disruption; d != nil {
 		if d.ConsolidationPolicy != nil {
-			errs = append(errs, fmt.Errorf("%s.disruption.consolidationPolicy: Karpenter ignores it on a static pool (replicas set); remove it", field))
+			errs = append(errs, field.Invalid(path.Child("disruption", "consolidationPolicy"), "Karpenter ignores it on a static pool (replicas set)").WithHint("remove it"))
 		}
 		if d.ConsolidateAfter != nil {
-			errs = append(errs, fmt.Errorf("%s.disruption.consolidateAfter: Karpenter ignores it on a static pool (replicas set); remove it", field))
+			errs = append(errs, field.Invalid(path.Child("disruption", "consolidateAfter"), "Karpenter ignores it on a static pool (replicas set)").WithHint("remove it"))
 		}
 	}
 	return errs
@@ -396,7 +401,7 @@ func validateStaticPool(field string, pool NodePoolSpec, rel catalog.Release) []
 // checkWellKnownValues refuses, for a well-known label (catalog.WellKnownLabelValues), a value
 // Karpenter never sets: `In` it the pool would never launch a node, `NotIn` it excludes nothing.
 // A value a later release sets names that release.
-func checkWellKnownValues(field string, r Requirement, rel catalog.Release) []error {
+func checkWellKnownValues(path *field.Path, r Requirement, rel catalog.Release) []error {
 	known, ok := catalog.WellKnownLabelValues[r.Key]
 	if !ok || (r.Operator != "In" && r.Operator != "NotIn") {
 		return nil
@@ -407,11 +412,11 @@ func checkWellKnownValues(field string, r Requirement, rel catalog.Release) []er
 	}
 	var errs []error
 	for i, v := range r.Values {
-		f := fmt.Sprintf("%s.values[%d]", field, i)
+		f := path.Child("values").Index(i)
 		j := slices.IndexFunc(known, func(k catalog.LabelValue) bool { return k.Value == v })
 		switch {
 		case j < 0:
-			errs = append(errs, fmt.Errorf("%s: %q is not a value Karpenter sets on %s (%s), so the requirement can never match it", f, v, r.Key, strings.Join(names, ", ")))
+			errs = append(errs, field.Invalidf(f, "%q is not a value Karpenter sets on %s (%s), so the requirement can never match it", v, r.Key, strings.Join(names, ", ")))
 		case known[j].Since != "":
 			errs = append(errs, rel.Require(f, true, known[j].Since))
 		}

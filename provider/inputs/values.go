@@ -1,12 +1,12 @@
 package inputs
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 )
 
 // ValidateChartValues checks the user's chart values the component knows about: values the
@@ -16,33 +16,39 @@ func ValidateChartValues(values map[string]any, rel catalog.Release) []error {
 	var errs []error
 	for _, s := range rel.UnreadChartSettings() {
 		if _, set := lookupValue(values, s.Path); set {
-			errs = append(errs, fmt.Errorf("values.%s: the karpenter chart of %s does not read it, so Helm would ignore it (first in %s; version is %s)",
-				s.Path, rel.Version, s.Since, rel.Version))
+			errs = append(errs, field.Invalidf(valuesPath(s.Path), "the karpenter chart of %s does not read it, so Helm would ignore it (first in %s; version is %s)",
+				rel.Version, s.Since, rel.Version))
 		}
 	}
 	if v, set := lookupValue(values, "settings.ignoreDRARequests"); set && v == false && !rel.Has(catalog.FeatureIgnoreDRARequestsFalse) {
-		errs = append(errs, fmt.Errorf("values.settings.ignoreDRARequests: the karpenter chart of %s drops an explicit false, so the controller would keep ignoring DRA requests (honoured from %s; version is %s)",
+		errs = append(errs, field.Invalidf(valuesPath("settings.ignoreDRARequests"), "the karpenter chart of %s drops an explicit false, so the controller would keep ignoring DRA requests (honoured from %s; version is %s)",
 			rel.Version, catalog.FeatureSince[catalog.FeatureIgnoreDRARequestsFalse], rel.Version))
 	}
 	if v, _ := lookupValue(values, "settings.enableDRA"); helmTrue(v) {
 		for _, other := range []string{"settings.ignoreDRARequests", "settings.awsFeatureGates.draNVIDIAGPU", "settings.awsFeatureGates.draEFA"} {
 			if _, set := lookupValue(values, other); set {
-				errs = append(errs, fmt.Errorf("values.settings.enableDRA: mutually exclusive with values.%s (enableDRA sets it; the chart refuses to render both): unset one", other))
+				errs = append(errs, field.Invalidf(valuesPath("settings.enableDRA"), "mutually exclusive with %s (enableDRA sets it; the chart refuses to render both): unset one", valuesPath(other)))
 			}
 		}
 	}
 	legacy, _ := lookupValue(values, "settings.legacyNodeRepair")
 	terminateFirst, _ := lookupValue(values, "settings.featureGates.terminateFirstRepair")
 	if helmTrue(legacy) && helmTrue(terminateFirst) {
-		errs = append(errs, errors.New("values.settings.legacyNodeRepair: cannot be combined with values.settings.featureGates.terminateFirstRepair (the legacy node repair controller does not support terminate-first repair; the chart refuses to render both)"))
+		errs = append(errs, field.Invalidf(valuesPath("settings.legacyNodeRepair"), "cannot be combined with %s (the legacy node repair controller does not support terminate-first repair; the chart refuses to render both)",
+			valuesPath("settings.featureGates.terminateFirstRepair")))
 	}
 	if v, set := lookupValue(values, "settings.securityGroupRefreshInterval"); set {
 		s, _ := v.(string)
 		if d, err := time.ParseDuration(s); err != nil || d < time.Minute {
-			errs = append(errs, fmt.Errorf("values.settings.securityGroupRefreshInterval: %q is not a duration of at least 1m, like 5m (Karpenter refuses shorter intervals)", fmt.Sprint(v)))
+			errs = append(errs, field.Invalidf(valuesPath("settings.securityGroupRefreshInterval"), "%q is not a duration of at least 1m, like 5m (Karpenter refuses shorter intervals)", fmt.Sprint(v)))
 		}
 	}
 	return errs
+}
+
+// valuesPath is the input path of a dotted chart values path: values.settings.clusterName.
+func valuesPath(dotted string) *field.Path {
+	return field.NewPath("values", strings.Split(dotted, ".")...)
 }
 
 // lookupValue reads a dotted path of nested values; a key set to null counts as unset, as it
@@ -101,8 +107,8 @@ func CheckOwnedChartValues(values map[string]any, owned []catalog.OwnedValue) []
 	var errs []error
 	for _, o := range owned {
 		if _, found := walkPath(values, o.Path); found {
-			errs = append(errs, fmt.Errorf("%s: the component sets it from %s (and made the controller's IAM, queue and service account for that value); set %s instead",
-				o, o.Input, o.Input))
+			errs = append(errs, field.Invalidf(o.ValuesPath(), "the component sets it from %s (and made the controller's IAM, queue and service account for that value)", o.Input).
+				WithHint("set "+o.Input+" instead"))
 		}
 	}
 	return errs

@@ -6,15 +6,16 @@ import (
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 )
 
 // PoolWarnings are what a valid pool almost certainly did not mean: requirements no instance
 // can meet, with the pool's class (nil when unknown, as for a standalone NodePool). Said on the
 // component at every preview; the pool is created as written.
-func PoolWarnings(field string, pool NodePoolSpec, class *NodeClassSpec, rel catalog.Release) []string {
+func PoolWarnings(path *field.Path, pool NodePoolSpec, class *NodeClassSpec, rel catalog.Release) []string {
 	var out []string
 	for i, r := range pool.Requirements {
-		f := fmt.Sprintf("%s.requirements[%d]", field, i)
+		f := path.Child("requirements").Index(i)
 		known, ok := catalog.WellKnownLabelValues[r.Key]
 		if !ok {
 			continue

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 )
 
@@ -55,7 +56,7 @@ func (p *Plan) resolveAutoMode(args inputs.KarpenterArgs) []error {
 	// computeConfig.nodeRoleArn) fails loudly at create — set nodeAccess none then — where a
 	// missing entry fails silently.
 	p.NodeAccess = inputs.Deref(args.NodeAccess, inputs.NodeAccessEntry)
-	if err := inputs.CheckEnum("nodeAccess", string(p.NodeAccess), inputs.EnumValues[inputs.NodeAccess]()); err != nil {
+	if err := inputs.CheckEnum(field.NewPath("nodeAccess"), string(p.NodeAccess), inputs.EnumValues[inputs.NodeAccess]()); err != nil {
 		errs = append(errs, err)
 	} else if p.NodeAccess == inputs.NodeAccessAwsAuth {
 		errs = append(errs, errors.New("nodeAccess: awsAuth does not admit Auto Mode nodes; use accessEntry (an EC2 access entry with AmazonEKSAutoNodePolicy), or none when EKS already has one for the role"))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 )
 
@@ -63,7 +64,7 @@ func ClusterToRead(args inputs.KarpenterArgs, known Known) ClusterRef {
 	if !ok {
 		return ClusterRef{Waits: "clusterName is not known yet (an output of a resource this update creates)"}
 	}
-	if err := inputs.CheckClusterName("clusterName", name); err != nil {
+	if err := inputs.CheckClusterName(field.NewPath("clusterName"), name); err != nil {
 		return ClusterRef{Err: err} // no cluster can have that name: nothing to read
 	}
 	return ClusterRef{Name: name, Created: known.Created != nil && known.Created("clusterName")}

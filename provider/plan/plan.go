@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 )
 
@@ -32,7 +33,7 @@ func ReleaseForMode(mode *inputs.Mode, version *string, allowUnverified *bool) (
 		}
 		return catalog.AutoModeRelease(), errors.Join(errs...)
 	default:
-		return catalog.Release{}, inputs.CheckEnum("mode", string(m), inputs.EnumValues[inputs.Mode]())
+		return catalog.Release{}, inputs.CheckEnum(field.NewPath("mode"), string(m), inputs.EnumValues[inputs.Mode]())
 	}
 }
 
@@ -223,8 +224,8 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 	case inputs.ModeSelfManaged:
 		errs = append(errs, p.resolveIdentity(args)...)
 		errs = append(errs, p.resolveNodeAccess(args)...)
-		errs = append(errs, inputs.CheckDNSLabel("namespace", p.Namespace))
-		errs = append(errs, inputs.CheckDNSSubdomain("serviceAccountName", p.ServiceAccount))
+		errs = append(errs, inputs.CheckDNSLabel(field.NewPath("namespace"), p.Namespace))
+		errs = append(errs, inputs.CheckDNSSubdomain(field.NewPath("serviceAccountName"), p.ServiceAccount))
 		errs = append(errs, inputs.ValidateChartRepository(p.chartRepository))
 		errs = append(errs, inputs.CheckOCICredentials(p.chartRepository, args)...)
 		p.ReleaseTimeout = inputs.Deref(args.ReleaseTimeout, 0)
@@ -235,7 +236,7 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 
 	errs = append(errs, validateComponentName(name))
 	if args.ClusterAuthenticationMode != nil {
-		errs = append(errs, inputs.CheckEnum("clusterAuthenticationMode", string(*args.ClusterAuthenticationMode), inputs.EnumValues[inputs.AuthenticationMode]()))
+		errs = append(errs, inputs.CheckEnum(field.NewPath("clusterAuthenticationMode"), string(*args.ClusterAuthenticationMode), inputs.EnumValues[inputs.AuthenticationMode]()))
 	}
 	if args.KubernetesVersion != nil && p.Mode == inputs.ModeSelfManaged {
 		errs = append(errs, catalog.CheckKubernetesVersion(*args.KubernetesVersion, rel))
@@ -257,13 +258,13 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 			rel.Version, catalog.FeatureSince[catalog.FeatureNodeClassRole]))
 	}
 	for i, st := range args.ControllerPolicyStatements {
-		errs = append(errs, inputs.ValidatePolicyStatement(fmt.Sprintf("controllerPolicyStatements[%d]", i), st))
+		errs = append(errs, inputs.ValidatePolicyStatement(field.NewPath("controllerPolicyStatements").Index(i), st))
 	}
 	for _, key := range slices.Sorted(maps.Keys(args.ControllerPolicyArns)) {
-		errs = append(errs, inputs.CheckKey("controllerPolicyArns", key))
+		errs = append(errs, inputs.CheckKey(field.NewPath("controllerPolicyArns"), key))
 	}
 	for _, key := range slices.Sorted(maps.Keys(args.NodeRoleAdditionalPolicyArns)) {
-		errs = append(errs, inputs.CheckKey("nodeRoleAdditionalPolicyArns", key))
+		errs = append(errs, inputs.CheckKey(field.NewPath("nodeRoleAdditionalPolicyArns"), key))
 	}
 
 	p.Pools, p.Classes = resolveProvisioning(args, rel)
@@ -274,14 +275,14 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 		return nil, err
 	}
 	for i, c := range p.Classes {
-		p.Warnings = append(p.Warnings, inputs.ClassWarnings(fmt.Sprintf("nodeClasses[%d]", i), c, rel)...)
+		p.Warnings = append(p.Warnings, inputs.ClassWarnings(field.NewPath("nodeClasses").Index(i), c, rel)...)
 	}
 	for i, pool := range p.Pools {
 		var class *inputs.NodeClassSpec
 		if j := slices.IndexFunc(p.Classes, func(c inputs.NodeClassSpec) bool { return c.Name == inputs.Deref(pool.NodeClassRef, "") }); j >= 0 {
 			class = &p.Classes[j]
 		}
-		p.Warnings = append(p.Warnings, inputs.PoolWarnings(fmt.Sprintf("nodePools[%d]", i), pool, class, rel)...)
+		p.Warnings = append(p.Warnings, inputs.PoolWarnings(field.NewPath("nodePools").Index(i), pool, class, rel)...)
 	}
 	return p, nil
 }
@@ -289,7 +290,7 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 // resolveIdentity decides how the controller authenticates.
 func (p *Plan) resolveIdentity(args inputs.KarpenterArgs) []error {
 	identity := inputs.Deref(args.ControllerIdentity, inputs.ControllerIdentityIRSA)
-	if err := inputs.CheckEnum("controllerIdentity", string(identity), inputs.EnumValues[inputs.ControllerIdentity]()); err != nil {
+	if err := inputs.CheckEnum(field.NewPath("controllerIdentity"), string(identity), inputs.EnumValues[inputs.ControllerIdentity]()); err != nil {
 		return []error{err}
 	}
 	p.TrustIRSA = identity != inputs.ControllerIdentityPodIdentity
@@ -326,7 +327,7 @@ func (p *Plan) resolveNodeAccess(args inputs.KarpenterArgs) []error {
 	default:
 		p.NodeAccess = inputs.NodeAccessEntry
 	}
-	if err := inputs.CheckEnum("nodeAccess", string(p.NodeAccess), inputs.EnumValues[inputs.NodeAccess]()); err != nil {
+	if err := inputs.CheckEnum(field.NewPath("nodeAccess"), string(p.NodeAccess), inputs.EnumValues[inputs.NodeAccess]()); err != nil {
 		return []error{err}
 	}
 	if args.ClusterAuthenticationMode == nil {

@@ -20,7 +20,7 @@ func TestFieldsNewerThanTheVersionFail(t *testing.T) {
 		{"1.0.8", `{"nodePools":[{"name":"p","disruption":{"consolidationPolicy":"WhenUnderutilized"}}]}`, "WhenUnderutilized was renamed WhenEmptyOrUnderutilized in Karpenter 1.0"},
 		{"0.37.7", `{"nodePools":[{"name":"p","disruption":{"consolidationPolicy":"WhenEmptyOrUnderutilized","consolidateAfter":"5m"}}]}`, "disruption.consolidateAfter: needs the v1 APIs"},
 		{"0.31.4", `{"nodeClasses":[{"name":"c","role":"my-role"}]}`, "nodeClasses[0].role: needs node classes with a role"},
-		{"0.37.7", `{"nodeClasses":[{"name":"c","amiAlias":"al2023@v20240807"}]}`, "nodeClasses[0].amiAlias (a pinned AMI version): needs the v1 APIs"},
+		{"0.37.7", `{"nodeClasses":[{"name":"c","amiAlias":"al2023@v20240807"}]}`, "nodeClasses[0].amiAlias: a pinned AMI version needs the v1 APIs"},
 		{"0.31.4", `{"nodeClasses":[{"name":"c","amiAlias":"al2023@latest"}]}`, `unknown AMI alias family "al2023"; Karpenter 0.31.4 knows al2, bottlerocket, windows2019, windows2022`},
 		{"0.31.4", `{"nodeClasses":[{"name":"c","subnetSelectorTerms":[{"tags":{"a":"b"}},{"tags":{"c":"d"}}]}]}`, "nodeClasses[0].subnetSelectorTerms: several terms"},
 		{"0.31.4", `{"createInstanceProfile":false}`, "createInstanceProfile: Karpenter 0.31.4 launches nodes with the instance profile in settings.aws.defaultInstanceProfile"},

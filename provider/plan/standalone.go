@@ -6,15 +6,15 @@ package plan
 // component-name check.
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 )
 
 // standalonePath is where a standalone resource's object is: its `spec` input.
-const standalonePath = "spec"
+var standalonePath = field.NewPath("spec")
 
 // ForNodePool validates a NodePool resource's inputs and plans its one pool.
 func ForNodePool(name string, args inputs.NodePoolArgs) (*Plan, error) {
@@ -24,9 +24,9 @@ func ForNodePool(name string, args inputs.NodePoolArgs) (*Plan, error) {
 	}
 	errs := inputs.ValidateNodePool(standalonePath, args.Spec, rel)
 	if args.Spec.NodeClassRef == nil {
-		errs = append(errs, fmt.Errorf("spec.nodeClassRef: required (the name of a %s in the cluster)", rel.NodeClass.Kind))
+		errs = append(errs, field.Required(standalonePath.Child("nodeClassRef"), fmt.Sprintf("(the name of a %s in the cluster)", rel.NodeClass.Kind)))
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err := field.Join(errs...); err != nil {
 		return nil, err
 	}
 	p := standalonePlan(name, KindNodePool, rel)
@@ -38,7 +38,7 @@ func ForNodePool(name string, args inputs.NodePoolArgs) (*Plan, error) {
 // ForNodeClass validates a NodeClass resource's inputs and plans its one class.
 func ForNodeClass(name string, args inputs.NodeClassArgs) (*Plan, error) {
 	if args.ClusterName == nil {
-		return nil, errors.New("clusterName: required (the name of the EKS cluster)")
+		return nil, field.Required(field.NewPath("clusterName"), "(the name of the EKS cluster)")
 	}
 	rel, err := ReleaseForMode(args.Mode, args.Version, args.AllowUnverifiedVersion)
 	if err != nil {
@@ -47,9 +47,9 @@ func ForNodeClass(name string, args inputs.NodeClassArgs) (*Plan, error) {
 	c := args.Spec
 	errs := inputs.ValidateClass(standalonePath, c, rel)
 	if (modeOf(rel) == inputs.ModeAutoMode || rel.Has(catalog.FeatureNodeClassRole)) && c.Role == nil && c.InstanceProfile == nil {
-		errs = append(errs, errors.New("spec.role: required unless instanceProfile is set (the node IAM role, e.g. the Karpenter component's nodeRoleName)"))
+		errs = append(errs, field.Invalid(standalonePath.Child("role"), "required unless instanceProfile is set (the node IAM role, e.g. the Karpenter component's nodeRoleName)"))
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err := field.Join(errs...); err != nil {
 		return nil, err
 	}
 	p := standalonePlan(name, KindNodeClass, rel)
@@ -65,12 +65,12 @@ func standalonePlan(name string, kind Kind, rel catalog.Release) *Plan {
 
 // PoolPath and ClassPath are the input paths of the i-th pool and class: an entry of the
 // component's lists, or a standalone resource's spec.
-func (p *Plan) PoolPath(i int) string  { return p.objectPath("nodePools", i) }
-func (p *Plan) ClassPath(i int) string { return p.objectPath("nodeClasses", i) }
+func (p *Plan) PoolPath(i int) *field.Path  { return p.objectPath("nodePools", i) }
+func (p *Plan) ClassPath(i int) *field.Path { return p.objectPath("nodeClasses", i) }
 
-func (p *Plan) objectPath(list string, i int) string {
+func (p *Plan) objectPath(list string, i int) *field.Path {
 	if p.Kind != KindComponent {
 		return standalonePath
 	}
-	return fmt.Sprintf("%s[%d]", list, i)
+	return field.NewPath(list).Index(i)
 }
