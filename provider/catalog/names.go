@@ -53,3 +53,28 @@ func AliasFamilyOf(amiFamily string) string {
 	}
 	return ""
 }
+
+// Child-name suffixes of the children whose AWS names have a length limit.
+const (
+	ControllerRoleSuffix = "-controller"
+	NodeRoleSuffix       = "-node"
+	QueueSuffix          = "-interruption"
+)
+
+// PhysicalNameHash is what the component appends to a child's AWS name: "-" and 7 hex
+// characters (children.physicalName).
+const PhysicalNameHash = 8
+
+// PhysicalNameLimits are AWS's name limits of the children the component names, each with the
+// longest suffix the component uses for that kind (IAM User Guide, "IAM object quotas": role
+// names 64, policy names 128; EventBridge rule names 64; SQS queue names 80).
+var PhysicalNameLimits = []struct {
+	What   string
+	Suffix string
+	Limit  int
+}{
+	{"IAM role", ControllerRoleSuffix, 64},
+	{"EventBridge rule", "-capacity-reservation", 64},
+	{"SQS queue", QueueSuffix, 80},
+	{"IAM policy", "-controller-resource-discovery", 128},
+}

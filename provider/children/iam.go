@@ -8,7 +8,6 @@ import (
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -71,8 +70,8 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 		}, nil
 	}
 
-	role, err := b.newChild(iamRole, plan.ControllerRoleSuffix, pulumi.Map{
-		"name":             pulumi.String(b.physicalName(plan.ControllerRoleSuffix)),
+	role, err := b.newChild(iamRole, catalog.ControllerRoleSuffix, pulumi.Map{
+		"name":             pulumi.String(b.physicalName(catalog.ControllerRoleSuffix)),
 		"description":      b.describe("controller role"),
 		"assumeRolePolicy": b.controllerTrustPolicy(),
 		"tags":             b.plan.Deferred.Tags,
@@ -162,7 +161,7 @@ func (b *builder) controllerPolicyLayout(queueArn string) []catalog.ControllerPo
 	}
 	nodeRole, ok := b.plan.KnownInput("nodeRoleArn")
 	if !ok {
-		nodeRole = b.aws.RoleArn(b.physicalName(plan.NodeRoleSuffix))
+		nodeRole = b.aws.RoleArn(b.physicalName(catalog.NodeRoleSuffix))
 	}
 	return catalog.LayoutControllerPolicies(b.plan.Release, catalog.PolicyScope{AwsScope: b.aws, Cluster: cluster, NodeRoleArns: []string{nodeRole}, QueueArn: queueArn})
 }
@@ -265,8 +264,8 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 		Principal: map[string]string{"Service": "ec2." + b.aws.DNSSuffix},
 		Action:    catalog.List{"sts:AssumeRole"},
 	}}}.Json()
-	name := b.physicalName(plan.NodeRoleSuffix)
-	role, err := b.newChild(iamRole, plan.NodeRoleSuffix, pulumi.Map{
+	name := b.physicalName(catalog.NodeRoleSuffix)
+	role, err := b.newChild(iamRole, catalog.NodeRoleSuffix, pulumi.Map{
 		"name":             pulumi.String(name),
 		"description":      b.describe("node role"),
 		"assumeRolePolicy": pulumi.String(trust),

@@ -5,9 +5,6 @@ package plan
 // (the checks are the spec package's; they never call back into plan resolution).
 
 import (
-	"errors"
-	"fmt"
-	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -24,14 +21,7 @@ func ReleaseForMode(mode *inputs.Mode, version *string, allowUnverified *bool) (
 	case inputs.ModeSelfManaged:
 		return catalog.LookupRelease(inputs.Deref(version, catalog.DefaultVersion), inputs.Deref(allowUnverified, false))
 	case inputs.ModeAutoMode:
-		var errs []error
-		if version != nil {
-			errs = append(errs, errors.New("version: not used with mode autoMode (EKS runs and upgrades Karpenter; Auto Mode objects have one API)"))
-		}
-		if allowUnverified != nil {
-			errs = append(errs, errors.New("allowUnverifiedVersion: not used with mode autoMode (there is no Karpenter version to choose)"))
-		}
-		return catalog.AutoModeRelease(), errors.Join(errs...)
+		return catalog.AutoModeRelease(), field.Join(inputs.ValidateAutoModeVersion(version, allowUnverified)...)
 	default:
 		return catalog.Release{}, inputs.CheckEnum(field.NewPath("mode"), string(m), inputs.EnumValues[inputs.Mode]())
 	}
@@ -62,26 +52,6 @@ func (p *Plan) ChartSource(chart string) (ref, version, repo string) {
 	default:
 		return path.Join(base, chart), "", ""
 	}
-}
-
-// Child-name suffixes of the children whose AWS names have a length limit.
-const (
-	ControllerRoleSuffix = "-controller"
-	NodeRoleSuffix       = "-node"
-	QueueSuffix          = "-interruption"
-)
-
-// physicalNameLimits are the AWS name limits of the children the component names, by the
-// longest suffix used for that kind. physicalName adds "-" and 7 hex characters.
-var physicalNameLimits = []struct {
-	what   string
-	suffix string
-	limit  int
-}{
-	{"IAM role", ControllerRoleSuffix, 64},
-	{"EventBridge rule", "-capacity-reservation", 64},
-	{"SQS queue", QueueSuffix, 80},
-	{"IAM policy", "-controller-resource-discovery", 128},
 }
 
 // Plan is the component's plain inputs resolved: defaults applied, versions looked
@@ -172,13 +142,13 @@ type planInputs struct {
 // naming its field.
 func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) (*Plan, error) {
 	if args.ClusterName == nil {
-		return nil, errors.New("clusterName: required (the name of the EKS cluster)")
+		return nil, field.Required(field.NewPath("clusterName"), "(the name of the EKS cluster)")
 	}
 	rel, err := ReleaseForMode(args.Mode, args.Version, args.AllowUnverifiedVersion)
 	if err != nil {
 		return nil, err // everything else depends on the version
 	}
-	var errs []error
+	errs := inputs.ValidateKarpenter(name, args, rel)
 	crds := inputs.Deref(args.InstallCrds, true)
 	p := &Plan{
 		Name:                name,
@@ -193,7 +163,10 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 		Interruption:        inputs.Deref(args.InterruptionHandling, true),
 		CreateControllerIAM: args.ControllerRoleArn == nil,
 		CreateNodeRole:      args.NodeRoleArn == nil,
+		RetainCrds:          inputs.Deref(args.RetainCrdsOnDelete, false),
+		ReleaseTimeout:      inputs.Deref(args.ReleaseTimeout, 0),
 
+		SpotServiceLinkedRole:     inputs.Deref(args.CreateSpotServiceLinkedRole, false),
 		ControllerImageRepository: inputs.Deref(args.ControllerImageRepository, ""),
 
 		Cluster:     cluster,
@@ -213,97 +186,40 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 		p.accessMode = cluster.AuthenticationMode
 	}
 	p.CreateInstanceProfile = p.CreateNodeRole && inputs.Deref(args.CreateInstanceProfile, true)
-	p.RetainCrds = inputs.Deref(args.RetainCrdsOnDelete, false)
-	if p.RetainCrds && !p.InstallCrds && p.Mode == inputs.ModeSelfManaged {
-		errs = append(errs, fmt.Errorf("retainCrdsOnDelete: only for the karpenter-crd release, which this install does not have (installCrds false, or Karpenter %s, whose chart installs CRDs that Helm never deletes)", rel.Version))
-	}
-	p.SpotServiceLinkedRole = inputs.Deref(args.CreateSpotServiceLinkedRole, false)
 	switch p.Mode {
 	case inputs.ModeAutoMode:
-		errs = append(errs, p.resolveAutoMode(args)...)
+		p.resolveAutoMode(args)
 	case inputs.ModeSelfManaged:
-		errs = append(errs, p.resolveIdentity(args)...)
-		errs = append(errs, p.resolveNodeAccess(args)...)
-		errs = append(errs, inputs.CheckDNSLabel(field.NewPath("namespace"), p.Namespace))
-		errs = append(errs, inputs.CheckDNSSubdomain(field.NewPath("serviceAccountName"), p.ServiceAccount))
-		errs = append(errs, inputs.ValidateChartRepository(p.chartRepository))
-		errs = append(errs, inputs.CheckOCICredentials(p.chartRepository, args)...)
-		p.ReleaseTimeout = inputs.Deref(args.ReleaseTimeout, 0)
-		if args.ReleaseTimeout != nil && *args.ReleaseTimeout < 1 {
-			errs = append(errs, fmt.Errorf("releaseTimeout: %d is not a number of seconds a release can wait (at least 1)", *args.ReleaseTimeout))
-		}
-	}
-
-	errs = append(errs, validateComponentName(name))
-	if args.ClusterAuthenticationMode != nil {
-		errs = append(errs, inputs.CheckEnum(field.NewPath("clusterAuthenticationMode"), string(*args.ClusterAuthenticationMode), inputs.EnumValues[inputs.AuthenticationMode]()))
-	}
-	if args.KubernetesVersion != nil && p.Mode == inputs.ModeSelfManaged {
-		errs = append(errs, catalog.CheckKubernetesVersion(*args.KubernetesVersion, rel))
-	}
-
-	if !p.CreateControllerIAM {
-		if len(args.ControllerPolicyStatements) > 0 {
-			errs = append(errs, errors.New("controllerPolicyStatements: cannot be used with controllerRoleArn (the component creates no controller role to attach them to)"))
-		}
-		if len(args.ControllerPolicyArns) > 0 {
-			errs = append(errs, errors.New("controllerPolicyArns: cannot be used with controllerRoleArn (the component creates no controller role to attach them to)"))
-		}
-	}
-	if !p.CreateNodeRole && len(args.NodeRoleAdditionalPolicyArns) > 0 {
-		errs = append(errs, errors.New("nodeRoleAdditionalPolicyArns: cannot be used with nodeRoleArn (the component creates no node role to attach them to)"))
-	}
-	if p.Mode == inputs.ModeSelfManaged && !rel.Has(catalog.FeatureNodeClassRole) && p.CreateNodeRole && !p.CreateInstanceProfile {
-		errs = append(errs, fmt.Errorf("createInstanceProfile: Karpenter %s launches nodes with the instance profile in settings.aws.defaultInstanceProfile, so the component must create it (Karpenter manages instance profiles itself from %s)",
-			rel.Version, catalog.FeatureSince[catalog.FeatureNodeClassRole]))
-	}
-	for i, st := range args.ControllerPolicyStatements {
-		errs = append(errs, inputs.ValidatePolicyStatement(field.NewPath("controllerPolicyStatements").Index(i), st))
-	}
-	for _, key := range slices.Sorted(maps.Keys(args.ControllerPolicyArns)) {
-		errs = append(errs, inputs.CheckKey(field.NewPath("controllerPolicyArns"), key))
-	}
-	for _, key := range slices.Sorted(maps.Keys(args.NodeRoleAdditionalPolicyArns)) {
-		errs = append(errs, inputs.CheckKey(field.NewPath("nodeRoleAdditionalPolicyArns"), key))
+		p.resolveIdentity(args)
+		p.resolveNodeAccess(args)
 	}
 
 	p.Pools, p.Classes = resolveProvisioning(args, rel)
 	p.userPools = args.NodePools
 	p.WindowsNodes = slices.ContainsFunc(p.Classes, usesWindowsWithNodeRole)
 	errs = append(errs, inputs.ValidateProvisioning(p.Pools, p.userPools, p.Classes, rel)...)
-	if err := errors.Join(errs...); err != nil {
+	if err := field.Join(errs...); err != nil {
 		return nil, err
 	}
 	for i, c := range p.Classes {
-		p.Warnings = append(p.Warnings, inputs.ClassWarnings(field.NewPath("nodeClasses").Index(i), c, rel)...)
+		p.Warnings = append(p.Warnings, inputs.ClassWarnings(p.ClassPath(i), c, rel)...)
 	}
 	for i, pool := range p.Pools {
 		var class *inputs.NodeClassSpec
 		if j := slices.IndexFunc(p.Classes, func(c inputs.NodeClassSpec) bool { return c.Name == inputs.Deref(pool.NodeClassRef, "") }); j >= 0 {
 			class = &p.Classes[j]
 		}
-		p.Warnings = append(p.Warnings, inputs.PoolWarnings(field.NewPath("nodePools").Index(i), pool, class, rel)...)
+		p.Warnings = append(p.Warnings, inputs.PoolWarnings(p.PoolPath(i), pool, class, rel)...)
 	}
 	return p, nil
 }
 
 // resolveIdentity decides how the controller authenticates.
-func (p *Plan) resolveIdentity(args inputs.KarpenterArgs) []error {
+func (p *Plan) resolveIdentity(args inputs.KarpenterArgs) {
 	identity := inputs.Deref(args.ControllerIdentity, inputs.ControllerIdentityIRSA)
-	if err := inputs.CheckEnum(field.NewPath("controllerIdentity"), string(identity), inputs.EnumValues[inputs.ControllerIdentity]()); err != nil {
-		return []error{err}
-	}
 	p.TrustIRSA = identity != inputs.ControllerIdentityPodIdentity
 	p.PodIdentity = identity != inputs.ControllerIdentityIRSA
 	p.CreatePodIdentityAgent = inputs.Deref(args.CreatePodIdentityAgent, false)
-	var errs []error
-	if p.CreateControllerIAM && p.TrustIRSA && args.OidcProviderArn == nil {
-		errs = append(errs, fmt.Errorf("oidcProviderArn: required to create the controller role with controllerIdentity %s (IRSA trusts the cluster's OIDC provider); or set controllerRoleArn, or use controllerIdentity podIdentity", identity))
-	}
-	if p.CreatePodIdentityAgent && !p.PodIdentity {
-		errs = append(errs, errors.New("createPodIdentityAgent: only used with controllerIdentity podIdentity or both"))
-	}
-	return errs
 }
 
 // assumedAuthenticationMode is the mode node access follows when neither the input nor the
@@ -313,33 +229,18 @@ const assumedAuthenticationMode = inputs.AuthenticationModeApiAndConfigMap
 
 // resolveNodeAccess decides how the node role joins the cluster: by default an access entry,
 // an aws-auth mapping on CONFIG_MAP clusters, and nothing for a role the component does not
-// own (it usually has access already). A nodeAccess the cluster's own mode refuses is a cluster
-// finding (CheckCluster), with the cluster's name.
-func (p *Plan) resolveNodeAccess(args inputs.KarpenterArgs) []error {
-	mode := p.accessMode
+// own (it usually has access already).
+func (p *Plan) resolveNodeAccess(args inputs.KarpenterArgs) {
 	switch {
 	case args.NodeAccess != nil:
 		p.NodeAccess = *args.NodeAccess
 	case !p.CreateNodeRole:
 		p.NodeAccess = inputs.NodeAccessNone
-	case mode == inputs.AuthenticationModeConfigMap:
+	case p.accessMode == inputs.AuthenticationModeConfigMap:
 		p.NodeAccess = inputs.NodeAccessAwsAuth
 	default:
 		p.NodeAccess = inputs.NodeAccessEntry
 	}
-	if err := inputs.CheckEnum(field.NewPath("nodeAccess"), string(p.NodeAccess), inputs.EnumValues[inputs.NodeAccess]()); err != nil {
-		return []error{err}
-	}
-	if args.ClusterAuthenticationMode == nil {
-		return nil
-	}
-	switch {
-	case p.NodeAccess == inputs.NodeAccessEntry && mode == inputs.AuthenticationModeConfigMap:
-		return []error{errors.New("nodeAccess: accessEntry needs a cluster in API or API_AND_CONFIG_MAP mode; clusterAuthenticationMode is CONFIG_MAP (use awsAuth)")}
-	case p.NodeAccess == inputs.NodeAccessAwsAuth && mode == inputs.AuthenticationModeApi:
-		return []error{errors.New("nodeAccess: awsAuth needs a cluster that reads aws-auth (CONFIG_MAP or API_AND_CONFIG_MAP); clusterAuthenticationMode is API (use accessEntry)")}
-	}
-	return nil
 }
 
 // usesWindowsWithNodeRole says whether a class launches Windows nodes with the component's
@@ -392,17 +293,4 @@ func PoolDefaults(r catalog.Release) (expireAfter string, requirements []inputs.
 		requirements = append(requirements, inputs.Requirement{Key: req.Key, Operator: inputs.RequirementOperator(req.Operator), Values: slices.Clone(req.Values)})
 	}
 	return expireAfter, requirements
-}
-
-func validateComponentName(name string) error {
-	for _, l := range physicalNameLimits {
-		if n := len(name) + len(l.suffix) + 8; n > l.limit {
-			return fmt.Errorf("name: the component name %q is too long: the %s it names (%q + \"%s-<7 hex>\") would be %d characters, over AWS's limit of %d; use at most %d characters",
-				name, l.what, name, l.suffix, n, l.limit, l.limit-len(l.suffix)-8)
-		}
-	}
-	if !inputs.ComponentNamePattern.MatchString(name) {
-		return fmt.Errorf("name: %q is not usable in AWS resource names (letters, digits, '-' and '_', starting with a letter or digit)", name)
-	}
-	return nil
 }

@@ -35,6 +35,7 @@ func TestAutoModeRefusesSelfManagedInputs(t *testing.T) {
 		t.Run(field, func(t *testing.T) {
 			msg := planError(t, autoModeWith(t, `{"`+field+`":`+value+`}`))
 			assert.Contains(t, msg, field+": not used with mode autoMode")
+			assert.Equal(t, 1, strings.Count(msg, "\n")+1, "one problem, said once: %s", msg)
 		})
 	}
 	// Problems are reported together.

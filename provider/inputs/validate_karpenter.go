@@ -1,0 +1,189 @@
+package inputs
+
+// The component's own plain inputs — everything but the pools and classes, which
+// ValidateProvisioning checks once the plan has completed the lists — against the release, and
+// against each other. The plan resolves the same defaults; these checks only refuse.
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
+)
+
+// ValidateKarpenter checks a Karpenter component's plain inputs for the release rel, the
+// component being named name: every problem, in a fixed order.
+func ValidateKarpenter(name string, args KarpenterArgs, rel catalog.Release) []error {
+	var errs []error
+	autoMode := rel.AutoMode != nil
+	installCrds := Deref(args.InstallCrds, true) && rel.CrdChart
+	if Deref(args.RetainCrdsOnDelete, false) && !installCrds && !autoMode {
+		errs = append(errs, field.Invalidf(field.NewPath("retainCrdsOnDelete"), "only for the karpenter-crd release, which this install does not have (installCrds false, or Karpenter %s, whose chart installs CRDs that Helm never deletes)", rel.Version))
+	}
+	if autoMode {
+		errs = append(errs, validateAutoModeInputs(args)...)
+	} else {
+		errs = append(errs, validateIdentity(args)...)
+		errs = append(errs, validateNodeAccess(args)...)
+		errs = append(errs, CheckDNSLabel(field.NewPath("namespace"), Deref(args.Namespace, rel.DefaultNamespace)))
+		errs = append(errs, CheckDNSSubdomain(field.NewPath("serviceAccountName"), Deref(args.ServiceAccountName, catalog.DefaultServiceAccount)))
+		repo := Deref(args.ChartRepository, catalog.DefaultChartRepository)
+		errs = append(errs, ValidateChartRepository(repo))
+		errs = append(errs, CheckOCICredentials(repo, args)...)
+		if args.ReleaseTimeout != nil && *args.ReleaseTimeout < 1 {
+			errs = append(errs, field.Invalidf(field.NewPath("releaseTimeout"), "%d is not a number of seconds a release can wait (at least 1)", *args.ReleaseTimeout))
+		}
+	}
+
+	errs = append(errs, checkComponentName(name))
+	if args.ClusterAuthenticationMode != nil {
+		errs = append(errs, CheckEnum(field.NewPath("clusterAuthenticationMode"), string(*args.ClusterAuthenticationMode), EnumValues[AuthenticationMode]()))
+	}
+	if args.KubernetesVersion != nil && !autoMode {
+		errs = append(errs, catalog.CheckKubernetesVersion(*args.KubernetesVersion, rel))
+	}
+
+	// Extra permissions need a role the component creates.
+	if args.ControllerRoleArn != nil && !autoMode {
+		if len(args.ControllerPolicyStatements) > 0 {
+			errs = append(errs, field.Invalid(field.NewPath("controllerPolicyStatements"), "cannot be used with controllerRoleArn (the component creates no controller role to attach them to)"))
+		}
+		if len(args.ControllerPolicyArns) > 0 {
+			errs = append(errs, field.Invalid(field.NewPath("controllerPolicyArns"), "cannot be used with controllerRoleArn (the component creates no controller role to attach them to)"))
+		}
+	}
+	createNodeRole := args.NodeRoleArn == nil
+	if !createNodeRole && len(args.NodeRoleAdditionalPolicyArns) > 0 {
+		errs = append(errs, field.Invalid(field.NewPath("nodeRoleAdditionalPolicyArns"), "cannot be used with nodeRoleArn (the component creates no node role to attach them to)"))
+	}
+	if !autoMode && !rel.Has(catalog.FeatureNodeClassRole) && createNodeRole && !Deref(args.CreateInstanceProfile, true) {
+		errs = append(errs, field.Invalidf(field.NewPath("createInstanceProfile"), "Karpenter %s launches nodes with the instance profile in settings.aws.defaultInstanceProfile, so the component must create it (Karpenter manages instance profiles itself from %s)",
+			rel.Version, catalog.FeatureSince[catalog.FeatureNodeClassRole]))
+	}
+	for i, st := range args.ControllerPolicyStatements {
+		errs = append(errs, ValidatePolicyStatement(field.NewPath("controllerPolicyStatements").Index(i), st))
+	}
+	for _, key := range slices.Sorted(maps.Keys(args.ControllerPolicyArns)) {
+		errs = append(errs, CheckKey(field.NewPath("controllerPolicyArns"), key))
+	}
+	for _, key := range slices.Sorted(maps.Keys(args.NodeRoleAdditionalPolicyArns)) {
+		errs = append(errs, CheckKey(field.NewPath("nodeRoleAdditionalPolicyArns"), key))
+	}
+	return errs
+}
+
+// ValidateAutoModeVersion refuses a version for Auto Mode, where EKS runs and upgrades
+// Karpenter.
+func ValidateAutoModeVersion(version *string, allowUnverified *bool) []error {
+	var errs []error
+	if version != nil {
+		errs = append(errs, field.Invalid(field.NewPath("version"), "not used with mode autoMode (EKS runs and upgrades Karpenter; Auto Mode objects have one API)"))
+	}
+	if allowUnverified != nil {
+		errs = append(errs, field.Invalid(field.NewPath("allowUnverifiedVersion"), "not used with mode autoMode (there is no Karpenter version to choose)"))
+	}
+	return errs
+}
+
+// validateIdentity: the controller's identity, and what it needs.
+func validateIdentity(args KarpenterArgs) []error {
+	identity := Deref(args.ControllerIdentity, ControllerIdentityIRSA)
+	if err := CheckEnum(field.NewPath("controllerIdentity"), string(identity), EnumValues[ControllerIdentity]()); err != nil {
+		return []error{err}
+	}
+	var errs []error
+	if args.ControllerRoleArn == nil && identity != ControllerIdentityPodIdentity && args.OidcProviderArn == nil {
+		errs = append(errs, field.Invalidf(field.NewPath("oidcProviderArn"), "required to create the controller role with controllerIdentity %s (IRSA trusts the cluster's OIDC provider); or set controllerRoleArn, or use controllerIdentity podIdentity", identity))
+	}
+	if Deref(args.CreatePodIdentityAgent, false) && identity == ControllerIdentityIRSA {
+		errs = append(errs, field.Invalid(field.NewPath("createPodIdentityAgent"), "only used with controllerIdentity podIdentity or both"))
+	}
+	return errs
+}
+
+// validateNodeAccess: a nodeAccess the clusterAuthenticationMode input refuses (the defaults
+// follow the mode; a nodeAccess the cluster's own mode refuses is a cluster finding, with the
+// cluster's name).
+func validateNodeAccess(args KarpenterArgs) []error {
+	if args.NodeAccess == nil {
+		return nil
+	}
+	access := *args.NodeAccess
+	if err := CheckEnum(field.NewPath("nodeAccess"), string(access), EnumValues[NodeAccess]()); err != nil {
+		return []error{err}
+	}
+	path := field.NewPath("nodeAccess")
+	switch mode := Deref(args.ClusterAuthenticationMode, ""); {
+	case access == NodeAccessEntry && mode == AuthenticationModeConfigMap:
+		return []error{field.Invalid(path, "accessEntry needs a cluster in API or API_AND_CONFIG_MAP mode; clusterAuthenticationMode is CONFIG_MAP (use awsAuth)")}
+	case access == NodeAccessAwsAuth && mode == AuthenticationModeApi:
+		return []error{field.Invalid(path, "awsAuth needs a cluster that reads aws-auth (CONFIG_MAP or API_AND_CONFIG_MAP); clusterAuthenticationMode is API (use accessEntry)")}
+	}
+	return nil
+}
+
+// selfManagedInputs are the component inputs that configure the Karpenter install itself. In
+// Auto Mode EKS runs Karpenter, so each is refused by name rather than ignored.
+var selfManagedInputs = []struct {
+	field string
+	set   func(KarpenterArgs) bool
+	why   string
+}{
+	{"kubernetesVersion", func(a KarpenterArgs) bool { return a.KubernetesVersion != nil }, "it checks the compatibility matrix of self-managed Karpenter"},
+	{"clusterEndpoint", func(a KarpenterArgs) bool { return a.ClusterEndpoint != nil }, "it configures the controller"},
+	{"oidcProviderArn", func(a KarpenterArgs) bool { return a.OidcProviderArn != nil }, "it is for the controller role's IRSA trust"},
+	{"namespace", func(a KarpenterArgs) bool { return a.Namespace != nil }, "there is no release"},
+	{"serviceAccountName", func(a KarpenterArgs) bool { return a.ServiceAccountName != nil }, "there is no controller service account"},
+	{"controllerIdentity", func(a KarpenterArgs) bool { return a.ControllerIdentity != nil }, "EKS gives its controller credentials"},
+	{"createPodIdentityAgent", func(a KarpenterArgs) bool { return a.CreatePodIdentityAgent != nil }, "it is for the controller's Pod Identity"},
+	{"controllerRoleArn", func(a KarpenterArgs) bool { return a.ControllerRoleArn != nil }, "EKS's controller uses the cluster role"},
+	{"controllerPolicyStatements", func(a KarpenterArgs) bool { return len(a.ControllerPolicyStatements) > 0 }, "EKS's controller uses the cluster role; give it extra permissions there (e.g. for NodeClass tags)"},
+	{"controllerPolicyArns", func(a KarpenterArgs) bool { return len(a.ControllerPolicyArns) > 0 }, "EKS's controller uses the cluster role"},
+	{"interruptionHandling", func(a KarpenterArgs) bool { return a.InterruptionHandling != nil }, "EKS handles interruptions itself"},
+	{"chartRepository", func(a KarpenterArgs) bool { return a.ChartRepository != nil }, "nothing is installed with Helm"},
+	{"repositoryUsername", func(a KarpenterArgs) bool { return a.RepositoryUsername != nil }, "nothing is installed with Helm"},
+	{"repositoryPassword", func(a KarpenterArgs) bool { return a.RepositoryPassword != nil }, "nothing is installed with Helm"},
+	{"controllerImageRepository", func(a KarpenterArgs) bool { return a.ControllerImageRepository != nil }, "EKS runs the controller"},
+	{"installCrds", func(a KarpenterArgs) bool { return a.InstallCrds != nil }, "EKS owns nodepools.karpenter.sh and nodeclaims.karpenter.sh; installing or uninstalling a CRD chart could delete every NodePool"},
+	{"values", func(a KarpenterArgs) bool { return a.Values != nil }, "nothing is installed with Helm"},
+	{"releaseTimeout", func(a KarpenterArgs) bool { return a.ReleaseTimeout != nil }, "nothing is installed with Helm"},
+	{"retainCrdsOnDelete", func(a KarpenterArgs) bool { return a.RetainCrdsOnDelete != nil }, "EKS owns the CRDs"},
+}
+
+// validateAutoModeInputs: every self-managed input that is set, and node access Auto Mode
+// cannot use (its nodes join only through an EC2 access entry).
+func validateAutoModeInputs(args KarpenterArgs) []error {
+	var errs []error
+	for _, in := range selfManagedInputs {
+		if in.set(args) {
+			errs = append(errs, field.Invalidf(field.NewPath(in.field), "not used with mode autoMode (%s)", in.why))
+		}
+	}
+	access := Deref(args.NodeAccess, NodeAccessEntry)
+	if err := CheckEnum(field.NewPath("nodeAccess"), string(access), EnumValues[NodeAccess]()); err != nil {
+		errs = append(errs, err)
+	} else if access == NodeAccessAwsAuth {
+		errs = append(errs, field.Invalid(field.NewPath("nodeAccess"), "awsAuth does not admit Auto Mode nodes; use accessEntry (an EC2 access entry with AmazonEKSAutoNodePolicy), or none when EKS already has one for the role"))
+	}
+	if Deref(args.ClusterAuthenticationMode, AuthenticationModeApi) == AuthenticationModeConfigMap {
+		errs = append(errs, field.Invalid(field.NewPath("clusterAuthenticationMode"), "EKS Auto Mode needs access entries (API or API_AND_CONFIG_MAP); a CONFIG_MAP cluster cannot run it"))
+	}
+	return errs
+}
+
+// checkComponentName: the component's name goes into the AWS names of its children
+// (<name><suffix>-<7 hex>), which AWS limits.
+func checkComponentName(name string) error {
+	path := field.NewPath("name")
+	for _, l := range catalog.PhysicalNameLimits {
+		if n := len(name) + len(l.Suffix) + catalog.PhysicalNameHash; n > l.Limit {
+			return field.Invalidf(path, "the component name %q is too long: the %s it names (%q + \"%s-<7 hex>\") would be %d characters, over AWS's limit of %d; use at most %d characters",
+				name, l.What, name, l.Suffix, n, l.Limit, l.Limit-len(l.Suffix)-catalog.PhysicalNameHash)
+		}
+	}
+	if !ComponentNamePattern.MatchString(name) {
+		return field.Invalidf(path, "%q is not usable in AWS resource names (letters, digits, '-' and '_', starting with a letter or digit)", name)
+	}
+	return nil
+}
