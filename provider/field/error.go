@@ -13,6 +13,9 @@ import (
 //	nodePools[0].name: "default" is an EKS built-in pool (...); choose another name
 type Error struct {
 	Path *Path
+	// Of says which input the path is when the program did not write it, in parentheses after
+	// the path: `nodeClasses[0].amiAlias (the default class): ...`.
+	Of string
 	// Detail is what is wrong with the input, e.g. `"x" is not a valid label key`.
 	Detail string
 	// DidYouMean is, for a name the inputs do not declare, the declared name most likely meant.
@@ -24,6 +27,11 @@ type Error struct {
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Path.String())
+	if e.Of != "" {
+		b.WriteString(" (")
+		b.WriteString(e.Of)
+		b.WriteString(")")
+	}
 	b.WriteString(": ")
 	b.WriteString(e.Detail)
 	if e.DidYouMean != "" {

@@ -51,6 +51,7 @@ func TestErrorPrintsOneLine(t *testing.T) {
 		{NotSupported(p.Child("taints").Index(0).Child("effect"), "Never", []string{"NoSchedule", "NoExecute"}), `nodePools[0].taints[0].effect: "Never" is not one of NoSchedule, NoExecute`},
 		{Unknown(p.Child("disruption", "consolidationPolicyy"), "consolidationPolicy"), "nodePools[0].disruption.consolidationPolicyy: unknown property (did you mean consolidationPolicy?)"},
 		{Unknown(p.Child("zzz"), ""), "nodePools[0].zzz: unknown property"},
+		{&Error{Path: NewPath("nodeClasses").Index(0).Child("amiAlias"), Of: "the default class", Detail: "no AMI"}, "nodeClasses[0].amiAlias (the default class): no AMI"},
 	} {
 		if got := c.err.Error(); got != c.want {
 			t.Errorf("got  %s\nwant %s", got, c.want)

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 )
 
@@ -77,10 +78,37 @@ func (f *Findings) add(o Findings) {
 	f.Waiting = append(f.Waiting, o.Waiting...)
 }
 
-func (f *Findings) errorf(format string, a ...any) {
-	f.Errors = append(f.Errors, fmt.Errorf(format, a...))
+// input is the input a finding is about: its path, and which node class it is when the
+// program did not write it (the default class).
+type input struct {
+	path *field.Path
+	of   string
 }
-func (f *Findings) warnf(format string, a ...any) {
+
+func at(p *field.Path) input { return input{path: p} }
+
+// String is the path, with which class it is when the program did not write it.
+func (in input) String() string {
+	if in.of == "" {
+		return in.path.String()
+	}
+	return in.path.String() + " (" + in.of + ")"
+}
+
+func (in input) problem(format string, a ...any) *field.Error {
+	return &field.Error{Path: in.path, Of: in.of, Detail: fmt.Sprintf(format, a...)}
+}
+
+func (f *Findings) errorf(in input, format string, a ...any) {
+	f.Errors = append(f.Errors, in.problem(format, a...))
+}
+
+func (f *Findings) warnf(in input, format string, a ...any) {
+	f.Warnings = append(f.Warnings, in.problem(format, a...).Error())
+}
+
+// warnClusterf is a warning about the cluster, not about an input.
+func (f *Findings) warnClusterf(format string, a ...any) {
 	f.Warnings = append(f.Warnings, fmt.Sprintf(format, a...))
 }
 
@@ -151,23 +179,23 @@ func (p *Plan) nodeAccessSaid() string {
 func (p *Plan) checkAuthentication(c Cluster) (f Findings) {
 	mode := c.AuthenticationMode
 	if in := p.inputs.authenticationMode; in != nil && *in != mode {
-		f.errorf("clusterAuthenticationMode: %s, but cluster %s is in %s mode (EKS accessConfig.authenticationMode); remove clusterAuthenticationMode (the component reads the cluster's mode) or change the cluster's mode", *in, c.Name, mode)
+		f.errorf(at(field.NewPath("clusterAuthenticationMode")), "%s, but cluster %s is in %s mode (EKS accessConfig.authenticationMode); remove clusterAuthenticationMode (the component reads the cluster's mode) or change the cluster's mode", *in, c.Name, mode)
 		return f
 	}
 	if p.Mode == inputs.ModeAutoMode {
 		if !c.AutoMode {
-			f.errorf("mode: autoMode, but cluster %s does not run EKS Auto Mode (computeConfig.enabled is false), so nothing would act on these NodePools; enable Auto Mode on the cluster (pulumi-eks: autoMode: {enabled: true}) or install Karpenter with mode selfManaged", c.Name)
+			f.errorf(at(field.NewPath("mode")), "autoMode, but cluster %s does not run EKS Auto Mode (computeConfig.enabled is false), so nothing would act on these NodePools; enable Auto Mode on the cluster (pulumi-eks: autoMode: {enabled: true}) or install Karpenter with mode selfManaged", c.Name)
 		}
 		if p.NodeAccess == inputs.NodeAccessEntry && mode == inputs.AuthenticationModeConfigMap {
-			f.errorf("mode: autoMode needs access entries, and cluster %s is in CONFIG_MAP mode; switch the cluster to API_AND_CONFIG_MAP or API", c.Name)
+			f.errorf(at(field.NewPath("mode")), "autoMode needs access entries, and cluster %s is in CONFIG_MAP mode; switch the cluster to API_AND_CONFIG_MAP or API", c.Name)
 		}
 		return f
 	}
 	switch {
 	case p.NodeAccess == inputs.NodeAccessEntry && mode == inputs.AuthenticationModeConfigMap:
-		f.errorf("nodeAccess: accessEntry, but cluster %s is in CONFIG_MAP mode, where EKS refuses access entries; set nodeAccess: awsAuth (or leave it unset: the component follows the cluster), or switch the cluster to API_AND_CONFIG_MAP (pulumi-eks: authenticationMode: \"API_AND_CONFIG_MAP\")", c.Name)
+		f.errorf(at(field.NewPath("nodeAccess")), "accessEntry, but cluster %s is in CONFIG_MAP mode, where EKS refuses access entries; set nodeAccess: awsAuth (or leave it unset: the component follows the cluster), or switch the cluster to API_AND_CONFIG_MAP (pulumi-eks: authenticationMode: \"API_AND_CONFIG_MAP\")", c.Name)
 	case p.NodeAccess == inputs.NodeAccessAwsAuth && mode == inputs.AuthenticationModeApi:
-		f.errorf("nodeAccess: awsAuth, but cluster %s is in API mode, which ignores kube-system/aws-auth: its nodes could not join; set nodeAccess: accessEntry (or leave it unset: the component follows the cluster)", c.Name)
+		f.errorf(at(field.NewPath("nodeAccess")), "awsAuth, but cluster %s is in API mode, which ignores kube-system/aws-auth: its nodes could not join; set nodeAccess: accessEntry (or leave it unset: the component follows the cluster)", c.Name)
 	}
 	return f
 }
@@ -179,15 +207,15 @@ func (p *Plan) checkKubernetesVersion(c Cluster) (f Findings) {
 		return f // EKS runs a Karpenter that fits its cluster; or EKS said no version
 	}
 	if in := p.inputs.kubernetesVersion; in != nil && catalog.MinorOf(*in) != c.Version {
-		f.errorf("kubernetesVersion: %s, but cluster %s runs Kubernetes %s (EKS); remove kubernetesVersion: the component reads the cluster's version", *in, c.Name, c.Version)
+		f.errorf(at(field.NewPath("kubernetesVersion")), "%s, but cluster %s runs Kubernetes %s (EKS); remove kubernetesVersion: the component reads the cluster's version", *in, c.Name, c.Version)
 		return f
 	}
 	supported, needs, known := p.Release.SupportsKubernetes(c.Version)
 	switch {
 	case !known:
-		f.warnf("cluster %s runs Kubernetes %s, which Karpenter's compatibility matrix as this component knows it does not cover (%s): not checked", c.Name, c.Version, catalog.MatrixRange())
+		f.warnClusterf("cluster %s runs Kubernetes %s, which Karpenter's compatibility matrix as this component knows it does not cover (%s): not checked", c.Name, c.Version, catalog.MatrixRange())
 	case !supported:
-		f.errorf("version: Karpenter %s does not support Kubernetes %s, which cluster %s runs (%s needs Karpenter %s or later, Karpenter's compatibility matrix); set version to %s or later", p.Release.Version, c.Version, c.Name, c.Version, needs, needs)
+		f.errorf(at(field.NewPath("version")), "Karpenter %s does not support Kubernetes %s, which cluster %s runs (%s needs Karpenter %s or later, Karpenter's compatibility matrix); set version to %s or later", p.Release.Version, c.Version, c.Name, c.Version, needs, needs)
 	}
 	return f
 }
@@ -207,17 +235,17 @@ func (p *Plan) checkOIDCProvider(c Cluster, r ClusterReader, known Known) (f Fin
 	issuer := strings.TrimPrefix(c.OIDCIssuer, "https://")
 	_, named, _ := strings.Cut(arn, ":oidc-provider/")
 	if named != issuer {
-		f.errorf("oidcProviderArn: %s is the OIDC provider of issuer %s, and cluster %s's issuer is %s: STS would refuse the controller's tokens; pass the cluster's own provider (pulumi-eks: cluster.oidcProviderArn, with createOidcProvider: true)", arn, named, c.Name, c.OIDCIssuer)
+		f.errorf(at(field.NewPath("oidcProviderArn")), "%s is the OIDC provider of issuer %s, and cluster %s's issuer is %s: STS would refuse the controller's tokens; pass the cluster's own provider (pulumi-eks: cluster.oidcProviderArn, with createOidcProvider: true)", arn, named, c.Name, c.OIDCIssuer)
 		return f
 	}
 	provider, err := r.OIDCProvider(arn)
 	switch {
 	case errors.Is(err, ErrNotFound):
-		f.errorf("oidcProviderArn: no IAM OIDC provider %s exists in this account: STS would refuse the controller's tokens; create the cluster's (pulumi-eks: createOidcProvider: true) and pass its ARN", arn)
+		f.errorf(at(field.NewPath("oidcProviderArn")), "no IAM OIDC provider %s exists in this account: STS would refuse the controller's tokens; create the cluster's (pulumi-eks: createOidcProvider: true) and pass its ARN", arn)
 	case err != nil:
-		f.warnf("oidcProviderArn: could not read %s (%v): not checked (the check needs iam:GetOpenIDConnectProvider)", arn, err)
+		f.warnf(at(field.NewPath("oidcProviderArn")), "could not read %s (%v): not checked (the check needs iam:GetOpenIDConnectProvider)", arn, err)
 	case !slices.Contains(provider.ClientIDs, catalog.IRSAAudience):
-		f.errorf("oidcProviderArn: %s does not list %s as a client ID (it lists %s): STS would refuse the controller's tokens; add it to the provider's clientIdLists", arn, catalog.IRSAAudience, listOrNone(provider.ClientIDs))
+		f.errorf(at(field.NewPath("oidcProviderArn")), "%s does not list %s as a client ID (it lists %s): STS would refuse the controller's tokens; add it to the provider's clientIdLists", arn, catalog.IRSAAudience, listOrNone(provider.ClientIDs))
 	}
 	return f
 }
@@ -251,14 +279,14 @@ func (p *Plan) checkSpotRole(r ClusterReader) (f Findings) {
 	if p.SpotServiceLinkedRole {
 		return f
 	}
-	var fields []string
+	var fields []*field.Path
 	for i, pool := range p.Pools {
 		reqs := pool.Requirements
 		if len(reqs) == 0 {
 			_, reqs = PoolDefaults(p.Release)
 		}
 		if j := spotRequirement(reqs); j >= 0 {
-			fields = append(fields, fmt.Sprintf("nodePools[%d].requirements[%d]", i, j))
+			fields = append(fields, field.NewPath("nodePools").Index(i).Child("requirements").Index(j))
 		}
 	}
 	if len(fields) == 0 {
@@ -267,13 +295,17 @@ func (p *Plan) checkSpotRole(r ClusterReader) (f Findings) {
 	exists, err := r.RoleExists(catalog.SpotServiceLinkedRole)
 	switch {
 	case err != nil:
-		f.warnf("%s: allows Spot; could not read the %s service-linked role (%v): not checked (the check needs iam:GetRole)", fields[0], catalog.SpotServiceLinkedRole, err)
+		f.warnf(at(fields[0]), "allows Spot; could not read the %s service-linked role (%v): not checked (the check needs iam:GetRole)", catalog.SpotServiceLinkedRole, err)
 	case !exists:
 		also := ""
 		if len(fields) > 1 {
-			also = " (as do " + strings.Join(fields[1:], ", ") + ")"
+			var rest []string
+			for _, other := range fields[1:] {
+				rest = append(rest, other.String())
+			}
+			also = " (as do " + strings.Join(rest, ", ") + ")"
 		}
-		f.errorf("%s: allows Spot%s, and this account has no %s service-linked role, without which EC2 refuses every Spot launch (Karpenter may not create it); set createSpotServiceLinkedRole: true, or create it once (aws iam create-service-linked-role --aws-service-name spot.amazonaws.com)", fields[0], also, catalog.SpotServiceLinkedRole)
+		f.errorf(at(fields[0]), "allows Spot%s, and this account has no %s service-linked role, without which EC2 refuses every Spot launch (Karpenter may not create it); set createSpotServiceLinkedRole: true, or create it once (aws iam create-service-linked-role --aws-service-name spot.amazonaws.com)", also, catalog.SpotServiceLinkedRole)
 	}
 	return f
 }

@@ -13,17 +13,18 @@ import (
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 )
 
-// classField is the path of a field of a node class in findings, saying when the class is the
-// default one (the user wrote no nodeClasses).
-func (p *Plan) classField(i int, field string) string {
-	path := fmt.Sprintf("nodeClasses[%d].%s", i, field)
+// classField is a field of a node class in findings, saying when the class is the default one
+// (the user wrote no nodeClasses).
+func (p *Plan) classField(i int, name string) input {
+	in := at(field.NewPath("nodeClasses").Index(i).Child(name))
 	if i >= p.inputs.userClasses {
-		path += " (the default class)"
+		in.of = "the default class"
 	}
-	return path
+	return in
 }
 
 // selector is one selector term as EC2 filters: what it matches today (filters), and, when it
@@ -87,12 +88,13 @@ func tagSelector(tags map[string]string, cluster string, discovery []string, dis
 
 // discoveryIDs are the known ids of discovery.subnetIds or discovery.securityGroupIds, or the
 // path of the first one not known yet.
-func discoveryIDs(field string, n int, known Known) (ids []string, waiting string) {
-	if list := "discovery." + field; slices.Contains(known.Later, list) {
-		return nil, list
+func discoveryIDs(name string, n int, known Known) (ids []string, waiting string) {
+	list := field.NewPath("discovery", name)
+	if slices.Contains(known.Later, list.String()) {
+		return nil, list.String()
 	}
 	for j := range n {
-		path := fmt.Sprintf("discovery.%s[%d]", field, j)
+		path := list.Index(j).String()
 		id, ok := known.Value(path)
 		if !ok {
 			return nil, path
@@ -114,7 +116,7 @@ func (p *Plan) subnetSelectors(i int, cluster string, known Known) []selector {
 			out = append(out, tagSelector(t.Tags, cluster, ids, waiting, "subnet-id"))
 			continue
 		}
-		path := fmt.Sprintf("nodeClasses[%d].subnetSelectorTerms[%d].id", i, j)
+		path := field.NewPath("nodeClasses").Index(i).Child("subnetSelectorTerms").Index(j).Child("id").String()
 		id, ok := known.Value(path)
 		if !ok {
 			out = append(out, selector{waiting: path})
@@ -135,7 +137,7 @@ func (p *Plan) securityGroupSelectors(i int, cluster string, known Known) []sele
 	for j, t := range c.SecurityGroupSelectorTerms {
 		switch {
 		case t.Id != nil:
-			path := fmt.Sprintf("nodeClasses[%d].securityGroupSelectorTerms[%d].id", i, j)
+			path := field.NewPath("nodeClasses").Index(i).Child("securityGroupSelectorTerms").Index(j).Child("id").String()
 			id, ok := known.Value(path)
 			if !ok {
 				out = append(out, selector{waiting: path})
@@ -194,11 +196,11 @@ func matchAll[T any](sels []selector, read func([]Filter) ([]T, error), id func(
 
 // checkSubnets: the class's subnets must exist in the cluster's VPC; one zone only is a warning.
 func (p *Plan) checkSubnets(i int, c Cluster, r ClusterReader, known Known) (f Findings) {
-	field := p.classField(i, "subnetSelectorTerms")
+	terms := p.classField(i, "subnetSelectorTerms")
 	sels := p.subnetSelectors(i, c.Name, known)
 	found, waiting, err := matchAll(sels, r.Subnets, func(s Subnet) string { return s.ID })
 	if err != nil {
-		f.warnf("%s: could not read the subnets it selects (%v): not checked (the check needs ec2:DescribeSubnets)", field, err)
+		f.warnf(terms, "could not read the subnets it selects (%v): not checked (the check needs ec2:DescribeSubnets)", err)
 		return f
 	}
 	var in, out []string
@@ -213,30 +215,30 @@ func (p *Plan) checkSubnets(i int, c Cluster, r ClusterReader, known Known) (f F
 		zones[s.Zone] = true
 	}
 	if len(out) > 0 {
-		f.errorf("%s: matches %s, outside cluster %s's VPC %s: instances launched there could not use the cluster's security groups or reach it; change the selector (or the subnets' tags) to match only subnets of %s", field, strings.Join(out, ", "), c.Name, c.VpcID, c.VpcID)
+		f.errorf(terms, "matches %s, outside cluster %s's VPC %s: instances launched there could not use the cluster's security groups or reach it; change the selector (or the subnets' tags) to match only subnets of %s", strings.Join(out, ", "), c.Name, c.VpcID, c.VpcID)
 	}
 	switch {
 	case len(waiting) > 0 && len(in) == 0:
-		f.Waiting = append(f.Waiting, field+" against the cluster's subnets")
+		f.Waiting = append(f.Waiting, terms.String()+" against the cluster's subnets")
 	case len(in) == 0:
 		fix := "tag the subnets you want with what the selector asks, or change the selector"
 		if usesDiscovery(sels) {
 			fix = fmt.Sprintf("list the cluster's private subnets in discovery.subnetIds (the component tags them), tag them %s=%s, or change the selector", catalog.DiscoveryTag, c.Name)
 		}
-		f.errorf("%s: no subnet in %s (cluster %s's VPC) %s, so Karpenter would find none: the class would never become Ready and pods would stay Pending; %s", field, c.VpcID, c.Name, describeSelectors(sels), fix)
+		f.errorf(terms, "no subnet in %s (cluster %s's VPC) %s, so Karpenter would find none: the class would never become Ready and pods would stay Pending; %s", c.VpcID, c.Name, describeSelectors(sels), fix)
 	case len(zones) == 1 && len(waiting) == 0:
-		f.warnf("%s: every subnet it matches (%s) is in %s: Karpenter can launch nodes only there (no spread across zones, and no node at all while that zone has no capacity); select subnets in more zones", field, strings.Join(in, ", "), slices.Collect(maps.Keys(zones))[0])
+		f.warnf(terms, "every subnet it matches (%s) is in %s: Karpenter can launch nodes only there (no spread across zones, and no node at all while that zone has no capacity); select subnets in more zones", strings.Join(in, ", "), slices.Collect(maps.Keys(zones))[0])
 	}
 	return f
 }
 
 // checkSecurityGroups: the class's security groups must exist in the cluster's VPC.
 func (p *Plan) checkSecurityGroups(i int, c Cluster, r ClusterReader, known Known) (f Findings) {
-	field := p.classField(i, "securityGroupSelectorTerms")
+	terms := p.classField(i, "securityGroupSelectorTerms")
 	sels := p.securityGroupSelectors(i, c.Name, known)
 	found, waiting, err := matchAll(sels, r.SecurityGroups, func(s SecurityGroup) string { return s.ID })
 	if err != nil {
-		f.warnf("%s: could not read the security groups it selects (%v): not checked (the check needs ec2:DescribeSecurityGroups)", field, err)
+		f.warnf(terms, "could not read the security groups it selects (%v): not checked (the check needs ec2:DescribeSecurityGroups)", err)
 		return f
 	}
 	var in, out []string
@@ -248,38 +250,40 @@ func (p *Plan) checkSecurityGroups(i int, c Cluster, r ClusterReader, known Know
 		}
 	}
 	if len(out) > 0 {
-		f.errorf("%s: matches %s, outside cluster %s's VPC %s: EC2 refuses to launch an instance with a security group of another VPC; change the selector to match only security groups of %s", field, strings.Join(out, ", "), c.Name, c.VpcID, c.VpcID)
+		f.errorf(terms, "matches %s, outside cluster %s's VPC %s: EC2 refuses to launch an instance with a security group of another VPC; change the selector to match only security groups of %s", strings.Join(out, ", "), c.Name, c.VpcID, c.VpcID)
 	}
 	switch {
 	case len(waiting) > 0 && len(in) == 0:
-		f.Waiting = append(f.Waiting, field+" against the cluster's security groups")
+		f.Waiting = append(f.Waiting, terms.String()+" against the cluster's security groups")
 	case len(in) == 0:
 		fix := "tag the security groups you want with what the selector asks, or change the selector"
 		if usesDiscovery(sels) {
 			fix = fmt.Sprintf("list the cluster's node security group in discovery.securityGroupIds (the component tags it), tag it %s=%s, or change the selector", catalog.DiscoveryTag, c.Name)
 		}
-		f.errorf("%s: no security group in %s (cluster %s's VPC) %s, so Karpenter would find none: the class would never become Ready and pods would stay Pending; %s", field, c.VpcID, c.Name, describeSelectors(sels), fix)
+		f.errorf(terms, "no security group in %s (cluster %s's VPC) %s, so Karpenter would find none: the class would never become Ready and pods would stay Pending; %s", c.VpcID, c.Name, describeSelectors(sels), fix)
 	}
 	return f
 }
 
 // amiAlias is the alias a self-managed class resolves its AMIs through, and the field that sets
 // it; "" when it selects AMIs by id, name, tags or SSM parameter.
-func (p *Plan) amiAlias(i int) (field, alias string) {
+func (p *Plan) amiAlias(i int) (in input, alias string) {
 	c := p.Classes[i]
 	for j, t := range c.AmiSelectorTerms {
 		if t.Alias != nil {
-			return p.classField(i, fmt.Sprintf("amiSelectorTerms[%d].alias", j)), *t.Alias
+			in := p.classField(i, "amiSelectorTerms")
+			in.path = in.path.Index(j).Child("alias")
+			return in, *t.Alias
 		}
 	}
 	if len(c.AmiSelectorTerms) > 0 {
-		return "", ""
+		return input{}, ""
 	}
 	if !p.Release.Has(catalog.FeatureV1) {
 		// Before v1 a class without AMI terms takes its amiFamily's latest optimized AMIs.
 		family := catalog.AliasFamilyOf(c.ResolvedAmiFamily(p.DefaultAmiAlias))
 		if family == "" {
-			return "", ""
+			return input{}, ""
 		}
 		if c.AmiFamily != nil {
 			return p.classField(i, "amiFamily"), family + "@latest"
@@ -298,20 +302,20 @@ func (p *Plan) checkAmi(i int, c Cluster, r ClusterReader) (f Findings) {
 	if p.Mode == inputs.ModeAutoMode {
 		return f // Auto Mode picks its own AMIs
 	}
-	field, alias := p.amiAlias(i)
+	in, alias := p.amiAlias(i)
 	if alias == "" || c.Version == "" {
 		return f
 	}
 	family, version, _ := strings.Cut(alias, "@")
 	if why := catalog.CheckAliasKubernetes(family, c.Version); why != "" {
-		f.errorf("%s: %s has no AMI for Kubernetes %s, which cluster %s runs: %s, so the class would never become Ready; use %s or bottlerocket@latest", field, alias, c.Version, c.Name, why, catalog.DefaultAmiAliasOf(p.Release))
+		f.errorf(in, "%s has no AMI for Kubernetes %s, which cluster %s runs: %s, so the class would never become Ready; use %s or bottlerocket@latest", alias, c.Version, c.Name, why, catalog.DefaultAmiAliasOf(p.Release))
 		return f
 	}
 	params := catalog.AmiParameters(family, version, c.Version)
 	for _, name := range params {
 		exists, err := r.ParameterExists(name)
 		if err != nil {
-			f.warnf("%s: could not read the SSM parameter %s that %s resolves through (%v): not checked (the check needs ssm:GetParameter)", field, name, alias, err)
+			f.warnf(in, "could not read the SSM parameter %s that %s resolves through (%v): not checked (the check needs ssm:GetParameter)", name, alias, err)
 			return f
 		}
 		if exists {
@@ -319,7 +323,7 @@ func (p *Plan) checkAmi(i int, c Cluster, r ClusterReader) (f Findings) {
 		}
 	}
 	if len(params) > 0 {
-		f.errorf("%s: %s has no AMI for Kubernetes %s, which cluster %s runs: Karpenter resolves it through the SSM parameter%s %s, and none exists in this region, so the class would never become Ready; use %s@latest or a release published for Kubernetes %s", field, alias, c.Version, c.Name, plural(len(params)), strings.Join(params, " and "), family, c.Version)
+		f.errorf(in, "%s has no AMI for Kubernetes %s, which cluster %s runs: Karpenter resolves it through the SSM parameter%s %s, and none exists in this region, so the class would never become Ready; use %s@latest or a release published for Kubernetes %s", alias, c.Version, c.Name, plural(len(params)), strings.Join(params, " and "), family, c.Version)
 	}
 	return f
 }
