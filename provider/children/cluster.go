@@ -151,7 +151,7 @@ func mergeMapRoles(existing, roleArn string, groups []string) (string, error) {
 	var entries []map[string]any
 	if strings.TrimSpace(existing) != "" {
 		if err := yaml.Unmarshal([]byte(existing), &entries); err != nil {
-			return "", fmt.Errorf("nodeAccess: kube-system/aws-auth mapRoles is not a YAML list: %w", err)
+			return "", field.Invalidf(field.NewPath("nodeAccess"), "kube-system/aws-auth mapRoles is not a YAML list: %v", err)
 		}
 	}
 	entries = slices.DeleteFunc(entries, func(e map[string]any) bool { return e["rolearn"] == roleArn })
@@ -213,7 +213,7 @@ func (b *builder) checkPodIdentityAgent(cluster string) error {
 		AddonName   string `pulumi:"addonName"`
 	}{cluster, podIdentityAgentAddon}
 	if err := b.invoke(invokeAddon, args, &addon); err != nil {
-		return fmt.Errorf("controllerIdentity: podIdentity needs the %s add-on on cluster %s, which was not found; install it or set createPodIdentityAgent: true",
+		return field.Invalidf(field.NewPath("controllerIdentity"), "podIdentity needs the %s add-on on cluster %s, which was not found; install it or set createPodIdentityAgent: true",
 			podIdentityAgentAddon, cluster)
 	}
 	return nil
@@ -306,7 +306,7 @@ func (b *builder) classRoleArn(c inputs.NodeClassSpec) (arn pulumi.StringOutput,
 				Name string `pulumi:"name"`
 			}{name}
 			if err := b.invoke(InvokeInstanceProfile, args, &profile); err != nil {
-				return "", fmt.Errorf("nodeClasses: reading instance profile %q: %w", name, err)
+				return "", field.Invalidf(field.NewPath("nodeClasses"), "reading instance profile %q: %v", name, err)
 			}
 			return profile.RoleArn, nil
 		}).(pulumi.StringOutput), true

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -90,7 +91,7 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 			for _, p := range policies {
 				doc := p.Document(statements).Json()
 				if len(doc) > catalog.MaxManagedPolicyLength {
-					return nil, fmt.Errorf("clusterName: the controller policy %q would be %d characters, over IAM's %d-character limit; use a shorter cluster name",
+					return nil, field.Invalidf(field.NewPath("clusterName"), "the controller policy %q would be %d characters, over IAM's %d-character limit; use a shorter cluster name",
 						p.Key, len(doc), catalog.MaxManagedPolicyLength)
 				}
 				docs[p.Key] = doc

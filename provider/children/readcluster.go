@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 
@@ -63,9 +64,9 @@ func ReadCluster(ctx *pulumi.Context, comp pulumi.Resource, ref plan.ClusterRef)
 	case err != nil && runEnded(err):
 		return ClusterRead{Err: fmt.Errorf("reading the EKS cluster: %w", err)} // not about the cluster
 	case isNotFound(err):
-		return ClusterRead{Err: fmt.Errorf("clusterName: no EKS cluster named %s exists where the aws provider looks (its account and region; eks:DescribeCluster); check the name and the provider passed to the component, or set readCluster: false to install without reading the cluster", name)}
+		return ClusterRead{Err: field.Invalidf(field.NewPath("clusterName"), "no EKS cluster named %s exists where the aws provider looks (its account and region; eks:DescribeCluster); check the name and the provider passed to the component, or set readCluster: false to install without reading the cluster", name)}
 	case err != nil:
-		return ClusterRead{Err: fmt.Errorf("clusterName: could not read EKS cluster %s (%v); the checks against the cluster need eks:DescribeCluster (README, Checks against the cluster), or set readCluster: false", name, err)}
+		return ClusterRead{Err: field.Invalidf(field.NewPath("clusterName"), "could not read EKS cluster %s (%v); the checks against the cluster need eks:DescribeCluster (README, Checks against the cluster), or set readCluster: false", name, err)}
 	}
 	c := &plan.Cluster{Name: name, Version: result.Version, Endpoint: result.Endpoint, VpcID: result.VpcConfig.VpcID}
 	if len(result.AccessConfigs) > 0 {

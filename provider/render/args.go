@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
+
 	presource "github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"gopkg.in/yaml.v3"
@@ -49,14 +51,14 @@ func (pl Plugin) ParseArgs(data []byte) (Args, error) {
 		if v, ok := inputs[key]; ok {
 			s, isString := v.(string)
 			if !isString || s == "" {
-				return Args{}, fmt.Errorf("%s: must be a non-empty string", key)
+				return Args{}, field.Invalid(field.NewPath(key), "must be a non-empty string")
 			}
 			*dst = s
 			delete(inputs, key)
 		}
 	}
 	if !slices.Contains(pl.Components, args.Type) {
-		return Args{}, fmt.Errorf("type: %q is not a component of this package; one of: %s", args.Type, strings.Join(slices.Sorted(slices.Values(pl.Components)), ", "))
+		return Args{}, field.Invalidf(field.NewPath("type"), "%q is not a component of this package; one of: %s", args.Type, strings.Join(slices.Sorted(slices.Values(pl.Components)), ", "))
 	}
 	if raw, ok := inputs["cluster"]; ok {
 		delete(inputs, "cluster")
@@ -66,7 +68,7 @@ func (pl Plugin) ParseArgs(data []byte) (Args, error) {
 	} else if args.Type == pl.Default {
 		// Render reads no AWS: without a described cluster, nothing is read or checked.
 		if read, set := inputs["readCluster"]; set && read != false {
-			return Args{}, errors.New("readCluster: render reads no cluster; describe the one to check against in the args' `cluster` (README, Checks against the cluster), or leave readCluster unset")
+			return Args{}, field.Invalid(field.NewPath("readCluster"), "render reads no cluster; describe the one to check against in the args' `cluster` (README, Checks against the cluster), or leave readCluster unset")
 		}
 		inputs["readCluster"] = false
 	}
