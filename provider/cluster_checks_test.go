@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The inputs checked against the cluster they install into (plan/cluster.go): render with a
-// described `cluster` (provider/render/cluster.go) reads it as `pulumi up` reads the real one
+// The inputs checked against the cluster they install into (plan/cluster_checks.go): render with a
+// described `cluster` (provider/render/cluster_mock.go) reads it as `pulumi up` reads the real one
 // through the aws provider.
 
 // withCluster is the default args with extra inputs, checked against a cluster (JSON; {} fits).

@@ -249,7 +249,7 @@ func TestAWSAuthPatch(t *testing.T) {
 
 	// Deleting a Patch resource in pulumi-kubernetes relinquishes its fields. mapRoles is
 	// then owned by nobody and is removed, managed node group and all — which is why the
-	// component registers the patch with retainOnDelete (provider/children/cluster.go; the render
+	// component registers the patch with retainOnDelete (provider/children/access.go; the render
 	// does not show resource options). This documents the API server's behaviour.
 	after, err := c.Relinquish(ctx, patchObj, patched.FieldManager)
 	if err != nil {

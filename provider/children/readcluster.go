@@ -1,7 +1,7 @@
 package children
 
 // Reading the cluster through the component's aws provider, for the plan's cluster checks
-// (plan/cluster.go). The cluster is read at construct, before any child is registered: for a
+// (plan/cluster_checks.go). The cluster is read at construct, before any child is registered: for a
 // cluster that exists that is the preview; for one the same update creates, its name is known
 // only at `up` (the engine sends the component its inputs once they resolve), so the checks run
 // there, still before any child.

@@ -7,7 +7,7 @@
 // New (the component; ClusterToRead says which cluster to read first), ForNodePool and
 // ForNodeClass (one custom resource declared outside it). Making a Plan validates every plain
 // input, so an invalid one creates nothing. The plan is checked against the cluster here too
-// (cluster.go, cluster_classes.go), through a ClusterReader the children layer implements.
+// (cluster_checks.go, cluster_checks_classes.go), through a ClusterReader the children layer implements.
 //
 // Layers: catalog ← inputs ← plan ← children ← provider. plan is pure: it imports nothing of
 // Pulumi and is tested without a Pulumi context (refusals_*_test.go: the plain inputs' refusals

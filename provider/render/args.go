@@ -22,7 +22,7 @@ type Args struct {
 	// sends with a construct besides the inputs. Render sends none; tests set them.
 	Providers, Config map[string]string
 	// Cluster is the args' `cluster`: what the component reads when it checks its inputs
-	// against the cluster (cluster.go); nil: it reads nothing (readCluster false).
+	// against the cluster (cluster_mock.go); nil: it reads nothing (readCluster false).
 	Cluster *Cluster
 	// Preview constructs as a preview does (tests; render is an `up`'s construct).
 	Preview bool

@@ -25,7 +25,7 @@ type Mocks struct {
 	// RegionShape is how getRegion answers: "v6" (name only, pulumi-aws 6.x), "v7" (region,
 	// and the deprecated name; the default) "v7-no-name" (a later major without name) or "empty" (neither: must fail).
 	RegionShape string
-	// Cluster answers the cluster checks' reads (cluster.go).
+	// Cluster answers the cluster checks' reads (cluster_mock.go).
 	Cluster *Cluster
 	// Registered is filled by a render: what the component registered, by "type::name".
 	Registered map[string]*Registration
