@@ -1,0 +1,143 @@
+package provider
+
+import (
+	"encoding/json"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The docs' input and output tables are checked against schema.json, the source every SDK is
+// generated from: a documented input, output or default that the schema does not have fails.
+
+type schemaResource struct {
+	InputProperties map[string]struct {
+		Description string `json:"description"`
+	} `json:"inputProperties"`
+	Properties map[string]any `json:"properties"`
+}
+
+func loadComponentSchema(t *testing.T) schemaResource {
+	t.Helper()
+	b, err := os.ReadFile("../schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Resources map[string]schemaResource `json:"resources"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s.Resources[componentToken]
+}
+
+// docTable is the table under a heading of a Markdown file: each row's names (the backticked
+// names of its first column) and its cells.
+func docTable(t *testing.T, file, heading, header string) (rows [][]string, names []string) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	start := strings.Index(text, "\n"+heading+"\n")
+	if start < 0 {
+		t.Fatalf("%s: no %q section", file, heading)
+	}
+	text = text[start:]
+	at := strings.Index(text, "\n"+header)
+	if at < 0 {
+		t.Fatalf("%s, %s: no table starting %q", file, heading, header)
+	}
+	name := regexp.MustCompile("`([A-Za-z]+)`")
+	for _, line := range strings.Split(text[at+1:], "\n")[2:] {
+		if !strings.HasPrefix(line, "| ") {
+			break
+		}
+		cells := strings.Split(strings.Trim(line, "|"), " | ")
+		rows = append(rows, cells)
+		for _, m := range name.FindAllStringSubmatch(cells[0], -1) {
+			names = append(names, m[1])
+		}
+	}
+	return rows, names
+}
+
+func TestREADMEInputsAreTheSchemas(t *testing.T) {
+	schema := loadComponentSchema(t)
+	rows, names := docTable(t, "../README.md", "## Inputs", "| Input | Type | Default | Description |")
+	for name := range schema.InputProperties {
+		if !slices.Contains(names, name) {
+			t.Errorf("README.md, Inputs: no row for the input %s", name)
+		}
+	}
+	for _, name := range names {
+		if _, ok := schema.InputProperties[name]; !ok {
+			t.Errorf("README.md, Inputs: %s is not an input of %s", name, componentToken)
+		}
+	}
+	// A default the README states as a literal is the one the schema's description states.
+	literal := regexp.MustCompile("^`([^`]+)`")
+	for _, cells := range rows {
+		m := literal.FindStringSubmatch(strings.TrimSpace(cells[2]))
+		if m == nil {
+			continue // no default, or one that depends on the cluster (said in prose)
+		}
+		for _, name := range regexp.MustCompile("`([A-Za-z]+)`").FindAllStringSubmatch(cells[0], -1) {
+			desc := schema.InputProperties[name[1]].Description
+			_, after, hasDefault := strings.Cut(desc, "Default: ")
+			said := strings.ReplaceAll(after, "`", "")
+			switch {
+			case hasDefault && !startsWithWord(said, m[1]):
+				t.Errorf("README.md, Inputs: %s defaults to %s, but its schema description says Default: %s", name[1], m[1], strings.SplitN(after, ".", 2)[0])
+			case !hasDefault && !strings.Contains(desc, "`"+m[1]+"` (default)"):
+				t.Errorf("README.md, Inputs: %s defaults to %s, which its schema description does not say", name[1], m[1])
+			}
+		}
+	}
+}
+
+func TestREADMEOutputsAreTheSchemas(t *testing.T) {
+	schema := loadComponentSchema(t)
+	_, names := docTable(t, "../README.md", "## Outputs", "| Output | Description |")
+	for name := range schema.Properties {
+		if !slices.Contains(names, name) {
+			t.Errorf("README.md, Outputs: no row for the output %s", name)
+		}
+	}
+	for _, name := range names {
+		if _, ok := schema.Properties[name]; !ok {
+			t.Errorf("README.md, Outputs: %s is not an output of %s", name, componentToken)
+		}
+	}
+}
+
+// The registry docs list the inputs users most often set: each is an input of the schema.
+func TestRegistryDocsNameOnlySchemaInputs(t *testing.T) {
+	schema := loadComponentSchema(t)
+	_, names := docTable(t, "../docs/installation-configuration.md", "## Configuration", "| Input | Description |")
+	if len(names) == 0 {
+		t.Fatal("docs/installation-configuration.md: no inputs table")
+	}
+	for _, name := range names {
+		if _, ok := schema.InputProperties[name]; !ok {
+			t.Errorf("docs/installation-configuration.md: %s is not an input of %s", name, componentToken)
+		}
+	}
+}
+
+// startsWithWord says whether s starts with the word w (not with a longer word: `karp` is not
+// `karpenter`, `1.15` is not `1.15.1`).
+func startsWithWord(s, w string) bool {
+	rest, ok := strings.CutPrefix(s, w)
+	if !ok || rest == "" {
+		return ok
+	}
+	word := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+	}
+	return !word(rest[0]) && !(rest[0] == '.' && len(rest) > 1 && word(rest[1]))
+}
