@@ -2,7 +2,7 @@ package children
 
 // The component registers its children by type token, inputs and provider version — exactly
 // what the pulumi-aws and pulumi-kubernetes Go SDKs send, without linking those SDKs: they
-// would add about 100 MB to the plugin and slow its start (see README, Performance).
+// would add about 100 MB to the plugin and slow its start (see CONTRIBUTING.md, Performance).
 
 import (
 	"context"

@@ -42,7 +42,7 @@ from packaging.version import Version
 
 PROVIDER = "pulumi-resource-karpenter"
 PLATFORMS = [f"{os_}-{arch}" for os_ in ("linux", "darwin", "windows") for arch in ("amd64", "arm64")]
-# What the release publishes (issue 15, README "Install the SDK").
+# What the release publishes (issue 15, README "Install").
 NPM_NAME = "@pulumi-karpenter/karpenter"
 PYPI_NAME = "pulumi_karpenter"
 MAVEN_GROUP, MAVEN_ARTIFACT = "io.github.pulumikarpenter", "karpenter"

@@ -36,10 +36,10 @@ func TestMain(m *testing.M) {
 }
 
 // TestDemo runs `make demo`'s program (a real `pulumi up`, the tables, `pulumi destroy`) for the
-// default install of each API generation, and checks it prints what the README promises: the
-// engine's resource tree with every child under the component, the releases deployed, a
-// `kubectl get -o wide` table per custom resource kind listing the default pool and class, the
-// AWS inventory, and a destroy that deletes everything it created — but, in the Provisioner
+// default install of each API generation, and checks it prints what CONTRIBUTING.md (End-to-end
+// tests) promises: the engine's resource tree with every child under the component, the releases
+// deployed, a `kubectl get -o wide` table per custom resource kind listing the default pool and
+// class, the AWS inventory, and a destroy that deletes everything it created — but, in the Provisioner
 // era, what Helm itself never deletes (the chart's crds/ CRDs, with their APIServices, and the
 // namespace the release created, with the `default` ServiceAccount and kube-root-ca.crt
 // ConfigMap kube-controller-manager gives every namespace).

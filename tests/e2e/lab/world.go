@@ -361,7 +361,7 @@ func NewWorld(ctx context.Context, dir string, tools Tools, standIns StandIns) (
 }
 
 // Parts says what a world runs for real and what stands in, one line each, for the tests' log and
-// `make demo` (the README's table says the same).
+// `make demo` (CONTRIBUTING.md's End-to-end tests says the same).
 func Parts(tools Tools) []string {
 	return []string{
 		fmt.Sprintf("real: Pulumi CLI %s and engine, YAML language host %s, the component plugin over gRPC", tools.PulumiVersion, tools.YAMLVersion),
