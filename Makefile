@@ -42,5 +42,10 @@ include $(wildcard mk/*.mk)
 
 deps: $(DEPS_TARGETS)
 
+# The deps targets, for .ci/run's per-phase timing.
+.PHONY: print-deps-targets
+print-deps-targets:
+	@echo $(DEPS_TARGETS)
+
 # `make test` sets up whatever a fresh machine lacks (each area's deps) and runs every check.
 test: build test-provider $(TEST_TARGETS)
