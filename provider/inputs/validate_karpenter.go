@@ -5,6 +5,7 @@ package inputs
 // against each other. The plan resolves the same defaults; these checks only refuse.
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
@@ -186,4 +187,30 @@ func checkComponentName(name string) error {
 		return field.Invalidf(path, "%q is not usable in AWS resource names (letters, digits, '-' and '_', starting with a letter or digit)", name)
 	}
 	return nil
+}
+
+// ValidateInstanceProfiles: before Karpenter has node classes with a role, nodes launch with an
+// instance profile — the component's (settings.aws.defaultInstanceProfile) or a class's own.
+// With nodeRoleArn the component creates none, so each class must name one; userClasses is how
+// many of classes the program wrote (the rest are the component's default class).
+func ValidateInstanceProfiles(classes []NodeClassSpec, userClasses int, nodeRoleArn bool, rel catalog.Release) []error {
+	if rel.AutoMode != nil || rel.Has(catalog.FeatureNodeClassRole) || !nodeRoleArn {
+		return nil
+	}
+	var errs []error
+	for i, c := range classes {
+		if c.InstanceProfile != nil {
+			continue
+		}
+		path := field.NewPath("nodeClasses").Index(i).Child("instanceProfile")
+		why := fmt.Sprintf("with nodeRoleArn before Karpenter %s: Karpenter %s launches nodes with an instance profile, and the component creates none for a role it does not own (nor settings.aws.defaultInstanceProfile)",
+			catalog.FeatureSince[catalog.FeatureNodeClassRole], rel.Version)
+		err := field.Required(path, why).WithHint("name the role's instance profile here")
+		if i >= userClasses {
+			err.Of = "the default class"
+			err.Hint = "declare nodeClasses with the role's instanceProfile"
+		}
+		errs = append(errs, err)
+	}
+	return errs
 }

@@ -198,6 +198,7 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 	p.userPools = args.NodePools
 	p.WindowsNodes = slices.ContainsFunc(p.Classes, usesWindowsWithNodeRole)
 	errs = append(errs, inputs.ValidateProvisioning(p.Pools, p.userPools, p.Classes, rel)...)
+	errs = append(errs, inputs.ValidateInstanceProfiles(p.Classes, len(args.NodeClasses), !p.CreateNodeRole, rel)...)
 	if err := field.Join(errs...); err != nil {
 		return nil, err
 	}

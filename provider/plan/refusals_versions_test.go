@@ -65,3 +65,16 @@ func TestKubernetesCompatibility(t *testing.T) {
 	assert.Contains(t, planError(t, withDefaults(t, `{"kubernetesVersion":"1.99"}`)), "kubernetesVersion: \"1.99\" is not a Kubernetes version the compatibility matrix covers")
 	assert.Contains(t, planError(t, withDefaults(t, `{"version":"0.36.0","kubernetesVersion":"1.30"}`)), "needs Karpenter 0.37.0")
 }
+
+// Before 0.32 nodes launch with an instance profile: with nodeRoleArn the component creates
+// none, so every class must name one (or no node could launch, while the preview passed).
+func TestNodeRoleArnBeforeV032NeedsInstanceProfiles(t *testing.T) {
+	args := `{"version":"0.31.4","nodeRoleArn":"arn:aws:iam::123456789012:role/KarpenterNode"`
+	msg := planError(t, withDefaults(t, args+`}`))
+	assert.Equal(t, "nodeClasses[0].instanceProfile (the default class): required with nodeRoleArn before Karpenter 0.32.0: Karpenter 0.31.4 launches nodes with an instance profile, and the component creates none for a role it does not own (nor settings.aws.defaultInstanceProfile); declare nodeClasses with the role's instanceProfile", msg)
+	msg = planError(t, withDefaults(t, args+`,"nodeClasses":[{"name":"a","instanceProfile":"KarpenterNodeProfile"},{"name":"b"}],"nodePools":[{"name":"p","nodeClassRef":"a"}]}`))
+	assert.Equal(t, "nodeClasses[1].instanceProfile: required with nodeRoleArn before Karpenter 0.32.0: Karpenter 0.31.4 launches nodes with an instance profile, and the component creates none for a role it does not own (nor settings.aws.defaultInstanceProfile); name the role's instance profile here", msg)
+	planOK(t, withDefaults(t, args+`,"nodeClasses":[{"name":"a","instanceProfile":"KarpenterNodeProfile"}]}`))
+	planOK(t, withDefaults(t, `{"version":"0.32.0","nodeRoleArn":"arn:aws:iam::123456789012:role/KarpenterNode"}`))
+	planOK(t, withDefaults(t, `{"version":"0.31.4"}`)) // the component's own profile
+}
