@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
@@ -66,19 +67,25 @@ func docTable(t *testing.T, file, heading, header string) (rows [][]string, name
 	return rows, names
 }
 
+// sameNames fails for each name the schema has and the table lacks, and the reverse.
+func sameNames(t *testing.T, table, what string, documented, schema []string) {
+	t.Helper()
+	for _, name := range schema {
+		if !slices.Contains(documented, name) {
+			t.Errorf("%s: no row for the %s %s", table, what, name)
+		}
+	}
+	for _, name := range documented {
+		if !slices.Contains(schema, name) {
+			t.Errorf("%s: %s is not an %s of %s", table, name, what, componentToken)
+		}
+	}
+}
+
 func TestREADMEInputsAreTheSchemas(t *testing.T) {
 	schema := loadComponentSchema(t)
 	rows, names := docTable(t, "../README.md", "## Inputs", "| Input | Type | Default | Description |")
-	for name := range schema.InputProperties {
-		if !slices.Contains(names, name) {
-			t.Errorf("README.md, Inputs: no row for the input %s", name)
-		}
-	}
-	for _, name := range names {
-		if _, ok := schema.InputProperties[name]; !ok {
-			t.Errorf("README.md, Inputs: %s is not an input of %s", name, componentToken)
-		}
-	}
+	sameNames(t, "README.md, Inputs", "input", names, slices.Collect(maps.Keys(schema.InputProperties)))
 	// A default the README states as a literal is the one the schema's description states.
 	literal := regexp.MustCompile("^`([^`]+)`")
 	for _, cells := range rows {
@@ -103,16 +110,7 @@ func TestREADMEInputsAreTheSchemas(t *testing.T) {
 func TestREADMEOutputsAreTheSchemas(t *testing.T) {
 	schema := loadComponentSchema(t)
 	_, names := docTable(t, "../README.md", "## Outputs", "| Output | Description |")
-	for name := range schema.Properties {
-		if !slices.Contains(names, name) {
-			t.Errorf("README.md, Outputs: no row for the output %s", name)
-		}
-	}
-	for _, name := range names {
-		if _, ok := schema.Properties[name]; !ok {
-			t.Errorf("README.md, Outputs: %s is not an output of %s", name, componentToken)
-		}
-	}
+	sameNames(t, "README.md, Outputs", "output", names, slices.Collect(maps.Keys(schema.Properties)))
 }
 
 // The registry docs list the inputs users most often set: each is an input of the schema.
