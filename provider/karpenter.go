@@ -85,7 +85,7 @@ func NewKarpenter(ctx *pulumi.Context, name string, args inputs.KarpenterArgs, o
 	return comp, nil
 }
 
-// setOutputs copies what the build reported into the component's outputs.
+// setOutputs copies what the children layer reported into the component's outputs.
 func (c *Karpenter) setOutputs(out children.Outputs) {
 	c.ControllerRoleArn, c.ControllerRoleName, c.ControllerPolicyArns = out.ControllerRoleArn, out.ControllerRoleName, out.ControllerPolicyArns
 	c.NodeRoleArn, c.NodeRoleName, c.InstanceProfileName = out.NodeRoleArn, out.NodeRoleName, out.InstanceProfileName

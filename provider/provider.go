@@ -91,7 +91,7 @@ func unwrapGateError(err error) error {
 	return err
 }
 
-// componentArgs are the input types of each component, for spec.CheckUnknownProperties.
+// componentArgs are the input types of each component, for inputs.CheckUnknownProperties.
 var componentArgs = map[string]reflect.Type{
 	componentToken: reflect.TypeFor[inputs.KarpenterArgs](),
 	nodePoolToken:  reflect.TypeFor[inputs.NodePoolArgs](),

@@ -47,7 +47,7 @@ func (b *builder) newCustomResource(suffix string, kind catalog.ApiKind, name st
 	}, opts...)
 }
 
-// withUnknowns turns the placeholders of values a preview does not know (spec/unknown.go) back
+// withUnknowns turns the placeholders of values a preview does not know (inputs/unknown.go) back
 // into unknown outputs, so the preview shows them as unknown.
 func withUnknowns(v any) any {
 	switch x := v.(type) {

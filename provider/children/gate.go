@@ -77,7 +77,7 @@ type valueCheck struct {
 	check func(resolved any) []error
 }
 
-// stringChecks are the spec's checks of Input-typed strings as value checks (unset: nothing to check).
+// stringChecks are the inputs layer's checks of Input-typed strings as value checks (unset: nothing to check).
 func stringChecks(checks []inputs.InputCheck) []valueCheck {
 	var out []valueCheck
 	for _, c := range checks {

@@ -37,7 +37,7 @@ func Warn(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan, warnings []st
 }
 
 // builder registers the component's children. Each create* method returns what later
-// children need, so the dependency order reads top to bottom in build.
+// children need, so the dependency order reads top to bottom in install.
 type builder struct {
 	ctx *pulumi.Context
 	// parent is the component the children belong to: a Karpenter, NodePool or NodeClass.

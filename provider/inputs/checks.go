@@ -1,7 +1,7 @@
 package inputs
 
 // Checks on the inputs, each naming its field: the plain inputs (called while resolving the
-// install plan) and the Input-typed values once they resolve (the build package's gate, which
+// install plan) and the Input-typed values once they resolve (the children package's gate, which
 // every child waits on, runs these checks on the resolved values).
 
 import (

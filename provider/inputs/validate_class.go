@@ -198,7 +198,7 @@ var ownerIDPattern = regexp.MustCompile(`^[0-9]{12}$`)
 // validateLaunchOptions checks the fields that shape how a class's instances launch:
 // capacity reservations, placement group, network interfaces and IP prefixes, connection
 // tracking, CPU options and the fleet context. Input-typed ids are checked once they resolve
-// (the build package's gate).
+// (the children package's gate).
 func validateLaunchOptions(path *field.Path, c NodeClassSpec, rel catalog.Release) []error {
 	errs := []error{rel.Require(path.Child("context"), c.Context != nil, catalog.FeatureContext)}
 	errs = append(errs, validateCapacityReservationTerms(path.Child("capacityReservationSelectorTerms"), c.CapacityReservationSelectorTerms, rel)...)

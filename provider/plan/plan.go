@@ -2,7 +2,7 @@ package plan
 
 // The install plan: the component's plain inputs resolved — defaults applied, the release
 // looked up, the provisioning lists completed. Resolving a plan validates every plain input
-// (the checks are the spec package's; they never call back into plan resolution).
+// (the checks are the inputs package's; they never call back into plan resolution).
 
 import (
 	"path"
