@@ -16,15 +16,16 @@ import (
 // child: when a value is invalid, no child registers.
 func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
 	args := b.plan.Deferred
-	switch b.plan.Kind {
-	case plan.KindNodePool:
+	if b.plan.Kind == plan.KindNodePool {
 		return inputGate(nil, nil) // a pool has no Input-typed values
-	case plan.KindNodeClass:
-		checks := []inputs.InputCheck{{Field: field.NewPath("clusterName"), Value: args.ClusterName.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckClusterName}}
-		return inputGate(stringChecks(append(checks, inputs.ClassInputChecks(b.plan.ClassPath(0), b.plan.Classes[0], b.plan.Release)...)), nil)
+	}
+	clusterName := inputs.InputCheck{Field: field.NewPath("clusterName"), Value: args.ClusterName.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckClusterName}
+	if b.plan.Kind == plan.KindNodeClass {
+		checks := append([]inputs.InputCheck{clusterName}, inputs.ClassInputChecks(b.plan.ClassPath(0), b.plan.Classes[0], b.plan.Release)...)
+		return inputGate(stringChecks(checks), nil)
 	}
 	checks := []inputs.InputCheck{
-		{Field: field.NewPath("clusterName"), Value: args.ClusterName.ToStringOutput().ToStringPtrOutput(), Check: inputs.CheckClusterName},
+		clusterName,
 		{Field: field.NewPath("clusterEndpoint"), Value: args.ClusterEndpoint, Check: inputs.CheckEndpoint},
 		{Field: field.NewPath("oidcProviderArn"), Value: args.OidcProviderArn, Check: inputs.CheckArn("oidc-provider/")},
 		{Field: field.NewPath("controllerRoleArn"), Value: args.ControllerRoleArn, Check: inputs.CheckArn("role/")},

@@ -171,6 +171,37 @@ type Deferred struct {
 	Values                                                           pulumi.MapInput
 }
 
+// The defaults of the plain inputs that both the checks (ValidateKarpenter) and the plan read:
+// one place says what an unset input means.
+
+// NamespaceOf is the releases' namespace: the input, or the release's default.
+func (a KarpenterArgs) NamespaceOf(rel catalog.Release) string {
+	return Deref(a.Namespace, rel.DefaultNamespace)
+}
+
+// ServiceAccountOf is the controller's service account name.
+func (a KarpenterArgs) ServiceAccountOf() string {
+	return Deref(a.ServiceAccountName, catalog.DefaultServiceAccount)
+}
+
+// ChartRepositoryOf is where the charts come from.
+func (a KarpenterArgs) ChartRepositoryOf() string {
+	return Deref(a.ChartRepository, catalog.DefaultChartRepository)
+}
+
+// InstallsCrdRelease says whether the install has a karpenter-crd release: installCrds (default
+// true) and a release whose CRDs come from that chart.
+func (a KarpenterArgs) InstallsCrdRelease(rel catalog.Release) bool {
+	return Deref(a.InstallCrds, true) && rel.CrdChart
+}
+
+// CreatesInstanceProfile says whether the component creates an instance profile: only for a
+// node role it creates; by default self-managed (Karpenter before 0.32 launches with it), not in
+// Auto Mode (EKS creates one from each NodeClass's role).
+func (a KarpenterArgs) CreatesInstanceProfile(rel catalog.Release) bool {
+	return a.NodeRoleArn == nil && Deref(a.CreateInstanceProfile, rel.AutoMode == nil)
+}
+
 // Deferred are the component's inputs that may be unknown until they resolve.
 func (a KarpenterArgs) Deferred() Deferred {
 	return Deferred{

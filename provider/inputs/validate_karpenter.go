@@ -18,8 +18,7 @@ import (
 func ValidateKarpenter(name string, args KarpenterArgs, rel catalog.Release) []error {
 	var errs []error
 	autoMode := rel.AutoMode != nil
-	installCrds := Deref(args.InstallCrds, true) && rel.CrdChart
-	if Deref(args.RetainCrdsOnDelete, false) && !installCrds && !autoMode {
+	if Deref(args.RetainCrdsOnDelete, false) && !args.InstallsCrdRelease(rel) && !autoMode {
 		errs = append(errs, field.Invalidf(field.NewPath("retainCrdsOnDelete"), "only for the karpenter-crd release, which this install does not have (installCrds false, or Karpenter %s, whose chart installs CRDs that Helm never deletes)", rel.Version))
 	}
 	if autoMode {
@@ -27,9 +26,9 @@ func ValidateKarpenter(name string, args KarpenterArgs, rel catalog.Release) []e
 	} else {
 		errs = append(errs, validateIdentity(args)...)
 		errs = append(errs, validateNodeAccess(args)...)
-		errs = append(errs, CheckDNSLabel(field.NewPath("namespace"), Deref(args.Namespace, rel.DefaultNamespace)))
-		errs = append(errs, CheckDNSSubdomain(field.NewPath("serviceAccountName"), Deref(args.ServiceAccountName, catalog.DefaultServiceAccount)))
-		repo := Deref(args.ChartRepository, catalog.DefaultChartRepository)
+		errs = append(errs, CheckDNSLabel(field.NewPath("namespace"), args.NamespaceOf(rel)))
+		errs = append(errs, CheckDNSSubdomain(field.NewPath("serviceAccountName"), args.ServiceAccountOf()))
+		repo := args.ChartRepositoryOf()
 		errs = append(errs, ValidateChartRepository(repo))
 		errs = append(errs, CheckOCICredentials(repo, args)...)
 		if args.ReleaseTimeout != nil && *args.ReleaseTimeout < 1 {
@@ -54,11 +53,10 @@ func ValidateKarpenter(name string, args KarpenterArgs, rel catalog.Release) []e
 			errs = append(errs, field.Invalid(field.NewPath("controllerPolicyArns"), "cannot be used with controllerRoleArn (the component creates no controller role to attach them to)"))
 		}
 	}
-	createNodeRole := args.NodeRoleArn == nil
-	if !createNodeRole && len(args.NodeRoleAdditionalPolicyArns) > 0 {
+	if args.NodeRoleArn != nil && len(args.NodeRoleAdditionalPolicyArns) > 0 {
 		errs = append(errs, field.Invalid(field.NewPath("nodeRoleAdditionalPolicyArns"), "cannot be used with nodeRoleArn (the component creates no node role to attach them to)"))
 	}
-	if !autoMode && !rel.Has(catalog.FeatureNodeClassRole) && createNodeRole && !Deref(args.CreateInstanceProfile, true) {
+	if !autoMode && !rel.Has(catalog.FeatureNodeClassRole) && args.NodeRoleArn == nil && !args.CreatesInstanceProfile(rel) {
 		errs = append(errs, field.Invalidf(field.NewPath("createInstanceProfile"), "Karpenter %s launches nodes with the instance profile in settings.aws.defaultInstanceProfile, so the component must create it (Karpenter manages instance profiles itself from %s)",
 			rel.Version, catalog.FeatureSince[catalog.FeatureNodeClassRole]))
 	}

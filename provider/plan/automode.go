@@ -9,10 +9,6 @@ import (
 func (p *Plan) resolveAutoMode(args inputs.KarpenterArgs) {
 	p.Namespace, p.ServiceAccount, p.chartRepository = "", "", ""
 	p.InstallCrds, p.ChartCrds, p.Interruption, p.CreateControllerIAM = false, false, false, false
-	// EKS creates instance profiles from a NodeClass's role; one of the component's own is
-	// only for classes that name it in instanceProfile.
-	p.CreateInstanceProfile = p.CreateNodeRole && inputs.Deref(args.CreateInstanceProfile, false)
-
 	// Nodes of a custom NodeClass join only through an EC2 access entry, so the component
 	// creates one even for nodeRoleArn: a role EKS already has an entry for (the cluster's
 	// computeConfig.nodeRoleArn) fails loudly at create — set nodeAccess none then — where a

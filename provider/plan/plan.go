@@ -149,22 +149,22 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 		return nil, err // everything else depends on the version
 	}
 	errs := inputs.ValidateKarpenter(name, args, rel)
-	crds := inputs.Deref(args.InstallCrds, true)
 	p := &Plan{
-		Name:                name,
-		Mode:                modeOf(rel),
-		Release:             rel,
-		Namespace:           inputs.Deref(args.Namespace, rel.DefaultNamespace),
-		ServiceAccount:      inputs.Deref(args.ServiceAccountName, catalog.DefaultServiceAccount),
-		chartRepository:     inputs.Deref(args.ChartRepository, catalog.DefaultChartRepository),
-		DefaultAmiAlias:     catalog.DefaultAmiAliasOf(rel),
-		InstallCrds:         crds && rel.CrdChart,
-		ChartCrds:           crds && !rel.CrdChart,
-		Interruption:        inputs.Deref(args.InterruptionHandling, true),
-		CreateControllerIAM: args.ControllerRoleArn == nil,
-		CreateNodeRole:      args.NodeRoleArn == nil,
-		RetainCrds:          inputs.Deref(args.RetainCrdsOnDelete, false),
-		ReleaseTimeout:      inputs.Deref(args.ReleaseTimeout, 0),
+		Name:                  name,
+		Mode:                  modeOf(rel),
+		Release:               rel,
+		Namespace:             args.NamespaceOf(rel),
+		ServiceAccount:        args.ServiceAccountOf(),
+		chartRepository:       args.ChartRepositoryOf(),
+		DefaultAmiAlias:       catalog.DefaultAmiAliasOf(rel),
+		InstallCrds:           args.InstallsCrdRelease(rel),
+		ChartCrds:             inputs.Deref(args.InstallCrds, true) && !rel.CrdChart,
+		Interruption:          inputs.Deref(args.InterruptionHandling, true),
+		CreateControllerIAM:   args.ControllerRoleArn == nil,
+		CreateNodeRole:        args.NodeRoleArn == nil,
+		CreateInstanceProfile: args.CreatesInstanceProfile(rel),
+		RetainCrds:            inputs.Deref(args.RetainCrdsOnDelete, false),
+		ReleaseTimeout:        inputs.Deref(args.ReleaseTimeout, 0),
 
 		SpotServiceLinkedRole:     inputs.Deref(args.CreateSpotServiceLinkedRole, false),
 		ControllerImageRepository: inputs.Deref(args.ControllerImageRepository, ""),
@@ -185,7 +185,6 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 	case cluster != nil:
 		p.accessMode = cluster.AuthenticationMode
 	}
-	p.CreateInstanceProfile = p.CreateNodeRole && inputs.Deref(args.CreateInstanceProfile, true)
 	switch p.Mode {
 	case inputs.ModeAutoMode:
 		p.resolveAutoMode(args)
