@@ -86,30 +86,6 @@ func TestOnlyChildrenHandlesOutputs(t *testing.T) {
 	}
 }
 
-// No file over ~600 lines: a file is one concern a reader can hold.
-func TestFilesStayReadable(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, layer := range append(slices.Clone(layers), leaves...) {
-		more, err := filepath.Glob(filepath.Join(layer, "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, more...)
-	}
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n := strings.Count(string(src), "\n"); n > 600 {
-			t.Errorf("%s: %d lines; split it by concern (at most 600)", f, n)
-		}
-	}
-}
-
 // The leaves import only the standard library (an import path without a dot in its first
 // element), in their tests too.
 func TestLeavesImportOnlyTheStandardLibrary(t *testing.T) {
