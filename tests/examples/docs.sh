@@ -2,7 +2,7 @@
 # Checks the examples in docs/_index.md the way the examples are checked, so the registry page
 # never shows a program that does not compile: TypeScript (tsc), Python (mypy), Go (go vet) and
 # YAML (yamlcheck). C# is not compiled: no .NET toolchain here. The README's TypeScript and
-# Python usage snippets get the same checks.
+# Python usage snippets get the same checks, and so does its program for pools from another stack.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -29,9 +29,21 @@ readme() {
 	[[ -s $2 ]] || { echo "README.md: no $1 block" >&2; exit 1; }
 }
 
-mkdir -p "$work/readme"
+# readme_with FENCE TEXT OUT: the first ```FENCE block of README.md that contains TEXT.
+readme_with() {
+	awk -v fence='```'"$1" -v text="$2" '
+		!code && $0 == fence { code = 1; block = ""; next }
+		code && /^```/ { if (index(block, text)) { printf "%s", block; exit } code = 0; next }
+		code { block = block $0 "\n" }
+	' "$root/README.md" >"$3"
+	[[ -s $3 ]] || { echo "README.md: no $1 block with $2" >&2; exit 1; }
+}
+
+mkdir -p "$work/readme" "$work/readme-stackref"
 readme ts "$work/readme/index.ts"
 PROGRAM=$work/readme/index.ts "$here/typescript.sh"
+readme_with ts "new pulumi.StackReference" "$work/readme-stackref/index.ts"
+PROGRAM=$work/readme-stackref/index.ts "$here/typescript.sh"
 readme python "$work/readme/__main__.py"
 PROGRAM=$work/readme/__main__.py "$here/python.sh"
 
