@@ -65,6 +65,11 @@ func newWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Close)
+	t.Cleanup(func() {
+		if errs := w.Moto.Errors(); t.Failed() && errs != "" {
+			t.Logf("moto's tracebacks (%s):\n%s", w.Moto.Log, errs)
+		}
+	})
 	w.Engine.Logf = t.Logf
 	base, err := lab.SnapshotKubernetes(context.Background(), w.ControlPlane.Config)
 	if err != nil {

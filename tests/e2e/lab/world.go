@@ -87,12 +87,13 @@ type Moto struct {
 
 // startMoto starts bin (the pinned venv's moto_server) on loopback with the AWS managed policies
 // loaded (MOTO_IAM_LOAD_MANAGED_POLICIES: without it AmazonEKSWorkerNodePolicy & co. do not
-// exist), logging to dir/.../moto.log, and waits until it answers. Stop it with Stop.
-func startMoto(ctx context.Context, bin, dir string) (*Moto, error) {
-	return harness.RetryPortClash(dir, func(dir string) (*Moto, error) { return startMotoOnce(ctx, bin, dir) })
+// exist), logging to dir/.../moto.log, and waits until it answers. Stop it with Stop. env is
+// added to its environment (moto/motoserver.py's settings).
+func startMoto(ctx context.Context, bin, dir string, env ...string) (*Moto, error) {
+	return harness.RetryPortClash(dir, func(dir string) (*Moto, error) { return startMotoOnce(ctx, bin, dir, env) })
 }
 
-func startMotoOnce(ctx context.Context, bin, dir string) (*Moto, error) {
+func startMotoOnce(ctx context.Context, bin, dir string, extraEnv []string) (*Moto, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -101,7 +102,7 @@ func startMotoOnce(ctx context.Context, bin, dir string) (*Moto, error) {
 		return nil, err
 	}
 	// Only what moto needs: no AWS_* of the caller, no proxies.
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "MOTO_IAM_LOAD_MANAGED_POLICIES=true"}
+	env := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "MOTO_IAM_LOAD_MANAGED_POLICIES=true"}, extraEnv...)
 	// moto/motoserver.py is moto_server with the EKS optimized-AMI SSM parameters preloaded; the venv's
 	// python, beside moto_server, runs it with moto_server's arguments.
 	tests, err := TestsDir()
@@ -155,6 +156,36 @@ func (m *Moto) Stop() {
 	if m != nil && m.proc != nil {
 		m.proc.Stop()
 	}
+}
+
+// Errors is what moto logged of its own failures: each Python traceback (an unhandled exception
+// in moto answers HTTP 500 with no detail), "" when there is none. The scenarios print it when they
+// fail, so a 500 in a client's error message can be read back to moto's line.
+func (m *Moto) Errors() string {
+	if m == nil {
+		return ""
+	}
+	log, err := os.ReadFile(m.Log)
+	if err != nil {
+		return ""
+	}
+	var out []string
+	in := false
+	for _, line := range strings.Split(string(log), "\n") {
+		switch {
+		case strings.HasPrefix(line, "Traceback (most recent call last):"):
+			in = true
+		case in && line != "" && line[0] != ' ':
+			// The exception's own line ends the traceback.
+			out = append(out, line, "")
+			in = false
+			continue
+		}
+		if in {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // randomHex is n random upper-case hex digits (the ID in an EKS cluster's OIDC issuer).

@@ -17,12 +17,23 @@ makes AWSServiceRoleForspot in moto (moto/iam/models.py builds the name from the
 principal), where AWS names it AWSServiceRoleForEC2Spot (EC2 User Guide, "Service-linked role for
 Spot Instance requests"), the name Karpenter's guide and the component look for.
 
+One fix-up where moto is not safe for the concurrent requests its threaded server serves: EC2's
+tag store (moto/ec2/models/tags.py, TagBackend) is a dict of dicts that DescribeTags -- and every
+Describe* answer that lists a resource's tags -- iterates while a CreateTags or DeleteTags on
+another request's thread changes it: "RuntimeError: dictionary changed size during iteration", an
+HTTP 500 that AWS never answers. The pulumi programs tag subnets and security groups in parallel,
+and the Karpenter controller describes them meanwhile. Here the tag store's methods take one lock.
+MOTOSERVER_SWITCH_INTERVAL (seconds, Python's thread switch interval; tests only) makes such races
+show within seconds instead of one run in many.
+
 Then it serves as moto_server does (moto.server.main).
 """
 
+import functools
 import json
 import os
 import sys
+import threading
 from collections import defaultdict
 
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "eks-ami-parameters.json")
@@ -77,13 +88,36 @@ def fix_spot_role_name():
     models.SERVICE_NAME_CONVERSION["spot"] = "EC2Spot"
 
 
+def serialize_ec2_tags():
+    from moto.ec2.models.tags import TagBackend
+
+    lock = threading.RLock()
+
+    def locked(method):
+        @functools.wraps(method)
+        def call(self, *args, **kwargs):
+            with lock:
+                return method(self, *args, **kwargs)
+
+        return call
+
+    # Every method of the tag store that reads or changes TagBackend.tags.
+    for name in ("create_tags", "delete_tags", "delete_tag_keys", "describe_tags"):
+        setattr(TagBackend, name, locked(getattr(TagBackend, name)))
+
+
 def main():
+    interval = os.environ.get("MOTOSERVER_SWITCH_INTERVAL")
+    if interval:
+        sys.setswitchinterval(float(interval))
     parameters = load_table()
     prefixes = install(parameters)
     fix_spot_role_name()
+    serialize_ec2_tags()
     sys.stderr.write(
         "motoserver.py: %d EKS optimized-AMI parameters (%s) loaded into moto's SSM on first use, from %s; "
-        "spot.amazonaws.com's service-linked role named AWSServiceRoleForEC2Spot, as AWS names it\n"
+        "spot.amazonaws.com's service-linked role named AWSServiceRoleForEC2Spot, as AWS names it; "
+        "EC2's tag store serialized (concurrent CreateTags and DescribeTags)\n"
         % (len(parameters), ", ".join(prefixes), TABLE)
     )
     sys.stderr.flush()
