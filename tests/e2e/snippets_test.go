@@ -40,7 +40,8 @@ import (
 // package-lock.json and the release's npm tarball; the Python snippet with the real pulumi,
 // pulumi-aws, pulumi-eks and pulumi-kubernetes of tests/examples/python/constraints.txt and the
 // release's wheel — both as Automation API inline programs (snippets/runner.*; the runners add
-// stack config aws:region and nothing else); the YAML snippet as the project's Pulumi.yaml, as is.
+// stack config aws:region and nothing else); the YAML snippet as the project's Pulumi.yaml, as is, with the
+// same stack config.
 // What stands in: the cluster (the eks stand-in for pulumi-eks 4.3.0 and the aws stand-in, as
 // pulumi-aws 7.48.0, against moto; the world's API server for the control plane, its three system
 // nodes for the default node group) and public.ecr.aws (PublicECR: the world's registry, with the
@@ -289,6 +290,10 @@ func (r *snippetRun) prepareYAML(t *testing.T, snippet string) {
 	r.w.Engine.Dir = r.dir
 	if err := r.w.Engine.NewStack(lab.StackName); err != nil {
 		t.Fatal(err)
+	}
+	// As for the runners: the stack's aws:region, which the snippet reads, and nothing else.
+	if _, stderr, err := r.w.run(t, "config", "set", "aws:region", lab.Region); err != nil {
+		t.Fatalf("pulumi config set aws:region: %v\n%s", err, stderr)
 	}
 }
 
