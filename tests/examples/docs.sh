@@ -10,7 +10,8 @@
 #               declares the names they take from the Usage program and requires `providers`
 #   Python      mypy --strict against sdk/python and examples/python's pins
 #   Go          go vet in a copy of examples/go's module (its go.sum; the SDK replaced by sdk/go)
-#   Java        javac -Werror against sdk/java and examples/java's pom.xml
+#   Java        javac -Werror against sdk/java and examples/java's pom.xml; pulumi-eks, which Maven
+#               Central does not serve here, only as tests/examples/docs/java-eks's declarations
 #   YAML        yamlcheck: every karpenter resource's properties against schema.json
 #
 # C# blocks are listed and skipped: no .NET toolchain here. Shell commands and output are skipped.
@@ -47,6 +48,7 @@ if [[ -d $out/go ]]; then
 fi
 
 for program in "$out"/java/*/; do
+	cp -R "$here/docs/java-eks/." "$program/src/main/java/"
 	PROGRAM=${program%/} "$here/java.sh" 2>&1 | locate
 done
 
