@@ -50,7 +50,8 @@ test-example-yaml:
 	cd $(EXAMPLES_TESTS)/yamlcheck && $(EXAMPLES_GO) go vet ./... && $(EXAMPLES_GO) go test -count=1 ./... && \
 		$(EXAMPLES_GO) go run . $(CURDIR)/schema.json $(CURDIR)/examples/yaml/Pulumi.yaml
 
-# The registry docs' examples (docs/_index.md), checked the same way.
+# Every code block of README.md and docs/*.md, each with its language's check; a block no check
+# covers fails (tests/examples/docs.sh; CONTRIBUTING.md, Code in the documentation).
 test-docs-examples:
 	$(EXAMPLES_TESTS)/docs.sh
 

@@ -1,65 +1,58 @@
 #!/usr/bin/env bash
-# Checks the examples in docs/_index.md the way the examples are checked, so the registry page
-# never shows a program that does not compile: TypeScript (tsc), Python (mypy), Go (go vet) and
-# YAML (yamlcheck). C# is not compiled: no .NET toolchain here. The README's TypeScript and
-# Python usage snippets get the same checks, and so does its program for pools from another stack.
+# Compiles every program a user can copy from README.md and docs/*.md, so no page shows code that
+# does not compile. Blocks are chosen by their fence's language (tests/examples/docs/snippets.py),
+# never by position: a ```ts, ```python, ```go, ```java or ```yaml block that no check below covers
+# (a fragment in a language without a prelude, or a language no check knows) fails the run, naming
+# it. Each check is the one of the examples of its language, run once for all its blocks:
+#
+#   TypeScript  tsc --noEmit (strict) against sdk/nodejs and examples/typescript's locked packages;
+#               fragments (blocks without an import) inside tests/examples/docs/prelude.ts, which
+#               declares the names they take from the Usage program and requires `providers`
+#   Python      mypy --strict against sdk/python and examples/python's pins
+#   Go          go vet in a copy of examples/go's module (its go.sum; the SDK replaced by sdk/go)
+#   Java        javac -Werror against sdk/java and examples/java's pom.xml; pulumi-eks, which Maven
+#               Central does not serve here, only as tests/examples/docs/java-eks's declarations
+#   YAML        yamlcheck: every karpenter resource's properties against schema.json
+#
+# C# blocks are listed and skipped: no .NET toolchain here. Shell commands and output are skipped.
+# Messages name the document's line (README.md:412:5), not the generated file.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+snippets=$here/docs/snippets.py
+out=$work/blocks
 
-# extract LANGUAGE: the fenced code block inside the docs' `choosable language LANGUAGE` section.
-extract() {
-	awk -v lang="$1" '
-		index($0, "{{% choosable language " lang " %}}") { inside = 1; next }
-		inside && /^```/ { if (code) exit; code = 1; next }
-		inside && code { print }
-	' "$root/docs/_index.md" >"$2"
-	[[ -s $2 ]] || { echo "docs/_index.md: no $1 example" >&2; exit 1; }
-}
+python3 "$snippets" extract "$root" "$out"
+locate() { python3 "$snippets" locate "$out"; }
 
-# readme FENCE OUT: the first ```FENCE block of README.md.
-readme() {
-	awk -v fence='```'"$1" '
-		!code && $0 == fence { code = 1; next }
-		code && /^```/ { exit }
-		code { print }
-	' "$root/README.md" >"$2"
-	[[ -s $2 ]] || { echo "README.md: no $1 block" >&2; exit 1; }
-}
+shopt -s nullglob
+programs=("$out"/ts/*.ts)
+if ((${#programs[@]})); then
+	PROGRAM="${programs[*]}" "$here/typescript.sh" 2>&1 | locate
+fi
 
-# readme_with FENCE TEXT OUT: the first ```FENCE block of README.md that contains TEXT.
-readme_with() {
-	awk -v fence='```'"$1" -v text="$2" '
-		!code && $0 == fence { code = 1; block = ""; next }
-		code && /^```/ { if (index(block, text)) { printf "%s", block; exit } code = 0; next }
-		code { block = block $0 "\n" }
-	' "$root/README.md" >"$3"
-	[[ -s $3 ]] || { echo "README.md: no $1 block with $2" >&2; exit 1; }
-}
+programs=("$out"/python/*.py)
+if ((${#programs[@]})); then
+	PROGRAM="${programs[*]}" "$here/python.sh" 2>&1 | locate
+fi
 
-mkdir -p "$work/readme" "$work/readme-stackref"
-readme ts "$work/readme/index.ts"
-PROGRAM=$work/readme/index.ts "$here/typescript.sh"
-readme_with ts "new pulumi.StackReference" "$work/readme-stackref/index.ts"
-PROGRAM=$work/readme-stackref/index.ts "$here/typescript.sh"
-readme python "$work/readme/__main__.py"
-PROGRAM=$work/readme/__main__.py "$here/python.sh"
+# examples/go's module, with its SDK replace made absolute, holding one package per program.
+if [[ -d $out/go ]]; then
+	cp "$root/examples/go/go.mod" "$root/examples/go/go.sum" "$out/go/"
+	(cd "$out/go" && export GOWORK=off &&
+		go mod edit -replace "github.com/pulumi-karpenter/pulumi-karpenter/sdk/go=$root/sdk/go" &&
+		go vet ./...) 2>&1 | locate
+	echo "the documentation's Go programs: go vet passed"
+fi
 
-extract typescript "$work/index.ts"
-PROGRAM=$work/index.ts "$here/typescript.sh"
+for program in "$out"/java/*/; do
+	cp -R "$here/docs/java-eks/." "$program/src/main/java/"
+	PROGRAM=${program%/} "$here/java.sh" 2>&1 | locate
+done
 
-extract python "$work/__main__.py"
-PROGRAM=$work/__main__.py "$here/python.sh"
-
-# The Go example's module, with its SDK replace made absolute for the copy.
-cp -R "$root/examples/go" "$work/go"
-extract go "$work/go/main.go"
-(cd "$work/go" && export GOWORK=off &&
-	go mod edit -replace "github.com/pulumi-karpenter/pulumi-karpenter/sdk/go=$root/sdk/go" &&
-	go vet ./...)
-echo "docs go example: go vet passed"
-
-extract yaml "$work/Pulumi.yaml"
-(cd "$here/yamlcheck" && GOWORK=off go run . "$root/schema.json" "$work/Pulumi.yaml")
+programs=("$out"/yaml/*.yaml)
+if ((${#programs[@]})); then
+	(cd "$here/yamlcheck" && GOWORK=off go run . "$root/schema.json" "${programs[@]}") 2>&1 | locate
+fi

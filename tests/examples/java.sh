@@ -3,6 +3,8 @@
 # com.pulumi:pulumi, com.pulumi:aws and com.pulumi:kubernetes from Maven Central.
 #
 # Usage: java.sh [deps]   (deps: only download what the check needs)
+# PROGRAM=dir compiles dir/src/main/java in place of the example's sources, with its pom.xml (the
+# documentation's Java programs: tests/examples/docs.sh).
 #
 # The SDK is built from sdk/java and installed, as io.github.pulumikarpenter:karpenter at the
 # version the example's pom.xml names, into a Maven repository of the check's own in
@@ -31,10 +33,13 @@ printf '{\n  "resource": true,\n  "name": "%s",\n  "version": "%s"\n}\n' "$plugi
 "${mvn[@]}" -f "$here/java/sdk-pom.xml" -Dkarpenter.version="$version" -Dsdk.build="$work/sdk" \
 	-Dsdk.resources="$work/resources" -Dmaven.test.skip install
 
-cp -R "$example/pom.xml" "$example/src" "$work/"
+build=$work/${PROGRAM:+$(basename "$PROGRAM")} # the program's name in javac's messages
+mkdir -p "$build"
+cp -R "${PROGRAM:-$example}/src" "$build/"
+cp "$example/pom.xml" "$build/"
 if [[ ${1:-} == deps ]]; then
-	"${mvn[@]}" -f "$work/pom.xml" dependency:go-offline
+	"${mvn[@]}" -f "$build/pom.xml" dependency:go-offline
 	exit
 fi
-"${mvn[@]}" -f "$work/pom.xml" compile
-echo "examples/java: mvn compile (javac -Werror) passed"
+"${mvn[@]}" -f "$build/pom.xml" compile
+echo "${PROGRAM:-examples/java}: mvn compile (javac -Werror) passed"

@@ -4,7 +4,8 @@
 # requirements.txt (every transitive version pinned by tests/examples/python/constraints.txt).
 #
 # Usage: python.sh [deps]   (deps: only create the virtualenv)
-# PROGRAM=file checks that file in place of the example's __main__.py (the docs' example).
+# PROGRAM=file checks that file in place of the example's __main__.py (the docs' example); PROGRAM
+# may name several files, space-separated, with distinct names (valid module names): one mypy run.
 #
 # The virtualenv lives in $CACHE_DIR, keyed by the requirements. The SDK is installed from a
 # copy (setuptools writes build files next to the sources), as `pulumi install` would install
@@ -31,5 +32,6 @@ cp -R "$root/sdk/python" "$work/sdk"
 "${pip[@]}" install --no-deps --no-build-isolation --force-reinstall "$work/sdk"
 "$venv/bin/pip" check
 program=${PROGRAM:-$example/__main__.py}
-"$venv/bin/mypy" --strict --cache-dir "$venv/.mypy_cache" "$program"
+read -ra programs <<<"$program"
+"$venv/bin/mypy" --strict --cache-dir "$venv/.mypy_cache" "${programs[@]}"
 echo "$program: mypy --strict passed"

@@ -3,7 +3,9 @@
 # pinned @pulumi/* packages of the example's own package-lock.json.
 #
 # Usage: typescript.sh [deps]   (deps: only install the locked packages)
-# PROGRAM=file checks that file in place of the example's index.ts (the docs' example).
+# PROGRAM=file checks that file in place of the example's index.ts (the docs' example). PROGRAM
+# may name several files, space-separated, with distinct names: one tsc run checks them all, each
+# a module of its own (one SDK build for tests/examples/docs.sh's programs and fragments).
 #
 # The locked packages are installed once into $CACHE_DIR, keyed by the lockfile. The SDK is
 # built from a copy, as the postinstall of a `pulumi install`-generated SDK would build it, and
@@ -42,6 +44,16 @@ for entry in "$deps"/node_modules/* "$deps"/node_modules/.bin; do
 done
 ln -s "$work/sdk/bin" "$work/example/node_modules/$name"
 cp "$example/tsconfig.json" "$work/example/"
-cp "${PROGRAM:-$example/index.ts}" "$work/example/index.ts"
+if [[ -n ${PROGRAM:-} && $PROGRAM == *" "* ]]; then
+	read -ra programs <<<"$PROGRAM"
+	cp "${programs[@]}" "$work/example/"
+	# The example's tsconfig.json, checking these files in place of index.ts.
+	node -e 'const fs = require("fs"), [file, ...names] = process.argv.slice(1);
+		const c = JSON.parse(fs.readFileSync(file, "utf8")); c.files = names;
+		fs.writeFileSync(file, JSON.stringify(c, null, 4));' \
+		"$work/example/tsconfig.json" "${programs[@]##*/}"
+else
+	cp "${PROGRAM:-$example/index.ts}" "$work/example/index.ts"
+fi
 "$tsc" -p "$work/example" --noEmit
 echo "${PROGRAM:-examples/typescript}: tsc --noEmit (strict) passed"
