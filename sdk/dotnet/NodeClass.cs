@@ -58,7 +58,7 @@ namespace PulumiKarpenter.Karpenter
     public sealed class NodeClassArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
+        /// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
         /// </summary>
         [Input("allowUnverifiedVersion")]
         public bool? AllowUnverifiedVersion { get; set; }
@@ -70,7 +70,7 @@ namespace PulumiKarpenter.Karpenter
         public Input<string> ClusterName { get; set; } = null!;
 
         /// <summary>
-        /// The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+        /// The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
         /// </summary>
         [Input("mode")]
         public Input<PulumiKarpenter.Karpenter.Mode>? Mode { get; set; }
@@ -82,7 +82,7 @@ namespace PulumiKarpenter.Karpenter
         public Input<Inputs.NodeClassSpecArgs> Spec { get; set; } = null!;
 
         /// <summary>
-        /// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: &gt;=0.19.0 &lt;1.16.0.
+        /// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
         /// </summary>
         [Input("version")]
         public string? Version { get; set; }

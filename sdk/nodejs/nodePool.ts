@@ -67,11 +67,11 @@ export class NodePool extends pulumi.ComponentResource {
  */
 export interface NodePoolArgs {
     /**
-     * Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
+     * Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
      */
     allowUnverifiedVersion?: boolean;
     /**
-     * The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+     * The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
      */
     mode?: pulumi.Input<enums.Mode | undefined>;
     /**
@@ -79,7 +79,7 @@ export interface NodePoolArgs {
      */
     spec: pulumi.Input<inputs.NodePoolSpecArgs>;
     /**
-     * The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+     * The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
      */
     version?: string;
 }

@@ -45,29 +45,29 @@ func NewNodeClass(ctx *pulumi.Context,
 }
 
 type nodeClassArgs struct {
-	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
+	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
 	AllowUnverifiedVersion *bool `pulumi:"allowUnverifiedVersion"`
 	// Name of the EKS cluster (the component's `clusterName`): subnets and security groups are selected by the tag `karpenter.sh/discovery: <clusterName>` when the spec selects none.
 	ClusterName string `pulumi:"clusterName"`
-	// The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+	// The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
 	Mode *Mode `pulumi:"mode"`
 	// The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component's `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
 	Spec NodeClassSpec `pulumi:"spec"`
-	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
 	Version *string `pulumi:"version"`
 }
 
 // The set of arguments for constructing a NodeClass resource.
 type NodeClassArgs struct {
-	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
+	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
 	AllowUnverifiedVersion *bool
 	// Name of the EKS cluster (the component's `clusterName`): subnets and security groups are selected by the tag `karpenter.sh/discovery: <clusterName>` when the spec selects none.
 	ClusterName pulumi.StringInput
-	// The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+	// The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
 	Mode ModePtrInput
 	// The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component's `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
 	Spec NodeClassSpecInput
-	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
 	Version *string
 }
 

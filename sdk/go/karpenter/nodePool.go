@@ -42,25 +42,25 @@ func NewNodePool(ctx *pulumi.Context,
 }
 
 type nodePoolArgs struct {
-	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
+	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
 	AllowUnverifiedVersion *bool `pulumi:"allowUnverifiedVersion"`
-	// The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+	// The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
 	Mode *Mode `pulumi:"mode"`
 	// The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
 	Spec NodePoolSpec `pulumi:"spec"`
-	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
 	Version *string `pulumi:"version"`
 }
 
 // The set of arguments for constructing a NodePool resource.
 type NodePoolArgs struct {
-	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
+	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
 	AllowUnverifiedVersion *bool
-	// The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+	// The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
 	Mode ModePtrInput
 	// The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
 	Spec NodePoolSpecInput
-	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
 	Version *string
 }
 
