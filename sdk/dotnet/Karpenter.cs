@@ -12,6 +12,41 @@ namespace PulumiKarpenter.Karpenter
 {
     /// <summary>
     /// Installs Karpenter on an EKS cluster: controller and node IAM, the interruption queue and its EventBridge rules, the `karpenter-crd` and `karpenter` Helm releases, and the NodePools and EC2NodeClasses. Children are created in dependency order (IAM and queue, CRDs, controller, custom resources) so that a destroy removes the custom resources first, while Karpenter still runs and can terminate its nodes.
+    /// 
+    /// ## Example Usage
+    /// ### Install Karpenter on an existing EKS cluster
+    /// ```csharp
+    /// // Generated-only: the C# SDK is generated from the same schema, but this project's checks have no
+    /// // .NET toolchain, so neither the SDK nor this example is compiled there (the other languages' are).
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using Aws = Pulumi.Aws;
+    /// using K8s = Pulumi.Kubernetes;
+    /// using PulumiKarpenter.Karpenter;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     // An existing EKS cluster: its name, IAM OIDC provider ARN and kubeconfig come from the stack's config.
+    ///     var config = new Config();
+    /// 
+    ///     // Pass both providers: without them the component's children get default ones, built from
+    ///     // the stack's aws:* and kubernetes:* config.
+    ///     var awsProvider = new Aws.Provider("aws", new Aws.ProviderArgs { Region = new Config("aws").Require("region") });
+    ///     var k8sProvider = new K8s.Provider("k8s", new K8s.ProviderArgs { KubeConfig = config.RequireSecret("kubeconfig") });
+    /// 
+    ///     // IAM, the interruption queue, the karpenter-crd and karpenter releases, and a default NodePool.
+    ///     var karpenterInstall = new Karpenter("karpenter", new KarpenterArgs
+    ///     {
+    ///         ClusterName = config.Require("clusterName"),
+    ///         OidcProviderArn = config.Require("oidcProviderArn"),
+    ///     }, new ComponentResourceOptions { Providers = { awsProvider, k8sProvider } });
+    /// 
+    ///     return new Dictionary&lt;string, object?&gt;
+    ///     {
+    ///         ["nodeRoleName"] = karpenterInstall.NodeRoleName,
+    ///     };
+    /// });
+    /// ```
     /// </summary>
     [KarpenterResourceType("karpenter:index:Karpenter")]
     public partial class Karpenter : global::Pulumi.ComponentResource

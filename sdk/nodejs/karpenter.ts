@@ -9,6 +9,32 @@ import * as utilities from "./utilities";
 
 /**
  * Installs Karpenter on an EKS cluster: controller and node IAM, the interruption queue and its EventBridge rules, the `karpenter-crd` and `karpenter` Helm releases, and the NodePools and EC2NodeClasses. Children are created in dependency order (IAM and queue, CRDs, controller, custom resources) so that a destroy removes the custom resources first, while Karpenter still runs and can terminate its nodes.
+ *
+ * ## Example Usage
+ * ### Install Karpenter on an existing EKS cluster
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as aws from "@pulumi/aws";
+ * import * as k8s from "@pulumi/kubernetes";
+ * import * as karpenter from "@pulumi-karpenter/karpenter";
+ *
+ * // An existing EKS cluster: its name, IAM OIDC provider ARN and kubeconfig come from the stack's config.
+ * const config = new pulumi.Config();
+ *
+ * // Pass both providers: without them the component's children get default ones, built from the
+ * // stack's aws:* and kubernetes:* config.
+ * const awsProvider = new aws.Provider("aws", { region: new pulumi.Config("aws").require("region") });
+ * const k8sProvider = new k8s.Provider("k8s", { kubeconfig: config.requireSecret("kubeconfig") });
+ *
+ * // IAM, the interruption queue, the karpenter-crd and karpenter releases, and a default NodePool.
+ * const karpenterInstall = new karpenter.Karpenter("karpenter", {
+ *     clusterName: config.require("clusterName"),
+ *     oidcProviderArn: config.require("oidcProviderArn"),
+ * }, { providers: { aws: awsProvider, kubernetes: k8sProvider } });
+ *
+ * export const nodeRoleName = karpenterInstall.nodeRoleName;
+ * ```
  */
 export class Karpenter extends pulumi.ComponentResource {
     /** @internal */

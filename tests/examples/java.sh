@@ -3,6 +3,8 @@
 # com.pulumi:pulumi, com.pulumi:aws and com.pulumi:kubernetes from Maven Central.
 #
 # Usage: java.sh [deps]   (deps: only download what the check needs)
+# PROGRAM="file..." compiles each file in place of the example's sources, in turn, with the
+# example's pom.xml (the schema's Example Usage programs: tests/examples/schema.sh).
 #
 # The SDK is built from sdk/java and installed, as io.github.pulumikarpenter:karpenter at the
 # version the example's pom.xml names, into a Maven repository of the check's own in
@@ -36,5 +38,18 @@ if [[ ${1:-} == deps ]]; then
 	"${mvn[@]}" -f "$work/pom.xml" dependency:go-offline
 	exit
 fi
-"${mvn[@]}" -f "$work/pom.xml" compile
-echo "examples/java: mvn compile (javac -Werror) passed"
+if [[ -z ${PROGRAM:-} ]]; then
+	"${mvn[@]}" -f "$work/pom.xml" compile
+	echo "examples/java: mvn compile (javac -Werror) passed"
+	exit
+fi
+for program in $PROGRAM; do
+	# The program's own package decides where its source goes.
+	package=$(sed -n 's/^package \(.*\);$/\1/p' "$program" | head -n1)
+	: "${package:?$program: no package declaration}"
+	rm -rf "$work/src" "$work/target"
+	mkdir -p "$work/src/main/java/${package//.//}"
+	cp "$program" "$work/src/main/java/${package//.//}/$(sed -n 's/^public class \([A-Za-z0-9_]*\).*/\1/p' "$program" | head -n1).java"
+	"${mvn[@]}" -f "$work/pom.xml" compile
+	echo "$program: mvn compile (javac -Werror) passed"
+done

@@ -631,6 +631,33 @@ class Karpenter(pulumi.ComponentResource):
         """
         Installs Karpenter on an EKS cluster: controller and node IAM, the interruption queue and its EventBridge rules, the `karpenter-crd` and `karpenter` Helm releases, and the NodePools and EC2NodeClasses. Children are created in dependency order (IAM and queue, CRDs, controller, custom resources) so that a destroy removes the custom resources first, while Karpenter still runs and can terminate its nodes.
 
+        ## Example Usage
+        ### Install Karpenter on an existing EKS cluster
+        ```python
+        import pulumi
+        import pulumi_aws as aws
+        import pulumi_kubernetes as k8s
+        import pulumi_karpenter as karpenter
+
+        # An existing EKS cluster: its name, IAM OIDC provider ARN and kubeconfig come from the stack's config.
+        config = pulumi.Config()
+
+        # Pass both providers: without them the component's children get default ones, built from the
+        # stack's aws:* and kubernetes:* config.
+        aws_provider = aws.Provider("aws", region=pulumi.Config("aws").require("region"))
+        k8s_provider = k8s.Provider("k8s", kubeconfig=config.require_secret("kubeconfig"))
+
+        # IAM, the interruption queue, the karpenter-crd and karpenter releases, and a default NodePool.
+        karpenter_install = karpenter.Karpenter(
+            "karpenter",
+            cluster_name=config.require("clusterName"),
+            oidc_provider_arn=config.require("oidcProviderArn"),
+            opts=pulumi.ResourceOptions(providers={"aws": aws_provider, "kubernetes": k8s_provider}),
+        )
+
+        pulumi.export("nodeRoleName", karpenter_install.node_role_name)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param _builtins.bool allow_unverified_version: Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
@@ -677,6 +704,33 @@ class Karpenter(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Installs Karpenter on an EKS cluster: controller and node IAM, the interruption queue and its EventBridge rules, the `karpenter-crd` and `karpenter` Helm releases, and the NodePools and EC2NodeClasses. Children are created in dependency order (IAM and queue, CRDs, controller, custom resources) so that a destroy removes the custom resources first, while Karpenter still runs and can terminate its nodes.
+
+        ## Example Usage
+        ### Install Karpenter on an existing EKS cluster
+        ```python
+        import pulumi
+        import pulumi_aws as aws
+        import pulumi_kubernetes as k8s
+        import pulumi_karpenter as karpenter
+
+        # An existing EKS cluster: its name, IAM OIDC provider ARN and kubeconfig come from the stack's config.
+        config = pulumi.Config()
+
+        # Pass both providers: without them the component's children get default ones, built from the
+        # stack's aws:* and kubernetes:* config.
+        aws_provider = aws.Provider("aws", region=pulumi.Config("aws").require("region"))
+        k8s_provider = k8s.Provider("k8s", kubeconfig=config.require_secret("kubeconfig"))
+
+        # IAM, the interruption queue, the karpenter-crd and karpenter releases, and a default NodePool.
+        karpenter_install = karpenter.Karpenter(
+            "karpenter",
+            cluster_name=config.require("clusterName"),
+            oidc_provider_arn=config.require("oidcProviderArn"),
+            opts=pulumi.ResourceOptions(providers={"aws": aws_provider, "kubernetes": k8s_provider}),
+        )
+
+        pulumi.export("nodeRoleName", karpenter_install.node_role_name)
+        ```
 
         :param str resource_name: The name of the resource.
         :param KarpenterArgs args: The arguments to use to populate this resource's properties.

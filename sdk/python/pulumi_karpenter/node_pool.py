@@ -104,6 +104,35 @@ class NodePool(pulumi.ComponentResource):
         """
         A Karpenter NodePool declared outside the `Karpenter` component, e.g. by another team or from another stack that reads the component's outputs through a StackReference. Creates only the custom resource: Karpenter (the component, or whoever installed it) must already run in the cluster, and the resource must be given the same kubernetes provider. Destroying it waits, like the component's pools, until Karpenter has drained and terminated the pool's nodes.
 
+        ## Example Usage
+        ### A team's NodeClass and NodePool in a cluster where Karpenter runs
+        ```python
+        import pulumi
+        import pulumi_kubernetes as k8s
+        import pulumi_karpenter as karpenter
+
+        # A cluster where Karpenter already runs: its name, the node role's name (the Karpenter
+        # component's nodeRoleName output) and its kubeconfig come from the stack's config. Set `version`
+        # on both resources when the cluster runs another Karpenter version than the default.
+        config = pulumi.Config()
+        k8s_provider = k8s.Provider("k8s", kubeconfig=config.require_secret("kubeconfig"))
+
+        node_class = karpenter.NodeClass(
+            "team-a",
+            cluster_name=config.require("clusterName"),  # subnets and security groups by its discovery tag
+            spec=karpenter.NodeClassSpecArgs(name="team-a", role=config.require("nodeRoleName")),
+            opts=pulumi.ResourceOptions(providers={"kubernetes": k8s_provider}),
+        )
+
+        node_pool = karpenter.NodePool(
+            "team-a",
+            spec=karpenter.NodePoolSpecArgs(name="team-a", node_class_ref="team-a", limits={"cpu": "100"}),
+            opts=pulumi.ResourceOptions(providers={"kubernetes": k8s_provider}, depends_on=[node_class]),
+        )
+
+        pulumi.export("nodePoolName", node_pool.node_pool_name)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param _builtins.bool allow_unverified_version: Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
@@ -119,6 +148,35 @@ class NodePool(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A Karpenter NodePool declared outside the `Karpenter` component, e.g. by another team or from another stack that reads the component's outputs through a StackReference. Creates only the custom resource: Karpenter (the component, or whoever installed it) must already run in the cluster, and the resource must be given the same kubernetes provider. Destroying it waits, like the component's pools, until Karpenter has drained and terminated the pool's nodes.
+
+        ## Example Usage
+        ### A team's NodeClass and NodePool in a cluster where Karpenter runs
+        ```python
+        import pulumi
+        import pulumi_kubernetes as k8s
+        import pulumi_karpenter as karpenter
+
+        # A cluster where Karpenter already runs: its name, the node role's name (the Karpenter
+        # component's nodeRoleName output) and its kubeconfig come from the stack's config. Set `version`
+        # on both resources when the cluster runs another Karpenter version than the default.
+        config = pulumi.Config()
+        k8s_provider = k8s.Provider("k8s", kubeconfig=config.require_secret("kubeconfig"))
+
+        node_class = karpenter.NodeClass(
+            "team-a",
+            cluster_name=config.require("clusterName"),  # subnets and security groups by its discovery tag
+            spec=karpenter.NodeClassSpecArgs(name="team-a", role=config.require("nodeRoleName")),
+            opts=pulumi.ResourceOptions(providers={"kubernetes": k8s_provider}),
+        )
+
+        node_pool = karpenter.NodePool(
+            "team-a",
+            spec=karpenter.NodePoolSpecArgs(name="team-a", node_class_ref="team-a", limits={"cpu": "100"}),
+            opts=pulumi.ResourceOptions(providers={"kubernetes": k8s_provider}, depends_on=[node_class]),
+        )
+
+        pulumi.export("nodePoolName", node_pool.node_pool_name)
+        ```
 
         :param str resource_name: The name of the resource.
         :param NodePoolArgs args: The arguments to use to populate this resource's properties.
