@@ -9,7 +9,7 @@ EXAMPLES_TESTS := tests/examples
 EXAMPLES_GO    := GOWORK=off
 
 .PHONY: examples-deps test-examples test-example-typescript test-example-python \
-	test-example-go test-example-java test-example-yaml test-docs-examples \
+	test-example-go test-example-java test-example-yaml test-docs-examples test-schema-examples \
 	test-example-typescript-team-pool test-example-python-team-pool test-example-typescript-automode
 
 examples-deps:
@@ -55,8 +55,13 @@ test-example-yaml:
 test-docs-examples:
 	$(EXAMPLES_TESTS)/docs.sh
 
+# The Example Usage programs of schema.json's resource descriptions (provider/_examples), taken
+# back out of schema.json and checked the same way; and each SDK must carry its language's.
+test-schema-examples:
+	$(EXAMPLES_TESTS)/schema.sh
+
 test-examples: test-example-typescript test-example-python test-example-go test-example-java test-example-yaml \
-	test-docs-examples test-example-typescript-team-pool test-example-python-team-pool test-example-typescript-automode
+	test-docs-examples test-schema-examples test-example-typescript-team-pool test-example-python-team-pool test-example-typescript-automode
 
 DEPS_TARGETS += examples-deps
 TEST_TARGETS += test-examples

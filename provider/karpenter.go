@@ -35,7 +35,8 @@ type Karpenter struct {
 
 // Annotate documents the component and its outputs.
 func (k *Karpenter) Annotate(an infer.Annotator) {
-	an.Describe(&k, "Installs Karpenter on an EKS cluster: controller and node IAM, the interruption queue and its EventBridge rules, the `karpenter-crd` and `karpenter` Helm releases, and the NodePools and EC2NodeClasses. Children are created in dependency order (IAM and queue, CRDs, controller, custom resources) so that a destroy removes the custom resources first, while Karpenter still runs and can terminate its nodes.")
+	an.Describe(&k, "Installs Karpenter on an EKS cluster: controller and node IAM, the interruption queue and its EventBridge rules, the `karpenter-crd` and `karpenter` Helm releases, and the NodePools and EC2NodeClasses. Children are created in dependency order (IAM and queue, CRDs, controller, custom resources) so that a destroy removes the custom resources first, while Karpenter still runs and can terminate its nodes."+
+		exampleUsage("karpenter", "Install Karpenter on an existing EKS cluster"))
 	an.Describe(&k.ControllerRoleArn, "ARN of the controller's IAM role (created, or `controllerRoleArn`).")
 	an.Describe(&k.ControllerRoleName, "Name of the controller's IAM role.")
 	an.Describe(&k.ControllerPolicyArns, "ARNs of the managed policies the component created for the controller (empty with `controllerRoleArn`).")

@@ -25,6 +25,17 @@ const (
 	componentToken = "karpenter:index:Karpenter"
 )
 
+// repository is the project's GitHub repository: the schema's homepage and repository.
+const repository = "https://github.com/pulumi-karpenter/pulumi-karpenter"
+
+// logoURL is the schema's logoUrl, the package's logo in the Registry and the NuGet package's
+// icon: docs/logo.png on the repository's main branch, as the Registry's publishing guide asks
+// (a raw GitHub URL of a file in the package's repository). A PNG, not docs/logo.svg (its
+// source, rendered at 100x100 with `rsvg-convert -w 100 -h 100 docs/logo.svg -o docs/logo.png`):
+// the .NET SDK generator downloads logoUrl into the NuGet package's icon, which NuGet takes only
+// as PNG or JPEG.
+const logoURL = "https://raw.githubusercontent.com/pulumi-karpenter/pulumi-karpenter/main/docs/logo.png"
+
 // Version is the provider's version, stamped at build time with -ldflags.
 var Version = "0.0.0-dev"
 
@@ -34,8 +45,9 @@ func Provider() (p.Provider, error) {
 		WithDisplayName("Karpenter").
 		WithDescription("Installs Karpenter, the Kubernetes node autoscaler, on an Amazon EKS cluster: IAM, interruption handling, Helm releases and NodePools, correct for each Karpenter version.").
 		WithKeywords("kubernetes", "karpenter", "aws", "eks", "autoscaling", "category/cloud", "kind/component").
-		WithHomepage("https://github.com/pulumi-karpenter/pulumi-karpenter").
-		WithRepository("https://github.com/pulumi-karpenter/pulumi-karpenter").
+		WithHomepage(repository).
+		WithRepository(repository).
+		WithLogoURL(logoURL).
 		WithPublisher("pulumi-karpenter").
 		WithLicense("Apache-2.0").
 		WithPluginDownloadURL("github://api.github.com/pulumi-karpenter/pulumi-karpenter").

@@ -1,8 +1,11 @@
 package provider
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"image/png"
 	"os"
 	"strings"
 	"testing"
@@ -51,4 +54,31 @@ func TestSchemaIsSelfContained(t *testing.T) {
 		}
 	}
 	assert.Contains(t, string(schema), `"karpenter:index:Karpenter"`)
+}
+
+// The schema's logoUrl is the raw GitHub URL of a logo in this repository (main branch), on the
+// repository the schema names; the .NET SDK generator answers its download with the same bytes.
+func TestLogoURLIsTheRepositorysLogo(t *testing.T) {
+	b, err := os.ReadFile("../schema.json")
+	require.NoError(t, err)
+	var s struct {
+		LogoURL    string `json:"logoUrl"`
+		Repository string `json:"repository"`
+	}
+	require.NoError(t, json.Unmarshal(b, &s))
+	repo, ok := strings.CutPrefix(s.Repository, "https://github.com/")
+	require.True(t, ok, "repository %q is not on GitHub", s.Repository)
+	path, ok := strings.CutPrefix(s.LogoURL, "https://raw.githubusercontent.com/"+repo+"/main/")
+	require.True(t, ok, "logoUrl %q is not a file of %s's main branch", s.LogoURL, s.Repository)
+
+	logo, err := os.ReadFile("../" + path)
+	require.NoError(t, err, "logoUrl names %s, which the repository does not have", path)
+	img, err := png.Decode(bytes.NewReader(logo))
+	require.NoError(t, err, "%s: the NuGet package icon must be a PNG", path)
+	size := img.Bounds().Size()
+	assert.Equal(t, size.X, size.Y, "%s is square", path)
+
+	generated, err := os.ReadFile("../tools/sdkgen-dotnet-java/logo.png")
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(logo, generated), "tools/sdkgen-dotnet-java/logo.png must be a copy of %s (cp %s tools/sdkgen-dotnet-java/logo.png; make sdks)", path, path)
 }

@@ -29,7 +29,8 @@ type NodePool struct {
 }
 
 func (p *NodePool) Annotate(an infer.Annotator) {
-	an.Describe(&p, "A Karpenter NodePool declared outside the `Karpenter` component, e.g. by another team or from another stack that reads the component's outputs through a StackReference. Creates only the custom resource: Karpenter (the component, or whoever installed it) must already run in the cluster, and the resource must be given the same kubernetes provider. Destroying it waits, like the component's pools, until Karpenter has drained and terminated the pool's nodes.")
+	an.Describe(&p, "A Karpenter NodePool declared outside the `Karpenter` component, e.g. by another team or from another stack that reads the component's outputs through a StackReference. Creates only the custom resource: Karpenter (the component, or whoever installed it) must already run in the cluster, and the resource must be given the same kubernetes provider. Destroying it waits, like the component's pools, until Karpenter has drained and terminated the pool's nodes."+
+		exampleUsage("standalone", "A team's NodeClass and NodePool in a cluster where Karpenter runs"))
 	an.Describe(&p.NodePoolName, "Name of the NodePool object.")
 	an.Describe(&p.Version, "The Karpenter version the pool was rendered for; empty with mode `autoMode`.")
 }
@@ -58,7 +59,8 @@ type NodeClass struct {
 }
 
 func (c *NodeClass) Annotate(an infer.Annotator) {
-	an.Describe(&c, "A Karpenter EC2NodeClass declared outside the `Karpenter` component, e.g. by another team or from another stack that reads the component's outputs through a StackReference. Creates only the custom resource (no IAM: its `role` is an existing node role, usually the component's `nodeRoleName`): Karpenter must already run in the cluster, and the resource must be given the same kubernetes provider.")
+	an.Describe(&c, "A Karpenter EC2NodeClass declared outside the `Karpenter` component, e.g. by another team or from another stack that reads the component's outputs through a StackReference. Creates only the custom resource (no IAM: its `role` is an existing node role, usually the component's `nodeRoleName`): Karpenter must already run in the cluster, and the resource must be given the same kubernetes provider."+
+		exampleUsage("standalone", "A team's NodeClass and NodePool in a cluster where Karpenter runs"))
 	an.Describe(&c.NodeClassName, "Name of the EC2NodeClass object.")
 	an.Describe(&c.Version, "The Karpenter version the class was rendered for; empty with mode `autoMode`.")
 }

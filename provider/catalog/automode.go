@@ -5,9 +5,12 @@ import "time"
 // Auto Mode NodeClass defaults, as EKS documents them and its CRD fills them in; rendered
 // explicitly so a preview shows what the nodes get.
 const (
-	AutoModeEphemeralSize       = "80Gi"
-	AutoModeEphemeralIops       = 3000
-	AutoModeEphemeralThroughput = 125
+	AutoModeEphemeralSize          = "80Gi"
+	AutoModeEphemeralIops          = 3000
+	AutoModeEphemeralThroughput    = 125
+	AutoModeNetworkPolicy          = "DefaultAllow"
+	AutoModeNetworkPolicyEventLogs = "Disabled"
+	AutoModeSnatPolicy             = "Random"
 )
 
 // AutoModeRules are what EKS Auto Mode serves and enforces where it differs from self-managed

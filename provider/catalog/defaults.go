@@ -14,6 +14,14 @@ const (
 	DefaultConsolidation    = "WhenEmptyOrUnderutilized"
 	DefaultConsolidateAfter = "1m"
 	DefaultPoolCPULimit     = "1000"
+	// DefaultBudgetNodes is a disruption budget's nodes when it names none (Karpenter's CRD default).
+	DefaultBudgetNodes = "10%"
+	// DefaultStatementEffect is the effect of an extra controller policy statement that names none.
+	DefaultStatementEffect = "Allow"
+	// ReleaseTimeout is the kubernetes provider's wait for a Helm release's resources, in
+	// seconds (pulumi-kubernetes' helm.sh/v3 Release `timeout`, 300 when unset): the component
+	// sets no timeout unless releaseTimeout is given, so this is what applies.
+	ReleaseTimeout = 300
 )
 
 // DefaultAmiAliasOf is the AMI alias of a class that names none: AL2023 where the release

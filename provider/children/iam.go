@@ -24,7 +24,7 @@ func extraStatementsDocument(stmts []inputs.PolicyStatement) pulumi.StringOutput
 		for i, st := range stmts {
 			s := catalog.Statement{
 				Sid:         inputs.Deref(st.Sid, ""),
-				Effect:      inputs.Deref(st.Effect, "Allow"),
+				Effect:      inputs.Deref(st.Effect, catalog.DefaultStatementEffect),
 				Action:      st.Actions,
 				NotAction:   st.NotActions,
 				Resource:    vals[2*i].([]string),

@@ -21,9 +21,9 @@ func (b *builder) autoModeNodeClassSpec(c inputs.NodeClassSpec) map[string]any {
 	body := map[string]any{
 		"subnetSelectorTerms":        b.subnetTerms(c),
 		"securityGroupSelectorTerms": b.securityGroupTerms(c),
-		"networkPolicy":              string(inputs.Deref(c.NetworkPolicy, "DefaultAllow")),
-		"networkPolicyEventLogs":     string(inputs.Deref(c.NetworkPolicyEventLogs, "Disabled")),
-		"snatPolicy":                 string(inputs.Deref(c.SnatPolicy, "Random")),
+		"networkPolicy":              string(inputs.Deref(c.NetworkPolicy, catalog.AutoModeNetworkPolicy)),
+		"networkPolicyEventLogs":     string(inputs.Deref(c.NetworkPolicyEventLogs, catalog.AutoModeNetworkPolicyEventLogs)),
+		"snatPolicy":                 string(inputs.Deref(c.SnatPolicy, catalog.AutoModeSnatPolicy)),
 	}
 	b.roleOrProfile(body, c)
 	e := inputs.Deref(c.EphemeralStorage, inputs.EphemeralStorage{})

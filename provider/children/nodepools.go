@@ -161,7 +161,7 @@ func putBudgets(disruption map[string]any, budgets []inputs.Budget, withReasons 
 	}
 	out := make([]any, 0, len(budgets))
 	for _, bu := range budgets {
-		budget := map[string]any{"nodes": inputs.Deref(bu.Nodes, "10%")}
+		budget := map[string]any{"nodes": inputs.Deref(bu.Nodes, catalog.DefaultBudgetNodes)}
 		putString(budget, "schedule", bu.Schedule)
 		putString(budget, "duration", bu.Duration)
 		if withReasons && len(bu.Reasons) > 0 {

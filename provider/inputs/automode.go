@@ -1,6 +1,8 @@
 package inputs
 
 import (
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -15,9 +17,9 @@ type EphemeralStorage struct {
 
 func (e *EphemeralStorage) Annotate(a infer.Annotator) {
 	a.Describe(&e, "The nodes' ephemeral storage volume (EKS Auto Mode). When `size` is below the instance's local NVMe capacity, Auto Mode adds a 20 GiB EBS volume and uses the NVMe for ephemeral data.")
-	a.Describe(&e.Size, "Volume size: 1-59000Gi, 1-64000G, 1-58Ti or 1-64T. Default: `80Gi`.")
-	a.Describe(&e.Iops, "Provisioned IOPS (3000-16000). Default: 3000.")
-	a.Describe(&e.Throughput, "Throughput in MiB/s (125-1000). Default: 125.")
+	a.Describe(&e.Size, "Volume size: 1-59000Gi, 1-64000G, 1-58Ti or 1-64T. "+Default(catalog.AutoModeEphemeralSize))
+	a.Describe(&e.Iops, "Provisioned IOPS (3000-16000). "+Default(catalog.AutoModeEphemeralIops))
+	a.Describe(&e.Throughput, "Throughput in MiB/s (125-1000). "+Default(catalog.AutoModeEphemeralThroughput))
 	a.Describe(&e.KmsKeyID, "Symmetric KMS key (id, ARN, alias name or alias ARN) encrypting the root and data volumes; its key policy must let the cluster role use it and create grants. Default: the AWS-managed EBS key.")
 }
 
@@ -36,7 +38,7 @@ func (n *AdvancedNetworking) Annotate(a infer.Annotator) {
 	a.Describe(&n.HttpsProxy, "Forward proxy for the node, a URL with a port (at most 255 characters; IPv6 as `[addr]:port`). Usually needs `certificateBundles`.")
 	a.Describe(&n.NoProxy, "Destinations that bypass the proxy (at most 50, each at most 255 characters), e.g. `localhost`, `169.254.169.254`, `.internal`, `.eks.amazonaws.com` and the VPC endpoints.")
 	a.Describe(&n.AssociatePublicIPAddress, "Whether nodes get a public IP address. Default: the subnet's setting. Not with more than one network interface.")
-	a.Describe(&n.Ipv4PrefixSize, "How pod IPs are assigned. Default: `Auto`.")
+	a.Describe(&n.Ipv4PrefixSize, "How pod IPs are assigned. "+DefaultWith("Auto", "EKS Auto Mode's"))
 	a.Describe(&n.EnableV4Egress, "IPv6 clusters only: `false` turns off IPv4 egress from IPv6 pods.")
 	a.Describe(&n.NetworkInterfaces, "Static network interfaces, for EFA. Card 0 / device 0 must be an `interface`. With static interfaces Auto Mode adds no IP, prefix or ENI after launch: reserve pod IPs on the primary interface with `secondaryIPv4Count` or `secondaryIPv4PrefixCount`. Not with IPv6.")
 }
@@ -101,7 +103,7 @@ type AdvancedSecurity struct {
 
 func (s *AdvancedSecurity) Annotate(a infer.Annotator) {
 	a.Describe(&s, "Node hardening of an EKS Auto Mode NodeClass.")
-	a.Describe(&s.Fips, "Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.")
+	a.Describe(&s.Fips, "Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). "+DefaultWith(false, "EKS Auto Mode's"))
 	a.Describe(&s.KernelLockdown, "Kernel lockdown mode.")
 }
 

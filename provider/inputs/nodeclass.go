@@ -1,6 +1,7 @@
 package inputs
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
@@ -50,9 +51,19 @@ type NodeClassSpec struct {
 }
 
 func (c *NodeClassSpec) Annotate(a infer.Annotator) {
+	// The default class's AMI alias: AL2023's, and AL2's before the releases that have AL2023.
+	al2023 := catalog.FeatureSince[catalog.FeatureAL2023]
+	rel, err := catalog.LookupRelease(catalog.DefaultVersion, false)
+	if err != nil {
+		panic(err) // the catalog's own default is always a release it knows
+	}
+	older, err := catalog.LookupRelease(fmt.Sprintf("%d.%d.0", al2023.Major, al2023.Minor-1), false)
+	if err != nil {
+		panic(err)
+	}
 	a.Describe(&c, "A node class: the AWS side of the nodes. An EC2NodeClass (karpenter.k8s.aws; AMI, subnets, security groups, IAM, disks, kubelet), or with mode `autoMode` an EKS Auto Mode NodeClass (eks.amazonaws.com/v1). Fields marked \"EKS Auto Mode only\" exist only on the latter; the AMI, disk, kubelet, user data, metadata and top-level network interface fields only on the former, and setting one on the other kind fails naming it.")
 	a.Describe(&c.Name, "Name of the node class object (a lowercase DNS label, at most 63 characters). In Auto Mode not `default`, EKS's built-in class.")
-	a.Describe(&c.AmiAlias, "AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.")
+	a.Describe(&c.AmiAlias, "AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`; used when no `amiSelectorTerms` are given. "+DefaultWith(catalog.DefaultAmiAliasOf(rel), fmt.Sprintf("`%s` before %d.%d, whose releases lack AL2023", catalog.DefaultAmiAliasOf(older), al2023.Major, al2023.Minor)))
 	a.Describe(&c.AmiFamily, "AMI family for bootstrapping when selecting AMIs by id, name or tags: `AL2`, `AL2023`, `Bottlerocket`, `Windows2019`, `Windows2022`, `Windows2025` or `Custom`.")
 	a.Describe(&c.AmiSelectorTerms, "AMI selector terms (instead of `amiAlias`).")
 	a.Describe(&c.Role, "IAM role name (not ARN) for the nodes; Karpenter (or EKS Auto Mode) manages an instance profile for it. Default: the component's node role. Mutually exclusive with `instanceProfile`. Immutable in Auto Mode: a new role needs a new class (and its access entry).")
@@ -75,10 +86,10 @@ func (c *NodeClassSpec) Annotate(a infer.Annotator) {
 	a.Describe(&c.ConnectionTracking, "Idle connection tracking timeouts of the network interfaces Karpenter provisions (EFA-only interfaces excluded). Karpenter 1.14+.")
 	a.Describe(&c.CpuOptions, "CPU options of the instances. Karpenter 1.14+.")
 	a.Describe(&c.Context, "The reserved `Context` field of the EC2 fleet API (for accounts AWS has given a context value).")
-	a.Describe(&c.EphemeralStorage, "EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.")
-	a.Describe(&c.NetworkPolicy, "EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. Default: `DefaultAllow`.")
-	a.Describe(&c.NetworkPolicyEventLogs, "EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). Default: `Disabled`.")
-	a.Describe(&c.SnatPolicy, "EKS Auto Mode only: source NAT of pod traffic leaving the VPC. Default: `Random`.")
+	a.Describe(&c.EphemeralStorage, fmt.Sprintf("EKS Auto Mode only: the nodes' ephemeral storage volume. Default: %s, %d IOPS, %d MiB/s, the AWS-managed key (see its fields).", catalog.AutoModeEphemeralSize, catalog.AutoModeEphemeralIops, catalog.AutoModeEphemeralThroughput))
+	a.Describe(&c.NetworkPolicy, "EKS Auto Mode only: the default network-policy stance of new pods while their policies are configured. "+Default(catalog.AutoModeNetworkPolicy))
+	a.Describe(&c.NetworkPolicyEventLogs, "EKS Auto Mode only: log network-policy decisions on the node (no CloudWatch export). "+Default(catalog.AutoModeNetworkPolicyEventLogs))
+	a.Describe(&c.SnatPolicy, "EKS Auto Mode only: source NAT of pod traffic leaving the VPC. "+Default(catalog.AutoModeSnatPolicy))
 	a.Describe(&c.PodSubnetSelectorTerms, "EKS Auto Mode only: subnets for pod network interfaces (e.g. a secondary CIDR), in the node's Availability Zone; set with `podSecurityGroupSelectorTerms`. The node's primary interface then serves no pods, so pod density is lower. At most 30 terms.")
 	a.Describe(&c.PodSecurityGroupSelectorTerms, "EKS Auto Mode only: security groups of the pod network interfaces (shared by every pod of the class); set with `podSubnetSelectorTerms`. At most 30 terms.")
 	a.Describe(&c.AdvancedNetworking, "EKS Auto Mode only: proxy, public IPs, pod IP assignment, IPv4 egress and static (EFA) network interfaces.")
@@ -191,9 +202,9 @@ type ConnectionTracking struct {
 func (c *ConnectionTracking) Annotate(a infer.Annotator) {
 	a.Describe(&c, "Idle connection tracking timeouts, in seconds (at least one). Unset ones keep EC2's defaults.")
 
-	a.Describe(&c.TcpEstablishedTimeout, "Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).")
-	a.Describe(&c.UdpStreamTimeout, "Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).")
-	a.Describe(&c.UdpTimeout, "Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).")
+	a.Describe(&c.TcpEstablishedTimeout, "Timeout for idle TCP connections in the established state (60-432000). "+DefaultWith(432000, "EC2's; `350` on Nitro v6 instance types"))
+	a.Describe(&c.UdpStreamTimeout, "Timeout for idle UDP flows that have seen more than one request-response transaction (60-180). "+DefaultWith(180, "EC2's"))
+	a.Describe(&c.UdpTimeout, "Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60). "+DefaultWith(30, "EC2's"))
 }
 
 // CpuOptions are the CPU options of a class's instances.

@@ -1,6 +1,10 @@
 package inputs
 
-import "github.com/pulumi/pulumi-go-provider/infer"
+import (
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+
+	"github.com/pulumi/pulumi-go-provider/infer"
+)
 
 // NodePoolSpec is the typed form of a Karpenter NodePool (karpenter.sh/v1).
 type NodePoolSpec struct {
@@ -22,18 +26,18 @@ type NodePoolSpec struct {
 func (p *NodePoolSpec) Annotate(a infer.Annotator) {
 	a.Describe(&p, "A Karpenter NodePool: which nodes Karpenter may launch for pending pods, and how it disrupts them.")
 	a.Describe(&p.Name, "Name of the NodePool object (a lowercase DNS label, at most 63 characters).")
-	a.Describe(&p.NodeClassRef, "Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.")
-	a.Describe(&p.Requirements, "Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2.")
+	a.Describe(&p.NodeClassRef, "Name of the node class (an entry of `nodeClasses`) the pool's nodes use. Default: the only node class, when there is exactly one (the default class when `nodeClasses` is empty).")
+	a.Describe(&p.Requirements, "Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2 (with mode `autoMode`: amd64, on-demand, instance categories c/m/r, generation > 4).")
 	a.Describe(&p.Labels, "Labels applied to every node of the pool.")
 	a.Describe(&p.Annotations, "Annotations applied to every node of the pool.")
 	a.Describe(&p.Taints, "Taints applied to every node of the pool.")
 	a.Describe(&p.StartupTaints, "Taints applied at node start that a daemon is expected to remove (Karpenter does not wait for them when scheduling).")
-	a.Describe(&p.ExpireAfter, "How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.")
+	a.Describe(&p.ExpireAfter, "How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. "+DefaultWith(catalog.DefaultExpireAfter, "`"+catalog.AutoModeGeneration.AutoMode.DefaultExpireAfter+"` with mode `autoMode`"))
 	a.Describe(&p.TerminationGracePeriod, "How long Karpenter waits for pods to drain before forcefully terminating a node (e.g. `48h`).")
 	a.Describe(&p.Limits, "Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{\"cpu\": \"1000\", \"memory\": \"1000Gi\"}`); a static pool (`replicas`) takes only `nodes`.")
 	a.Describe(&p.Weight, "Priority of the pool relative to other pools (1-100; higher first). Not supported on a static pool (`replicas`).")
 	a.Describe(&p.Replicas, "Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.")
-	a.Describe(&p.Disruption, "How Karpenter consolidates the pool's nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.")
+	a.Describe(&p.Disruption, "How Karpenter consolidates the pool's nodes. Default: consolidation `"+catalog.DefaultConsolidation+"` after `"+catalog.DefaultConsolidateAfter+"` (see its fields).")
 }
 
 // Requirement is a node selector requirement Karpenter uses to pick instance types.
@@ -105,8 +109,8 @@ type Disruption struct {
 func (d *Disruption) Annotate(a infer.Annotator) {
 	a.Describe(&d, "How Karpenter consolidates a pool's nodes, and how many it may disrupt at once.")
 
-	a.Describe(&d.ConsolidationPolicy, "Which nodes Karpenter may consolidate. Default: `WhenEmptyOrUnderutilized`.")
-	a.Describe(&d.ConsolidateAfter, "How long a node must be empty or underutilized before Karpenter consolidates it (e.g. `1m`), or `Never`. Default: `1m`.")
+	a.Describe(&d.ConsolidationPolicy, "Which nodes Karpenter may consolidate. "+Default(catalog.DefaultConsolidation))
+	a.Describe(&d.ConsolidateAfter, "How long a node must be empty or underutilized before Karpenter consolidates it (e.g. `1m`), or `Never`. "+Default(catalog.DefaultConsolidateAfter))
 	a.Describe(&d.Budgets, "Limits on how many nodes may be disrupted at once, optionally during a cron schedule.")
 }
 
@@ -132,8 +136,8 @@ type Budget struct {
 func (b *Budget) Annotate(a infer.Annotator) {
 	a.Describe(&b, "A disruption budget: at most `nodes` disrupted at once, always or during a schedule.")
 
-	a.Describe(&b.Nodes, "Maximum nodes disrupted at once: a count (`5`) or a percentage (`10%`). Default: `10%`.")
+	a.Describe(&b.Nodes, "Maximum nodes disrupted at once: a count (`5`) or a percentage (`10%`). "+Default(catalog.DefaultBudgetNodes))
 	a.Describe(&b.Schedule, "Cron schedule (5 fields, UTC, or a macro like `@daily`) when the budget starts being active. Requires `duration`.")
 	a.Describe(&b.Duration, "How long the budget stays active after each `schedule` start (e.g. `8h`, `30m`). Requires `schedule`.")
-	a.Describe(&b.Reasons, "Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.")
+	a.Describe(&b.Reasons, "Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all reasons (Karpenter's).")
 }

@@ -1,6 +1,8 @@
 package inputs
 
 import (
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -20,8 +22,8 @@ type PolicyStatement struct {
 func (p *PolicyStatement) Annotate(a infer.Annotator) {
 	a.Describe(&p, "An IAM policy statement.")
 	a.Describe(&p.Sid, "Statement id (letters and digits).")
-	a.Describe(&p.Effect, "`Allow` or `Deny`. Default: `Allow`.")
-	a.SetDefault(&p.Effect, "Allow")
+	a.Describe(&p.Effect, "`Allow` or `Deny`. "+Default(catalog.DefaultStatementEffect))
+	a.SetDefault(&p.Effect, catalog.DefaultStatementEffect)
 	a.Describe(&p.Actions, "Actions the statement covers, e.g. `ec2:DescribeVolumes`. One of `actions`/`notActions` is required.")
 	a.Describe(&p.NotActions, "Actions the statement excludes.")
 	a.Describe(&p.Resources, "Resource ARNs the statement covers. One of `resources`/`notResources` is required.")

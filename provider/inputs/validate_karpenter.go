@@ -18,7 +18,7 @@ import (
 func ValidateKarpenter(name string, args KarpenterArgs, rel catalog.Release) []error {
 	var errs []error
 	autoMode := rel.AutoMode != nil
-	if Deref(args.RetainCrdsOnDelete, false) && !args.InstallsCrdRelease(rel) && !autoMode {
+	if args.RetainsCrds() && !args.InstallsCrdRelease(rel) && !autoMode {
 		errs = append(errs, field.Invalidf(field.NewPath("retainCrdsOnDelete"), "only for the karpenter-crd release, which this install does not have (installCrds false, or Karpenter %s, whose chart installs CRDs that Helm never deletes)", rel.Version))
 	}
 	if autoMode {
@@ -87,7 +87,7 @@ func ValidateAutoModeVersion(version *string, allowUnverified *bool) []error {
 
 // validateIdentity: the controller's identity, and what it needs.
 func validateIdentity(args KarpenterArgs) []error {
-	identity := Deref(args.ControllerIdentity, ControllerIdentityIRSA)
+	identity := args.IdentityOf()
 	if err := CheckEnum(field.NewPath("controllerIdentity"), string(identity), EnumValues[ControllerIdentity]()); err != nil {
 		return []error{err}
 	}
@@ -95,7 +95,7 @@ func validateIdentity(args KarpenterArgs) []error {
 	if args.ControllerRoleArn == nil && identity != ControllerIdentityPodIdentity && args.OidcProviderArn == nil {
 		errs = append(errs, field.Invalidf(field.NewPath("oidcProviderArn"), "required to create the controller role with controllerIdentity %s (IRSA trusts the cluster's OIDC provider); or set controllerRoleArn, or use controllerIdentity podIdentity", identity))
 	}
-	if Deref(args.CreatePodIdentityAgent, false) && identity == ControllerIdentityIRSA {
+	if args.CreatesPodIdentityAgent() && identity == ControllerIdentityIRSA {
 		errs = append(errs, field.Invalid(field.NewPath("createPodIdentityAgent"), "only used with controllerIdentity podIdentity or both"))
 	}
 	return errs

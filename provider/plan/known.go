@@ -57,7 +57,7 @@ type ClusterRef struct {
 // ClusterToRead says which cluster to read for args: none with readCluster false, and none
 // while its name is unknown.
 func ClusterToRead(args inputs.KarpenterArgs, known Known) ClusterRef {
-	if !inputs.Deref(args.ReadCluster, true) {
+	if !args.ReadsCluster() {
 		return ClusterRef{}
 	}
 	name, ok := known.String("clusterName")

@@ -17,9 +17,9 @@ import (
 // ReleaseForMode resolves the release a mode's custom resources are rendered for: the Karpenter
 // version (self-managed), or Auto Mode, where a version makes no sense.
 func ReleaseForMode(mode *inputs.Mode, version *string, allowUnverified *bool) (catalog.Release, error) {
-	switch m := inputs.Deref(mode, inputs.ModeSelfManaged); m {
+	switch m := inputs.ModeOf(mode); m {
 	case inputs.ModeSelfManaged:
-		return catalog.LookupRelease(inputs.Deref(version, catalog.DefaultVersion), inputs.Deref(allowUnverified, false))
+		return catalog.LookupRelease(inputs.VersionOf(version), inputs.AllowsUnverified(allowUnverified))
 	case inputs.ModeAutoMode:
 		return catalog.AutoModeRelease(), field.Join(inputs.ValidateAutoModeVersion(version, allowUnverified)...)
 	default:
@@ -158,19 +158,19 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 		chartRepository:       args.ChartRepositoryOf(),
 		DefaultAmiAlias:       catalog.DefaultAmiAliasOf(rel),
 		InstallCrds:           args.InstallsCrdRelease(rel),
-		ChartCrds:             inputs.Deref(args.InstallCrds, true) && !rel.CrdChart,
-		Interruption:          inputs.Deref(args.InterruptionHandling, true),
+		ChartCrds:             args.ManagesCrds() && !rel.CrdChart,
+		Interruption:          args.HandlesInterruption(),
 		CreateControllerIAM:   args.ControllerRoleArn == nil,
 		CreateNodeRole:        args.NodeRoleArn == nil,
 		CreateInstanceProfile: args.CreatesInstanceProfile(rel),
-		RetainCrds:            inputs.Deref(args.RetainCrdsOnDelete, false),
-		ReleaseTimeout:        inputs.Deref(args.ReleaseTimeout, 0),
+		RetainCrds:            args.RetainsCrds(),
+		ReleaseTimeout:        args.ReleaseTimeoutOf(),
 
-		SpotServiceLinkedRole:     inputs.Deref(args.CreateSpotServiceLinkedRole, false),
+		SpotServiceLinkedRole:     args.CreatesSpotServiceLinkedRole(),
 		ControllerImageRepository: inputs.Deref(args.ControllerImageRepository, ""),
 
 		Cluster:     cluster,
-		ReadCluster: inputs.Deref(args.ReadCluster, true),
+		ReadCluster: args.ReadsCluster(),
 
 		ControllerPolicyStatements: args.ControllerPolicyStatements,
 		Deferred:                   args.Deferred(),
@@ -216,10 +216,10 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 
 // resolveIdentity decides how the controller authenticates.
 func (p *Plan) resolveIdentity(args inputs.KarpenterArgs) {
-	identity := inputs.Deref(args.ControllerIdentity, inputs.ControllerIdentityIRSA)
+	identity := args.IdentityOf()
 	p.TrustIRSA = identity != inputs.ControllerIdentityPodIdentity
 	p.PodIdentity = identity != inputs.ControllerIdentityIRSA
-	p.CreatePodIdentityAgent = inputs.Deref(args.CreatePodIdentityAgent, false)
+	p.CreatePodIdentityAgent = args.CreatesPodIdentityAgent()
 }
 
 // assumedAuthenticationMode is the mode node access follows when neither the input nor the
@@ -263,7 +263,7 @@ func resolveProvisioning(args inputs.KarpenterArgs, rel catalog.Release) ([]inpu
 	pools := slices.Clone(args.NodePools)
 	classes := slices.Clone(args.NodeClasses)
 	name := catalog.DefaultObjectName(rel)
-	if len(pools) == 0 && inputs.Deref(args.DefaultNodePool, true) {
+	if len(pools) == 0 && args.CreatesDefaultNodePool() {
 		pools = []inputs.NodePoolSpec{{Name: name, Limits: map[string]string{"cpu": catalog.DefaultPoolCPULimit}}}
 	}
 	if len(classes) == 0 && len(pools) > 0 {

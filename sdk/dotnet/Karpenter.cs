@@ -12,6 +12,41 @@ namespace PulumiKarpenter.Karpenter
 {
     /// <summary>
     /// Installs Karpenter on an EKS cluster: controller and node IAM, the interruption queue and its EventBridge rules, the `karpenter-crd` and `karpenter` Helm releases, and the NodePools and EC2NodeClasses. Children are created in dependency order (IAM and queue, CRDs, controller, custom resources) so that a destroy removes the custom resources first, while Karpenter still runs and can terminate its nodes.
+    /// 
+    /// ## Example Usage
+    /// ### Install Karpenter on an existing EKS cluster
+    /// ```csharp
+    /// // Generated-only: the C# SDK is generated from the same schema, but this project's checks have no
+    /// // .NET toolchain, so neither the SDK nor this example is compiled there (the other languages' are).
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using Aws = Pulumi.Aws;
+    /// using K8s = Pulumi.Kubernetes;
+    /// using PulumiKarpenter.Karpenter;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     // An existing EKS cluster: its name, IAM OIDC provider ARN and kubeconfig come from the stack's config.
+    ///     var config = new Config();
+    /// 
+    ///     // Pass both providers: without them the component's children get default ones, built from
+    ///     // the stack's aws:* and kubernetes:* config.
+    ///     var awsProvider = new Aws.Provider("aws", new Aws.ProviderArgs { Region = new Config("aws").Require("region") });
+    ///     var k8sProvider = new K8s.Provider("k8s", new K8s.ProviderArgs { KubeConfig = config.RequireSecret("kubeconfig") });
+    /// 
+    ///     // IAM, the interruption queue, the karpenter-crd and karpenter releases, and a default NodePool.
+    ///     var karpenterInstall = new Karpenter("karpenter", new KarpenterArgs
+    ///     {
+    ///         ClusterName = config.Require("clusterName"),
+    ///         OidcProviderArn = config.Require("oidcProviderArn"),
+    ///     }, new ComponentResourceOptions { Providers = { awsProvider, k8sProvider } });
+    /// 
+    ///     return new Dictionary&lt;string, object?&gt;
+    ///     {
+    ///         ["nodeRoleName"] = karpenterInstall.NodeRoleName,
+    ///     };
+    /// });
+    /// ```
     /// </summary>
     [KarpenterResourceType("karpenter:index:Karpenter")]
     public partial class Karpenter : global::Pulumi.ComponentResource
@@ -148,7 +183,7 @@ namespace PulumiKarpenter.Karpenter
     public sealed class KarpenterArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+        /// Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
         /// </summary>
         [Input("allowUnverifiedVersion")]
         public bool? AllowUnverifiedVersion { get; set; }
@@ -184,7 +219,7 @@ namespace PulumiKarpenter.Karpenter
         public Input<PulumiKarpenter.Karpenter.ControllerIdentity>? ControllerIdentity { get; set; }
 
         /// <summary>
-        /// Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).
+        /// Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image). Default: the chart's own image repository.
         /// </summary>
         [Input("controllerImageRepository")]
         public string? ControllerImageRepository { get; set; }
@@ -220,25 +255,25 @@ namespace PulumiKarpenter.Karpenter
         public Input<string>? ControllerRoleArn { get; set; }
 
         /// <summary>
-        /// Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass's role).
+        /// Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: `true` (`false` with mode `autoMode`: EKS creates one from each NodeClass's role).
         /// </summary>
         [Input("createInstanceProfile")]
         public bool? CreateInstanceProfile { get; set; }
 
         /// <summary>
-        /// With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+        /// With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: `false`.
         /// </summary>
         [Input("createPodIdentityAgent")]
         public bool? CreatePodIdentityAgent { get; set; }
 
         /// <summary>
-        /// Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
+        /// Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
         /// </summary>
         [Input("createSpotServiceLinkedRole")]
         public bool? CreateSpotServiceLinkedRole { get; set; }
 
         /// <summary>
-        /// Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
+        /// Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: `true`.
         /// </summary>
         [Input("defaultNodePool")]
         public bool? DefaultNodePool { get; set; }
@@ -250,13 +285,13 @@ namespace PulumiKarpenter.Karpenter
         public Input<Inputs.DiscoveryArgs>? Discovery { get; set; }
 
         /// <summary>
-        /// Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
+        /// Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: `true`.
         /// </summary>
         [Input("installCrds")]
         public bool? InstallCrds { get; set; }
 
         /// <summary>
-        /// Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
+        /// Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: `true`.
         /// </summary>
         [Input("interruptionHandling")]
         public bool? InterruptionHandling { get; set; }
@@ -268,7 +303,7 @@ namespace PulumiKarpenter.Karpenter
         public string? KubernetesVersion { get; set; }
 
         /// <summary>
-        /// Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+        /// Who runs Karpenter. `selfManaged`: the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field. Default: `selfManaged`.
         /// </summary>
         [Input("mode")]
         public Input<PulumiKarpenter.Karpenter.Mode>? Mode { get; set; }
@@ -280,7 +315,7 @@ namespace PulumiKarpenter.Karpenter
         public string? Namespace { get; set; }
 
         /// <summary>
-        /// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (default: an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them).
+        /// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. With mode `autoMode`: `accessEntry` (an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them). Default: `accessEntry` (`awsAuth` for a `CONFIG_MAP` cluster, `none` with `nodeRoleArn`; with mode `autoMode` always `accessEntry`).
         /// </summary>
         [Input("nodeAccess")]
         public Input<PulumiKarpenter.Karpenter.NodeAccess>? NodeAccess { get; set; }
@@ -334,13 +369,13 @@ namespace PulumiKarpenter.Karpenter
         public Input<string>? OidcProviderArn { get; set; }
 
         /// <summary>
-        /// Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
+        /// Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: `true`.
         /// </summary>
         [Input("readCluster")]
         public bool? ReadCluster { get; set; }
 
         /// <summary>
-        /// Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
+        /// Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: `300` (the kubernetes provider's: the component sets none).
         /// </summary>
         [Input("releaseTimeout")]
         public int? ReleaseTimeout { get; set; }
@@ -368,7 +403,7 @@ namespace PulumiKarpenter.Karpenter
         public Input<string>? RepositoryUsername { get; set; }
 
         /// <summary>
-        /// Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+        /// Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: `false`.
         /// </summary>
         [Input("retainCrdsOnDelete")]
         public bool? RetainCrdsOnDelete { get; set; }
@@ -404,7 +439,7 @@ namespace PulumiKarpenter.Karpenter
         }
 
         /// <summary>
-        /// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: &gt;=0.19.0 &lt;1.16.0.
+        /// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
         /// </summary>
         [Input("version")]
         public string? Version { get; set; }

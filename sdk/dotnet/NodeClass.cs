@@ -12,6 +12,48 @@ namespace PulumiKarpenter.Karpenter
 {
     /// <summary>
     /// A Karpenter EC2NodeClass declared outside the `Karpenter` component, e.g. by another team or from another stack that reads the component's outputs through a StackReference. Creates only the custom resource (no IAM: its `role` is an existing node role, usually the component's `nodeRoleName`): Karpenter must already run in the cluster, and the resource must be given the same kubernetes provider.
+    /// 
+    /// ## Example Usage
+    /// ### A team's NodeClass and NodePool in a cluster where Karpenter runs
+    /// ```csharp
+    /// // Generated-only: the C# SDK is generated from the same schema, but this project's checks have no
+    /// // .NET toolchain, so neither the SDK nor this example is compiled there (the other languages' are).
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using K8s = Pulumi.Kubernetes;
+    /// using PulumiKarpenter.Karpenter;
+    /// using KarpenterInputs = PulumiKarpenter.Karpenter.Inputs;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     // A cluster where Karpenter already runs: its name, the node role's name (the Karpenter
+    ///     // component's nodeRoleName output) and its kubeconfig come from the stack's config. Set Version
+    ///     // on both resources when the cluster runs another Karpenter version than the default.
+    ///     var config = new Config();
+    ///     var k8sProvider = new K8s.Provider("k8s", new K8s.ProviderArgs { KubeConfig = config.RequireSecret("kubeconfig") });
+    /// 
+    ///     var nodeClass = new NodeClass("team-a", new NodeClassArgs
+    ///     {
+    ///         ClusterName = config.Require("clusterName"), // subnets and security groups by its discovery tag
+    ///         Spec = new KarpenterInputs.NodeClassSpecArgs { Name = "team-a", Role = config.Require("nodeRoleName") },
+    ///     }, new ComponentResourceOptions { Providers = { k8sProvider } });
+    /// 
+    ///     var nodePool = new NodePool("team-a", new NodePoolArgs
+    ///     {
+    ///         Spec = new KarpenterInputs.NodePoolSpecArgs
+    ///         {
+    ///             Name = "team-a",
+    ///             NodeClassRef = "team-a",
+    ///             Limits = { { "cpu", "100" } },
+    ///         },
+    ///     }, new ComponentResourceOptions { Providers = { k8sProvider }, DependsOn = { nodeClass } });
+    /// 
+    ///     return new Dictionary&lt;string, object?&gt;
+    ///     {
+    ///         ["nodePoolName"] = nodePool.NodePoolName,
+    ///     };
+    /// });
+    /// ```
     /// </summary>
     [KarpenterResourceType("karpenter:index:NodeClass")]
     public partial class NodeClass : global::Pulumi.ComponentResource
@@ -58,7 +100,7 @@ namespace PulumiKarpenter.Karpenter
     public sealed class NodeClassArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
+        /// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
         /// </summary>
         [Input("allowUnverifiedVersion")]
         public bool? AllowUnverifiedVersion { get; set; }
@@ -70,7 +112,7 @@ namespace PulumiKarpenter.Karpenter
         public Input<string> ClusterName { get; set; } = null!;
 
         /// <summary>
-        /// The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+        /// The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
         /// </summary>
         [Input("mode")]
         public Input<PulumiKarpenter.Karpenter.Mode>? Mode { get; set; }
@@ -82,7 +124,7 @@ namespace PulumiKarpenter.Karpenter
         public Input<Inputs.NodeClassSpecArgs> Spec { get; set; } = null!;
 
         /// <summary>
-        /// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: &gt;=0.19.0 &lt;1.16.0.
+        /// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
         /// </summary>
         [Input("version")]
         public string? Version { get; set; }

@@ -9,6 +9,32 @@ import * as utilities from "./utilities";
 
 /**
  * Installs Karpenter on an EKS cluster: controller and node IAM, the interruption queue and its EventBridge rules, the `karpenter-crd` and `karpenter` Helm releases, and the NodePools and EC2NodeClasses. Children are created in dependency order (IAM and queue, CRDs, controller, custom resources) so that a destroy removes the custom resources first, while Karpenter still runs and can terminate its nodes.
+ *
+ * ## Example Usage
+ * ### Install Karpenter on an existing EKS cluster
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as aws from "@pulumi/aws";
+ * import * as k8s from "@pulumi/kubernetes";
+ * import * as karpenter from "@pulumi-karpenter/karpenter";
+ *
+ * // An existing EKS cluster: its name, IAM OIDC provider ARN and kubeconfig come from the stack's config.
+ * const config = new pulumi.Config();
+ *
+ * // Pass both providers: without them the component's children get default ones, built from the
+ * // stack's aws:* and kubernetes:* config.
+ * const awsProvider = new aws.Provider("aws", { region: new pulumi.Config("aws").require("region") });
+ * const k8sProvider = new k8s.Provider("k8s", { kubeconfig: config.requireSecret("kubeconfig") });
+ *
+ * // IAM, the interruption queue, the karpenter-crd and karpenter releases, and a default NodePool.
+ * const karpenterInstall = new karpenter.Karpenter("karpenter", {
+ *     clusterName: config.require("clusterName"),
+ *     oidcProviderArn: config.require("oidcProviderArn"),
+ * }, { providers: { aws: awsProvider, kubernetes: k8sProvider } });
+ *
+ * export const nodeRoleName = karpenterInstall.nodeRoleName;
+ * ```
  */
 export class Karpenter extends pulumi.ComponentResource {
     /** @internal */
@@ -182,7 +208,7 @@ export class Karpenter extends pulumi.ComponentResource {
  */
 export interface KarpenterArgs {
     /**
-     * Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+     * Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
      */
     allowUnverifiedVersion?: boolean;
     /**
@@ -206,7 +232,7 @@ export interface KarpenterArgs {
      */
     controllerIdentity?: pulumi.Input<enums.ControllerIdentity | undefined>;
     /**
-     * Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).
+     * Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image). Default: the chart's own image repository.
      */
     controllerImageRepository?: string;
     /**
@@ -222,19 +248,19 @@ export interface KarpenterArgs {
      */
     controllerRoleArn?: pulumi.Input<string | undefined>;
     /**
-     * Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass's role).
+     * Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: `true` (`false` with mode `autoMode`: EKS creates one from each NodeClass's role).
      */
     createInstanceProfile?: boolean;
     /**
-     * With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+     * With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: `false`.
      */
     createPodIdentityAgent?: boolean;
     /**
-     * Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
+     * Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
      */
     createSpotServiceLinkedRole?: boolean;
     /**
-     * Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
+     * Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: `true`.
      */
     defaultNodePool?: boolean;
     /**
@@ -242,11 +268,11 @@ export interface KarpenterArgs {
      */
     discovery?: pulumi.Input<inputs.DiscoveryArgs | undefined>;
     /**
-     * Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
+     * Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: `true`.
      */
     installCrds?: boolean;
     /**
-     * Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
+     * Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: `true`.
      */
     interruptionHandling?: boolean;
     /**
@@ -254,7 +280,7 @@ export interface KarpenterArgs {
      */
     kubernetesVersion?: string;
     /**
-     * Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+     * Who runs Karpenter. `selfManaged`: the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field. Default: `selfManaged`.
      */
     mode?: pulumi.Input<enums.Mode | undefined>;
     /**
@@ -262,7 +288,7 @@ export interface KarpenterArgs {
      */
     namespace?: string;
     /**
-     * How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (default: an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them).
+     * How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. With mode `autoMode`: `accessEntry` (an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them). Default: `accessEntry` (`awsAuth` for a `CONFIG_MAP` cluster, `none` with `nodeRoleArn`; with mode `autoMode` always `accessEntry`).
      */
     nodeAccess?: pulumi.Input<enums.NodeAccess | undefined>;
     /**
@@ -286,11 +312,11 @@ export interface KarpenterArgs {
      */
     oidcProviderArn?: pulumi.Input<string | undefined>;
     /**
-     * Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
+     * Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: `true`.
      */
     readCluster?: boolean;
     /**
-     * Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
+     * Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: `300` (the kubernetes provider's: the component sets none).
      */
     releaseTimeout?: number;
     /**
@@ -302,7 +328,7 @@ export interface KarpenterArgs {
      */
     repositoryUsername?: pulumi.Input<string | undefined>;
     /**
-     * Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+     * Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: `false`.
      */
     retainCrdsOnDelete?: boolean;
     /**
@@ -318,7 +344,7 @@ export interface KarpenterArgs {
      */
     values?: pulumi.Input<{[key: string]: any} | undefined>;
     /**
-     * Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+     * Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
      */
     version?: string;
 }

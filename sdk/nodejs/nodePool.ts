@@ -9,6 +9,32 @@ import * as utilities from "./utilities";
 
 /**
  * A Karpenter NodePool declared outside the `Karpenter` component, e.g. by another team or from another stack that reads the component's outputs through a StackReference. Creates only the custom resource: Karpenter (the component, or whoever installed it) must already run in the cluster, and the resource must be given the same kubernetes provider. Destroying it waits, like the component's pools, until Karpenter has drained and terminated the pool's nodes.
+ *
+ * ## Example Usage
+ * ### A team's NodeClass and NodePool in a cluster where Karpenter runs
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as k8s from "@pulumi/kubernetes";
+ * import * as karpenter from "@pulumi-karpenter/karpenter";
+ *
+ * // A cluster where Karpenter already runs: its name, the node role's name (the Karpenter
+ * // component's nodeRoleName output) and its kubeconfig come from the stack's config. Set `version`
+ * // on both resources when the cluster runs another Karpenter version than the default.
+ * const config = new pulumi.Config();
+ * const k8sProvider = new k8s.Provider("k8s", { kubeconfig: config.requireSecret("kubeconfig") });
+ *
+ * const nodeClass = new karpenter.NodeClass("team-a", {
+ *     clusterName: config.require("clusterName"), // subnets and security groups by its discovery tag
+ *     spec: { name: "team-a", role: config.require("nodeRoleName") },
+ * }, { providers: { kubernetes: k8sProvider } });
+ *
+ * const nodePool = new karpenter.NodePool("team-a", {
+ *     spec: { name: "team-a", nodeClassRef: "team-a", limits: { cpu: "100" } },
+ * }, { providers: { kubernetes: k8sProvider }, dependsOn: [nodeClass] });
+ *
+ * export const nodePoolName = nodePool.nodePoolName;
+ * ```
  */
 export class NodePool extends pulumi.ComponentResource {
     /** @internal */
@@ -67,11 +93,11 @@ export class NodePool extends pulumi.ComponentResource {
  */
 export interface NodePoolArgs {
     /**
-     * Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
+     * Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
      */
     allowUnverifiedVersion?: boolean;
     /**
-     * The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+     * The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
      */
     mode?: pulumi.Input<enums.Mode | undefined>;
     /**
@@ -79,7 +105,7 @@ export interface NodePoolArgs {
      */
     spec: pulumi.Input<inputs.NodePoolSpecArgs>;
     /**
-     * The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+     * The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
      */
     version?: string;
 }

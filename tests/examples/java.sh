@@ -3,8 +3,10 @@
 # com.pulumi:pulumi, com.pulumi:aws and com.pulumi:kubernetes from Maven Central.
 #
 # Usage: java.sh [deps]   (deps: only download what the check needs)
-# PROGRAM=dir compiles dir/src/main/java in place of the example's sources, with its pom.xml (the
-# documentation's Java programs: tests/examples/docs.sh).
+# PROGRAM="entry..." compiles each entry in turn, in place of the example's sources, with the
+# example's pom.xml: a directory's src/main/java (the documentation's Java programs:
+# tests/examples/docs.sh), or one .java file, placed by its package (the schema's Example Usage
+# programs: tests/examples/schema.sh). The SDK is installed once for all of them.
 #
 # The SDK is built from sdk/java and installed, as io.github.pulumikarpenter:karpenter at the
 # version the example's pom.xml names, into a Maven repository of the check's own in
@@ -33,13 +35,26 @@ printf '{\n  "resource": true,\n  "name": "%s",\n  "version": "%s"\n}\n' "$plugi
 "${mvn[@]}" -f "$here/java/sdk-pom.xml" -Dkarpenter.version="$version" -Dsdk.build="$work/sdk" \
 	-Dsdk.resources="$work/resources" -Dmaven.test.skip install
 
-build=$work/${PROGRAM:+$(basename "$PROGRAM")} # the program's name in javac's messages
-mkdir -p "$build"
-cp -R "${PROGRAM:-$example}/src" "$build/"
-cp "$example/pom.xml" "$build/"
 if [[ ${1:-} == deps ]]; then
-	"${mvn[@]}" -f "$build/pom.xml" dependency:go-offline
+	cp -R "$example/pom.xml" "$example/src" "$work/"
+	"${mvn[@]}" -f "$work/pom.xml" dependency:go-offline
 	exit
 fi
-"${mvn[@]}" -f "$build/pom.xml" compile
-echo "${PROGRAM:-examples/java}: mvn compile (javac -Werror) passed"
+for program in ${PROGRAM:-$example}; do
+	build=$work/build/$(basename "$program") # the program's name in javac's messages
+	rm -rf "$work/build"
+	mkdir -p "$build"
+	cp "$example/pom.xml" "$build/"
+	if [[ -d $program ]]; then
+		cp -R "$program/src" "$build/"
+	else
+		# The program's own package and class decide where its source goes.
+		package=$(sed -n 's/^package \(.*\);$/\1/p' "$program" | head -n1)
+		class=$(sed -n 's/^public class \([A-Za-z0-9_]*\).*/\1/p' "$program" | head -n1)
+		: "${package:?$program: no package declaration}" "${class:?$program: no public class}"
+		mkdir -p "$build/src/main/java/${package//.//}"
+		cp "$program" "$build/src/main/java/${package//.//}/$class.java"
+	fi
+	"${mvn[@]}" -f "$build/pom.xml" compile
+	echo "${PROGRAM:+$program}${PROGRAM:-examples/java}: mvn compile (javac -Werror) passed"
+done

@@ -24,7 +24,8 @@ import (
 
 // logo is the NuGet package icon. The .NET codegen downloads the schema's logoUrl (or, when
 // unset, Pulumi's logo from GitHub) into sdk/dotnet/logo.png; generation must work offline and
-// give the same bytes everywhere, so that download is answered with this file instead.
+// give the same bytes everywhere, so that download is answered with this file instead: a copy of
+// docs/logo.png, the file logoUrl names (provider's TestLogoURLIsTheRepositorysLogo checks it).
 //
 //go:embed logo.png
 var logo []byte

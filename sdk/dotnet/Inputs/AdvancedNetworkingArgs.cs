@@ -35,7 +35,7 @@ namespace PulumiKarpenter.Karpenter.Inputs
         public Input<string>? HttpsProxy { get; set; }
 
         /// <summary>
-        /// How pod IPs are assigned. Default: `Auto`.
+        /// How pod IPs are assigned. Default: `Auto` (EKS Auto Mode's).
         /// </summary>
         [Input("ipv4PrefixSize")]
         public Input<PulumiKarpenter.Karpenter.Ipv4PrefixSize>? Ipv4PrefixSize { get; set; }

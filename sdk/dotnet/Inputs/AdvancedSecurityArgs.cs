@@ -17,7 +17,7 @@ namespace PulumiKarpenter.Karpenter.Inputs
     public sealed class AdvancedSecurityArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+        /// Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: `false` (EKS Auto Mode's).
         /// </summary>
         [Input("fips")]
         public Input<bool>? Fips { get; set; }

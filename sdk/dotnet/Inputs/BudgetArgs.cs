@@ -32,7 +32,7 @@ namespace PulumiKarpenter.Karpenter.Inputs
         private InputList<string>? _reasons;
 
         /// <summary>
-        /// Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.
+        /// Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all reasons (Karpenter's).
         /// </summary>
         public InputList<string> Reasons
         {

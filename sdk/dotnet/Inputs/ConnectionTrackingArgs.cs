@@ -17,19 +17,19 @@ namespace PulumiKarpenter.Karpenter.Inputs
     public sealed class ConnectionTrackingArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
+        /// Timeout for idle TCP connections in the established state (60-432000). Default: `432000` (EC2's; `350` on Nitro v6 instance types).
         /// </summary>
         [Input("tcpEstablishedTimeout")]
         public Input<int>? TcpEstablishedTimeout { get; set; }
 
         /// <summary>
-        /// Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+        /// Timeout for idle UDP flows that have seen more than one request-response transaction (60-180). Default: `180` (EC2's).
         /// </summary>
         [Input("udpStreamTimeout")]
         public Input<int>? UdpStreamTimeout { get; set; }
 
         /// <summary>
-        /// Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+        /// Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60). Default: `30` (EC2's).
         /// </summary>
         [Input("udpTimeout")]
         public Input<int>? UdpTimeout { get; set; }

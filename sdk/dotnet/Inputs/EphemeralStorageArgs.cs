@@ -17,7 +17,7 @@ namespace PulumiKarpenter.Karpenter.Inputs
     public sealed class EphemeralStorageArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// Provisioned IOPS (3000-16000). Default: 3000.
+        /// Provisioned IOPS (3000-16000). Default: `3000`.
         /// </summary>
         [Input("iops")]
         public Input<int>? Iops { get; set; }
@@ -35,7 +35,7 @@ namespace PulumiKarpenter.Karpenter.Inputs
         public Input<string>? Size { get; set; }
 
         /// <summary>
-        /// Throughput in MiB/s (125-1000). Default: 125.
+        /// Throughput in MiB/s (125-1000). Default: `125`.
         /// </summary>
         [Input("throughput")]
         public Input<int>? Throughput { get; set; }

@@ -29,7 +29,7 @@ namespace PulumiKarpenter.Karpenter.Inputs
         public Input<Inputs.AdvancedSecurityArgs>? AdvancedSecurity { get; set; }
 
         /// <summary>
-        /// AMI alias `&lt;family&gt;@&lt;version&gt;`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
+        /// AMI alias `&lt;family&gt;@&lt;version&gt;`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`; used when no `amiSelectorTerms` are given. Default: `al2023@latest` (`al2@latest` before 0.35, whose releases lack AL2023).
         /// </summary>
         [Input("amiAlias")]
         public Input<string>? AmiAlias { get; set; }
@@ -125,7 +125,7 @@ namespace PulumiKarpenter.Karpenter.Inputs
         public Input<Inputs.EnclaveOptionsArgs>? EnclaveOptions { get; set; }
 
         /// <summary>
-        /// EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+        /// EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key (see its fields).
         /// </summary>
         [Input("ephemeralStorage")]
         public Input<Inputs.EphemeralStorageArgs>? EphemeralStorage { get; set; }

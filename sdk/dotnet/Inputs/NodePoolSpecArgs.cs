@@ -29,13 +29,13 @@ namespace PulumiKarpenter.Karpenter.Inputs
         }
 
         /// <summary>
-        /// How Karpenter consolidates the pool's nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.
+        /// How Karpenter consolidates the pool's nodes. Default: consolidation `WhenEmptyOrUnderutilized` after `1m` (see its fields).
         /// </summary>
         [Input("disruption")]
         public Input<Inputs.DisruptionArgs>? Disruption { get; set; }
 
         /// <summary>
-        /// How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.
+        /// How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h` (`336h` with mode `autoMode`).
         /// </summary>
         [Input("expireAfter")]
         public Input<string>? ExpireAfter { get; set; }
@@ -71,7 +71,7 @@ namespace PulumiKarpenter.Karpenter.Inputs
         public Input<string> Name { get; set; } = null!;
 
         /// <summary>
-        /// Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.
+        /// Name of the node class (an entry of `nodeClasses`) the pool's nodes use. Default: the only node class, when there is exactly one (the default class when `nodeClasses` is empty).
         /// </summary>
         [Input("nodeClassRef")]
         public Input<string>? NodeClassRef { get; set; }
@@ -86,7 +86,7 @@ namespace PulumiKarpenter.Karpenter.Inputs
         private InputList<Inputs.RequirementArgs>? _requirements;
 
         /// <summary>
-        /// Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation &gt; 2.
+        /// Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation &gt; 2 (with mode `autoMode`: amd64, on-demand, instance categories c/m/r, generation &gt; 4).
         /// </summary>
         public InputList<Inputs.RequirementArgs> Requirements
         {

@@ -13,6 +13,57 @@ import (
 )
 
 // Installs Karpenter on an EKS cluster: controller and node IAM, the interruption queue and its EventBridge rules, the `karpenter-crd` and `karpenter` Helm releases, and the NodePools and EC2NodeClasses. Children are created in dependency order (IAM and queue, CRDs, controller, custom resources) so that a destroy removes the custom resources first, while Karpenter still runs and can terminate its nodes.
+//
+// ## Example Usage
+// ### Install Karpenter on an existing EKS cluster
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-karpenter/pulumi-karpenter/sdk/go/karpenter"
+//	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
+//	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			// An existing EKS cluster: its name, IAM OIDC provider ARN and kubeconfig come from the stack's config.
+//			cfg := config.New(ctx, "")
+//
+//			// Pass both providers: without them the component's children get default ones, built
+//			// from the stack's aws:* and kubernetes:* config.
+//			awsProvider, err := aws.NewProvider(ctx, "aws", &aws.ProviderArgs{
+//				Region: pulumi.String(config.Require(ctx, "aws:region")),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			k8sProvider, err := kubernetes.NewProvider(ctx, "k8s", &kubernetes.ProviderArgs{
+//				Kubeconfig: cfg.RequireSecret("kubeconfig"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//
+//			// IAM, the interruption queue, the karpenter-crd and karpenter releases, and a default NodePool.
+//			karpenterInstall, err := karpenter.NewKarpenter(ctx, "karpenter", &karpenter.KarpenterArgs{
+//				ClusterName:     pulumi.String(cfg.Require("clusterName")),
+//				OidcProviderArn: pulumi.String(cfg.Require("oidcProviderArn")),
+//			}, pulumi.Providers(awsProvider, k8sProvider))
+//			if err != nil {
+//				return err
+//			}
+//
+//			ctx.Export("nodeRoleName", karpenterInstall.NodeRoleName)
+//			return nil
+//		})
+//	}
+//
+// ```
 type Karpenter struct {
 	pulumi.ResourceState
 
@@ -75,7 +126,7 @@ func NewKarpenter(ctx *pulumi.Context,
 }
 
 type karpenterArgs struct {
-	// Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+	// Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
 	AllowUnverifiedVersion *bool `pulumi:"allowUnverifiedVersion"`
 	// Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
 	ChartRepository *string `pulumi:"chartRepository"`
@@ -87,7 +138,7 @@ type karpenterArgs struct {
 	ClusterName string `pulumi:"clusterName"`
 	// How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster's OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
 	ControllerIdentity *ControllerIdentity `pulumi:"controllerIdentity"`
-	// Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).
+	// Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image). Default: the chart's own image repository.
 	ControllerImageRepository *string `pulumi:"controllerImageRepository"`
 	// Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).
 	ControllerPolicyArns map[string]string `pulumi:"controllerPolicyArns"`
@@ -95,27 +146,27 @@ type karpenterArgs struct {
 	ControllerPolicyStatements []PolicyStatement `pulumi:"controllerPolicyStatements"`
 	// ARN of an existing IAM role for the controller. When set, the component creates no controller IAM (no role, no policies) and annotates the service account with this role.
 	ControllerRoleArn *string `pulumi:"controllerRoleArn"`
-	// Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass's role).
+	// Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: `true` (`false` with mode `autoMode`: EKS creates one from each NodeClass's role).
 	CreateInstanceProfile *bool `pulumi:"createInstanceProfile"`
-	// With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+	// With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: `false`.
 	CreatePodIdentityAgent *bool `pulumi:"createPodIdentityAgent"`
-	// Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
+	// Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
 	CreateSpotServiceLinkedRole *bool `pulumi:"createSpotServiceLinkedRole"`
-	// Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
+	// Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: `true`.
 	DefaultNodePool *bool `pulumi:"defaultNodePool"`
 	// Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
 	Discovery *Discovery `pulumi:"discovery"`
-	// Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
+	// Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: `true`.
 	InstallCrds *bool `pulumi:"installCrds"`
-	// Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
+	// Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: `true`.
 	InterruptionHandling *bool `pulumi:"interruptionHandling"`
 	// The cluster's Kubernetes version (e.g. `1.33`), checked against Karpenter's compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
 	KubernetesVersion *string `pulumi:"kubernetesVersion"`
-	// Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+	// Who runs Karpenter. `selfManaged`: the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field. Default: `selfManaged`.
 	Mode *Mode `pulumi:"mode"`
 	// Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
 	Namespace *string `pulumi:"namespace"`
-	// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (default: an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them).
+	// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. With mode `autoMode`: `accessEntry` (an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them). Default: `accessEntry` (`awsAuth` for a `CONFIG_MAP` cluster, `none` with `nodeRoleArn`; with mode `autoMode` always `accessEntry`).
 	NodeAccess *NodeAccess `pulumi:"nodeAccess"`
 	// Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role, and AMI alias `al2023@latest` (self-managed) or Auto Mode's documented defaults.
 	NodeClasses []NodeClassSpec `pulumi:"nodeClasses"`
@@ -127,15 +178,15 @@ type karpenterArgs struct {
 	NodeRoleArn *string `pulumi:"nodeRoleArn"`
 	// ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
 	OidcProviderArn *string `pulumi:"oidcProviderArn"`
-	// Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
+	// Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: `true`.
 	ReadCluster *bool `pulumi:"readCluster"`
-	// Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
+	// Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: `300` (the kubernetes provider's: the component sets none).
 	ReleaseTimeout *int `pulumi:"releaseTimeout"`
 	// Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
 	RepositoryPassword *string `pulumi:"repositoryPassword"`
 	// Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm's registry config: log in with `helm registry login <host>` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
 	RepositoryUsername *string `pulumi:"repositoryUsername"`
-	// Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+	// Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: `false`.
 	RetainCrdsOnDelete *bool `pulumi:"retainCrdsOnDelete"`
 	// Name of the controller's Kubernetes service account. Default: `karpenter`.
 	ServiceAccountName *string `pulumi:"serviceAccountName"`
@@ -143,13 +194,13 @@ type karpenterArgs struct {
 	Tags map[string]string `pulumi:"tags"`
 	// Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets (`null` removes a key). The values the component sets from its inputs fail naming the input to use: the cluster name and endpoint, the interruption queue (unless `interruptionHandling` is false), the service account's name and role annotation, the default instance profile (before 0.32), and the image repository when `controllerImageRepository` is set.
 	Values map[string]interface{} `pulumi:"values"`
-	// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+	// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
 	Version *string `pulumi:"version"`
 }
 
 // The set of arguments for constructing a Karpenter resource.
 type KarpenterArgs struct {
-	// Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+	// Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
 	AllowUnverifiedVersion *bool
 	// Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
 	ChartRepository *string
@@ -161,7 +212,7 @@ type KarpenterArgs struct {
 	ClusterName pulumi.StringInput
 	// How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster's OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
 	ControllerIdentity ControllerIdentityPtrInput
-	// Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).
+	// Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image). Default: the chart's own image repository.
 	ControllerImageRepository *string
 	// Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).
 	ControllerPolicyArns pulumi.StringMapInput
@@ -169,27 +220,27 @@ type KarpenterArgs struct {
 	ControllerPolicyStatements PolicyStatementArrayInput
 	// ARN of an existing IAM role for the controller. When set, the component creates no controller IAM (no role, no policies) and annotates the service account with this role.
 	ControllerRoleArn pulumi.StringPtrInput
-	// Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass's role).
+	// Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: `true` (`false` with mode `autoMode`: EKS creates one from each NodeClass's role).
 	CreateInstanceProfile *bool
-	// With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+	// With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: `false`.
 	CreatePodIdentityAgent *bool
-	// Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
+	// Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
 	CreateSpotServiceLinkedRole *bool
-	// Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
+	// Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: `true`.
 	DefaultNodePool *bool
 	// Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
 	Discovery DiscoveryPtrInput
-	// Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
+	// Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: `true`.
 	InstallCrds *bool
-	// Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
+	// Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: `true`.
 	InterruptionHandling *bool
 	// The cluster's Kubernetes version (e.g. `1.33`), checked against Karpenter's compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
 	KubernetesVersion *string
-	// Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+	// Who runs Karpenter. `selfManaged`: the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field. Default: `selfManaged`.
 	Mode ModePtrInput
 	// Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
 	Namespace *string
-	// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (default: an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them).
+	// How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. With mode `autoMode`: `accessEntry` (an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them). Default: `accessEntry` (`awsAuth` for a `CONFIG_MAP` cluster, `none` with `nodeRoleArn`; with mode `autoMode` always `accessEntry`).
 	NodeAccess NodeAccessPtrInput
 	// Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role, and AMI alias `al2023@latest` (self-managed) or Auto Mode's documented defaults.
 	NodeClasses NodeClassSpecArrayInput
@@ -201,15 +252,15 @@ type KarpenterArgs struct {
 	NodeRoleArn pulumi.StringPtrInput
 	// ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
 	OidcProviderArn pulumi.StringPtrInput
-	// Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
+	// Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: `true`.
 	ReadCluster *bool
-	// Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
+	// Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: `300` (the kubernetes provider's: the component sets none).
 	ReleaseTimeout *int
 	// Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
 	RepositoryPassword pulumi.StringPtrInput
 	// Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm's registry config: log in with `helm registry login <host>` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
 	RepositoryUsername pulumi.StringPtrInput
-	// Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+	// Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: `false`.
 	RetainCrdsOnDelete *bool
 	// Name of the controller's Kubernetes service account. Default: `karpenter`.
 	ServiceAccountName *string
@@ -217,7 +268,7 @@ type KarpenterArgs struct {
 	Tags pulumi.StringMapInput
 	// Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets (`null` removes a key). The values the component sets from its inputs fail naming the input to use: the cluster name and endpoint, the interruption queue (unless `interruptionHandling` is false), the service account's name and role annotation, the default instance profile (before 0.32), and the image repository when `controllerImageRepository` is set.
 	Values pulumi.MapInput
-	// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+	// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
 	Version *string
 }
 

@@ -13,6 +13,62 @@ import (
 )
 
 // A Karpenter EC2NodeClass declared outside the `Karpenter` component, e.g. by another team or from another stack that reads the component's outputs through a StackReference. Creates only the custom resource (no IAM: its `role` is an existing node role, usually the component's `nodeRoleName`): Karpenter must already run in the cluster, and the resource must be given the same kubernetes provider.
+//
+// ## Example Usage
+// ### A team's NodeClass and NodePool in a cluster where Karpenter runs
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-karpenter/pulumi-karpenter/sdk/go/karpenter"
+//	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			// A cluster where Karpenter already runs: its name, the node role's name (the Karpenter
+//			// component's nodeRoleName output) and its kubeconfig come from the stack's config. Set
+//			// Version on both resources when the cluster runs another Karpenter version than the default.
+//			cfg := config.New(ctx, "")
+//			k8sProvider, err := kubernetes.NewProvider(ctx, "k8s", &kubernetes.ProviderArgs{
+//				Kubeconfig: cfg.RequireSecret("kubeconfig"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//
+//			nodeClass, err := karpenter.NewNodeClass(ctx, "team-a", &karpenter.NodeClassArgs{
+//				ClusterName: pulumi.String(cfg.Require("clusterName")), // subnets and security groups by its discovery tag
+//				Spec: karpenter.NodeClassSpecArgs{
+//					Name: pulumi.String("team-a"),
+//					Role: pulumi.String(cfg.Require("nodeRoleName")),
+//				},
+//			}, pulumi.Provider(k8sProvider))
+//			if err != nil {
+//				return err
+//			}
+//
+//			nodePool, err := karpenter.NewNodePool(ctx, "team-a", &karpenter.NodePoolArgs{
+//				Spec: karpenter.NodePoolSpecArgs{
+//					Name:         pulumi.String("team-a"),
+//					NodeClassRef: pulumi.String("team-a"),
+//					Limits:       pulumi.StringMap{"cpu": pulumi.String("100")},
+//				},
+//			}, pulumi.Provider(k8sProvider), pulumi.DependsOn([]pulumi.Resource{nodeClass}))
+//			if err != nil {
+//				return err
+//			}
+//
+//			ctx.Export("nodePoolName", nodePool.NodePoolName)
+//			return nil
+//		})
+//	}
+//
+// ```
 type NodeClass struct {
 	pulumi.ResourceState
 
@@ -45,29 +101,29 @@ func NewNodeClass(ctx *pulumi.Context,
 }
 
 type nodeClassArgs struct {
-	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
+	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
 	AllowUnverifiedVersion *bool `pulumi:"allowUnverifiedVersion"`
 	// Name of the EKS cluster (the component's `clusterName`): subnets and security groups are selected by the tag `karpenter.sh/discovery: <clusterName>` when the spec selects none.
 	ClusterName string `pulumi:"clusterName"`
-	// The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+	// The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
 	Mode *Mode `pulumi:"mode"`
 	// The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component's `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
 	Spec NodeClassSpec `pulumi:"spec"`
-	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
 	Version *string `pulumi:"version"`
 }
 
 // The set of arguments for constructing a NodeClass resource.
 type NodeClassArgs struct {
-	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
+	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
 	AllowUnverifiedVersion *bool
 	// Name of the EKS cluster (the component's `clusterName`): subnets and security groups are selected by the tag `karpenter.sh/discovery: <clusterName>` when the spec selects none.
 	ClusterName pulumi.StringInput
-	// The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+	// The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
 	Mode ModePtrInput
 	// The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component's `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
 	Spec NodeClassSpecInput
-	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
 	Version *string
 }
 

@@ -13,6 +13,62 @@ import (
 )
 
 // A Karpenter NodePool declared outside the `Karpenter` component, e.g. by another team or from another stack that reads the component's outputs through a StackReference. Creates only the custom resource: Karpenter (the component, or whoever installed it) must already run in the cluster, and the resource must be given the same kubernetes provider. Destroying it waits, like the component's pools, until Karpenter has drained and terminated the pool's nodes.
+//
+// ## Example Usage
+// ### A team's NodeClass and NodePool in a cluster where Karpenter runs
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-karpenter/pulumi-karpenter/sdk/go/karpenter"
+//	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			// A cluster where Karpenter already runs: its name, the node role's name (the Karpenter
+//			// component's nodeRoleName output) and its kubeconfig come from the stack's config. Set
+//			// Version on both resources when the cluster runs another Karpenter version than the default.
+//			cfg := config.New(ctx, "")
+//			k8sProvider, err := kubernetes.NewProvider(ctx, "k8s", &kubernetes.ProviderArgs{
+//				Kubeconfig: cfg.RequireSecret("kubeconfig"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//
+//			nodeClass, err := karpenter.NewNodeClass(ctx, "team-a", &karpenter.NodeClassArgs{
+//				ClusterName: pulumi.String(cfg.Require("clusterName")), // subnets and security groups by its discovery tag
+//				Spec: karpenter.NodeClassSpecArgs{
+//					Name: pulumi.String("team-a"),
+//					Role: pulumi.String(cfg.Require("nodeRoleName")),
+//				},
+//			}, pulumi.Provider(k8sProvider))
+//			if err != nil {
+//				return err
+//			}
+//
+//			nodePool, err := karpenter.NewNodePool(ctx, "team-a", &karpenter.NodePoolArgs{
+//				Spec: karpenter.NodePoolSpecArgs{
+//					Name:         pulumi.String("team-a"),
+//					NodeClassRef: pulumi.String("team-a"),
+//					Limits:       pulumi.StringMap{"cpu": pulumi.String("100")},
+//				},
+//			}, pulumi.Provider(k8sProvider), pulumi.DependsOn([]pulumi.Resource{nodeClass}))
+//			if err != nil {
+//				return err
+//			}
+//
+//			ctx.Export("nodePoolName", nodePool.NodePoolName)
+//			return nil
+//		})
+//	}
+//
+// ```
 type NodePool struct {
 	pulumi.ResourceState
 
@@ -42,25 +98,25 @@ func NewNodePool(ctx *pulumi.Context,
 }
 
 type nodePoolArgs struct {
-	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
+	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
 	AllowUnverifiedVersion *bool `pulumi:"allowUnverifiedVersion"`
-	// The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+	// The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
 	Mode *Mode `pulumi:"mode"`
 	// The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
 	Spec NodePoolSpec `pulumi:"spec"`
-	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
 	Version *string `pulumi:"version"`
 }
 
 // The set of arguments for constructing a NodePool resource.
 type NodePoolArgs struct {
-	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
+	// Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
 	AllowUnverifiedVersion *bool
-	// The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+	// The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
 	Mode ModePtrInput
 	// The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
 	Spec NodePoolSpecInput
-	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
 	Version *string
 }
 

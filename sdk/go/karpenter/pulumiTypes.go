@@ -21,7 +21,7 @@ type AdvancedNetworking struct {
 	EnableV4Egress *bool `pulumi:"enableV4Egress"`
 	// Forward proxy for the node, a URL with a port (at most 255 characters; IPv6 as `[addr]:port`). Usually needs `certificateBundles`.
 	HttpsProxy *string `pulumi:"httpsProxy"`
-	// How pod IPs are assigned. Default: `Auto`.
+	// How pod IPs are assigned. Default: `Auto` (EKS Auto Mode's).
 	Ipv4PrefixSize *Ipv4PrefixSize `pulumi:"ipv4PrefixSize"`
 	// Static network interfaces, for EFA. Card 0 / device 0 must be an `interface`. With static interfaces Auto Mode adds no IP, prefix or ENI after launch: reserve pod IPs on the primary interface with `secondaryIPv4Count` or `secondaryIPv4PrefixCount`. Not with IPv6.
 	NetworkInterfaces []AutoModeNetworkInterface `pulumi:"networkInterfaces"`
@@ -48,7 +48,7 @@ type AdvancedNetworkingArgs struct {
 	EnableV4Egress pulumi.BoolPtrInput `pulumi:"enableV4Egress"`
 	// Forward proxy for the node, a URL with a port (at most 255 characters; IPv6 as `[addr]:port`). Usually needs `certificateBundles`.
 	HttpsProxy pulumi.StringPtrInput `pulumi:"httpsProxy"`
-	// How pod IPs are assigned. Default: `Auto`.
+	// How pod IPs are assigned. Default: `Auto` (EKS Auto Mode's).
 	Ipv4PrefixSize Ipv4PrefixSizePtrInput `pulumi:"ipv4PrefixSize"`
 	// Static network interfaces, for EFA. Card 0 / device 0 must be an `interface`. With static interfaces Auto Mode adds no IP, prefix or ENI after launch: reserve pod IPs on the primary interface with `secondaryIPv4Count` or `secondaryIPv4PrefixCount`. Not with IPv6.
 	NetworkInterfaces AutoModeNetworkInterfaceArrayInput `pulumi:"networkInterfaces"`
@@ -149,7 +149,7 @@ func (o AdvancedNetworkingOutput) HttpsProxy() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v AdvancedNetworking) *string { return v.HttpsProxy }).(pulumi.StringPtrOutput)
 }
 
-// How pod IPs are assigned. Default: `Auto`.
+// How pod IPs are assigned. Default: `Auto` (EKS Auto Mode's).
 func (o AdvancedNetworkingOutput) Ipv4PrefixSize() Ipv4PrefixSizePtrOutput {
 	return o.ApplyT(func(v AdvancedNetworking) *Ipv4PrefixSize { return v.Ipv4PrefixSize }).(Ipv4PrefixSizePtrOutput)
 }
@@ -218,7 +218,7 @@ func (o AdvancedNetworkingPtrOutput) HttpsProxy() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// How pod IPs are assigned. Default: `Auto`.
+// How pod IPs are assigned. Default: `Auto` (EKS Auto Mode's).
 func (o AdvancedNetworkingPtrOutput) Ipv4PrefixSize() Ipv4PrefixSizePtrOutput {
 	return o.ApplyT(func(v *AdvancedNetworking) *Ipv4PrefixSize {
 		if v == nil {
@@ -250,7 +250,7 @@ func (o AdvancedNetworkingPtrOutput) NoProxy() pulumi.StringArrayOutput {
 
 // Node hardening of an EKS Auto Mode NodeClass.
 type AdvancedSecurity struct {
-	// Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+	// Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: `false` (EKS Auto Mode's).
 	Fips *bool `pulumi:"fips"`
 	// Kernel lockdown mode.
 	KernelLockdown *KernelLockdown `pulumi:"kernelLockdown"`
@@ -269,7 +269,7 @@ type AdvancedSecurityInput interface {
 
 // Node hardening of an EKS Auto Mode NodeClass.
 type AdvancedSecurityArgs struct {
-	// Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+	// Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: `false` (EKS Auto Mode's).
 	Fips pulumi.BoolPtrInput `pulumi:"fips"`
 	// Kernel lockdown mode.
 	KernelLockdown KernelLockdownPtrInput `pulumi:"kernelLockdown"`
@@ -353,7 +353,7 @@ func (o AdvancedSecurityOutput) ToAdvancedSecurityPtrOutputWithContext(ctx conte
 	}).(AdvancedSecurityPtrOutput)
 }
 
-// Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+// Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: `false` (EKS Auto Mode's).
 func (o AdvancedSecurityOutput) Fips() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v AdvancedSecurity) *bool { return v.Fips }).(pulumi.BoolPtrOutput)
 }
@@ -387,7 +387,7 @@ func (o AdvancedSecurityPtrOutput) Elem() AdvancedSecurityOutput {
 	}).(AdvancedSecurityOutput)
 }
 
-// Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+// Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: `false` (EKS Auto Mode's).
 func (o AdvancedSecurityPtrOutput) Fips() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *AdvancedSecurity) *bool {
 		if v == nil {
@@ -1104,7 +1104,7 @@ type Budget struct {
 	Duration *string `pulumi:"duration"`
 	// Maximum nodes disrupted at once: a count (`5`) or a percentage (`10%`). Default: `10%`.
 	Nodes *string `pulumi:"nodes"`
-	// Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.
+	// Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all reasons (Karpenter's).
 	Reasons []string `pulumi:"reasons"`
 	// Cron schedule (5 fields, UTC, or a macro like `@daily`) when the budget starts being active. Requires `duration`.
 	Schedule *string `pulumi:"schedule"`
@@ -1127,7 +1127,7 @@ type BudgetArgs struct {
 	Duration pulumi.StringPtrInput `pulumi:"duration"`
 	// Maximum nodes disrupted at once: a count (`5`) or a percentage (`10%`). Default: `10%`.
 	Nodes pulumi.StringPtrInput `pulumi:"nodes"`
-	// Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.
+	// Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all reasons (Karpenter's).
 	Reasons pulumi.StringArrayInput `pulumi:"reasons"`
 	// Cron schedule (5 fields, UTC, or a macro like `@daily`) when the budget starts being active. Requires `duration`.
 	Schedule pulumi.StringPtrInput `pulumi:"schedule"`
@@ -1195,7 +1195,7 @@ func (o BudgetOutput) Nodes() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Budget) *string { return v.Nodes }).(pulumi.StringPtrOutput)
 }
 
-// Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.
+// Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all reasons (Karpenter's).
 func (o BudgetOutput) Reasons() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Budget) []string { return v.Reasons }).(pulumi.StringArrayOutput)
 }
@@ -1463,11 +1463,11 @@ func (o CertificateBundleArrayOutput) Index(i pulumi.IntInput) CertificateBundle
 
 // Idle connection tracking timeouts, in seconds (at least one). Unset ones keep EC2's defaults.
 type ConnectionTracking struct {
-	// Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
+	// Timeout for idle TCP connections in the established state (60-432000). Default: `432000` (EC2's; `350` on Nitro v6 instance types).
 	TcpEstablishedTimeout *int `pulumi:"tcpEstablishedTimeout"`
-	// Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+	// Timeout for idle UDP flows that have seen more than one request-response transaction (60-180). Default: `180` (EC2's).
 	UdpStreamTimeout *int `pulumi:"udpStreamTimeout"`
-	// Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+	// Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60). Default: `30` (EC2's).
 	UdpTimeout *int `pulumi:"udpTimeout"`
 }
 
@@ -1484,11 +1484,11 @@ type ConnectionTrackingInput interface {
 
 // Idle connection tracking timeouts, in seconds (at least one). Unset ones keep EC2's defaults.
 type ConnectionTrackingArgs struct {
-	// Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
+	// Timeout for idle TCP connections in the established state (60-432000). Default: `432000` (EC2's; `350` on Nitro v6 instance types).
 	TcpEstablishedTimeout pulumi.IntPtrInput `pulumi:"tcpEstablishedTimeout"`
-	// Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+	// Timeout for idle UDP flows that have seen more than one request-response transaction (60-180). Default: `180` (EC2's).
 	UdpStreamTimeout pulumi.IntPtrInput `pulumi:"udpStreamTimeout"`
-	// Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+	// Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60). Default: `30` (EC2's).
 	UdpTimeout pulumi.IntPtrInput `pulumi:"udpTimeout"`
 }
 
@@ -1570,17 +1570,17 @@ func (o ConnectionTrackingOutput) ToConnectionTrackingPtrOutputWithContext(ctx c
 	}).(ConnectionTrackingPtrOutput)
 }
 
-// Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
+// Timeout for idle TCP connections in the established state (60-432000). Default: `432000` (EC2's; `350` on Nitro v6 instance types).
 func (o ConnectionTrackingOutput) TcpEstablishedTimeout() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v ConnectionTracking) *int { return v.TcpEstablishedTimeout }).(pulumi.IntPtrOutput)
 }
 
-// Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+// Timeout for idle UDP flows that have seen more than one request-response transaction (60-180). Default: `180` (EC2's).
 func (o ConnectionTrackingOutput) UdpStreamTimeout() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v ConnectionTracking) *int { return v.UdpStreamTimeout }).(pulumi.IntPtrOutput)
 }
 
-// Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+// Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60). Default: `30` (EC2's).
 func (o ConnectionTrackingOutput) UdpTimeout() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v ConnectionTracking) *int { return v.UdpTimeout }).(pulumi.IntPtrOutput)
 }
@@ -1609,7 +1609,7 @@ func (o ConnectionTrackingPtrOutput) Elem() ConnectionTrackingOutput {
 	}).(ConnectionTrackingOutput)
 }
 
-// Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
+// Timeout for idle TCP connections in the established state (60-432000). Default: `432000` (EC2's; `350` on Nitro v6 instance types).
 func (o ConnectionTrackingPtrOutput) TcpEstablishedTimeout() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ConnectionTracking) *int {
 		if v == nil {
@@ -1619,7 +1619,7 @@ func (o ConnectionTrackingPtrOutput) TcpEstablishedTimeout() pulumi.IntPtrOutput
 	}).(pulumi.IntPtrOutput)
 }
 
-// Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+// Timeout for idle UDP flows that have seen more than one request-response transaction (60-180). Default: `180` (EC2's).
 func (o ConnectionTrackingPtrOutput) UdpStreamTimeout() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ConnectionTracking) *int {
 		if v == nil {
@@ -1629,7 +1629,7 @@ func (o ConnectionTrackingPtrOutput) UdpStreamTimeout() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+// Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60). Default: `30` (EC2's).
 func (o ConnectionTrackingPtrOutput) UdpTimeout() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ConnectionTracking) *int {
 		if v == nil {
@@ -2258,13 +2258,13 @@ func (o EnclaveOptionsPtrOutput) Enabled() pulumi.BoolPtrOutput {
 
 // The nodes' ephemeral storage volume (EKS Auto Mode). When `size` is below the instance's local NVMe capacity, Auto Mode adds a 20 GiB EBS volume and uses the NVMe for ephemeral data.
 type EphemeralStorage struct {
-	// Provisioned IOPS (3000-16000). Default: 3000.
+	// Provisioned IOPS (3000-16000). Default: `3000`.
 	Iops *int `pulumi:"iops"`
 	// Symmetric KMS key (id, ARN, alias name or alias ARN) encrypting the root and data volumes; its key policy must let the cluster role use it and create grants. Default: the AWS-managed EBS key.
 	KmsKeyID *string `pulumi:"kmsKeyID"`
 	// Volume size: 1-59000Gi, 1-64000G, 1-58Ti or 1-64T. Default: `80Gi`.
 	Size *string `pulumi:"size"`
-	// Throughput in MiB/s (125-1000). Default: 125.
+	// Throughput in MiB/s (125-1000). Default: `125`.
 	Throughput *int `pulumi:"throughput"`
 }
 
@@ -2281,13 +2281,13 @@ type EphemeralStorageInput interface {
 
 // The nodes' ephemeral storage volume (EKS Auto Mode). When `size` is below the instance's local NVMe capacity, Auto Mode adds a 20 GiB EBS volume and uses the NVMe for ephemeral data.
 type EphemeralStorageArgs struct {
-	// Provisioned IOPS (3000-16000). Default: 3000.
+	// Provisioned IOPS (3000-16000). Default: `3000`.
 	Iops pulumi.IntPtrInput `pulumi:"iops"`
 	// Symmetric KMS key (id, ARN, alias name or alias ARN) encrypting the root and data volumes; its key policy must let the cluster role use it and create grants. Default: the AWS-managed EBS key.
 	KmsKeyID pulumi.StringPtrInput `pulumi:"kmsKeyID"`
 	// Volume size: 1-59000Gi, 1-64000G, 1-58Ti or 1-64T. Default: `80Gi`.
 	Size pulumi.StringPtrInput `pulumi:"size"`
-	// Throughput in MiB/s (125-1000). Default: 125.
+	// Throughput in MiB/s (125-1000). Default: `125`.
 	Throughput pulumi.IntPtrInput `pulumi:"throughput"`
 }
 
@@ -2369,7 +2369,7 @@ func (o EphemeralStorageOutput) ToEphemeralStoragePtrOutputWithContext(ctx conte
 	}).(EphemeralStoragePtrOutput)
 }
 
-// Provisioned IOPS (3000-16000). Default: 3000.
+// Provisioned IOPS (3000-16000). Default: `3000`.
 func (o EphemeralStorageOutput) Iops() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v EphemeralStorage) *int { return v.Iops }).(pulumi.IntPtrOutput)
 }
@@ -2384,7 +2384,7 @@ func (o EphemeralStorageOutput) Size() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v EphemeralStorage) *string { return v.Size }).(pulumi.StringPtrOutput)
 }
 
-// Throughput in MiB/s (125-1000). Default: 125.
+// Throughput in MiB/s (125-1000). Default: `125`.
 func (o EphemeralStorageOutput) Throughput() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v EphemeralStorage) *int { return v.Throughput }).(pulumi.IntPtrOutput)
 }
@@ -2413,7 +2413,7 @@ func (o EphemeralStoragePtrOutput) Elem() EphemeralStorageOutput {
 	}).(EphemeralStorageOutput)
 }
 
-// Provisioned IOPS (3000-16000). Default: 3000.
+// Provisioned IOPS (3000-16000). Default: `3000`.
 func (o EphemeralStoragePtrOutput) Iops() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *EphemeralStorage) *int {
 		if v == nil {
@@ -2443,7 +2443,7 @@ func (o EphemeralStoragePtrOutput) Size() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Throughput in MiB/s (125-1000). Default: 125.
+// Throughput in MiB/s (125-1000). Default: `125`.
 func (o EphemeralStoragePtrOutput) Throughput() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *EphemeralStorage) *int {
 		if v == nil {
@@ -3142,7 +3142,7 @@ type NodeClassSpec struct {
 	AdvancedNetworking *AdvancedNetworking `pulumi:"advancedNetworking"`
 	// EKS Auto Mode only: FIPS AMIs and kernel lockdown.
 	AdvancedSecurity *AdvancedSecurity `pulumi:"advancedSecurity"`
-	// AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
+	// AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`; used when no `amiSelectorTerms` are given. Default: `al2023@latest` (`al2@latest` before 0.35, whose releases lack AL2023).
 	AmiAlias *string `pulumi:"amiAlias"`
 	// AMI family for bootstrapping when selecting AMIs by id, name or tags: `AL2`, `AL2023`, `Bottlerocket`, `Windows2019`, `Windows2022`, `Windows2025` or `Custom`.
 	AmiFamily *string `pulumi:"amiFamily"`
@@ -3166,7 +3166,7 @@ type NodeClassSpec struct {
 	DetailedMonitoring *bool `pulumi:"detailedMonitoring"`
 	// AWS Nitro Enclaves on the instances (Karpenter 1.15+).
 	EnclaveOptions *EnclaveOptions `pulumi:"enclaveOptions"`
-	// EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+	// EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key (see its fields).
 	EphemeralStorage *EphemeralStorage `pulumi:"ephemeralStorage"`
 	// Existing instance profile name for the nodes. Mutually exclusive with `role`.
 	InstanceProfile *string `pulumi:"instanceProfile"`
@@ -3223,7 +3223,7 @@ type NodeClassSpecArgs struct {
 	AdvancedNetworking AdvancedNetworkingPtrInput `pulumi:"advancedNetworking"`
 	// EKS Auto Mode only: FIPS AMIs and kernel lockdown.
 	AdvancedSecurity AdvancedSecurityPtrInput `pulumi:"advancedSecurity"`
-	// AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
+	// AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`; used when no `amiSelectorTerms` are given. Default: `al2023@latest` (`al2@latest` before 0.35, whose releases lack AL2023).
 	AmiAlias pulumi.StringPtrInput `pulumi:"amiAlias"`
 	// AMI family for bootstrapping when selecting AMIs by id, name or tags: `AL2`, `AL2023`, `Bottlerocket`, `Windows2019`, `Windows2022`, `Windows2025` or `Custom`.
 	AmiFamily pulumi.StringPtrInput `pulumi:"amiFamily"`
@@ -3247,7 +3247,7 @@ type NodeClassSpecArgs struct {
 	DetailedMonitoring pulumi.BoolPtrInput `pulumi:"detailedMonitoring"`
 	// AWS Nitro Enclaves on the instances (Karpenter 1.15+).
 	EnclaveOptions EnclaveOptionsPtrInput `pulumi:"enclaveOptions"`
-	// EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+	// EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key (see its fields).
 	EphemeralStorage EphemeralStoragePtrInput `pulumi:"ephemeralStorage"`
 	// Existing instance profile name for the nodes. Mutually exclusive with `role`.
 	InstanceProfile pulumi.StringPtrInput `pulumi:"instanceProfile"`
@@ -3349,7 +3349,7 @@ func (o NodeClassSpecOutput) AdvancedSecurity() AdvancedSecurityPtrOutput {
 	return o.ApplyT(func(v NodeClassSpec) *AdvancedSecurity { return v.AdvancedSecurity }).(AdvancedSecurityPtrOutput)
 }
 
-// AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
+// AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`; used when no `amiSelectorTerms` are given. Default: `al2023@latest` (`al2@latest` before 0.35, whose releases lack AL2023).
 func (o NodeClassSpecOutput) AmiAlias() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NodeClassSpec) *string { return v.AmiAlias }).(pulumi.StringPtrOutput)
 }
@@ -3409,7 +3409,7 @@ func (o NodeClassSpecOutput) EnclaveOptions() EnclaveOptionsPtrOutput {
 	return o.ApplyT(func(v NodeClassSpec) *EnclaveOptions { return v.EnclaveOptions }).(EnclaveOptionsPtrOutput)
 }
 
-// EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+// EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key (see its fields).
 func (o NodeClassSpecOutput) EphemeralStorage() EphemeralStoragePtrOutput {
 	return o.ApplyT(func(v NodeClassSpec) *EphemeralStorage { return v.EphemeralStorage }).(EphemeralStoragePtrOutput)
 }
@@ -3528,9 +3528,9 @@ func (o NodeClassSpecArrayOutput) Index(i pulumi.IntInput) NodeClassSpecOutput {
 type NodePoolSpec struct {
 	// Annotations applied to every node of the pool.
 	Annotations map[string]string `pulumi:"annotations"`
-	// How Karpenter consolidates the pool's nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.
+	// How Karpenter consolidates the pool's nodes. Default: consolidation `WhenEmptyOrUnderutilized` after `1m` (see its fields).
 	Disruption *Disruption `pulumi:"disruption"`
-	// How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.
+	// How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h` (`336h` with mode `autoMode`).
 	ExpireAfter *string `pulumi:"expireAfter"`
 	// Labels applied to every node of the pool.
 	Labels map[string]string `pulumi:"labels"`
@@ -3538,11 +3538,11 @@ type NodePoolSpec struct {
 	Limits map[string]string `pulumi:"limits"`
 	// Name of the NodePool object (a lowercase DNS label, at most 63 characters).
 	Name string `pulumi:"name"`
-	// Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.
+	// Name of the node class (an entry of `nodeClasses`) the pool's nodes use. Default: the only node class, when there is exactly one (the default class when `nodeClasses` is empty).
 	NodeClassRef *string `pulumi:"nodeClassRef"`
 	// Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.
 	Replicas *int `pulumi:"replicas"`
-	// Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2.
+	// Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2 (with mode `autoMode`: amd64, on-demand, instance categories c/m/r, generation > 4).
 	Requirements []Requirement `pulumi:"requirements"`
 	// Taints applied at node start that a daemon is expected to remove (Karpenter does not wait for them when scheduling).
 	StartupTaints []Taint `pulumi:"startupTaints"`
@@ -3569,9 +3569,9 @@ type NodePoolSpecInput interface {
 type NodePoolSpecArgs struct {
 	// Annotations applied to every node of the pool.
 	Annotations pulumi.StringMapInput `pulumi:"annotations"`
-	// How Karpenter consolidates the pool's nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.
+	// How Karpenter consolidates the pool's nodes. Default: consolidation `WhenEmptyOrUnderutilized` after `1m` (see its fields).
 	Disruption DisruptionPtrInput `pulumi:"disruption"`
-	// How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.
+	// How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h` (`336h` with mode `autoMode`).
 	ExpireAfter pulumi.StringPtrInput `pulumi:"expireAfter"`
 	// Labels applied to every node of the pool.
 	Labels pulumi.StringMapInput `pulumi:"labels"`
@@ -3579,11 +3579,11 @@ type NodePoolSpecArgs struct {
 	Limits pulumi.StringMapInput `pulumi:"limits"`
 	// Name of the NodePool object (a lowercase DNS label, at most 63 characters).
 	Name pulumi.StringInput `pulumi:"name"`
-	// Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.
+	// Name of the node class (an entry of `nodeClasses`) the pool's nodes use. Default: the only node class, when there is exactly one (the default class when `nodeClasses` is empty).
 	NodeClassRef pulumi.StringPtrInput `pulumi:"nodeClassRef"`
 	// Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.
 	Replicas pulumi.IntPtrInput `pulumi:"replicas"`
-	// Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2.
+	// Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2 (with mode `autoMode`: amd64, on-demand, instance categories c/m/r, generation > 4).
 	Requirements RequirementArrayInput `pulumi:"requirements"`
 	// Taints applied at node start that a daemon is expected to remove (Karpenter does not wait for them when scheduling).
 	StartupTaints TaintArrayInput `pulumi:"startupTaints"`
@@ -3652,12 +3652,12 @@ func (o NodePoolSpecOutput) Annotations() pulumi.StringMapOutput {
 	return o.ApplyT(func(v NodePoolSpec) map[string]string { return v.Annotations }).(pulumi.StringMapOutput)
 }
 
-// How Karpenter consolidates the pool's nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.
+// How Karpenter consolidates the pool's nodes. Default: consolidation `WhenEmptyOrUnderutilized` after `1m` (see its fields).
 func (o NodePoolSpecOutput) Disruption() DisruptionPtrOutput {
 	return o.ApplyT(func(v NodePoolSpec) *Disruption { return v.Disruption }).(DisruptionPtrOutput)
 }
 
-// How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.
+// How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h` (`336h` with mode `autoMode`).
 func (o NodePoolSpecOutput) ExpireAfter() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NodePoolSpec) *string { return v.ExpireAfter }).(pulumi.StringPtrOutput)
 }
@@ -3677,7 +3677,7 @@ func (o NodePoolSpecOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v NodePoolSpec) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.
+// Name of the node class (an entry of `nodeClasses`) the pool's nodes use. Default: the only node class, when there is exactly one (the default class when `nodeClasses` is empty).
 func (o NodePoolSpecOutput) NodeClassRef() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NodePoolSpec) *string { return v.NodeClassRef }).(pulumi.StringPtrOutput)
 }
@@ -3687,7 +3687,7 @@ func (o NodePoolSpecOutput) Replicas() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v NodePoolSpec) *int { return v.Replicas }).(pulumi.IntPtrOutput)
 }
 
-// Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2.
+// Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2 (with mode `autoMode`: amd64, on-demand, instance categories c/m/r, generation > 4).
 func (o NodePoolSpecOutput) Requirements() RequirementArrayOutput {
 	return o.ApplyT(func(v NodePoolSpec) []Requirement { return v.Requirements }).(RequirementArrayOutput)
 }

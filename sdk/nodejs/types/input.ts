@@ -25,7 +25,7 @@ export interface AdvancedNetworkingArgs {
      */
     httpsProxy?: pulumi.Input<string | undefined>;
     /**
-     * How pod IPs are assigned. Default: `Auto`.
+     * How pod IPs are assigned. Default: `Auto` (EKS Auto Mode's).
      */
     ipv4PrefixSize?: pulumi.Input<enums.Ipv4PrefixSize | undefined>;
     /**
@@ -43,7 +43,7 @@ export interface AdvancedNetworkingArgs {
  */
 export interface AdvancedSecurityArgs {
     /**
-     * Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+     * Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: `false` (EKS Auto Mode's).
      */
     fips?: pulumi.Input<boolean | undefined>;
     /**
@@ -181,7 +181,7 @@ export interface BudgetArgs {
      */
     nodes?: pulumi.Input<string | undefined>;
     /**
-     * Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.
+     * Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all reasons (Karpenter's).
      */
     reasons?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -231,15 +231,15 @@ export interface CertificateBundleArgs {
  */
 export interface ConnectionTrackingArgs {
     /**
-     * Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
+     * Timeout for idle TCP connections in the established state (60-432000). Default: `432000` (EC2's; `350` on Nitro v6 instance types).
      */
     tcpEstablishedTimeout?: pulumi.Input<number | undefined>;
     /**
-     * Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+     * Timeout for idle UDP flows that have seen more than one request-response transaction (60-180). Default: `180` (EC2's).
      */
     udpStreamTimeout?: pulumi.Input<number | undefined>;
     /**
-     * Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+     * Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60). Default: `30` (EC2's).
      */
     udpTimeout?: pulumi.Input<number | undefined>;
 }
@@ -301,7 +301,7 @@ export interface EnclaveOptionsArgs {
  */
 export interface EphemeralStorageArgs {
     /**
-     * Provisioned IOPS (3000-16000). Default: 3000.
+     * Provisioned IOPS (3000-16000). Default: `3000`.
      */
     iops?: pulumi.Input<number | undefined>;
     /**
@@ -313,7 +313,7 @@ export interface EphemeralStorageArgs {
      */
     size?: pulumi.Input<string | undefined>;
     /**
-     * Throughput in MiB/s (125-1000). Default: 125.
+     * Throughput in MiB/s (125-1000). Default: `125`.
      */
     throughput?: pulumi.Input<number | undefined>;
 }
@@ -429,7 +429,7 @@ export interface NodeClassSpecArgs {
      */
     advancedSecurity?: pulumi.Input<inputs.AdvancedSecurityArgs | undefined>;
     /**
-     * AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
+     * AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`; used when no `amiSelectorTerms` are given. Default: `al2023@latest` (`al2@latest` before 0.35, whose releases lack AL2023).
      */
     amiAlias?: pulumi.Input<string | undefined>;
     /**
@@ -477,7 +477,7 @@ export interface NodeClassSpecArgs {
      */
     enclaveOptions?: pulumi.Input<inputs.EnclaveOptionsArgs | undefined>;
     /**
-     * EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+     * EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key (see its fields).
      */
     ephemeralStorage?: pulumi.Input<inputs.EphemeralStorageArgs | undefined>;
     /**
@@ -563,11 +563,11 @@ export interface NodePoolSpecArgs {
      */
     annotations?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
-     * How Karpenter consolidates the pool's nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.
+     * How Karpenter consolidates the pool's nodes. Default: consolidation `WhenEmptyOrUnderutilized` after `1m` (see its fields).
      */
     disruption?: pulumi.Input<inputs.DisruptionArgs | undefined>;
     /**
-     * How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.
+     * How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h` (`336h` with mode `autoMode`).
      */
     expireAfter?: pulumi.Input<string | undefined>;
     /**
@@ -583,7 +583,7 @@ export interface NodePoolSpecArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.
+     * Name of the node class (an entry of `nodeClasses`) the pool's nodes use. Default: the only node class, when there is exactly one (the default class when `nodeClasses` is empty).
      */
     nodeClassRef?: pulumi.Input<string | undefined>;
     /**
@@ -591,7 +591,7 @@ export interface NodePoolSpecArgs {
      */
     replicas?: pulumi.Input<number | undefined>;
     /**
-     * Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2.
+     * Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2 (with mode `autoMode`: amd64, on-demand, instance categories c/m/r, generation > 4).
      */
     requirements?: pulumi.Input<pulumi.Input<inputs.RequirementArgs>[] | undefined>;
     /**

@@ -92,7 +92,7 @@ class AdvancedNetworkingArgsDict(TypedDict):
     """
     ipv4_prefix_size: NotRequired[pulumi.Input[Optional['Ipv4PrefixSize']]]
     """
-    How pod IPs are assigned. Default: `Auto`.
+    How pod IPs are assigned. Default: `Auto` (EKS Auto Mode's).
     """
     network_interfaces: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['AutoModeNetworkInterfaceArgsDict']]]]]
     """
@@ -118,7 +118,7 @@ class AdvancedNetworkingArgs:
         :param pulumi.Input[_builtins.bool] associate_public_ip_address: Whether nodes get a public IP address. Default: the subnet's setting. Not with more than one network interface.
         :param pulumi.Input[_builtins.bool] enable_v4_egress: IPv6 clusters only: `false` turns off IPv4 egress from IPv6 pods.
         :param pulumi.Input[_builtins.str] https_proxy: Forward proxy for the node, a URL with a port (at most 255 characters; IPv6 as `[addr]:port`). Usually needs `certificateBundles`.
-        :param pulumi.Input['Ipv4PrefixSize'] ipv4_prefix_size: How pod IPs are assigned. Default: `Auto`.
+        :param pulumi.Input['Ipv4PrefixSize'] ipv4_prefix_size: How pod IPs are assigned. Default: `Auto` (EKS Auto Mode's).
         :param pulumi.Input[Sequence[pulumi.Input['AutoModeNetworkInterfaceArgs']]] network_interfaces: Static network interfaces, for EFA. Card 0 / device 0 must be an `interface`. With static interfaces Auto Mode adds no IP, prefix or ENI after launch: reserve pod IPs on the primary interface with `secondaryIPv4Count` or `secondaryIPv4PrefixCount`. Not with IPv6.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] no_proxy: Destinations that bypass the proxy (at most 50, each at most 255 characters), e.g. `localhost`, `169.254.169.254`, `.internal`, `.eks.amazonaws.com` and the VPC endpoints.
         """
@@ -175,7 +175,7 @@ class AdvancedNetworkingArgs:
     @pulumi.getter(name="ipv4PrefixSize")
     def ipv4_prefix_size(self) -> pulumi.Input[Optional['Ipv4PrefixSize']]:
         """
-        How pod IPs are assigned. Default: `Auto`.
+        How pod IPs are assigned. Default: `Auto` (EKS Auto Mode's).
         """
         return pulumi.get(self, "ipv4_prefix_size")
 
@@ -214,7 +214,7 @@ class AdvancedSecurityArgsDict(TypedDict):
     """
     fips: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+    Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: `false` (EKS Auto Mode's).
     """
     kernel_lockdown: NotRequired[pulumi.Input[Optional['KernelLockdown']]]
     """
@@ -229,7 +229,7 @@ class AdvancedSecurityArgs:
         """
         Node hardening of an EKS Auto Mode NodeClass.
 
-        :param pulumi.Input[_builtins.bool] fips: Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+        :param pulumi.Input[_builtins.bool] fips: Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: `false` (EKS Auto Mode's).
         :param pulumi.Input['KernelLockdown'] kernel_lockdown: Kernel lockdown mode.
         """
         if fips is not None:
@@ -241,7 +241,7 @@ class AdvancedSecurityArgs:
     @pulumi.getter
     def fips(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+        Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: `false` (EKS Auto Mode's).
         """
         return pulumi.get(self, "fips")
 
@@ -789,7 +789,7 @@ class BudgetArgsDict(TypedDict):
     """
     reasons: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.
+    Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all reasons (Karpenter's).
     """
     schedule: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -808,7 +808,7 @@ class BudgetArgs:
 
         :param pulumi.Input[_builtins.str] duration: How long the budget stays active after each `schedule` start (e.g. `8h`, `30m`). Requires `schedule`.
         :param pulumi.Input[_builtins.str] nodes: Maximum nodes disrupted at once: a count (`5`) or a percentage (`10%`). Default: `10%`.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] reasons: Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] reasons: Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all reasons (Karpenter's).
         :param pulumi.Input[_builtins.str] schedule: Cron schedule (5 fields, UTC, or a macro like `@daily`) when the budget starts being active. Requires `duration`.
         """
         if duration is not None:
@@ -848,7 +848,7 @@ class BudgetArgs:
     @pulumi.getter
     def reasons(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all.
+        Disruption reasons the budget applies to: `Empty`, `Drifted`, `Underutilized`, and `Unhealthy` (node repair, Karpenter 1.15+). Default: all reasons (Karpenter's).
         """
         return pulumi.get(self, "reasons")
 
@@ -1021,15 +1021,15 @@ class ConnectionTrackingArgsDict(TypedDict):
     """
     tcp_established_timeout: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
+    Timeout for idle TCP connections in the established state (60-432000). Default: `432000` (EC2's; `350` on Nitro v6 instance types).
     """
     udp_stream_timeout: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+    Timeout for idle UDP flows that have seen more than one request-response transaction (60-180). Default: `180` (EC2's).
     """
     udp_timeout: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+    Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60). Default: `30` (EC2's).
     """
 
 @pulumi.input_type
@@ -1041,9 +1041,9 @@ class ConnectionTrackingArgs:
         """
         Idle connection tracking timeouts, in seconds (at least one). Unset ones keep EC2's defaults.
 
-        :param pulumi.Input[_builtins.int] tcp_established_timeout: Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
-        :param pulumi.Input[_builtins.int] udp_stream_timeout: Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
-        :param pulumi.Input[_builtins.int] udp_timeout: Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+        :param pulumi.Input[_builtins.int] tcp_established_timeout: Timeout for idle TCP connections in the established state (60-432000). Default: `432000` (EC2's; `350` on Nitro v6 instance types).
+        :param pulumi.Input[_builtins.int] udp_stream_timeout: Timeout for idle UDP flows that have seen more than one request-response transaction (60-180). Default: `180` (EC2's).
+        :param pulumi.Input[_builtins.int] udp_timeout: Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60). Default: `30` (EC2's).
         """
         if tcp_established_timeout is not None:
             pulumi.set(__self__, "tcp_established_timeout", tcp_established_timeout)
@@ -1056,7 +1056,7 @@ class ConnectionTrackingArgs:
     @pulumi.getter(name="tcpEstablishedTimeout")
     def tcp_established_timeout(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Timeout for idle TCP connections in the established state (60-432000; EC2's default is 432000, or 350 on Nitro v6 instance types).
+        Timeout for idle TCP connections in the established state (60-432000). Default: `432000` (EC2's; `350` on Nitro v6 instance types).
         """
         return pulumi.get(self, "tcp_established_timeout")
 
@@ -1068,7 +1068,7 @@ class ConnectionTrackingArgs:
     @pulumi.getter(name="udpStreamTimeout")
     def udp_stream_timeout(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+        Timeout for idle UDP flows that have seen more than one request-response transaction (60-180). Default: `180` (EC2's).
         """
         return pulumi.get(self, "udp_stream_timeout")
 
@@ -1080,7 +1080,7 @@ class ConnectionTrackingArgs:
     @pulumi.getter(name="udpTimeout")
     def udp_timeout(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+        Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60). Default: `30` (EC2's).
         """
         return pulumi.get(self, "udp_timeout")
 
@@ -1290,7 +1290,7 @@ class EphemeralStorageArgsDict(TypedDict):
     """
     iops: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Provisioned IOPS (3000-16000). Default: 3000.
+    Provisioned IOPS (3000-16000). Default: `3000`.
     """
     kms_key_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1302,7 +1302,7 @@ class EphemeralStorageArgsDict(TypedDict):
     """
     throughput: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Throughput in MiB/s (125-1000). Default: 125.
+    Throughput in MiB/s (125-1000). Default: `125`.
     """
 
 @pulumi.input_type
@@ -1315,10 +1315,10 @@ class EphemeralStorageArgs:
         """
         The nodes' ephemeral storage volume (EKS Auto Mode). When `size` is below the instance's local NVMe capacity, Auto Mode adds a 20 GiB EBS volume and uses the NVMe for ephemeral data.
 
-        :param pulumi.Input[_builtins.int] iops: Provisioned IOPS (3000-16000). Default: 3000.
+        :param pulumi.Input[_builtins.int] iops: Provisioned IOPS (3000-16000). Default: `3000`.
         :param pulumi.Input[_builtins.str] kms_key_id: Symmetric KMS key (id, ARN, alias name or alias ARN) encrypting the root and data volumes; its key policy must let the cluster role use it and create grants. Default: the AWS-managed EBS key.
         :param pulumi.Input[_builtins.str] size: Volume size: 1-59000Gi, 1-64000G, 1-58Ti or 1-64T. Default: `80Gi`.
-        :param pulumi.Input[_builtins.int] throughput: Throughput in MiB/s (125-1000). Default: 125.
+        :param pulumi.Input[_builtins.int] throughput: Throughput in MiB/s (125-1000). Default: `125`.
         """
         if iops is not None:
             pulumi.set(__self__, "iops", iops)
@@ -1333,7 +1333,7 @@ class EphemeralStorageArgs:
     @pulumi.getter
     def iops(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Provisioned IOPS (3000-16000). Default: 3000.
+        Provisioned IOPS (3000-16000). Default: `3000`.
         """
         return pulumi.get(self, "iops")
 
@@ -1369,7 +1369,7 @@ class EphemeralStorageArgs:
     @pulumi.getter
     def throughput(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Throughput in MiB/s (125-1000). Default: 125.
+        Throughput in MiB/s (125-1000). Default: `125`.
         """
         return pulumi.get(self, "throughput")
 
@@ -1835,7 +1835,7 @@ class NodeClassSpecArgsDict(TypedDict):
     """
     ami_alias: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
+    AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`; used when no `amiSelectorTerms` are given. Default: `al2023@latest` (`al2@latest` before 0.35, whose releases lack AL2023).
     """
     ami_family: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1883,7 +1883,7 @@ class NodeClassSpecArgsDict(TypedDict):
     """
     ephemeral_storage: NotRequired[pulumi.Input[Optional['EphemeralStorageArgsDict']]]
     """
-    EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+    EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key (see its fields).
     """
     instance_profile: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1996,7 +1996,7 @@ class NodeClassSpecArgs:
         :param pulumi.Input[_builtins.str] name: Name of the node class object (a lowercase DNS label, at most 63 characters). In Auto Mode not `default`, EKS's built-in class.
         :param pulumi.Input['AdvancedNetworkingArgs'] advanced_networking: EKS Auto Mode only: proxy, public IPs, pod IP assignment, IPv4 egress and static (EFA) network interfaces.
         :param pulumi.Input['AdvancedSecurityArgs'] advanced_security: EKS Auto Mode only: FIPS AMIs and kernel lockdown.
-        :param pulumi.Input[_builtins.str] ami_alias: AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
+        :param pulumi.Input[_builtins.str] ami_alias: AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`; used when no `amiSelectorTerms` are given. Default: `al2023@latest` (`al2@latest` before 0.35, whose releases lack AL2023).
         :param pulumi.Input[_builtins.str] ami_family: AMI family for bootstrapping when selecting AMIs by id, name or tags: `AL2`, `AL2023`, `Bottlerocket`, `Windows2019`, `Windows2022`, `Windows2025` or `Custom`.
         :param pulumi.Input[Sequence[pulumi.Input['AmiSelectorTermArgs']]] ami_selector_terms: AMI selector terms (instead of `amiAlias`).
         :param pulumi.Input[_builtins.bool] associate_public_ip_address: Associate a public IP address with the instances' primary network interface.
@@ -2008,7 +2008,7 @@ class NodeClassSpecArgs:
         :param pulumi.Input['CpuOptionsArgs'] cpu_options: CPU options of the instances. Karpenter 1.14+.
         :param pulumi.Input[_builtins.bool] detailed_monitoring: Enable detailed CloudWatch monitoring on the instances.
         :param pulumi.Input['EnclaveOptionsArgs'] enclave_options: AWS Nitro Enclaves on the instances (Karpenter 1.15+).
-        :param pulumi.Input['EphemeralStorageArgs'] ephemeral_storage: EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+        :param pulumi.Input['EphemeralStorageArgs'] ephemeral_storage: EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key (see its fields).
         :param pulumi.Input[_builtins.str] instance_profile: Existing instance profile name for the nodes. Mutually exclusive with `role`.
         :param pulumi.Input[_builtins.str] instance_store_policy: How to use local instance store volumes: `RAID0`.
         :param pulumi.Input[_builtins.int] ip_prefix_count: Number of IPv4 prefixes assigned automatically to the primary network interface (at least 0). Karpenter 1.8.6+.
@@ -2133,7 +2133,7 @@ class NodeClassSpecArgs:
     @pulumi.getter(name="amiAlias")
     def ami_alias(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Default (when no `amiSelectorTerms`): `al2023@latest`.
+        AMI alias `<family>@<version>`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`; used when no `amiSelectorTerms` are given. Default: `al2023@latest` (`al2@latest` before 0.35, whose releases lack AL2023).
         """
         return pulumi.get(self, "ami_alias")
 
@@ -2277,7 +2277,7 @@ class NodeClassSpecArgs:
     @pulumi.getter(name="ephemeralStorage")
     def ephemeral_storage(self) -> pulumi.Input[Optional['EphemeralStorageArgs']]:
         """
-        EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+        EKS Auto Mode only: the nodes' ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key (see its fields).
         """
         return pulumi.get(self, "ephemeral_storage")
 
@@ -2504,11 +2504,11 @@ class NodePoolSpecArgsDict(TypedDict):
     """
     disruption: NotRequired[pulumi.Input[Optional['DisruptionArgsDict']]]
     """
-    How Karpenter consolidates the pool's nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.
+    How Karpenter consolidates the pool's nodes. Default: consolidation `WhenEmptyOrUnderutilized` after `1m` (see its fields).
     """
     expire_after: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.
+    How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h` (`336h` with mode `autoMode`).
     """
     labels: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
@@ -2520,7 +2520,7 @@ class NodePoolSpecArgsDict(TypedDict):
     """
     node_class_ref: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.
+    Name of the node class (an entry of `nodeClasses`) the pool's nodes use. Default: the only node class, when there is exactly one (the default class when `nodeClasses` is empty).
     """
     replicas: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
@@ -2528,7 +2528,7 @@ class NodePoolSpecArgsDict(TypedDict):
     """
     requirements: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RequirementArgsDict']]]]]
     """
-    Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2.
+    Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2 (with mode `autoMode`: amd64, on-demand, instance categories c/m/r, generation > 4).
     """
     startup_taints: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['TaintArgsDict']]]]]
     """
@@ -2568,13 +2568,13 @@ class NodePoolSpecArgs:
 
         :param pulumi.Input[_builtins.str] name: Name of the NodePool object (a lowercase DNS label, at most 63 characters).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] annotations: Annotations applied to every node of the pool.
-        :param pulumi.Input['DisruptionArgs'] disruption: How Karpenter consolidates the pool's nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.
-        :param pulumi.Input[_builtins.str] expire_after: How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.
+        :param pulumi.Input['DisruptionArgs'] disruption: How Karpenter consolidates the pool's nodes. Default: consolidation `WhenEmptyOrUnderutilized` after `1m` (see its fields).
+        :param pulumi.Input[_builtins.str] expire_after: How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h` (`336h` with mode `autoMode`).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] labels: Labels applied to every node of the pool.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] limits: Resource limits over all nodes of the pool, as Kubernetes quantities (e.g. `{"cpu": "1000", "memory": "1000Gi"}`); a static pool (`replicas`) takes only `nodes`.
-        :param pulumi.Input[_builtins.str] node_class_ref: Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.
+        :param pulumi.Input[_builtins.str] node_class_ref: Name of the node class (an entry of `nodeClasses`) the pool's nodes use. Default: the only node class, when there is exactly one (the default class when `nodeClasses` is empty).
         :param pulumi.Input[_builtins.int] replicas: Makes the pool static: Karpenter keeps exactly this many nodes (at least 0) instead of scaling with pod demand (alpha in Karpenter). A static pool takes no `weight`, no `limits` but `nodes`, and no `disruption.consolidationPolicy`/`consolidateAfter` (Karpenter ignores them). A pool cannot switch between static and dynamic: the API server refuses the update, so create a new pool instead. Karpenter 1.8+.
-        :param pulumi.Input[Sequence[pulumi.Input['RequirementArgs']]] requirements: Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2.
+        :param pulumi.Input[Sequence[pulumi.Input['RequirementArgs']]] requirements: Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2 (with mode `autoMode`: amd64, on-demand, instance categories c/m/r, generation > 4).
         :param pulumi.Input[Sequence[pulumi.Input['TaintArgs']]] startup_taints: Taints applied at node start that a daemon is expected to remove (Karpenter does not wait for them when scheduling).
         :param pulumi.Input[Sequence[pulumi.Input['TaintArgs']]] taints: Taints applied to every node of the pool.
         :param pulumi.Input[_builtins.str] termination_grace_period: How long Karpenter waits for pods to drain before forcefully terminating a node (e.g. `48h`).
@@ -2634,7 +2634,7 @@ class NodePoolSpecArgs:
     @pulumi.getter
     def disruption(self) -> pulumi.Input[Optional['DisruptionArgs']]:
         """
-        How Karpenter consolidates the pool's nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.
+        How Karpenter consolidates the pool's nodes. Default: consolidation `WhenEmptyOrUnderutilized` after `1m` (see its fields).
         """
         return pulumi.get(self, "disruption")
 
@@ -2646,7 +2646,7 @@ class NodePoolSpecArgs:
     @pulumi.getter(name="expireAfter")
     def expire_after(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.
+        How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h` (`336h` with mode `autoMode`).
         """
         return pulumi.get(self, "expire_after")
 
@@ -2682,7 +2682,7 @@ class NodePoolSpecArgs:
     @pulumi.getter(name="nodeClassRef")
     def node_class_ref(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Name of the node class (an entry of `nodeClasses`) the pool's nodes use. May be omitted when there is exactly one class.
+        Name of the node class (an entry of `nodeClasses`) the pool's nodes use. Default: the only node class, when there is exactly one (the default class when `nodeClasses` is empty).
         """
         return pulumi.get(self, "node_class_ref")
 
@@ -2706,7 +2706,7 @@ class NodePoolSpecArgs:
     @pulumi.getter
     def requirements(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RequirementArgs']]]]:
         """
-        Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2.
+        Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation > 2 (with mode `autoMode`: amd64, on-demand, instance categories c/m/r, generation > 4).
         """
         return pulumi.get(self, "requirements")
 

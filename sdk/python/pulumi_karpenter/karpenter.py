@@ -60,40 +60,40 @@ class KarpenterArgs:
         The set of arguments for constructing a Karpenter resource.
 
         :param pulumi.Input[_builtins.str] cluster_name: Name of the EKS cluster Karpenter manages nodes for (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit). Scopes the IAM policies, names the chart's `settings.clusterName` and the default subnet/security-group discovery tag.
-        :param _builtins.bool allow_unverified_version: Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+        :param _builtins.bool allow_unverified_version: Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
         :param _builtins.str chart_repository: Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
         :param pulumi.Input['AuthenticationMode'] cluster_authentication_mode: The cluster's authentication mode. Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster, and then `CONFIG_MAP` means no access entry (an aws-auth mapping instead). A value the cluster disagrees with fails naming both.
         :param pulumi.Input[_builtins.str] cluster_endpoint: The cluster's API server endpoint (https URL), passed as `settings.clusterEndpoint`. Default: the cluster's, read from EKS (`readCluster`); without it Karpenter discovers it with `eks:DescribeCluster`.
         :param pulumi.Input['ControllerIdentity'] controller_identity: How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster's OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
-        :param _builtins.str controller_image_repository: Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).
+        :param _builtins.str controller_image_repository: Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image). Default: the chart's own image repository.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] controller_policy_arns: Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).
         :param pulumi.Input[Sequence[pulumi.Input['PolicyStatementArgs']]] controller_policy_statements: Extra IAM statements for the controller, added as one more managed policy attached to the controller role.
         :param pulumi.Input[_builtins.str] controller_role_arn: ARN of an existing IAM role for the controller. When set, the component creates no controller IAM (no role, no policies) and annotates the service account with this role.
-        :param _builtins.bool create_instance_profile: Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass's role).
-        :param _builtins.bool create_pod_identity_agent: With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
-        :param _builtins.bool create_spot_service_linked_role: Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
-        :param _builtins.bool default_node_pool: Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
+        :param _builtins.bool create_instance_profile: Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: `true` (`false` with mode `autoMode`: EKS creates one from each NodeClass's role).
+        :param _builtins.bool create_pod_identity_agent: With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: `false`.
+        :param _builtins.bool create_spot_service_linked_role: Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
+        :param _builtins.bool default_node_pool: Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: `true`.
         :param pulumi.Input['DiscoveryArgs'] discovery: Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
-        :param _builtins.bool install_crds: Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
-        :param _builtins.bool interruption_handling: Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
+        :param _builtins.bool install_crds: Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: `true`.
+        :param _builtins.bool interruption_handling: Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: `true`.
         :param _builtins.str kubernetes_version: The cluster's Kubernetes version (e.g. `1.33`), checked against Karpenter's compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
-        :param pulumi.Input['Mode'] mode: Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+        :param pulumi.Input['Mode'] mode: Who runs Karpenter. `selfManaged`: the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field. Default: `selfManaged`.
         :param _builtins.str namespace: Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
-        :param pulumi.Input['NodeAccess'] node_access: How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (default: an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them).
+        :param pulumi.Input['NodeAccess'] node_access: How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. With mode `autoMode`: `accessEntry` (an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them). Default: `accessEntry` (`awsAuth` for a `CONFIG_MAP` cluster, `none` with `nodeRoleArn`; with mode `autoMode` always `accessEntry`).
         :param pulumi.Input[Sequence[pulumi.Input['NodeClassSpecArgs']]] node_classes: Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role, and AMI alias `al2023@latest` (self-managed) or Auto Mode's documented defaults.
         :param pulumi.Input[Sequence[pulumi.Input['NodePoolSpecArgs']]] node_pools: NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_role_additional_policy_arns: Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
         :param pulumi.Input[_builtins.str] node_role_arn: ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role's EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster's `computeConfig.nodeRoleArn`, whose entry EKS creates).
         :param pulumi.Input[_builtins.str] oidc_provider_arn: ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
-        :param _builtins.bool read_cluster: Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
-        :param _builtins.int release_timeout: Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
+        :param _builtins.bool read_cluster: Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: `true`.
+        :param _builtins.int release_timeout: Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: `300` (the kubernetes provider's: the component sets none).
         :param pulumi.Input[_builtins.str] repository_password: Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
         :param pulumi.Input[_builtins.str] repository_username: Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm's registry config: log in with `helm registry login <host>` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
-        :param _builtins.bool retain_crds_on_delete: Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+        :param _builtins.bool retain_crds_on_delete: Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: `false`.
         :param _builtins.str service_account_name: Name of the controller's Kubernetes service account. Default: `karpenter`.
         :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class's own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS's tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - @`, at most 50 tags, and at most 44 with a node class's own (Karpenter adds 6 to what it launches).
         :param pulumi.Input[Mapping[str, Any]] values: Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets (`null` removes a key). The values the component sets from its inputs fail naming the input to use: the cluster name and endpoint, the interruption queue (unless `interruptionHandling` is false), the service account's name and role annotation, the default instance profile (before 0.32), and the image repository when `controllerImageRepository` is set.
-        :param _builtins.str version: Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+        :param _builtins.str version: Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
         """
         pulumi.set(__self__, "cluster_name", cluster_name)
         if allow_unverified_version is not None:
@@ -181,7 +181,7 @@ class KarpenterArgs:
     @pulumi.getter(name="allowUnverifiedVersion")
     def allow_unverified_version(self) -> Optional[_builtins.bool]:
         """
-        Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+        Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
         """
         return pulumi.get(self, "allow_unverified_version")
 
@@ -241,7 +241,7 @@ class KarpenterArgs:
     @pulumi.getter(name="controllerImageRepository")
     def controller_image_repository(self) -> Optional[_builtins.str]:
         """
-        Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).
+        Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image). Default: the chart's own image repository.
         """
         return pulumi.get(self, "controller_image_repository")
 
@@ -289,7 +289,7 @@ class KarpenterArgs:
     @pulumi.getter(name="createInstanceProfile")
     def create_instance_profile(self) -> Optional[_builtins.bool]:
         """
-        Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass's role).
+        Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: `true` (`false` with mode `autoMode`: EKS creates one from each NodeClass's role).
         """
         return pulumi.get(self, "create_instance_profile")
 
@@ -301,7 +301,7 @@ class KarpenterArgs:
     @pulumi.getter(name="createPodIdentityAgent")
     def create_pod_identity_agent(self) -> Optional[_builtins.bool]:
         """
-        With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+        With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: `false`.
         """
         return pulumi.get(self, "create_pod_identity_agent")
 
@@ -313,7 +313,7 @@ class KarpenterArgs:
     @pulumi.getter(name="createSpotServiceLinkedRole")
     def create_spot_service_linked_role(self) -> Optional[_builtins.bool]:
         """
-        Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
+        Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
         """
         return pulumi.get(self, "create_spot_service_linked_role")
 
@@ -325,7 +325,7 @@ class KarpenterArgs:
     @pulumi.getter(name="defaultNodePool")
     def default_node_pool(self) -> Optional[_builtins.bool]:
         """
-        Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
+        Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: `true`.
         """
         return pulumi.get(self, "default_node_pool")
 
@@ -349,7 +349,7 @@ class KarpenterArgs:
     @pulumi.getter(name="installCrds")
     def install_crds(self) -> Optional[_builtins.bool]:
         """
-        Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
+        Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: `true`.
         """
         return pulumi.get(self, "install_crds")
 
@@ -361,7 +361,7 @@ class KarpenterArgs:
     @pulumi.getter(name="interruptionHandling")
     def interruption_handling(self) -> Optional[_builtins.bool]:
         """
-        Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
+        Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: `true`.
         """
         return pulumi.get(self, "interruption_handling")
 
@@ -385,7 +385,7 @@ class KarpenterArgs:
     @pulumi.getter
     def mode(self) -> pulumi.Input[Optional['Mode']]:
         """
-        Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+        Who runs Karpenter. `selfManaged`: the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field. Default: `selfManaged`.
         """
         return pulumi.get(self, "mode")
 
@@ -409,7 +409,7 @@ class KarpenterArgs:
     @pulumi.getter(name="nodeAccess")
     def node_access(self) -> pulumi.Input[Optional['NodeAccess']]:
         """
-        How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (default: an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them).
+        How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. With mode `autoMode`: `accessEntry` (an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them). Default: `accessEntry` (`awsAuth` for a `CONFIG_MAP` cluster, `none` with `nodeRoleArn`; with mode `autoMode` always `accessEntry`).
         """
         return pulumi.get(self, "node_access")
 
@@ -481,7 +481,7 @@ class KarpenterArgs:
     @pulumi.getter(name="readCluster")
     def read_cluster(self) -> Optional[_builtins.bool]:
         """
-        Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
+        Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: `true`.
         """
         return pulumi.get(self, "read_cluster")
 
@@ -493,7 +493,7 @@ class KarpenterArgs:
     @pulumi.getter(name="releaseTimeout")
     def release_timeout(self) -> Optional[_builtins.int]:
         """
-        Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
+        Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: `300` (the kubernetes provider's: the component sets none).
         """
         return pulumi.get(self, "release_timeout")
 
@@ -529,7 +529,7 @@ class KarpenterArgs:
     @pulumi.getter(name="retainCrdsOnDelete")
     def retain_crds_on_delete(self) -> Optional[_builtins.bool]:
         """
-        Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+        Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: `false`.
         """
         return pulumi.get(self, "retain_crds_on_delete")
 
@@ -577,7 +577,7 @@ class KarpenterArgs:
     @pulumi.getter
     def version(self) -> Optional[_builtins.str]:
         """
-        Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+        Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
         """
         return pulumi.get(self, "version")
 
@@ -631,43 +631,70 @@ class Karpenter(pulumi.ComponentResource):
         """
         Installs Karpenter on an EKS cluster: controller and node IAM, the interruption queue and its EventBridge rules, the `karpenter-crd` and `karpenter` Helm releases, and the NodePools and EC2NodeClasses. Children are created in dependency order (IAM and queue, CRDs, controller, custom resources) so that a destroy removes the custom resources first, while Karpenter still runs and can terminate its nodes.
 
+        ## Example Usage
+        ### Install Karpenter on an existing EKS cluster
+        ```python
+        import pulumi
+        import pulumi_aws as aws
+        import pulumi_kubernetes as k8s
+        import pulumi_karpenter as karpenter
+
+        # An existing EKS cluster: its name, IAM OIDC provider ARN and kubeconfig come from the stack's config.
+        config = pulumi.Config()
+
+        # Pass both providers: without them the component's children get default ones, built from the
+        # stack's aws:* and kubernetes:* config.
+        aws_provider = aws.Provider("aws", region=pulumi.Config("aws").require("region"))
+        k8s_provider = k8s.Provider("k8s", kubeconfig=config.require_secret("kubeconfig"))
+
+        # IAM, the interruption queue, the karpenter-crd and karpenter releases, and a default NodePool.
+        karpenter_install = karpenter.Karpenter(
+            "karpenter",
+            cluster_name=config.require("clusterName"),
+            oidc_provider_arn=config.require("oidcProviderArn"),
+            opts=pulumi.ResourceOptions(providers={"aws": aws_provider, "kubernetes": k8s_provider}),
+        )
+
+        pulumi.export("nodeRoleName", karpenter_install.node_role_name)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param _builtins.bool allow_unverified_version: Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+        :param _builtins.bool allow_unverified_version: Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
         :param _builtins.str chart_repository: Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
         :param pulumi.Input['AuthenticationMode'] cluster_authentication_mode: The cluster's authentication mode. Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster, and then `CONFIG_MAP` means no access entry (an aws-auth mapping instead). A value the cluster disagrees with fails naming both.
         :param pulumi.Input[_builtins.str] cluster_endpoint: The cluster's API server endpoint (https URL), passed as `settings.clusterEndpoint`. Default: the cluster's, read from EKS (`readCluster`); without it Karpenter discovers it with `eks:DescribeCluster`.
         :param pulumi.Input[_builtins.str] cluster_name: Name of the EKS cluster Karpenter manages nodes for (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit). Scopes the IAM policies, names the chart's `settings.clusterName` and the default subnet/security-group discovery tag.
         :param pulumi.Input['ControllerIdentity'] controller_identity: How the controller gets AWS credentials: `irsa` (IAM roles for service accounts; the role trusts the cluster's OIDC provider and the service account is annotated), `podIdentity` (EKS Pod Identity; the role trusts pods.eks.amazonaws.com and the component creates the pod identity association), or `both` (trust both, to migrate from IRSA to Pod Identity without downtime). Default: `irsa`.
-        :param _builtins.str controller_image_repository: Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image).
+        :param _builtins.str controller_image_repository: Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart's digest still pins the image). Default: the chart's own image repository.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] controller_policy_arns: Extra managed policies to attach to the controller role, keyed by a stable name (the key names the attachment, so reordering never detaches a policy).
         :param pulumi.Input[Sequence[pulumi.Input[Union['PolicyStatementArgs', 'PolicyStatementArgsDict']]]] controller_policy_statements: Extra IAM statements for the controller, added as one more managed policy attached to the controller role.
         :param pulumi.Input[_builtins.str] controller_role_arn: ARN of an existing IAM role for the controller. When set, the component creates no controller IAM (no role, no policies) and annotates the service account with this role.
-        :param _builtins.bool create_instance_profile: Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass's role).
-        :param _builtins.bool create_pod_identity_agent: With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
-        :param _builtins.bool create_spot_service_linked_role: Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
-        :param _builtins.bool default_node_pool: Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
+        :param _builtins.bool create_instance_profile: Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: `true` (`false` with mode `autoMode`: EKS creates one from each NodeClass's role).
+        :param _builtins.bool create_pod_identity_agent: With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: `false`.
+        :param _builtins.bool create_spot_service_linked_role: Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
+        :param _builtins.bool default_node_pool: Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: `true`.
         :param pulumi.Input[Union['DiscoveryArgs', 'DiscoveryArgsDict']] discovery: Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
-        :param _builtins.bool install_crds: Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: true.
-        :param _builtins.bool interruption_handling: Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
+        :param _builtins.bool install_crds: Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: `true`.
+        :param _builtins.bool interruption_handling: Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: `true`.
         :param _builtins.str kubernetes_version: The cluster's Kubernetes version (e.g. `1.33`), checked against Karpenter's compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
-        :param pulumi.Input['Mode'] mode: Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+        :param pulumi.Input['Mode'] mode: Who runs Karpenter. `selfManaged`: the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field. Default: `selfManaged`.
         :param _builtins.str namespace: Namespace of the Karpenter releases. Default: `kube-system` (`karpenter` for versions before 0.32, as their guides use).
-        :param pulumi.Input['NodeAccess'] node_access: How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (default: an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them).
+        :param pulumi.Input['NodeAccess'] node_access: How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. With mode `autoMode`: `accessEntry` (an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them). Default: `accessEntry` (`awsAuth` for a `CONFIG_MAP` cluster, `none` with `nodeRoleArn`; with mode `autoMode` always `accessEntry`).
         :param pulumi.Input[Sequence[pulumi.Input[Union['NodeClassSpecArgs', 'NodeClassSpecArgsDict']]]] node_classes: Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role, and AMI alias `al2023@latest` (self-managed) or Auto Mode's documented defaults.
         :param pulumi.Input[Sequence[pulumi.Input[Union['NodePoolSpecArgs', 'NodePoolSpecArgsDict']]]] node_pools: NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_role_additional_policy_arns: Extra managed policies to attach to the node role, keyed by a stable name (e.g. `{"ebs": "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"}`).
         :param pulumi.Input[_builtins.str] node_role_arn: ARN of an existing IAM role for the nodes Karpenter launches. When set, the component creates no node role and no instance profile, and (self-managed) no access entry; node classes use this role. With mode `autoMode` the component still creates the role's EC2 access entry unless `nodeAccess` is `none` (set it when the role is the cluster's `computeConfig.nodeRoleArn`, whose entry EKS creates).
         :param pulumi.Input[_builtins.str] oidc_provider_arn: ARN of the cluster's IAM OIDC provider (`arn:aws:iam::<account>:oidc-provider/<issuer>`). Required unless `controllerRoleArn` is given: the controller role trusts it for IRSA.
-        :param _builtins.bool read_cluster: Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
-        :param _builtins.int release_timeout: Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider's.
+        :param _builtins.bool read_cluster: Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster's VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: `true`.
+        :param _builtins.int release_timeout: Seconds `pulumi up` waits for each Helm release's resources to become ready (the controller's Deployment available, its pods scheduled on the cluster's nodes) before failing with the kubernetes provider's message naming the release; a destroy waits as long for them to be gone. Default: `300` (the kubernetes provider's: the component sets none).
         :param pulumi.Input[_builtins.str] repository_password: Password or token for a private HTTP(S) chart repository (stored as a secret). Not for an `oci://` registry (see repositoryUsername). Not needed for public ECR.
         :param pulumi.Input[_builtins.str] repository_username: Username for a private HTTP(S) chart repository. Not for an `oci://` registry, whose credentials the kubernetes provider reads only from Helm's registry config: log in with `helm registry login <host>` where `pulumi up` runs (setting this with an `oci://` chartRepository fails naming the login). Not needed for public ECR.
-        :param _builtins.bool retain_crds_on_delete: Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+        :param _builtins.bool retain_crds_on_delete: Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: `false`.
         :param _builtins.str service_account_name: Name of the controller's Kubernetes service account. Default: `karpenter`.
         :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class's own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS's tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - @`, at most 50 tags, and at most 44 with a node class's own (Karpenter adds 6 to what it launches).
         :param pulumi.Input[Mapping[str, Any]] values: Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets (`null` removes a key). The values the component sets from its inputs fail naming the input to use: the cluster name and endpoint, the interruption queue (unless `interruptionHandling` is false), the service account's name and role annotation, the default instance profile (before 0.32), and the image repository when `controllerImageRepository` is set.
-        :param _builtins.str version: Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+        :param _builtins.str version: Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
         """
         ...
     @overload
@@ -677,6 +704,33 @@ class Karpenter(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Installs Karpenter on an EKS cluster: controller and node IAM, the interruption queue and its EventBridge rules, the `karpenter-crd` and `karpenter` Helm releases, and the NodePools and EC2NodeClasses. Children are created in dependency order (IAM and queue, CRDs, controller, custom resources) so that a destroy removes the custom resources first, while Karpenter still runs and can terminate its nodes.
+
+        ## Example Usage
+        ### Install Karpenter on an existing EKS cluster
+        ```python
+        import pulumi
+        import pulumi_aws as aws
+        import pulumi_kubernetes as k8s
+        import pulumi_karpenter as karpenter
+
+        # An existing EKS cluster: its name, IAM OIDC provider ARN and kubeconfig come from the stack's config.
+        config = pulumi.Config()
+
+        # Pass both providers: without them the component's children get default ones, built from the
+        # stack's aws:* and kubernetes:* config.
+        aws_provider = aws.Provider("aws", region=pulumi.Config("aws").require("region"))
+        k8s_provider = k8s.Provider("k8s", kubeconfig=config.require_secret("kubeconfig"))
+
+        # IAM, the interruption queue, the karpenter-crd and karpenter releases, and a default NodePool.
+        karpenter_install = karpenter.Karpenter(
+            "karpenter",
+            cluster_name=config.require("clusterName"),
+            oidc_provider_arn=config.require("oidcProviderArn"),
+            opts=pulumi.ResourceOptions(providers={"aws": aws_provider, "kubernetes": k8s_provider}),
+        )
+
+        pulumi.export("nodeRoleName", karpenter_install.node_role_name)
+        ```
 
         :param str resource_name: The name of the resource.
         :param KarpenterArgs args: The arguments to use to populate this resource's properties.

@@ -29,9 +29,9 @@ class NodePoolArgs:
         The set of arguments for constructing a NodePool resource.
 
         :param pulumi.Input['NodePoolSpecArgs'] spec: The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
-        :param _builtins.bool allow_unverified_version: Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
-        :param pulumi.Input['Mode'] mode: The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
-        :param _builtins.str version: The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+        :param _builtins.bool allow_unverified_version: Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
+        :param pulumi.Input['Mode'] mode: The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
+        :param _builtins.str version: The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
         """
         pulumi.set(__self__, "spec", spec)
         if allow_unverified_version is not None:
@@ -57,7 +57,7 @@ class NodePoolArgs:
     @pulumi.getter(name="allowUnverifiedVersion")
     def allow_unverified_version(self) -> Optional[_builtins.bool]:
         """
-        Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
+        Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
         """
         return pulumi.get(self, "allow_unverified_version")
 
@@ -69,7 +69,7 @@ class NodePoolArgs:
     @pulumi.getter
     def mode(self) -> pulumi.Input[Optional['Mode']]:
         """
-        The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+        The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
         """
         return pulumi.get(self, "mode")
 
@@ -81,7 +81,7 @@ class NodePoolArgs:
     @pulumi.getter
     def version(self) -> Optional[_builtins.str]:
         """
-        The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+        The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
         """
         return pulumi.get(self, "version")
 
@@ -104,12 +104,41 @@ class NodePool(pulumi.ComponentResource):
         """
         A Karpenter NodePool declared outside the `Karpenter` component, e.g. by another team or from another stack that reads the component's outputs through a StackReference. Creates only the custom resource: Karpenter (the component, or whoever installed it) must already run in the cluster, and the resource must be given the same kubernetes provider. Destroying it waits, like the component's pools, until Karpenter has drained and terminated the pool's nodes.
 
+        ## Example Usage
+        ### A team's NodeClass and NodePool in a cluster where Karpenter runs
+        ```python
+        import pulumi
+        import pulumi_kubernetes as k8s
+        import pulumi_karpenter as karpenter
+
+        # A cluster where Karpenter already runs: its name, the node role's name (the Karpenter
+        # component's nodeRoleName output) and its kubeconfig come from the stack's config. Set `version`
+        # on both resources when the cluster runs another Karpenter version than the default.
+        config = pulumi.Config()
+        k8s_provider = k8s.Provider("k8s", kubeconfig=config.require_secret("kubeconfig"))
+
+        node_class = karpenter.NodeClass(
+            "team-a",
+            cluster_name=config.require("clusterName"),  # subnets and security groups by its discovery tag
+            spec=karpenter.NodeClassSpecArgs(name="team-a", role=config.require("nodeRoleName")),
+            opts=pulumi.ResourceOptions(providers={"kubernetes": k8s_provider}),
+        )
+
+        node_pool = karpenter.NodePool(
+            "team-a",
+            spec=karpenter.NodePoolSpecArgs(name="team-a", node_class_ref="team-a", limits={"cpu": "100"}),
+            opts=pulumi.ResourceOptions(providers={"kubernetes": k8s_provider}, depends_on=[node_class]),
+        )
+
+        pulumi.export("nodePoolName", node_pool.node_pool_name)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param _builtins.bool allow_unverified_version: Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: false.
-        :param pulumi.Input['Mode'] mode: The Karpenter component's `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`).
+        :param _builtins.bool allow_unverified_version: Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
+        :param pulumi.Input['Mode'] mode: The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
         :param pulumi.Input[Union['NodePoolSpecArgs', 'NodePoolSpecArgsDict']] spec: The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
-        :param _builtins.str version: The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Default: 1.15.1. Supported: >=0.19.0 <1.16.0.
+        :param _builtins.str version: The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
         """
         ...
     @overload
@@ -119,6 +148,35 @@ class NodePool(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A Karpenter NodePool declared outside the `Karpenter` component, e.g. by another team or from another stack that reads the component's outputs through a StackReference. Creates only the custom resource: Karpenter (the component, or whoever installed it) must already run in the cluster, and the resource must be given the same kubernetes provider. Destroying it waits, like the component's pools, until Karpenter has drained and terminated the pool's nodes.
+
+        ## Example Usage
+        ### A team's NodeClass and NodePool in a cluster where Karpenter runs
+        ```python
+        import pulumi
+        import pulumi_kubernetes as k8s
+        import pulumi_karpenter as karpenter
+
+        # A cluster where Karpenter already runs: its name, the node role's name (the Karpenter
+        # component's nodeRoleName output) and its kubeconfig come from the stack's config. Set `version`
+        # on both resources when the cluster runs another Karpenter version than the default.
+        config = pulumi.Config()
+        k8s_provider = k8s.Provider("k8s", kubeconfig=config.require_secret("kubeconfig"))
+
+        node_class = karpenter.NodeClass(
+            "team-a",
+            cluster_name=config.require("clusterName"),  # subnets and security groups by its discovery tag
+            spec=karpenter.NodeClassSpecArgs(name="team-a", role=config.require("nodeRoleName")),
+            opts=pulumi.ResourceOptions(providers={"kubernetes": k8s_provider}),
+        )
+
+        node_pool = karpenter.NodePool(
+            "team-a",
+            spec=karpenter.NodePoolSpecArgs(name="team-a", node_class_ref="team-a", limits={"cpu": "100"}),
+            opts=pulumi.ResourceOptions(providers={"kubernetes": k8s_provider}, depends_on=[node_class]),
+        )
+
+        pulumi.export("nodePoolName", node_pool.node_pool_name)
+        ```
 
         :param str resource_name: The name of the resource.
         :param NodePoolArgs args: The arguments to use to populate this resource's properties.

@@ -30,14 +30,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     public static final KarpenterArgs Empty = new KarpenterArgs();
 
     /**
-     * Install a `version` newer than the newest release this component has verified (1.15.1), with that release&#39;s IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+     * Install a `version` newer than the newest release this component has verified (1.15.1), with that release&#39;s IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
      * 
      */
     @Import(name="allowUnverifiedVersion")
     private @Nullable Boolean allowUnverifiedVersion;
 
     /**
-     * @return Install a `version` newer than the newest release this component has verified (1.15.1), with that release&#39;s IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+     * @return Install a `version` newer than the newest release this component has verified (1.15.1), with that release&#39;s IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
      * 
      */
     public Optional<Boolean> allowUnverifiedVersion() {
@@ -120,14 +120,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart&#39;s digest still pins the image).
+     * Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart&#39;s digest still pins the image). Default: the chart&#39;s own image repository.
      * 
      */
     @Import(name="controllerImageRepository")
     private @Nullable String controllerImageRepository;
 
     /**
-     * @return Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart&#39;s digest still pins the image).
+     * @return Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart&#39;s digest still pins the image). Default: the chart&#39;s own image repository.
      * 
      */
     public Optional<String> controllerImageRepository() {
@@ -180,14 +180,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass&#39;s role).
+     * Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: `true` (`false` with mode `autoMode`: EKS creates one from each NodeClass&#39;s role).
      * 
      */
     @Import(name="createInstanceProfile")
     private @Nullable Boolean createInstanceProfile;
 
     /**
-     * @return Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass&#39;s role).
+     * @return Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: `true` (`false` with mode `autoMode`: EKS creates one from each NodeClass&#39;s role).
      * 
      */
     public Optional<Boolean> createInstanceProfile() {
@@ -195,14 +195,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+     * With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: `false`.
      * 
      */
     @Import(name="createPodIdentityAgent")
     private @Nullable Boolean createPodIdentityAgent;
 
     /**
-     * @return With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+     * @return With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: `false`.
      * 
      */
     public Optional<Boolean> createPodIdentityAgent() {
@@ -210,14 +210,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Create the account&#39;s `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
+     * Create the account&#39;s `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
      * 
      */
     @Import(name="createSpotServiceLinkedRole")
     private @Nullable Boolean createSpotServiceLinkedRole;
 
     /**
-     * @return Create the account&#39;s `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
+     * @return Create the account&#39;s `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
      * 
      */
     public Optional<Boolean> createSpotServiceLinkedRole() {
@@ -225,14 +225,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
+     * Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: `true`.
      * 
      */
     @Import(name="defaultNodePool")
     private @Nullable Boolean defaultNodePool;
 
     /**
-     * @return Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
+     * @return Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: `true`.
      * 
      */
     public Optional<Boolean> defaultNodePool() {
@@ -255,14 +255,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter&#39;s CRDs. Default: true.
+     * Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter&#39;s CRDs. Default: `true`.
      * 
      */
     @Import(name="installCrds")
     private @Nullable Boolean installCrds;
 
     /**
-     * @return Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter&#39;s CRDs. Default: true.
+     * @return Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter&#39;s CRDs. Default: `true`.
      * 
      */
     public Optional<Boolean> installCrds() {
@@ -270,14 +270,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
+     * Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: `true`.
      * 
      */
     @Import(name="interruptionHandling")
     private @Nullable Boolean interruptionHandling;
 
     /**
-     * @return Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
+     * @return Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: `true`.
      * 
      */
     public Optional<Boolean> interruptionHandling() {
@@ -300,14 +300,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+     * Who runs Karpenter. `selfManaged`: the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field. Default: `selfManaged`.
      * 
      */
     @Import(name="mode")
     private @Nullable Output<Mode> mode;
 
     /**
-     * @return Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+     * @return Who runs Karpenter. `selfManaged`: the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field. Default: `selfManaged`.
      * 
      */
     public Optional<Output<Mode>> mode() {
@@ -330,14 +330,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (default: an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them).
+     * How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. With mode `autoMode`: `accessEntry` (an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them). Default: `accessEntry` (`awsAuth` for a `CONFIG_MAP` cluster, `none` with `nodeRoleArn`; with mode `autoMode` always `accessEntry`).
      * 
      */
     @Import(name="nodeAccess")
     private @Nullable Output<NodeAccess> nodeAccess;
 
     /**
-     * @return How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (default: an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them).
+     * @return How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. With mode `autoMode`: `accessEntry` (an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them). Default: `accessEntry` (`awsAuth` for a `CONFIG_MAP` cluster, `none` with `nodeRoleArn`; with mode `autoMode` always `accessEntry`).
      * 
      */
     public Optional<Output<NodeAccess>> nodeAccess() {
@@ -420,14 +420,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster&#39;s VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
+     * Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster&#39;s VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: `true`.
      * 
      */
     @Import(name="readCluster")
     private @Nullable Boolean readCluster;
 
     /**
-     * @return Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster&#39;s VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
+     * @return Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster&#39;s VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: `true`.
      * 
      */
     public Optional<Boolean> readCluster() {
@@ -435,14 +435,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Seconds `pulumi up` waits for each Helm release&#39;s resources to become ready (the controller&#39;s Deployment available, its pods scheduled on the cluster&#39;s nodes) before failing with the kubernetes provider&#39;s message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider&#39;s.
+     * Seconds `pulumi up` waits for each Helm release&#39;s resources to become ready (the controller&#39;s Deployment available, its pods scheduled on the cluster&#39;s nodes) before failing with the kubernetes provider&#39;s message naming the release; a destroy waits as long for them to be gone. Default: `300` (the kubernetes provider&#39;s: the component sets none).
      * 
      */
     @Import(name="releaseTimeout")
     private @Nullable Integer releaseTimeout;
 
     /**
-     * @return Seconds `pulumi up` waits for each Helm release&#39;s resources to become ready (the controller&#39;s Deployment available, its pods scheduled on the cluster&#39;s nodes) before failing with the kubernetes provider&#39;s message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider&#39;s.
+     * @return Seconds `pulumi up` waits for each Helm release&#39;s resources to become ready (the controller&#39;s Deployment available, its pods scheduled on the cluster&#39;s nodes) before failing with the kubernetes provider&#39;s message naming the release; a destroy waits as long for them to be gone. Default: `300` (the kubernetes provider&#39;s: the component sets none).
      * 
      */
     public Optional<Integer> releaseTimeout() {
@@ -480,14 +480,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Leave the `karpenter-crd` release, and so Karpenter&#39;s CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi&#39;s retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+     * Leave the `karpenter-crd` release, and so Karpenter&#39;s CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi&#39;s retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: `false`.
      * 
      */
     @Import(name="retainCrdsOnDelete")
     private @Nullable Boolean retainCrdsOnDelete;
 
     /**
-     * @return Leave the `karpenter-crd` release, and so Karpenter&#39;s CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi&#39;s retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+     * @return Leave the `karpenter-crd` release, and so Karpenter&#39;s CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi&#39;s retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: `false`.
      * 
      */
     public Optional<Boolean> retainCrdsOnDelete() {
@@ -540,14 +540,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: &gt;=0.19.0 &lt;1.16.0.
+     * Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
      * 
      */
     @Import(name="version")
     private @Nullable String version;
 
     /**
-     * @return Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: &gt;=0.19.0 &lt;1.16.0.
+     * @return Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
      * 
      */
     public Optional<String> version() {
@@ -613,7 +613,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param allowUnverifiedVersion Install a `version` newer than the newest release this component has verified (1.15.1), with that release&#39;s IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: false.
+         * @param allowUnverifiedVersion Install a `version` newer than the newest release this component has verified (1.15.1), with that release&#39;s IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
          * 
          * @return builder
          * 
@@ -719,7 +719,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param controllerImageRepository Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart&#39;s digest still pins the image).
+         * @param controllerImageRepository Controller image repository for clusters that pull from a mirror, e.g. `123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller` (the chart&#39;s digest still pins the image). Default: the chart&#39;s own image repository.
          * 
          * @return builder
          * 
@@ -803,7 +803,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param createInstanceProfile Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: true; false with mode `autoMode` (EKS creates one from each NodeClass&#39;s role).
+         * @param createInstanceProfile Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: `true` (`false` with mode `autoMode`: EKS creates one from each NodeClass&#39;s role).
          * 
          * @return builder
          * 
@@ -814,7 +814,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param createPodIdentityAgent With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: false.
+         * @param createPodIdentityAgent With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: `false`.
          * 
          * @return builder
          * 
@@ -825,7 +825,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param createSpotServiceLinkedRole Create the account&#39;s `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: false.
+         * @param createSpotServiceLinkedRole Create the account&#39;s `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
          * 
          * @return builder
          * 
@@ -836,7 +836,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param defaultNodePool Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: true.
+         * @param defaultNodePool Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: `true`.
          * 
          * @return builder
          * 
@@ -868,7 +868,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param installCrds Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter&#39;s CRDs. Default: true.
+         * @param installCrds Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter&#39;s CRDs. Default: `true`.
          * 
          * @return builder
          * 
@@ -879,7 +879,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param interruptionHandling Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: true.
+         * @param interruptionHandling Create the interruption queue and the EventBridge rules that feed it, and point Karpenter at it. Default: `true`.
          * 
          * @return builder
          * 
@@ -901,7 +901,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mode Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+         * @param mode Who runs Karpenter. `selfManaged`: the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field. Default: `selfManaged`.
          * 
          * @return builder
          * 
@@ -912,7 +912,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mode Who runs Karpenter. `selfManaged` (default): the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field.
+         * @param mode Who runs Karpenter. `selfManaged`: the component installs it. `autoMode`: EKS Auto Mode runs it, and the component creates only the node role (AmazonEKSWorkerNodeMinimalPolicy and AmazonEC2ContainerRegistryPullOnly), its EC2 access entry with the AmazonEKSAutoNodePolicy association, and Auto Mode NodeClasses and NodePools; inputs that configure the Karpenter install (version, controller, interruption, chart and CRD settings) then fail naming the field. Default: `selfManaged`.
          * 
          * @return builder
          * 
@@ -933,7 +933,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param nodeAccess How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (default: an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them).
+         * @param nodeAccess How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. With mode `autoMode`: `accessEntry` (an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them). Default: `accessEntry` (`awsAuth` for a `CONFIG_MAP` cluster, `none` with `nodeRoleArn`; with mode `autoMode` always `accessEntry`).
          * 
          * @return builder
          * 
@@ -944,7 +944,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param nodeAccess How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. Default: `awsAuth` for `CONFIG_MAP` clusters, `none` with `nodeRoleArn`, else `accessEntry`. With mode `autoMode`: `accessEntry` (default: an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them).
+         * @param nodeAccess How nodes are allowed to join the cluster: `accessEntry` (an EKS access entry of type EC2_LINUX, or EC2_WINDOWS when a node class uses a Windows AMI), `awsAuth` (a mapping in kube-system/aws-auth), or `none`. With mode `autoMode`: `accessEntry` (an EC2 entry with the AmazonEKSAutoNodePolicy association for the node role and for each node class with its own role) or `none` (no entries at all: the roles already have them). Default: `accessEntry` (`awsAuth` for a `CONFIG_MAP` cluster, `none` with `nodeRoleArn`; with mode `autoMode` always `accessEntry`).
          * 
          * @return builder
          * 
@@ -1079,7 +1079,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param readCluster Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster&#39;s VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: true.
+         * @param readCluster Read the EKS cluster and the account through the aws provider before creating anything, and check the inputs against them: the authentication mode (node access follows it), the Kubernetes version (against `version`, and the AMI aliases), the OIDC provider (IRSA), the subnets and security groups each node class selects (in the cluster&#39;s VPC), the SSM parameters of each AMI alias, and the EC2 Spot service-linked role when a pool allows Spot. Each problem fails naming the input, what was read and the fix, before any child is created: at preview for a cluster that exists, at `up` for one the same update creates. The settings the cluster decides (`clusterEndpoint` too, for the controller) follow it unless set. Set false where the deployer may not read these (it needs eks:DescribeCluster, iam:GetOpenIDConnectProvider, ec2:DescribeSubnets, ec2:DescribeSecurityGroups, ssm:GetParameter, iam:GetRole); then nothing is checked against the cluster and node access assumes an API_AND_CONFIG_MAP cluster unless `clusterAuthenticationMode` says otherwise. Default: `true`.
          * 
          * @return builder
          * 
@@ -1090,7 +1090,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param releaseTimeout Seconds `pulumi up` waits for each Helm release&#39;s resources to become ready (the controller&#39;s Deployment available, its pods scheduled on the cluster&#39;s nodes) before failing with the kubernetes provider&#39;s message naming the release; a destroy waits as long for them to be gone. Default: 300, the kubernetes provider&#39;s.
+         * @param releaseTimeout Seconds `pulumi up` waits for each Helm release&#39;s resources to become ready (the controller&#39;s Deployment available, its pods scheduled on the cluster&#39;s nodes) before failing with the kubernetes provider&#39;s message naming the release; a destroy waits as long for them to be gone. Default: `300` (the kubernetes provider&#39;s: the component sets none).
          * 
          * @return builder
          * 
@@ -1143,7 +1143,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param retainCrdsOnDelete Leave the `karpenter-crd` release, and so Karpenter&#39;s CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi&#39;s retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: false.
+         * @param retainCrdsOnDelete Leave the `karpenter-crd` release, and so Karpenter&#39;s CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi&#39;s retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: `false`.
          * 
          * @return builder
          * 
@@ -1207,7 +1207,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param version Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Default: 1.15.1. Supported: &gt;=0.19.0 &lt;1.16.0.
+         * @param version Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
          * 
          * @return builder
          * 

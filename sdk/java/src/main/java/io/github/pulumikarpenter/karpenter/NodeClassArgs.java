@@ -20,14 +20,14 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
     public static final NodeClassArgs Empty = new NodeClassArgs();
 
     /**
-     * Accept a `version` newer than the newest release this package has verified, as the component&#39;s `allowUnverifiedVersion` does. Default: false.
+     * Accept a `version` newer than the newest release this package has verified, as the component&#39;s `allowUnverifiedVersion` does. Default: `false`.
      * 
      */
     @Import(name="allowUnverifiedVersion")
     private @Nullable Boolean allowUnverifiedVersion;
 
     /**
-     * @return Accept a `version` newer than the newest release this package has verified, as the component&#39;s `allowUnverifiedVersion` does. Default: false.
+     * @return Accept a `version` newer than the newest release this package has verified, as the component&#39;s `allowUnverifiedVersion` does. Default: `false`.
      * 
      */
     public Optional<Boolean> allowUnverifiedVersion() {
@@ -50,14 +50,14 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The Karpenter component&#39;s `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode&#39;s NodePool rules; no `version`).
+     * The Karpenter component&#39;s `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode&#39;s NodePool rules; no `version`). Default: `selfManaged`.
      * 
      */
     @Import(name="mode")
     private @Nullable Output<Mode> mode;
 
     /**
-     * @return The Karpenter component&#39;s `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode&#39;s NodePool rules; no `version`).
+     * @return The Karpenter component&#39;s `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode&#39;s NodePool rules; no `version`). Default: `selfManaged`.
      * 
      */
     public Optional<Output<Mode>> mode() {
@@ -80,14 +80,14 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The Karpenter version installed in the cluster (the component&#39;s `version` output): decides the custom resource&#39;s API version and which fields it may set. Default: 1.15.1. Supported: &gt;=0.19.0 &lt;1.16.0.
+     * The Karpenter version installed in the cluster (the component&#39;s `version` output): decides the custom resource&#39;s API version and which fields it may set. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
      * 
      */
     @Import(name="version")
     private @Nullable String version;
 
     /**
-     * @return The Karpenter version installed in the cluster (the component&#39;s `version` output): decides the custom resource&#39;s API version and which fields it may set. Default: 1.15.1. Supported: &gt;=0.19.0 &lt;1.16.0.
+     * @return The Karpenter version installed in the cluster (the component&#39;s `version` output): decides the custom resource&#39;s API version and which fields it may set. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
      * 
      */
     public Optional<String> version() {
@@ -123,7 +123,7 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param allowUnverifiedVersion Accept a `version` newer than the newest release this package has verified, as the component&#39;s `allowUnverifiedVersion` does. Default: false.
+         * @param allowUnverifiedVersion Accept a `version` newer than the newest release this package has verified, as the component&#39;s `allowUnverifiedVersion` does. Default: `false`.
          * 
          * @return builder
          * 
@@ -155,7 +155,7 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mode The Karpenter component&#39;s `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode&#39;s NodePool rules; no `version`).
+         * @param mode The Karpenter component&#39;s `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode&#39;s NodePool rules; no `version`). Default: `selfManaged`.
          * 
          * @return builder
          * 
@@ -166,7 +166,7 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mode The Karpenter component&#39;s `mode`: `selfManaged` (default; a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode&#39;s NodePool rules; no `version`).
+         * @param mode The Karpenter component&#39;s `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode&#39;s NodePool rules; no `version`). Default: `selfManaged`.
          * 
          * @return builder
          * 
@@ -197,7 +197,7 @@ public final class NodeClassArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param version The Karpenter version installed in the cluster (the component&#39;s `version` output): decides the custom resource&#39;s API version and which fields it may set. Default: 1.15.1. Supported: &gt;=0.19.0 &lt;1.16.0.
+         * @param version The Karpenter version installed in the cluster (the component&#39;s `version` output): decides the custom resource&#39;s API version and which fields it may set. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
          * 
          * @return builder
          * 

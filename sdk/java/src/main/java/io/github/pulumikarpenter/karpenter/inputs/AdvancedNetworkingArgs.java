@@ -69,14 +69,14 @@ public final class AdvancedNetworkingArgs extends com.pulumi.resources.ResourceA
     }
 
     /**
-     * How pod IPs are assigned. Default: `Auto`.
+     * How pod IPs are assigned. Default: `Auto` (EKS Auto Mode&#39;s).
      * 
      */
     @Import(name="ipv4PrefixSize")
     private @Nullable Output<Ipv4PrefixSize> ipv4PrefixSize;
 
     /**
-     * @return How pod IPs are assigned. Default: `Auto`.
+     * @return How pod IPs are assigned. Default: `Auto` (EKS Auto Mode&#39;s).
      * 
      */
     public Optional<Output<Ipv4PrefixSize>> ipv4PrefixSize() {
@@ -206,7 +206,7 @@ public final class AdvancedNetworkingArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param ipv4PrefixSize How pod IPs are assigned. Default: `Auto`.
+         * @param ipv4PrefixSize How pod IPs are assigned. Default: `Auto` (EKS Auto Mode&#39;s).
          * 
          * @return builder
          * 
@@ -217,7 +217,7 @@ public final class AdvancedNetworkingArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param ipv4PrefixSize How pod IPs are assigned. Default: `Auto`.
+         * @param ipv4PrefixSize How pod IPs are assigned. Default: `Auto` (EKS Auto Mode&#39;s).
          * 
          * @return builder
          * 

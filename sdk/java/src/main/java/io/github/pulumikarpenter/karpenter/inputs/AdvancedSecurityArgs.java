@@ -21,14 +21,14 @@ public final class AdvancedSecurityArgs extends com.pulumi.resources.ResourceArg
     public static final AdvancedSecurityArgs Empty = new AdvancedSecurityArgs();
 
     /**
-     * Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+     * Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: `false` (EKS Auto Mode&#39;s).
      * 
      */
     @Import(name="fips")
     private @Nullable Output<Boolean> fips;
 
     /**
-     * @return Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+     * @return Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: `false` (EKS Auto Mode&#39;s).
      * 
      */
     public Optional<Output<Boolean>> fips() {
@@ -76,7 +76,7 @@ public final class AdvancedSecurityArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param fips Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+         * @param fips Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: `false` (EKS Auto Mode&#39;s).
          * 
          * @return builder
          * 
@@ -87,7 +87,7 @@ public final class AdvancedSecurityArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param fips Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: false.
+         * @param fips Use FIPS 140-validated AMIs (US East/West, GovCloud (US) and Canada Regions). Default: `false` (EKS Auto Mode&#39;s).
          * 
          * @return builder
          * 

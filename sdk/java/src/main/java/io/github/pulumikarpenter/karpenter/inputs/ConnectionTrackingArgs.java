@@ -20,14 +20,14 @@ public final class ConnectionTrackingArgs extends com.pulumi.resources.ResourceA
     public static final ConnectionTrackingArgs Empty = new ConnectionTrackingArgs();
 
     /**
-     * Timeout for idle TCP connections in the established state (60-432000; EC2&#39;s default is 432000, or 350 on Nitro v6 instance types).
+     * Timeout for idle TCP connections in the established state (60-432000). Default: `432000` (EC2&#39;s; `350` on Nitro v6 instance types).
      * 
      */
     @Import(name="tcpEstablishedTimeout")
     private @Nullable Output<Integer> tcpEstablishedTimeout;
 
     /**
-     * @return Timeout for idle TCP connections in the established state (60-432000; EC2&#39;s default is 432000, or 350 on Nitro v6 instance types).
+     * @return Timeout for idle TCP connections in the established state (60-432000). Default: `432000` (EC2&#39;s; `350` on Nitro v6 instance types).
      * 
      */
     public Optional<Output<Integer>> tcpEstablishedTimeout() {
@@ -35,14 +35,14 @@ public final class ConnectionTrackingArgs extends com.pulumi.resources.ResourceA
     }
 
     /**
-     * Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+     * Timeout for idle UDP flows that have seen more than one request-response transaction (60-180). Default: `180` (EC2&#39;s).
      * 
      */
     @Import(name="udpStreamTimeout")
     private @Nullable Output<Integer> udpStreamTimeout;
 
     /**
-     * @return Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+     * @return Timeout for idle UDP flows that have seen more than one request-response transaction (60-180). Default: `180` (EC2&#39;s).
      * 
      */
     public Optional<Output<Integer>> udpStreamTimeout() {
@@ -50,14 +50,14 @@ public final class ConnectionTrackingArgs extends com.pulumi.resources.ResourceA
     }
 
     /**
-     * Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+     * Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60). Default: `30` (EC2&#39;s).
      * 
      */
     @Import(name="udpTimeout")
     private @Nullable Output<Integer> udpTimeout;
 
     /**
-     * @return Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+     * @return Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60). Default: `30` (EC2&#39;s).
      * 
      */
     public Optional<Output<Integer>> udpTimeout() {
@@ -91,7 +91,7 @@ public final class ConnectionTrackingArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param tcpEstablishedTimeout Timeout for idle TCP connections in the established state (60-432000; EC2&#39;s default is 432000, or 350 on Nitro v6 instance types).
+         * @param tcpEstablishedTimeout Timeout for idle TCP connections in the established state (60-432000). Default: `432000` (EC2&#39;s; `350` on Nitro v6 instance types).
          * 
          * @return builder
          * 
@@ -102,7 +102,7 @@ public final class ConnectionTrackingArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param tcpEstablishedTimeout Timeout for idle TCP connections in the established state (60-432000; EC2&#39;s default is 432000, or 350 on Nitro v6 instance types).
+         * @param tcpEstablishedTimeout Timeout for idle TCP connections in the established state (60-432000). Default: `432000` (EC2&#39;s; `350` on Nitro v6 instance types).
          * 
          * @return builder
          * 
@@ -112,7 +112,7 @@ public final class ConnectionTrackingArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param udpStreamTimeout Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+         * @param udpStreamTimeout Timeout for idle UDP flows that have seen more than one request-response transaction (60-180). Default: `180` (EC2&#39;s).
          * 
          * @return builder
          * 
@@ -123,7 +123,7 @@ public final class ConnectionTrackingArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param udpStreamTimeout Timeout for idle UDP flows that have seen more than one request-response transaction (60-180; default 180).
+         * @param udpStreamTimeout Timeout for idle UDP flows that have seen more than one request-response transaction (60-180). Default: `180` (EC2&#39;s).
          * 
          * @return builder
          * 
@@ -133,7 +133,7 @@ public final class ConnectionTrackingArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param udpTimeout Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+         * @param udpTimeout Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60). Default: `30` (EC2&#39;s).
          * 
          * @return builder
          * 
@@ -144,7 +144,7 @@ public final class ConnectionTrackingArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param udpTimeout Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60; default 30).
+         * @param udpTimeout Timeout for idle UDP flows seen in one direction only or in a single request-response transaction (30-60). Default: `30` (EC2&#39;s).
          * 
          * @return builder
          * 

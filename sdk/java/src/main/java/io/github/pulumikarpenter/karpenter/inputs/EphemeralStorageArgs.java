@@ -21,14 +21,14 @@ public final class EphemeralStorageArgs extends com.pulumi.resources.ResourceArg
     public static final EphemeralStorageArgs Empty = new EphemeralStorageArgs();
 
     /**
-     * Provisioned IOPS (3000-16000). Default: 3000.
+     * Provisioned IOPS (3000-16000). Default: `3000`.
      * 
      */
     @Import(name="iops")
     private @Nullable Output<Integer> iops;
 
     /**
-     * @return Provisioned IOPS (3000-16000). Default: 3000.
+     * @return Provisioned IOPS (3000-16000). Default: `3000`.
      * 
      */
     public Optional<Output<Integer>> iops() {
@@ -66,14 +66,14 @@ public final class EphemeralStorageArgs extends com.pulumi.resources.ResourceArg
     }
 
     /**
-     * Throughput in MiB/s (125-1000). Default: 125.
+     * Throughput in MiB/s (125-1000). Default: `125`.
      * 
      */
     @Import(name="throughput")
     private @Nullable Output<Integer> throughput;
 
     /**
-     * @return Throughput in MiB/s (125-1000). Default: 125.
+     * @return Throughput in MiB/s (125-1000). Default: `125`.
      * 
      */
     public Optional<Output<Integer>> throughput() {
@@ -108,7 +108,7 @@ public final class EphemeralStorageArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param iops Provisioned IOPS (3000-16000). Default: 3000.
+         * @param iops Provisioned IOPS (3000-16000). Default: `3000`.
          * 
          * @return builder
          * 
@@ -119,7 +119,7 @@ public final class EphemeralStorageArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param iops Provisioned IOPS (3000-16000). Default: 3000.
+         * @param iops Provisioned IOPS (3000-16000). Default: `3000`.
          * 
          * @return builder
          * 
@@ -171,7 +171,7 @@ public final class EphemeralStorageArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param throughput Throughput in MiB/s (125-1000). Default: 125.
+         * @param throughput Throughput in MiB/s (125-1000). Default: `125`.
          * 
          * @return builder
          * 
@@ -182,7 +182,7 @@ public final class EphemeralStorageArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param throughput Throughput in MiB/s (125-1000). Default: 125.
+         * @param throughput Throughput in MiB/s (125-1000). Default: `125`.
          * 
          * @return builder
          * 

@@ -75,14 +75,14 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * AMI alias `&lt;family&gt;{@literal @}&lt;version&gt;`, e.g. `al2023{@literal @}latest` or `bottlerocket{@literal @}v1.20.0`. Default (when no `amiSelectorTerms`): `al2023{@literal @}latest`.
+     * AMI alias `&lt;family&gt;{@literal @}&lt;version&gt;`, e.g. `al2023{@literal @}latest` or `bottlerocket{@literal @}v1.20.0`; used when no `amiSelectorTerms` are given. Default: `al2023{@literal @}latest` (`al2{@literal @}latest` before 0.35, whose releases lack AL2023).
      * 
      */
     @Import(name="amiAlias")
     private @Nullable Output<String> amiAlias;
 
     /**
-     * @return AMI alias `&lt;family&gt;{@literal @}&lt;version&gt;`, e.g. `al2023{@literal @}latest` or `bottlerocket{@literal @}v1.20.0`. Default (when no `amiSelectorTerms`): `al2023{@literal @}latest`.
+     * @return AMI alias `&lt;family&gt;{@literal @}&lt;version&gt;`, e.g. `al2023{@literal @}latest` or `bottlerocket{@literal @}v1.20.0`; used when no `amiSelectorTerms` are given. Default: `al2023{@literal @}latest` (`al2{@literal @}latest` before 0.35, whose releases lack AL2023).
      * 
      */
     public Optional<Output<String>> amiAlias() {
@@ -255,14 +255,14 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * EKS Auto Mode only: the nodes&#39; ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+     * EKS Auto Mode only: the nodes&#39; ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key (see its fields).
      * 
      */
     @Import(name="ephemeralStorage")
     private @Nullable Output<EphemeralStorageArgs> ephemeralStorage;
 
     /**
-     * @return EKS Auto Mode only: the nodes&#39; ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+     * @return EKS Auto Mode only: the nodes&#39; ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key (see its fields).
      * 
      */
     public Optional<Output<EphemeralStorageArgs>> ephemeralStorage() {
@@ -638,7 +638,7 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param amiAlias AMI alias `&lt;family&gt;{@literal @}&lt;version&gt;`, e.g. `al2023{@literal @}latest` or `bottlerocket{@literal @}v1.20.0`. Default (when no `amiSelectorTerms`): `al2023{@literal @}latest`.
+         * @param amiAlias AMI alias `&lt;family&gt;{@literal @}&lt;version&gt;`, e.g. `al2023{@literal @}latest` or `bottlerocket{@literal @}v1.20.0`; used when no `amiSelectorTerms` are given. Default: `al2023{@literal @}latest` (`al2{@literal @}latest` before 0.35, whose releases lack AL2023).
          * 
          * @return builder
          * 
@@ -649,7 +649,7 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param amiAlias AMI alias `&lt;family&gt;{@literal @}&lt;version&gt;`, e.g. `al2023{@literal @}latest` or `bottlerocket{@literal @}v1.20.0`. Default (when no `amiSelectorTerms`): `al2023{@literal @}latest`.
+         * @param amiAlias AMI alias `&lt;family&gt;{@literal @}&lt;version&gt;`, e.g. `al2023{@literal @}latest` or `bottlerocket{@literal @}v1.20.0`; used when no `amiSelectorTerms` are given. Default: `al2023{@literal @}latest` (`al2{@literal @}latest` before 0.35, whose releases lack AL2023).
          * 
          * @return builder
          * 
@@ -930,7 +930,7 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ephemeralStorage EKS Auto Mode only: the nodes&#39; ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+         * @param ephemeralStorage EKS Auto Mode only: the nodes&#39; ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key (see its fields).
          * 
          * @return builder
          * 
@@ -941,7 +941,7 @@ public final class NodeClassSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ephemeralStorage EKS Auto Mode only: the nodes&#39; ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key.
+         * @param ephemeralStorage EKS Auto Mode only: the nodes&#39; ephemeral storage volume. Default: 80Gi, 3000 IOPS, 125 MiB/s, the AWS-managed key (see its fields).
          * 
          * @return builder
          * 

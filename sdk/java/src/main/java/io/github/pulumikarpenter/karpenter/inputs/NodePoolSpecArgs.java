@@ -42,14 +42,14 @@ public final class NodePoolSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * How Karpenter consolidates the pool&#39;s nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.
+     * How Karpenter consolidates the pool&#39;s nodes. Default: consolidation `WhenEmptyOrUnderutilized` after `1m` (see its fields).
      * 
      */
     @Import(name="disruption")
     private @Nullable Output<DisruptionArgs> disruption;
 
     /**
-     * @return How Karpenter consolidates the pool&#39;s nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.
+     * @return How Karpenter consolidates the pool&#39;s nodes. Default: consolidation `WhenEmptyOrUnderutilized` after `1m` (see its fields).
      * 
      */
     public Optional<Output<DisruptionArgs>> disruption() {
@@ -57,14 +57,14 @@ public final class NodePoolSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.
+     * How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h` (`336h` with mode `autoMode`).
      * 
      */
     @Import(name="expireAfter")
     private @Nullable Output<String> expireAfter;
 
     /**
-     * @return How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.
+     * @return How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h` (`336h` with mode `autoMode`).
      * 
      */
     public Optional<Output<String>> expireAfter() {
@@ -117,14 +117,14 @@ public final class NodePoolSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Name of the node class (an entry of `nodeClasses`) the pool&#39;s nodes use. May be omitted when there is exactly one class.
+     * Name of the node class (an entry of `nodeClasses`) the pool&#39;s nodes use. Default: the only node class, when there is exactly one (the default class when `nodeClasses` is empty).
      * 
      */
     @Import(name="nodeClassRef")
     private @Nullable Output<String> nodeClassRef;
 
     /**
-     * @return Name of the node class (an entry of `nodeClasses`) the pool&#39;s nodes use. May be omitted when there is exactly one class.
+     * @return Name of the node class (an entry of `nodeClasses`) the pool&#39;s nodes use. Default: the only node class, when there is exactly one (the default class when `nodeClasses` is empty).
      * 
      */
     public Optional<Output<String>> nodeClassRef() {
@@ -147,14 +147,14 @@ public final class NodePoolSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation &gt; 2.
+     * Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation &gt; 2 (with mode `autoMode`: amd64, on-demand, instance categories c/m/r, generation &gt; 4).
      * 
      */
     @Import(name="requirements")
     private @Nullable Output<List<RequirementArgs>> requirements;
 
     /**
-     * @return Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation &gt; 2.
+     * @return Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation &gt; 2 (with mode `autoMode`: amd64, on-demand, instance categories c/m/r, generation &gt; 4).
      * 
      */
     public Optional<Output<List<RequirementArgs>>> requirements() {
@@ -279,7 +279,7 @@ public final class NodePoolSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param disruption How Karpenter consolidates the pool&#39;s nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.
+         * @param disruption How Karpenter consolidates the pool&#39;s nodes. Default: consolidation `WhenEmptyOrUnderutilized` after `1m` (see its fields).
          * 
          * @return builder
          * 
@@ -290,7 +290,7 @@ public final class NodePoolSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param disruption How Karpenter consolidates the pool&#39;s nodes. Default: `WhenEmptyOrUnderutilized` after `1m`.
+         * @param disruption How Karpenter consolidates the pool&#39;s nodes. Default: consolidation `WhenEmptyOrUnderutilized` after `1m` (see its fields).
          * 
          * @return builder
          * 
@@ -300,7 +300,7 @@ public final class NodePoolSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param expireAfter How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.
+         * @param expireAfter How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h` (`336h` with mode `autoMode`).
          * 
          * @return builder
          * 
@@ -311,7 +311,7 @@ public final class NodePoolSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param expireAfter How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h`.
+         * @param expireAfter How long a node may live before Karpenter replaces it (e.g. `720h`), or `Never`. Default: `720h` (`336h` with mode `autoMode`).
          * 
          * @return builder
          * 
@@ -384,7 +384,7 @@ public final class NodePoolSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param nodeClassRef Name of the node class (an entry of `nodeClasses`) the pool&#39;s nodes use. May be omitted when there is exactly one class.
+         * @param nodeClassRef Name of the node class (an entry of `nodeClasses`) the pool&#39;s nodes use. Default: the only node class, when there is exactly one (the default class when `nodeClasses` is empty).
          * 
          * @return builder
          * 
@@ -395,7 +395,7 @@ public final class NodePoolSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param nodeClassRef Name of the node class (an entry of `nodeClasses`) the pool&#39;s nodes use. May be omitted when there is exactly one class.
+         * @param nodeClassRef Name of the node class (an entry of `nodeClasses`) the pool&#39;s nodes use. Default: the only node class, when there is exactly one (the default class when `nodeClasses` is empty).
          * 
          * @return builder
          * 
@@ -426,7 +426,7 @@ public final class NodePoolSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param requirements Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation &gt; 2.
+         * @param requirements Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation &gt; 2 (with mode `autoMode`: amd64, on-demand, instance categories c/m/r, generation &gt; 4).
          * 
          * @return builder
          * 
@@ -437,7 +437,7 @@ public final class NodePoolSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param requirements Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation &gt; 2.
+         * @param requirements Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation &gt; 2 (with mode `autoMode`: amd64, on-demand, instance categories c/m/r, generation &gt; 4).
          * 
          * @return builder
          * 
@@ -447,7 +447,7 @@ public final class NodePoolSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param requirements Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation &gt; 2.
+         * @param requirements Scheduling requirements on node labels (instance type, zone, capacity type, architecture...). Default: linux, amd64, on-demand, instance categories c/m/r, generation &gt; 2 (with mode `autoMode`: amd64, on-demand, instance categories c/m/r, generation &gt; 4).
          * 
          * @return builder
          * 
