@@ -56,5 +56,6 @@ for program in ${PROGRAM:-$example}; do
 		cp "$program" "$build/src/main/java/${package//.//}/$class.java"
 	fi
 	"${mvn[@]}" -f "$build/pom.xml" compile
-	echo "${PROGRAM:+$program}${PROGRAM:-examples/java}: mvn compile (javac -Werror) passed"
+	label=${program#"$root"/}
+	echo "$label: mvn compile (javac -Werror) passed"
 done
