@@ -85,12 +85,14 @@ func TestEngineReachesConstruct(t *testing.T) {
 	if got := diags[awsProvider]; !reflect.DeepEqual(got, []string{awsPluginMissing}) {
 		t.Errorf("%s: got %q, want exactly %q", awsProvider, got, awsPluginMissing)
 	}
-	// The component's failure is the engine tearing the run down after the provider error: its
-	// AWS reads (partition, region, account) were cancelled, or the connection closed first.
+	// The component fails only because the engine tears the run down after the provider error: its
+	// AWS reads (partition, region, account) were cancelled, or the connection closed first. CLI
+	// 3.259.0 always reported that on the stack; 3.274.1 may not report it at all (seen in CI) —
+	// either is right, any other cause is not.
 	const hasProblem = "error: karpenter:index:Karpenter resource 'k' has a problem: "
-	if got := diags[stack]; len(got) != 1 || !strings.HasPrefix(got[0], hasProblem) {
-		t.Errorf("%s: got %q, want one error: the component failing on its AWS calls", stack, got)
-	} else {
+	if got := diags[stack]; len(got) > 1 || len(got) == 1 && !strings.HasPrefix(got[0], hasProblem) {
+		t.Errorf("%s: got %q, want none, or one error: the component failing on its cancelled AWS calls", stack, got)
+	} else if len(got) == 1 {
 		for _, line := range strings.Split(strings.TrimPrefix(got[0], hasProblem), "\n") {
 			if !cancelled(line) {
 				t.Errorf("%s: a cause other than the cancelled run: %q", stack, line)
