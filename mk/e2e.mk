@@ -36,9 +36,10 @@ E2E_FLAGS ?=
 DEPS_TARGETS += e2e-deps
 TEST_TARGETS += e2e
 
-# Cold on 2 cores: the Pulumi CLI (~6-12 min), pulumi-kubernetes (~8 min), the Karpenter controller
-# (~4 min, with Go 1.27.3), pulumi-language-yaml (~1-2 min), the registry (~1.5 min), the moto[server]
-# venv (~1 min), the IAM simulator (npm, seconds).
+# Cold on 2 cores, each alone: pulumi-kubernetes (~8-12 min), the Pulumi CLI (~5-7 min), the Karpenter
+# controllers (~4-5 min each; 1.15.1 with Go 1.27.3), the registry (~1.5-2 min), pulumi-language-yaml
+# (~1.5 min), the moto[server] venv (~1 min), the IAM simulator (npm, seconds); the script runs them
+# two at a time, each build's lines prefixed with its name and saying which of how many it is.
 e2e-deps:
 	bash tests/scripts/install-e2e-deps.sh >/dev/null
 

@@ -26,5 +26,7 @@ test-harness: build harness-deps
 # Karpenter controller in the loop; prints the engine's output, the cluster's and AWS's view, a
 # node Karpenter launches for pending pods, then runs `pulumi destroy` and shows what is left.
 # ARGS=file adds component inputs (JSON or YAML, e.g. a render args file).
-demo: build harness-deps e2e-deps
+# Builds only what it runs: not the previous Karpenter controller (the upgrade test's).
+demo: build harness-deps
+	E2E_DEPS_FOR=demo bash tests/scripts/install-e2e-deps.sh >/dev/null
 	cd tests && $(HARNESS_ENV) go run ./cmd/demo $(if $(ARGS),-args $(abspath $(ARGS)))

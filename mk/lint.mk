@@ -4,14 +4,17 @@
 # shellcheck is Debian's package.
 #
 #   make lint-deps        build actionlint, install shellcheck (part of `make deps`)
-#   make lint-workflows   actionlint on every workflow, shellcheck on the scripts they run (part of make test)
+#   make lint-workflows   actionlint on every workflow, shellcheck on the scripts they run and the
+#                         installers (part of make test)
+#   make test-scripts     the installers' job runner (tests/scripts/lib_test.sh; part of make test)
 
 ACTIONLINT_VERSION ?= v1.7.12
 ACTIONLINT         := $(CACHE_DIR)/actionlint-$(ACTIONLINT_VERSION)/actionlint
-# The scripts the release workflow runs, linted as strictly as the workflows' own `run:` steps.
-LINT_SCRIPTS       := .ci/run $(wildcard scripts/release/*.sh)
+# The scripts the release workflow runs and the tool installers, linted as strictly as the
+# workflows' own `run:` steps (-x: following what they source).
+LINT_SCRIPTS       := .ci/run $(wildcard scripts/release/*.sh) $(wildcard tests/scripts/*.sh)
 
-.PHONY: lint-deps lint-workflows
+.PHONY: lint-deps lint-workflows test-scripts
 
 $(ACTIONLINT):
 	cd $(CACHE_DIR) && GOWORK=off GOBIN=$(dir $@) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
@@ -31,8 +34,11 @@ lint-deps: $(ACTIONLINT)
 lint-workflows: lint-deps
 	@sc=$$(command -v shellcheck) || { echo "lint-workflows: shellcheck is not on PATH (make lint-deps)" >&2; exit 1; }; \
 	$(ACTIONLINT) -shellcheck="$$sc" -pyflakes= && \
-	"$$sc" $(LINT_SCRIPTS) && \
+	"$$sc" -x $(LINT_SCRIPTS) && \
 	echo "lint-workflows: actionlint $(ACTIONLINT_VERSION) and $$("$$sc" --version | sed -n 's/^version: /shellcheck /p') passed on $$(ls .github/workflows/*.yml | paste -sd' ')"
 
+test-scripts:
+	bash tests/scripts/lib_test.sh
+
 DEPS_TARGETS += lint-deps
-TEST_TARGETS += lint-workflows
+TEST_TARGETS += lint-workflows test-scripts

@@ -47,16 +47,20 @@ fi
 # One tools module, one `go build` (the two controllers reuse most of kube-apiserver's packages).
 # The version stamp is what `git archive` + hack/lib/version.sh would set; Helm charts check
 # .Capabilities.KubeVersion, which is "v0.0.0-master" without it.
-pkg="k8s.io/component-base/version"
-ldflags="-s -w -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=33"
-ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=2025-04-23T00:00:00Z"
 k8s_dir="$tests/tools/kubernetes"
 if [ "$(module_version "$k8s_dir" k8s.io/kubernetes)" != "$K8S_VERSION" ]; then
   log "$k8s_dir/go.mod does not pin k8s.io/kubernetes $K8S_VERSION"
   exit 1
 fi
-go_tools kubernetes "$k8s_dir" "$K8S_VERSION" "$ldflags" \
-  k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler
+control_plane() {
+  local pkg="k8s.io/component-base/version" ldflags
+  ldflags="-s -w -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=33"
+  ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=2025-04-23T00:00:00Z"
+  go_tools kubernetes "$k8s_dir" "$K8S_VERSION" "$ldflags" \
+    k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler
+  # The layout before the three commands shared one directory; superseded.
+  rm -f "$CACHE_DIR/bin/kube-apiserver-$K8S_VERSION"
+}
 
 # kwok (stands in for the kubelets of the engine tests' cluster) and its stages ----------------
 # The stages are the module's own "fast" node and pod stages plus the node heartbeat with leases
@@ -64,37 +68,48 @@ go_tools kubernetes "$k8s_dir" "$K8S_VERSION" "$ldflags" \
 # concatenated into the one config file kwok reads (--config).
 kwok_dir="$tests/tools/kwok"
 KWOK_VERSION="$(module_version "$kwok_dir" sigs.k8s.io/kwok)"
-go_tools kwok "$kwok_dir" "$KWOK_VERSION" "-s -w" sigs.k8s.io/kwok/cmd/kwok
-# Written on every run (a few milliseconds), so a change of the list here takes effect.
-stages="$CACHE_DIR/bin/kwok-$KWOK_VERSION/stages.yaml"
-src="$(module_dir "sigs.k8s.io/kwok@$KWOK_VERSION")/kustomize/stage"
-for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
-  pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
-  printf -- '---\n# sigs.k8s.io/kwok@%s/kustomize/stage/%s\n' "$KWOK_VERSION" "$f"
-  cat "$src/$f"
-done >"$stages.tmp"
-mv "$stages.tmp" "$stages"
-# The layout before the three commands shared one directory; superseded.
-rm -f "$CACHE_DIR/bin/kube-apiserver-$K8S_VERSION"
+kwok() {
+  local stages src f
+  go_tools kwok "$kwok_dir" "$KWOK_VERSION" "-s -w" sigs.k8s.io/kwok/cmd/kwok
+  # Written on every run (a few milliseconds), so a change of the list here takes effect.
+  stages="$CACHE_DIR/bin/kwok-$KWOK_VERSION/stages.yaml"
+  src="$(module_dir "sigs.k8s.io/kwok@$KWOK_VERSION")/kustomize/stage"
+  for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
+    pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
+    printf -- '---\n# sigs.k8s.io/kwok@%s/kustomize/stage/%s\n' "$KWOK_VERSION" "$f"
+    cat "$src/$f"
+  done >"$stages.tmp"
+  mv "$stages.tmp" "$stages"
+}
 
 # Karpenter charts and CRDs (module zips land in the Go module cache) -----------------------
-for v in $KARPENTER_VERSIONS; do
-  dir="$(module_dir "github.com/aws/karpenter-provider-aws@v$v")" || exit 1
-  if [ -z "$dir" ] || [ ! -d "$dir/charts/karpenter-crd" ]; then
-    log "karpenter-provider-aws@v$v: module has no charts/karpenter-crd (dir: ${dir:-none})"
-    exit 1
-  fi
-done
-for entry in $LEGACY_MODULES $AUTOMODE_MODULES; do
-  mod="${entry%%:*}" file="${entry#*:}"
-  dir="$(module_dir "$mod")" || exit 1
-  if [ -z "$dir" ] || [ ! -f "$dir/$file" ]; then
-    log "$mod: module has no $file (dir: ${dir:-none})"
-    exit 1
-  fi
-done
+karpenter_modules() {
+  local v dir entry mod file
+  for v in $KARPENTER_VERSIONS; do
+    dir="$(module_dir "github.com/aws/karpenter-provider-aws@v$v")" || exit 1
+    if [ -z "$dir" ] || [ ! -d "$dir/charts/karpenter-crd" ]; then
+      log "karpenter-provider-aws@v$v: module has no charts/karpenter-crd (dir: ${dir:-none})"
+      exit 1
+    fi
+  done
+  for entry in $LEGACY_MODULES $AUTOMODE_MODULES; do
+    mod="${entry%%:*}" file="${entry#*:}"
+    dir="$(module_dir "$mod")" || exit 1
+    if [ -z "$dir" ] || [ ! -f "$dir/$file" ]; then
+      log "$mod: module has no $file (dir: ${dir:-none})"
+      exit 1
+    fi
+  done
+}
 
 # The tests module's dependencies (Helm, client-go) ------------------------------------------
-(cd "$tests" && GOWORK=off go mod download)
+tests_modules() { (cd "$tests" && GOWORK=off go mod download); }
+
+# Longest first, two at a time (lib.sh); cold times measured on the project's 2-core machines, alone.
+job kubernetes "kube-apiserver, kube-controller-manager and kube-scheduler $K8S_VERSION, ~5-8 min cold" control_plane
+job kwok "kwok $KWOK_VERSION for the kubelets, ~1-2 min cold" kwok
+job karpenter-modules "the Karpenter module zips (charts, CRDs), ~1 min cold" karpenter_modules
+job tests-modules "the tests module's dependencies, ~1 min cold" tests_modules
+run_jobs
 
 log "ok: etcd $(etcd --version 2>/dev/null | head -1 | awk '{print $3}'), kubernetes $K8S_VERSION, kwok $KWOK_VERSION, karpenter $KARPENTER_VERSIONS, legacy $(for e in $LEGACY_MODULES; do printf '%s ' "${e%%:*}"; done)auto mode $(for e in $AUTOMODE_MODULES; do printf '%s ' "${e%%:*}"; done)"

@@ -11,6 +11,70 @@ CACHE_DIR="${CACHE_DIR:-$HOME/.cache/pulumi-karpenter}"
 
 log() { echo "${LOG_PREFIX:-install}: $*" >&2; }
 
+# Independent installs run as jobs, JOBS at a time (default 2, the machines' cores: a cold Go build
+# leaves a core idle while it downloads modules or links, which another build then uses). Each
+# job's lines are printed as they come, prefixed with its name; run_jobs fails, after every job has
+# ended, if one failed. A job is a shell function and its arguments, with what it installs and its
+# expected cold time: a job that builds says so with build_note ("k of N: what, ~time cold").
+JOBS="${JOBS:-2}"
+job_names=()
+job_cmds=()
+job_notes=()
+
+# job NAME NOTE FUNCTION [ARG...]: adds a job; NOTE says what it installs and its cold time.
+job() {
+  local name="$1" note="$2"
+  shift 2
+  job_names+=("$name")
+  job_notes+=("$note")
+  job_cmds+=("$(printf '%q ' "$@")")
+}
+
+# build_note: what the running job installs, for its "building" line (empty outside a job).
+build_note() { [ -z "${JOB_NOTE:-}" ] || printf ' (%s)' "$JOB_NOTE"; }
+
+# run_jobs: runs the added jobs and clears the list. Call it as a plain command, never in a
+# condition (if, ||, &&): there bash ignores set -e inside the jobs, even where they set it. Each job
+# runs under set -e in a subshell of its own; its status is written to a file, so wait's
+# bookkeeping never decides success.
+run_jobs() {
+  local dir i n=${#job_names[@]} failed=() status start
+  dir="$(mktemp -d)"
+  start=$(date +%s)
+  for i in "${!job_names[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
+      wait -n || true
+    done
+    (
+      set +e
+      (
+        set -e
+        export JOB_NOTE="$((i + 1)) of $n: ${job_notes[$i]}"
+        eval "${job_cmds[$i]}"
+      )
+      echo $? >"$dir/$i.status"
+    ) 2>&1 | sed -u "s/^/[${job_names[$i]}] /" >&2 &
+  done
+  wait
+  for i in "${!job_names[@]}"; do
+    status="$(cat "$dir/$i.status" 2>/dev/null || echo 1)"
+    if [ "$status" != 0 ]; then
+      failed+=("${job_names[$i]} (exit $status)")
+    fi
+  done
+  rm -rf "$dir"
+  job_names=()
+  job_cmds=()
+  job_notes=()
+  if [ ${#failed[@]} -gt 0 ]; then
+    log "failed, of $n: ${failed[*]}"
+    return 1
+  fi
+  if [ $(( $(date +%s) - start )) -gt 5 ]; then
+    log "$n installs done in $(( $(date +%s) - start ))s, $JOBS at a time"
+  fi
+}
+
 # module_version DIR MODULE: the version DIR/go.mod requires MODULE at (the pin).
 module_version() {
   local v
@@ -47,7 +111,7 @@ go_tools() {
   if fresh "$out" "$key" && [ -z "$missing" ]; then
     return
   fi
-  log "building $name $version into $out (cold: minutes)"
+  log "building $name $version into $out$(build_note)"
   if [ -n "${PREBUILD:-}" ]; then
     (cd "$dir" && eval "$PREBUILD")
   fi
