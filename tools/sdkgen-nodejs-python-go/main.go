@@ -79,7 +79,7 @@ func goMod(pkg *schema.Package) ([]byte, error) {
 	if err := f.AddGoStmt("1.25"); err != nil {
 		return nil, err
 	}
-	if err := f.AddRequire("github.com/pulumi/pulumi/sdk/v3", "v3.30.0"); err != nil {
+	if err := f.AddRequire("github.com/pulumi/pulumi/sdk/v3", "v3.269.0"); err != nil { // as codegen (pkg v3.274.1) writes it
 		return nil, err
 	}
 	return f.Format()
