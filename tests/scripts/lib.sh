@@ -57,7 +57,9 @@ run_jobs() {
   done
   wait
   for i in "${!job_names[@]}"; do
-    status="$(cat "$dir/$i.status" 2>/dev/null || echo 1)"
+    # No status (a job killed, or a full disk that took its status file): a failure.
+    status="$(cat "$dir/$i.status" 2>/dev/null || true)"
+    status="${status:-unknown}"
     if [ "$status" != 0 ]; then
       failed+=("${job_names[$i]} (exit $status)")
     fi
