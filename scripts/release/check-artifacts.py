@@ -4,7 +4,8 @@ artifact a release publishes exists under its expected name, and carries exactly
 version, in its name and in its metadata:
 
   plugin   the six pulumi-resource-karpenter-v<V>-<os>-<arch>.tar.gz (binary at the root), the
-           checksums file, and the host platform's binary printing <V> for --version
+           checksums file, and the host platform's binary printing <V> for --version; with
+           --platforms, exactly those archives (make test's dry run builds two of the six)
   npm      @pulumi-karpenter/karpenter: package.json version and pulumi.version
   python   pulumi_karpenter: wheel METADATA and file name, sdist PKG-INFO and file name (PEP 440
            form of <V>, as the SDK generator writes it into pyproject.toml)
@@ -22,7 +23,8 @@ Every pulumi-plugin.json (plugin.json in the jar) and schema.json found in an ar
 stamped SDK tree must carry <V> and the schema's pluginDownloadURL. Standard library only, plus
 `packaging` for the PEP 440 form (the release Python has it).
 
-Usage: check-artifacts.py --version V --dist DIST --host OS-ARCH [--nupkg] [--go=fail|warn]
+Usage: check-artifacts.py --version V --dist DIST --host OS-ARCH [--platforms "OS-ARCH ..."]
+                          [--nupkg] [--go=fail|warn]
 """
 
 import argparse
@@ -105,14 +107,18 @@ def plugin_members(names):
 
 
 # --- plugin archives ---------------------------------------------------------------------------
-def check_plugin(dist, version, host):
+def check_plugin(dist, version, host, platforms):
     what = "plugin"
-    archives = [f"{PROVIDER}-v{version}-{p}.tar.gz" for p in PLATFORMS]
+    unknown = sorted(set(platforms) - set(PLATFORMS))
+    if unknown or host not in platforms:
+        fail(what, f"--platforms {platforms}: each one of {PLATFORMS}, the host {host} among them")
+        return
+    archives = [f"{PROVIDER}-v{version}-{p}.tar.gz" for p in platforms]
     present = sorted(f for f in os.listdir(dist) if f.startswith(f"{PROVIDER}-v") and f.endswith(".tar.gz"))
     if present != sorted(archives):
         fail(what, f"archives in {dist}: {present}, want exactly {sorted(archives)}")
         return
-    for a, p in zip(archives, PLATFORMS):
+    for a, p in zip(archives, platforms):
         binary = PROVIDER + (".exe" if p.startswith("windows") else "")
         with tarfile.open(os.path.join(dist, a)) as t:
             if binary not in t.getnames():
@@ -137,7 +143,9 @@ def check_plugin(dist, version, host):
         t.extract(PROVIDER, tmp)
         got = subprocess.run([os.path.join(tmp, PROVIDER), "--version"], capture_output=True, text=True).stdout.strip()
     expect(what, f"{host_archive}: {PROVIDER} --version", got, version)
-    return f"6 archives v{version} (binary at the root), checksums match, {host} binary --version prints {got}"
+    which = "all six platforms" if len(platforms) == len(PLATFORMS) else f"{', '.join(platforms)} of the six"
+    return (f"{len(archives)} archives v{version} ({which}; binary at the root), checksums match, "
+            f"{host} binary --version prints {got}")
 
 
 # --- npm ---------------------------------------------------------------------------------------
@@ -361,6 +369,8 @@ def main():
     p.add_argument("--version", required=True)
     p.add_argument("--dist", required=True)
     p.add_argument("--host", required=True, help="GOOS-GOARCH of this machine")
+    p.add_argument("--platforms", default=" ".join(PLATFORMS),
+                   help="the OS-ARCH archives built, space-separated (default: all six)")
     p.add_argument("--nupkg", action="store_true", help="a .nupkg was built (dotnet is on PATH)")
     p.add_argument("--go", choices=("fail", "warn"), default="fail",
                    help="a version the Go SDK's module path cannot be tagged with: fail, or only warn")
@@ -370,7 +380,7 @@ def main():
         server = json.load(f)["pluginDownloadURL"]
 
     print(f"check-artifacts: {a.dist}/ for version {a.version}")
-    run("plugin", check_plugin, a.dist, a.version, a.host)
+    run("plugin", check_plugin, a.dist, a.version, a.host, a.platforms.split())
     run("npm", check_npm, a.dist, a.version, server)
     run("python", check_python, a.dist, a.version, server)
     run("java", check_java, a.dist, a.version, server, os.path.join(a.dist, "sdk", "java"))
