@@ -73,6 +73,22 @@ func statedDefaults() []statedDefault {
 		out = append(out, statedDefault{at: at, says: says, value: value, unset: unset})
 	}
 
+	// adopt's names: what a render of an adoption on cluster demo imports, with the cluster's name
+	// put back as the placeholder the descriptions use.
+	adopted := func(version, rules, child string) func(t *testing.T) string {
+		return func(t *testing.T) string {
+			args := mergeArgs(t, defaultArgs, `{"version": "`+version+`", "adopt": {"interruptionRuleNames": `+rules+`}}`)
+			return strings.ReplaceAll(renderOnce(t, args).get(child).String("name"), "demo", "<clusterName>")
+		}
+	}
+	rules14 := `{"scheduledChange": "s", "spotInterruption": "p", "rebalance": "r", "stateChange": "c", "capacityReservation": "v"}`
+	rules031 := `{"scheduledChange": "s", "spotInterruption": "p", "rebalance": "r", "stateChange": "c"}`
+	adoptionAt := "karpenter:index:Adoption."
+	add(adoptionAt+"nodeRoleName", "Default: `KarpenterNodeRole-<clusterName>`", "KarpenterNodeRole-<clusterName>", adopted("1.14.1", rules14, "karpenter-node"))
+	add(adoptionAt+"controllerRoleName", "Default: `<clusterName>-karpenter`", "<clusterName>-karpenter", adopted("1.14.1", rules14, "karpenter-controller"))
+	add(adoptionAt+"interruptionQueueName", "Default: `<clusterName>`", "<clusterName>", adopted("1.14.1", rules14, "karpenter-interruption"))
+	add(adoptionAt+"instanceProfileName", "Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32", "KarpenterNodeInstanceProfile-<clusterName>", adopted("0.31.4", rules031, "karpenter-node-profile"))
+
 	// The component's inputs, from the plan of args that set none of them.
 	add(karpenterAt+"mode", "Default: `selfManaged`", "selfManaged", str(func(p *plan.Plan) any { return p.Mode }, def))
 	add(karpenterAt+"version", "Default: `"+catalog.DefaultVersion+"`", catalog.DefaultVersion, str(func(p *plan.Plan) any { return p.Release.Version }, def))

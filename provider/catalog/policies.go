@@ -82,6 +82,15 @@ func (s AwsScope) QueueArn(name string) string {
 	return fmt.Sprintf("arn:%s:sqs:%s:%s:%s", s.Partition, s.Region, s.Account, name)
 }
 
+func (s AwsScope) PolicyArn(name string) string {
+	return fmt.Sprintf("arn:%s:iam::%s:policy/%s", s.Partition, s.Account, name)
+}
+
+// QueueURL is the URL SQS gives a queue (its id in pulumi-aws).
+func (s AwsScope) QueueURL(name string) string {
+	return fmt.Sprintf("https://sqs.%s.%s/%s/%s", s.Region, s.DNSSuffix, s.Account, name)
+}
+
 // PolicyScope adds what the controller policies name: the cluster, the roles the controller
 // may pass to EC2, and the interruption queue (empty without interruption handling).
 type PolicyScope struct {
@@ -121,25 +130,54 @@ type PolicyFamily func(s PolicyScope, r Release) []Statement
 // layout when one policy would exceed IAM's size limit.
 var policyGroups = []struct {
 	key, description string
-	sids             []string
+	// templateName is the template's ManagedPolicyName, with %s for the cluster name.
+	templateName string
+	sids         []string
 }{
-	{"node-lifecycle", "launch, tag and terminate the cluster's nodes", []string{
+	{"node-lifecycle", "launch, tag and terminate the cluster's nodes", "KarpenterControllerNodeLifecyclePolicy-%s", []string{
 		"AllowScopedEC2InstanceAccessActions", "AllowScopedEC2InstanceActions", "AllowScopedEC2LaunchTemplateAccessActions",
 		"AllowScopedEC2InstanceActionsWithTags", "AllowScopedResourceCreationTagging", "AllowScopedResourceTagging",
 		"AllowMachineMigrationTagging", "AllowScopedDeletion"}},
-	{"iam-integration", "pass the node role and manage the instance profiles of node classes", []string{
+	{"iam-integration", "pass the node role and manage the instance profiles of node classes", "KarpenterControllerIAMIntegrationPolicy-%s", []string{
 		"AllowPassingInstanceRole", "AllowScopedInstanceProfileCreationActions", "AllowScopedInstanceProfileTagActions",
 		"AllowScopedInstanceProfileActions"}},
-	{"eks-integration", "discover the cluster endpoint", []string{"AllowAPIServerEndpointDiscovery"}},
-	{"interruption", "read the interruption queue", []string{"AllowInterruptionQueueActions"}},
-	{"resource-discovery", "read EC2, SSM, pricing and instance profile information", []string{
+	{"eks-integration", "discover the cluster endpoint", "KarpenterControllerEKSIntegrationPolicy-%s", []string{"AllowAPIServerEndpointDiscovery"}},
+	{"interruption", "read the interruption queue", "KarpenterControllerInterruptionPolicy-%s", []string{"AllowInterruptionQueueActions"}},
+	{"resource-discovery", "read EC2, SSM, pricing and instance profile information", "KarpenterControllerResourceDiscoveryPolicy-%s", []string{
 		"AllowRegionalReadActions", "AllowSSMReadActions", "AllowPricingReadActions",
 		"AllowUnscopedInstanceProfileListAction", "AllowInstanceProfileReadActions"}},
-	{"zonal-shift", "read the cluster's zonal shift status", []string{"AllowZonalShiftStatusReadOnly"}},
+	{"zonal-shift", "read the cluster's zonal shift status", "KarpenterControllerZonalShiftPolicy-%s", []string{"AllowZonalShiftStatusReadOnly"}},
 }
 
-// singlePolicyKey names the one controller policy of releases before the split.
-const singlePolicyKey = "policy"
+// singlePolicyKey names the one controller policy of releases before the split;
+// singlePolicyTemplateName is its name in their templates (cfn-v0.31 to cfn-v1.8).
+const (
+	singlePolicyKey          = "policy"
+	singlePolicyTemplateName = "KarpenterControllerPolicy-%s"
+)
+
+// ControllerPolicyKeys are the keys a controller policy can have, in layout order.
+func ControllerPolicyKeys() []string {
+	keys := []string{singlePolicyKey}
+	for _, g := range policyGroups {
+		keys = append(keys, g.key)
+	}
+	return keys
+}
+
+// TemplatePolicyName is the official template's name for the controller policy with this
+// layout key, for a cluster ("" for a key no template has).
+func TemplatePolicyName(key, cluster string) string {
+	if key == singlePolicyKey {
+		return fmt.Sprintf(singlePolicyTemplateName, cluster)
+	}
+	for _, g := range policyGroups {
+		if g.key == key {
+			return fmt.Sprintf(g.templateName, cluster)
+		}
+	}
+	return ""
+}
 
 // ControllerPolicy is one managed policy the component creates for the controller.
 type ControllerPolicy struct {

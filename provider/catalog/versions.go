@@ -34,6 +34,12 @@ type Generation struct {
 	// chart installs them from its crds/ directory.
 	CrdChart         bool
 	DefaultNamespace string
+	// Crds are the CRDs the generation's karpenter-crd chart installs in all its releases (none
+	// without the chart); CrdNames adds those later releases added.
+	Crds []string
+	// TemplateInstanceProfile is the instance profile the generation's template creates, with %s
+	// for the cluster name ("" when it creates none: Karpenter makes them from node classes).
+	TemplateInstanceProfile string
 
 	// Validation data for the custom resources.
 	AmiFamilies           []string // EC2NodeClass amiFamily / AWSNodeTemplate amiFamily
@@ -66,14 +72,15 @@ var generations = []*Generation{
 		// The Provisioner era: Provisioner and AWSNodeTemplate, global settings under
 		// settings.aws, CRDs shipped in the chart, an instance profile per cluster.
 		Name: "v1alpha5", from: semver.MustParse("0.19.0"), until: semver.MustParse("0.32.0"),
-		NodePool:              ApiKind{"karpenter.sh/v1alpha5", "Provisioner"},
-		NodeClass:             ApiKind{"karpenter.k8s.aws/v1alpha1", "AWSNodeTemplate"},
-		Policy:                alphaPolicy,
-		Values:                alphaValues,
-		CrdChart:              false,
-		DefaultNamespace:      "karpenter",
-		AmiFamilies:           []string{"AL2", "Bottlerocket", "Ubuntu", "Windows2019", "Windows2022", "Custom"},
-		ConsolidationPolicies: []string{"WhenEmpty", "WhenEmptyOrUnderutilized"},
+		NodePool:                ApiKind{"karpenter.sh/v1alpha5", "Provisioner"},
+		NodeClass:               ApiKind{"karpenter.k8s.aws/v1alpha1", "AWSNodeTemplate"},
+		Policy:                  alphaPolicy,
+		Values:                  alphaValues,
+		CrdChart:                false,
+		DefaultNamespace:        "karpenter",
+		TemplateInstanceProfile: "KarpenterNodeInstanceProfile-%s",
+		AmiFamilies:             []string{"AL2", "Bottlerocket", "Ubuntu", "Windows2019", "Windows2022", "Custom"},
+		ConsolidationPolicies:   []string{"WhenEmpty", "WhenEmptyOrUnderutilized"},
 	},
 	{
 		// The beta APIs: NodePool and EC2NodeClass v1beta1.
@@ -84,6 +91,7 @@ var generations = []*Generation{
 		Values:                settingsValues,
 		CrdChart:              true,
 		DefaultNamespace:      "kube-system",
+		Crds:                  []string{"ec2nodeclasses.karpenter.k8s.aws", "nodeclaims.karpenter.sh", "nodepools.karpenter.sh"},
 		AmiFamilies:           []string{"AL2", "AL2023", "Bottlerocket", "Ubuntu", "Windows2019", "Windows2022", "Custom"},
 		ConsolidationPolicies: []string{"WhenEmpty", "WhenUnderutilized", "WhenEmptyOrUnderutilized"},
 	},
@@ -95,6 +103,7 @@ var generations = []*Generation{
 		Values:                settingsValues,
 		CrdChart:              true,
 		DefaultNamespace:      "kube-system",
+		Crds:                  []string{"ec2nodeclasses.karpenter.k8s.aws", "nodeclaims.karpenter.sh", "nodepools.karpenter.sh"},
 		AmiFamilies:           []string{"AL2", "AL2023", "Bottlerocket", "Custom", "Windows2019", "Windows2022", "Windows2025"},
 		ConsolidationPolicies: []string{"WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced"},
 	},
@@ -113,6 +122,8 @@ const (
 	FeatureListInstanceProfiles     Feature = "iam:ListInstanceProfiles"
 	FeatureSplitPolicy              Feature = "the split controller policy"
 	FeatureCapacityReservationRule  Feature = "the capacity reservation interruption rule"
+	FeatureNodeOverlays             Feature = "the NodeOverlay CRD"
+	FeatureCapacityBuffers          Feature = "the CapacityBuffer CRD"
 	FeaturePlacementGroups          Feature = "placement group permissions"
 	FeatureInstanceStatus           Feature = "ec2:DescribeInstanceStatus"
 	FeatureZonalShift               Feature = "the zonal shift policy"
@@ -162,25 +173,30 @@ var FeatureSince = map[Feature]semver.Version{
 	FeatureListInstanceProfiles:    semver.MustParse("1.7.0"),
 	FeatureSplitPolicy:             semver.MustParse("1.9.0"),
 	FeatureCapacityReservationRule: semver.MustParse("1.10.0"),
-	FeaturePlacementGroups:         semver.MustParse("1.11.0"),
-	FeatureInstanceStatus:          semver.MustParse("1.12.0"),
-	FeatureZonalShift:              semver.MustParse("1.12.0"),
-	FeatureBalanced:                semver.MustParse("1.14.0"),
-	FeatureRebootInstances:         semver.MustParse("1.15.0"),
-	FeatureUnhealthyBudgets:        semver.MustParse("1.15.0"),
-	FeatureEnclaveOptions:          semver.MustParse("1.15.0"),
-	FeatureOpenKubelet:             semver.MustParse("1.15.0"),
-	FeatureWindows2025:             semver.MustParse("1.9.0"),
-	FeatureNodeClassRole:           semver.MustParse("0.32.0"),
-	FeatureNodeClassProfile:        semver.MustParse("0.32.2"),
-	FeatureAL2023:                  semver.MustParse("0.35.0"),
-	FeatureRootVolume:              semver.MustParse("0.32.0"),
-	FeatureSSMParameter:            semver.MustParse("1.4.0"),
-	FeatureAssociatePublicIP:       semver.MustParse("0.35.0"),
-	FeatureInstanceStorePolicy:     semver.MustParse("0.34.0"),
-	FeatureWebhookValuesRemoved:    semver.MustParse("1.1.0"),
-	FeatureIgnoreDRARequestsFalse:  semver.MustParse("1.15.0"),
-	FeatureReservedCapacity:        semver.MustParse("1.3.0"),
+	// The karpenter-crd chart's CRDs (module zips): nodeoverlays is absent from 1.2.1's chart and
+	// present from 1.8.2's (the proxy serves no release between; NodeOverlay came in as alpha with
+	// 1.7.0); capacitybuffers is absent from 1.13.1's and present in 1.14.1's.
+	FeatureNodeOverlays:           semver.MustParse("1.7.0"),
+	FeatureCapacityBuffers:        semver.MustParse("1.14.0"),
+	FeaturePlacementGroups:        semver.MustParse("1.11.0"),
+	FeatureInstanceStatus:         semver.MustParse("1.12.0"),
+	FeatureZonalShift:             semver.MustParse("1.12.0"),
+	FeatureBalanced:               semver.MustParse("1.14.0"),
+	FeatureRebootInstances:        semver.MustParse("1.15.0"),
+	FeatureUnhealthyBudgets:       semver.MustParse("1.15.0"),
+	FeatureEnclaveOptions:         semver.MustParse("1.15.0"),
+	FeatureOpenKubelet:            semver.MustParse("1.15.0"),
+	FeatureWindows2025:            semver.MustParse("1.9.0"),
+	FeatureNodeClassRole:          semver.MustParse("0.32.0"),
+	FeatureNodeClassProfile:       semver.MustParse("0.32.2"),
+	FeatureAL2023:                 semver.MustParse("0.35.0"),
+	FeatureRootVolume:             semver.MustParse("0.32.0"),
+	FeatureSSMParameter:           semver.MustParse("1.4.0"),
+	FeatureAssociatePublicIP:      semver.MustParse("0.35.0"),
+	FeatureInstanceStorePolicy:    semver.MustParse("0.34.0"),
+	FeatureWebhookValuesRemoved:   semver.MustParse("1.1.0"),
+	FeatureIgnoreDRARequestsFalse: semver.MustParse("1.15.0"),
+	FeatureReservedCapacity:       semver.MustParse("1.3.0"),
 
 	// NodePool and EC2NodeClass spec fields, from diffing the CRDs (pkg/apis/crds) of the module
 	// zips the proxy serves: karpenter-provider-aws 0.36.2, 1.0.0, 1.0.8, 1.2.1, 1.3.3, 1.6.3,
@@ -390,4 +406,29 @@ var DefaultRequirements = []LabelRequirement{
 	{Key: "karpenter.sh/capacity-type", Operator: "In", Values: []string{"on-demand"}},
 	{Key: "karpenter.k8s.aws/instance-category", Operator: "In", Values: []string{"c", "m", "r"}},
 	{Key: "karpenter.k8s.aws/instance-generation", Operator: "Gt", Values: []string{"2"}},
+}
+
+// laterCrds are CRDs the karpenter-crd chart gained within a generation.
+var laterCrds = []struct {
+	name  string
+	since Feature
+}{
+	{"nodeoverlays.karpenter.sh", FeatureNodeOverlays},
+	{"capacitybuffers.autoscaling.x-k8s.io", FeatureCapacityBuffers},
+}
+
+// CrdNames are the CRDs the release's karpenter-crd chart installs, sorted (none without the
+// chart).
+func (r Release) CrdNames() []string {
+	if !r.CrdChart {
+		return nil
+	}
+	names := slices.Clone(r.Crds)
+	for _, crd := range laterCrds {
+		if r.Has(crd.since) {
+			names = append(names, crd.name)
+		}
+	}
+	slices.Sort(names)
+	return names
 }

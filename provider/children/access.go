@@ -96,12 +96,16 @@ func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resour
 		if b.plan.WindowsNodes {
 			entryType = "EC2_WINDOWS"
 		}
+		var adopt []pulumi.ResourceOption
+		if principal, ok := b.knownNodeRoleArn(); ok {
+			adopt = b.adopting(accessEntryID(b.adoptedCluster(), principal))
+		}
 		entry, err := b.newChild(eksAccessEntry, "-node-access", pulumi.Map{
 			"clusterName":  b.plan.Deferred.ClusterName,
 			"principalArn": roleArn,
 			"type":         pulumi.String(entryType),
 			"tags":         b.plan.Deferred.Tags,
-		})
+		}, adopt...)
 		if err != nil {
 			return nil, err
 		}
@@ -180,11 +184,15 @@ func (b *builder) createPodIdentity(roleArn pulumi.StringOutput) ([]pulumi.Resou
 			"clusterName": b.plan.Deferred.ClusterName,
 			"addonName":   pulumi.String(podIdentityAgentAddon),
 			"tags":        b.plan.Deferred.Tags,
-		})
+		}, b.adopting(addonID(b.adoptedCluster(), podIdentityAgentAddon))...)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, addon)
+	}
+	var adopt []pulumi.ResourceOption
+	if a := b.plan.Adopt; a != nil {
+		adopt = b.adopting(podIdentityID(b.adoptedCluster(), a.PodIdentityAssociationID))
 	}
 	association, err := b.newChild(eksPodIdentity, "-pod-identity", pulumi.Map{
 		"clusterName":    b.plan.Deferred.ClusterName,
@@ -192,7 +200,7 @@ func (b *builder) createPodIdentity(roleArn pulumi.StringOutput) ([]pulumi.Resou
 		"serviceAccount": pulumi.String(b.plan.ServiceAccount),
 		"roleArn":        roleArn,
 		"tags":           b.plan.Deferred.Tags,
-	})
+	}, adopt...)
 	if err != nil {
 		return nil, err
 	}
@@ -255,10 +263,11 @@ func (b *builder) createSpotServiceLinkedRole() ([]pulumi.Resource, error) {
 	if !b.plan.SpotServiceLinkedRole {
 		return nil, nil
 	}
+	opts := append([]pulumi.ResourceOption{pulumi.RetainOnDelete(true)}, b.adopting(b.spotServiceLinkedRoleArn())...)
 	role, err := b.newChild(iamServiceLinkedRole, "-spot-service-linked-role", pulumi.Map{
 		"awsServiceName": pulumi.String("spot.amazonaws.com"),
 		"tags":           b.plan.Deferred.Tags,
-	}, pulumi.RetainOnDelete(true))
+	}, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -61,6 +61,11 @@ func (b *builder) createCrdRelease() (*Child, error) {
 	if !b.plan.InstallCrds {
 		return nil, nil
 	}
+	// An adopted install's CRDs go to this release (the getting-started install has none).
+	handedOver, err := b.handOverCrds()
+	if err != nil {
+		return nil, err
+	}
 	values := pulumi.Map{}
 	if b.plan.Release.Has(catalog.FeatureV1) && !b.plan.Release.Has(catalog.FeatureWebhookValuesRemoved) {
 		// The 1.0 CRDs route conversions to the controller's webhook service; 1.0.0 defaults
@@ -79,7 +84,7 @@ func (b *builder) createCrdRelease() (*Child, error) {
 		// delete every NodePool and NodeClaim, Auto Mode's included.
 		opts = append(opts, pulumi.RetainOnDelete(true))
 	}
-	return b.newRelease("-crd-release", crdChart, values, false, nil, opts...)
+	return b.newRelease("-crd-release", crdChart, values, false, handedOver, opts...)
 }
 
 // createControllerRelease installs the controller once its CRDs, IAM and queue exist, so it
@@ -87,7 +92,8 @@ func (b *builder) createCrdRelease() (*Child, error) {
 func (b *builder) createControllerRelease(deps []pulumi.Resource, controller controllerIAM, queue *interruptionQueue) (*Child, error) {
 	values := b.controllerValues(controller, queue)
 	// Before v0.32 the chart itself installs the CRDs (there is no karpenter-crd chart).
-	return b.newRelease("-release", controllerChart, values, !b.plan.ChartCrds, deps)
+	return b.newRelease("-release", controllerChart, values, !b.plan.ChartCrds, deps,
+		b.adopting(releaseID(b.plan.Namespace, controllerChart))...)
 }
 
 // controllerValues are the chart values the component owns, keyed for the release's

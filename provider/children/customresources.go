@@ -35,7 +35,8 @@ func (b *builder) createCustomResources(deps []pulumi.Resource) error {
 // so an upgrade across the boundary must update it in place — replacing it would delete the
 // live object (and drain its nodes) after creating its successor.
 func (b *builder) newCustomResource(suffix string, kind catalog.ApiKind, name string, body map[string]any, deps []pulumi.Resource) (*Child, error) {
-	opts := []pulumi.ResourceOption{pulumi.DependsOn(deps)}
+	// Pools and classes are cluster-scoped: an adopted one is imported by its name.
+	opts := append([]pulumi.ResourceOption{pulumi.DependsOn(deps)}, b.adopting(name)...)
 	for _, older := range catalog.PreviousAPIVersions[kind] {
 		opts = append(opts, pulumi.Aliases([]pulumi.Alias{{Type: pulumi.String(older.Token())}}))
 	}

@@ -71,12 +71,17 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 		}, nil
 	}
 
+	roleName, adopted := b.adoptedName(func() string { return b.plan.Adopt.ControllerRole }, catalog.ControllerRoleSuffix)
+	var adopt []pulumi.ResourceOption
+	if adopted {
+		adopt = b.adopting(roleName, "path")
+	}
 	role, err := b.newChild(iamRole, catalog.ControllerRoleSuffix, pulumi.Map{
-		"name":             pulumi.String(b.physicalName(catalog.ControllerRoleSuffix)),
+		"name":             pulumi.String(roleName),
 		"description":      b.describe("controller role"),
 		"assumeRolePolicy": b.controllerTrustPolicy(),
 		"tags":             b.plan.Deferred.Tags,
-	})
+	}, adopt...)
 	if err != nil {
 		return controllerIAM{}, err
 	}
@@ -101,16 +106,25 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 
 	var policyArns pulumi.StringArray
 	for _, p := range policies {
+		name, adoptedPolicy := b.adoptedName(func() string { return b.plan.Adopt.ControllerPolicies[p.Key] }, "-controller-"+p.Key)
+		var adopt, adoptAttachment []pulumi.ResourceOption
+		if adoptedPolicy {
+			// IAM cannot change a policy's description or path: keep the install's.
+			adopt = b.adopting(b.aws.PolicyArn(name), "description", "path")
+			if adopted {
+				adoptAttachment = b.adopting(attachmentID(roleName, b.aws.PolicyArn(name)))
+			}
+		}
 		policy, err := b.newChild(iamPolicy, "-controller-"+p.Key, pulumi.Map{
-			"name":        pulumi.String(b.physicalName("-controller-" + p.Key)),
+			"name":        pulumi.String(name),
 			"description": b.describe("controller policy: " + p.Description),
 			"policy":      documents.MapIndex(pulumi.String(p.Key)),
 			"tags":        b.plan.Deferred.Tags,
-		})
+		}, adopt...)
 		if err != nil {
 			return controllerIAM{}, err
 		}
-		if err := b.attach(&out, role, "-controller-"+p.Key+"-attach", policy.Arn); err != nil {
+		if err := b.attach(&out, role, "-controller-"+p.Key+"-attach", policy.Arn, adoptAttachment...); err != nil {
 			return controllerIAM{}, err
 		}
 		policyArns = append(policyArns, policy.Arn)
@@ -142,8 +156,8 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 	return out, nil
 }
 
-func (b *builder) attach(out *controllerIAM, role *Child, suffix string, policyArn pulumi.StringInput) error {
-	att, err := b.newChild(iamRolePolicyAttach, suffix, pulumi.Map{"role": role.Name, "policyArn": policyArn})
+func (b *builder) attach(out *controllerIAM, role *Child, suffix string, policyArn pulumi.StringInput, opts ...pulumi.ResourceOption) error {
+	att, err := b.newChild(iamRolePolicyAttach, suffix, pulumi.Map{"role": role.Name, "policyArn": policyArn}, opts...)
 	if err != nil {
 		return err
 	}
@@ -160,7 +174,7 @@ func (b *builder) controllerPolicyLayout(queueArn string) []catalog.ControllerPo
 	if !ok {
 		cluster = strings.Repeat("c", 100)
 	}
-	nodeRole, ok := b.plan.KnownInput("nodeRoleArn")
+	nodeRole, ok := b.knownNodeRoleArn()
 	if !ok {
 		nodeRole = b.aws.RoleArn(b.physicalName(catalog.NodeRoleSuffix))
 	}
@@ -220,13 +234,15 @@ type nodeIAM struct {
 type policyAttachment struct {
 	suffix string
 	arn    pulumi.StringInput
+	// extra: the user's (nodeRoleAdditionalPolicyArns), which a running install may not have.
+	extra bool
 }
 
 // nodePolicyAttachments are the node role's managed policies: the four AWS policies every EKS
 // node needs (Auto Mode's two), then the user's additional ones in key order.
 func (b *builder) nodePolicyAttachments() []policyAttachment {
 	aws := func(suffix, name string) policyAttachment {
-		return policyAttachment{suffix, pulumi.String(fmt.Sprintf("arn:%s:iam::aws:policy/%s", b.aws.Partition, name))}
+		return policyAttachment{suffix, pulumi.String(fmt.Sprintf("arn:%s:iam::aws:policy/%s", b.aws.Partition, name)), false}
 	}
 	attachments := []policyAttachment{
 		aws("-node-worker", "AmazonEKSWorkerNodePolicy"),
@@ -242,7 +258,7 @@ func (b *builder) nodePolicyAttachments() []policyAttachment {
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(b.plan.Deferred.NodeRoleAdditionalPolicyArns)) {
-		attachments = append(attachments, policyAttachment{"-node-extra-" + key, b.plan.Deferred.NodeRoleAdditionalPolicyArns[key]})
+		attachments = append(attachments, policyAttachment{"-node-extra-" + key, b.plan.Deferred.NodeRoleAdditionalPolicyArns[key], true})
 	}
 	return attachments
 }
@@ -265,13 +281,17 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 		Principal: map[string]string{"Service": "ec2." + b.aws.DNSSuffix},
 		Action:    catalog.List{"sts:AssumeRole"},
 	}}}.Json()
-	name := b.physicalName(catalog.NodeRoleSuffix)
+	name, adopted := b.nodeRoleName()
+	var adopt []pulumi.ResourceOption
+	if adopted {
+		adopt = b.adopting(name, "path")
+	}
 	role, err := b.newChild(iamRole, catalog.NodeRoleSuffix, pulumi.Map{
 		"name":             pulumi.String(name),
 		"description":      b.describe("node role"),
 		"assumeRolePolicy": pulumi.String(trust),
 		"tags":             b.plan.Deferred.Tags,
-	})
+	}, adopt...)
 	if err != nil {
 		return nodeIAM{}, err
 	}
@@ -286,7 +306,11 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 	}
 
 	for _, a := range b.nodePolicyAttachments() {
-		att, err := b.newChild(iamRolePolicyAttach, a.suffix, pulumi.Map{"role": role.Name, "policyArn": a.arn})
+		var adopt []pulumi.ResourceOption
+		if arn, ok := a.arn.(pulumi.String); ok && adopted && !a.extra {
+			adopt = b.adopting(attachmentID(name, string(arn)))
+		}
+		att, err := b.newChild(iamRolePolicyAttach, a.suffix, pulumi.Map{"role": role.Name, "policyArn": a.arn}, adopt...)
 		if err != nil {
 			return nodeIAM{}, err
 		}
@@ -294,11 +318,16 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 	}
 
 	if b.plan.CreateInstanceProfile {
+		profileName, adoptedProfile := b.adoptedName(func() string { return b.plan.Adopt.InstanceProfile }, "-node-profile")
+		var adopt []pulumi.ResourceOption
+		if adoptedProfile {
+			adopt = b.adopting(profileName, "path")
+		}
 		profile, err := b.newChild(iamInstanceProfile, "-node-profile", pulumi.Map{
-			"name": pulumi.String(b.physicalName("-node-profile")),
+			"name": pulumi.String(profileName),
 			"role": role.Name,
 			"tags": b.plan.Deferred.Tags,
-		})
+		}, adopt...)
 		if err != nil {
 			return nodeIAM{}, err
 		}
@@ -307,4 +336,20 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 	}
 
 	return out, nil
+}
+
+// knownNodeRoleArn is the node role's ARN when it is known at construct: the role the component
+// creates (named from the start), or a nodeRoleArn the engine sent known.
+func (b *builder) knownNodeRoleArn() (string, bool) {
+	if b.plan.CreateNodeRole {
+		name, _ := b.nodeRoleName()
+		return b.aws.RoleArn(name), true
+	}
+	return b.plan.KnownInput("nodeRoleArn")
+}
+
+// nodeRoleName is the node role's name: the running install's when adopting, else the
+// component's own. adopted says which.
+func (b *builder) nodeRoleName() (name string, adopted bool) {
+	return b.adoptedName(func() string { return b.plan.Adopt.NodeRole }, catalog.NodeRoleSuffix)
 }

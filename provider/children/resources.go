@@ -35,6 +35,7 @@ const (
 	helmRelease                = "kubernetes:helm.sh/v3:Release"
 	configMap                  = "kubernetes:core/v1:ConfigMap"
 	configMapPatch             = "kubernetes:core/v1:ConfigMapPatch"
+	crdPatch                   = "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinitionPatch"
 	InvokePartition            = "aws:index/getPartition:getPartition"
 	InvokeRegion               = "aws:index/getRegion:getRegion"
 	InvokeCallerIdentity       = "aws:index/getCallerIdentity:getCallerIdentity"

@@ -83,6 +83,9 @@ type KarpenterArgs struct {
 	DefaultNodePool *bool           `pulumi:"defaultNodePool,optional"`
 	NodePools       []NodePoolSpec  `pulumi:"nodePools,optional"`
 	NodeClasses     []NodeClassSpec `pulumi:"nodeClasses,optional"`
+
+	// Moving a running install under the component.
+	Adopt *Adoption `pulumi:"adopt,optional"`
 }
 
 // Annotate documents every input; the descriptions become the SDK docs in every language.
@@ -128,6 +131,7 @@ func (a *KarpenterArgs) Annotate(an infer.Annotator) {
 	an.Describe(&a.Values, "Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets (`null` removes a key). The values the component sets from its inputs fail naming the input to use: the cluster name and endpoint, the interruption queue (unless `interruptionHandling` is false), the service account's name and role annotation, the default instance profile (before 0.32), and the image repository when `controllerImageRepository` is set.")
 	an.Describe(&a.DefaultNodePool, "Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). "+Default(unset.CreatesDefaultNodePool()))
 	an.Describe(&a.NodePools, "NodePools to create. A pool's `nodeClassRef` names an entry of `nodeClasses` (or the default class when `nodeClasses` is empty).")
+	an.Describe(&a.Adopt, "Take over a running Karpenter install instead of creating one: each child is imported from what exists and updated in place, never replaced (see the Adoption type; unset, nothing is imported).")
 	an.Describe(&a.NodeClasses, "Node classes to create: EC2NodeClasses, or EKS Auto Mode NodeClasses with mode `autoMode`. When empty and any pool is created, a default class is created: subnets and security groups tagged `karpenter.sh/discovery: <clusterName>`, the node role, and AMI alias `al2023@latest` (self-managed) or Auto Mode's documented defaults.")
 }
 

@@ -31,6 +31,9 @@ func ValidateKarpenter(name string, args KarpenterArgs, rel catalog.Release) []e
 		repo := args.ChartRepositoryOf()
 		errs = append(errs, ValidateChartRepository(repo))
 		errs = append(errs, CheckOCICredentials(repo, args)...)
+		if args.Adopt != nil {
+			errs = append(errs, ValidateAdoption(*args.Adopt, rel, args.HandlesInterruption(), args.IdentityOf() != ControllerIdentityIRSA)...)
+		}
 		if args.ReleaseTimeout != nil && *args.ReleaseTimeout < 1 {
 			errs = append(errs, field.Invalidf(field.NewPath("releaseTimeout"), "%d is not a number of seconds a release can wait (at least 1)", *args.ReleaseTimeout))
 		}
@@ -148,6 +151,7 @@ var selfManagedInputs = []struct {
 	{"values", func(a KarpenterArgs) bool { return a.Values != nil }, "nothing is installed with Helm"},
 	{"releaseTimeout", func(a KarpenterArgs) bool { return a.ReleaseTimeout != nil }, "nothing is installed with Helm"},
 	{"retainCrdsOnDelete", func(a KarpenterArgs) bool { return a.RetainCrdsOnDelete != nil }, "EKS owns the CRDs"},
+	{"adopt", func(a KarpenterArgs) bool { return a.Adopt != nil }, "EKS runs Karpenter: there is no install of the component's to take over (README, Migrating to EKS Auto Mode)"},
 }
 
 // validateAutoModeInputs: every self-managed input that is set, and node access Auto Mode

@@ -110,6 +110,10 @@ type Plan struct {
 	// Deferred are the inputs known only once they resolve, which the children take as Inputs.
 	Deferred inputs.Deferred
 
+	// Adopt is the running install the component takes over (adopt): the children it names are
+	// imported, under those names, instead of created. nil when nothing is adopted.
+	Adopt *inputs.AdoptionNames
+
 	// inputs are what the cluster checks compare with the cluster; known what the engine sent
 	// known at Construct.
 	inputs planInputs
@@ -191,6 +195,7 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 	case inputs.ModeSelfManaged:
 		p.resolveIdentity(args)
 		p.resolveNodeAccess(args)
+		errs = append(errs, p.resolveAdoption(args))
 	}
 
 	p.Pools, p.Classes = resolveProvisioning(args, rel)

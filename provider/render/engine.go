@@ -32,6 +32,10 @@ type Registration struct {
 	Inputs         presource.PropertyMap
 	Aliases        []string // earlier type tokens
 	RetainOnDelete bool
+	// ImportID is set for a child imported from what exists (adopt); IgnoreChanges are the
+	// properties it keeps as they are.
+	ImportID      string
+	IgnoreChanges []string
 }
 
 // Host is the in-process engine: an engine service, a resource monitor and the provider's gRPC
@@ -251,6 +255,7 @@ func (m *monitor) RegisterResource(_ context.Context, req *pulumirpc.RegisterRes
 	reg := &Registration{
 		Type: req.GetType(), Name: req.GetName(), Parent: req.GetParent(), Custom: req.GetCustom(),
 		Deps: req.GetDependencies(), Inputs: inputs, RetainOnDelete: req.GetRetainOnDelete(),
+		ImportID: req.GetImportId(), IgnoreChanges: req.GetIgnoreChanges(),
 	}
 	for _, a := range req.GetAliases() {
 		if t := a.GetSpec().GetType(); t != "" {

@@ -91,6 +91,8 @@ func (reg *Registration) Resource() format.Resource {
 		Inputs:         PlainMap(presource.FromResourcePropertyMap(reg.Inputs)),
 		Aliases:        reg.Aliases,
 		ReadID:         reg.ReadID,
+		ImportID:       reg.ImportID,
+		IgnoreChanges:  reg.IgnoreChanges,
 		RetainOnDelete: reg.RetainOnDelete,
 	}
 }

@@ -183,6 +183,12 @@ namespace PulumiKarpenter.Karpenter
     public sealed class KarpenterArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
+        /// Take over a running Karpenter install instead of creating one: each child is imported from what exists and updated in place, never replaced (see the Adoption type; unset, nothing is imported).
+        /// </summary>
+        [Input("adopt")]
+        public Input<Inputs.AdoptionArgs>? Adopt { get; set; }
+
+        /// <summary>
         /// Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
         /// </summary>
         [Input("allowUnverifiedVersion")]

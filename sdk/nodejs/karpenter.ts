@@ -134,6 +134,7 @@ export class Karpenter extends pulumi.ComponentResource {
             if (args?.clusterName === undefined && !opts.urn) {
                 throw new Error("Missing required property 'clusterName'");
             }
+            resourceInputs["adopt"] = args?.adopt;
             resourceInputs["allowUnverifiedVersion"] = args?.allowUnverifiedVersion;
             resourceInputs["chartRepository"] = args?.chartRepository;
             resourceInputs["clusterAuthenticationMode"] = args?.clusterAuthenticationMode;
@@ -207,6 +208,10 @@ export class Karpenter extends pulumi.ComponentResource {
  * The set of arguments for constructing a Karpenter resource.
  */
 export interface KarpenterArgs {
+    /**
+     * Take over a running Karpenter install instead of creating one: each child is imported from what exists and updated in place, never replaced (see the Adoption type; unset, nothing is imported).
+     */
+    adopt?: pulumi.Input<inputs.AdoptionArgs | undefined>;
     /**
      * Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
      */

@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 )
 
@@ -374,4 +375,43 @@ func startCluster(t *testing.T, ctx context.Context) *Cluster {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// The CRDs adoption hands to the karpenter-crd release (catalog Release.Crds) are the ones each
+// generation's karpenter-crd chart installs: a CRD the catalog missed would stay unowned, and
+// Helm would refuse the release over it.
+func TestCatalogCrdsAreTheCrdChartsCrds(t *testing.T) {
+	// The first two-space `name:` of a CRD file is metadata.name (the chart's templating breaks
+	// YAML parsing in some releases).
+	crdKind := regexp.MustCompile(`(?m)^kind: CustomResourceDefinition\s*$`)
+	metadataName := regexp.MustCompile(`(?m)^  name: ([a-z0-9.-]+)\s*$`)
+	for _, version := range append(slices.Clone(KarpenterVersions), BetaVersion) {
+		k, err := LoadKarpenter(version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		crdChart, err := k.LoadChart(DefaultChartRepository + "/karpenter-crd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, f := range crdChart.Templates {
+			if !crdKind.Match(f.Data) {
+				continue
+			}
+			m := metadataName.FindSubmatch(f.Data)
+			if m == nil {
+				t.Fatalf("%s %s: no metadata.name", version, f.Name)
+			}
+			names = append(names, string(m[1]))
+		}
+		rel, err := catalog.LookupRelease(version, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(names)
+		if !reflect.DeepEqual(names, rel.CrdNames()) {
+			t.Errorf("Karpenter %s: karpenter-crd installs %v, the catalog hands over %v", version, names, rel.CrdNames())
+		}
+	}
 }

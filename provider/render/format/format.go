@@ -43,6 +43,11 @@ type Resource struct {
 	// ReadID is set for an existing object the component reads and does not create
 	// ("<namespace>/<name>" for namespaced kubernetes objects): destroy leaves it alone.
 	ReadID string `json:"readId,omitempty"`
+	// ImportID is set for an existing object the component takes over (adopt): `up` imports it
+	// by this id, then updates it in place; IgnoreChanges are the properties it keeps as they
+	// are (a policy's description, which IAM cannot change).
+	ImportID      string   `json:"importId,omitempty"`
+	IgnoreChanges []string `json:"ignoreChanges,omitempty"`
 	// RetainOnDelete marks a resource `pulumi destroy` leaves in place.
 	RetainOnDelete bool `json:"retainOnDelete,omitempty"`
 }

@@ -126,6 +126,8 @@ func NewKarpenter(ctx *pulumi.Context,
 }
 
 type karpenterArgs struct {
+	// Take over a running Karpenter install instead of creating one: each child is imported from what exists and updated in place, never replaced (see the Adoption type; unset, nothing is imported).
+	Adopt *Adoption `pulumi:"adopt"`
 	// Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
 	AllowUnverifiedVersion *bool `pulumi:"allowUnverifiedVersion"`
 	// Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
@@ -200,6 +202,8 @@ type karpenterArgs struct {
 
 // The set of arguments for constructing a Karpenter resource.
 type KarpenterArgs struct {
+	// Take over a running Karpenter install instead of creating one: each child is imported from what exists and updated in place, never replaced (see the Adoption type; unset, nothing is imported).
+	Adopt AdoptionPtrInput
 	// Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
 	AllowUnverifiedVersion *bool
 	// Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.

@@ -13,6 +13,260 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// A running Karpenter install for the component to take over without replacing a node: every child the component would create is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and each NodePool and node class by its name (the getting-started guide's are both `default`). Keep `adopt` in the program after the first `up`: it holds the names of what was imported. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
+type Adoption struct {
+	// Names of the controller's managed policies to import (with their attachments to the controller role), keyed like the component's policies: `policy` where there is one (before 1.9); `node-lifecycle`, `iam-integration`, `eks-integration`, `interruption`, `resource-discovery` and `zonal-shift` where they are split (from 1.9). A key not given takes the template's name: `KarpenterControllerPolicy-<clusterName>`, `KarpenterControllerNodeLifecyclePolicy-<clusterName>`, `KarpenterControllerIAMIntegrationPolicy-<clusterName>`, and so on.
+	ControllerPolicyNames map[string]string `pulumi:"controllerPolicyNames"`
+	// Name of the controller role to import. Default: `<clusterName>-karpenter` (the role the guide's eksctl config creates for the service account).
+	ControllerRoleName *string `pulumi:"controllerRoleName"`
+	// Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+	InstanceProfileName *string `pulumi:"instanceProfileName"`
+	// Name of the interruption queue to import (with its policy). Default: `<clusterName>` (the template's).
+	InterruptionQueueName *string `pulumi:"interruptionQueueName"`
+	// Names of the EventBridge rules that feed the interruption queue, keyed `scheduledChange`, `spotInterruption`, `rebalance`, `stateChange` and (from 1.10) `capacityReservation`. Required with `interruptionHandling`: CloudFormation names them `<stack>-<LogicalId>-<random>` (e.g. `Karpenter-my-cluster-ScheduledChangeRule-1A2B3C4D5E6F`); `aws events list-rule-names-by-target --target-arn <queue ARN>` lists them. An empty name says the install has no such rule (e.g. `capacityReservation`, which came with 1.10): the component creates it.
+	InterruptionRuleNames map[string]string `pulumi:"interruptionRuleNames"`
+	// Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-<clusterName>` (the template's).
+	NodeRoleName *string `pulumi:"nodeRoleName"`
+	// Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it.
+	PodIdentityAssociationId *string `pulumi:"podIdentityAssociationId"`
+}
+
+// AdoptionInput is an input type that accepts AdoptionArgs and AdoptionOutput values.
+// You can construct a concrete instance of `AdoptionInput` via:
+//
+//	AdoptionArgs{...}
+type AdoptionInput interface {
+	pulumi.Input
+
+	ToAdoptionOutput() AdoptionOutput
+	ToAdoptionOutputWithContext(context.Context) AdoptionOutput
+}
+
+// A running Karpenter install for the component to take over without replacing a node: every child the component would create is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and each NodePool and node class by its name (the getting-started guide's are both `default`). Keep `adopt` in the program after the first `up`: it holds the names of what was imported. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
+type AdoptionArgs struct {
+	// Names of the controller's managed policies to import (with their attachments to the controller role), keyed like the component's policies: `policy` where there is one (before 1.9); `node-lifecycle`, `iam-integration`, `eks-integration`, `interruption`, `resource-discovery` and `zonal-shift` where they are split (from 1.9). A key not given takes the template's name: `KarpenterControllerPolicy-<clusterName>`, `KarpenterControllerNodeLifecyclePolicy-<clusterName>`, `KarpenterControllerIAMIntegrationPolicy-<clusterName>`, and so on.
+	ControllerPolicyNames pulumi.StringMapInput `pulumi:"controllerPolicyNames"`
+	// Name of the controller role to import. Default: `<clusterName>-karpenter` (the role the guide's eksctl config creates for the service account).
+	ControllerRoleName pulumi.StringPtrInput `pulumi:"controllerRoleName"`
+	// Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+	InstanceProfileName pulumi.StringPtrInput `pulumi:"instanceProfileName"`
+	// Name of the interruption queue to import (with its policy). Default: `<clusterName>` (the template's).
+	InterruptionQueueName pulumi.StringPtrInput `pulumi:"interruptionQueueName"`
+	// Names of the EventBridge rules that feed the interruption queue, keyed `scheduledChange`, `spotInterruption`, `rebalance`, `stateChange` and (from 1.10) `capacityReservation`. Required with `interruptionHandling`: CloudFormation names them `<stack>-<LogicalId>-<random>` (e.g. `Karpenter-my-cluster-ScheduledChangeRule-1A2B3C4D5E6F`); `aws events list-rule-names-by-target --target-arn <queue ARN>` lists them. An empty name says the install has no such rule (e.g. `capacityReservation`, which came with 1.10): the component creates it.
+	InterruptionRuleNames pulumi.StringMapInput `pulumi:"interruptionRuleNames"`
+	// Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-<clusterName>` (the template's).
+	NodeRoleName pulumi.StringPtrInput `pulumi:"nodeRoleName"`
+	// Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it.
+	PodIdentityAssociationId pulumi.StringPtrInput `pulumi:"podIdentityAssociationId"`
+}
+
+func (AdoptionArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Adoption)(nil)).Elem()
+}
+
+func (i AdoptionArgs) ToAdoptionOutput() AdoptionOutput {
+	return i.ToAdoptionOutputWithContext(context.Background())
+}
+
+func (i AdoptionArgs) ToAdoptionOutputWithContext(ctx context.Context) AdoptionOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AdoptionOutput)
+}
+
+func (i AdoptionArgs) ToAdoptionPtrOutput() AdoptionPtrOutput {
+	return i.ToAdoptionPtrOutputWithContext(context.Background())
+}
+
+func (i AdoptionArgs) ToAdoptionPtrOutputWithContext(ctx context.Context) AdoptionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AdoptionOutput).ToAdoptionPtrOutputWithContext(ctx)
+}
+
+// AdoptionPtrInput is an input type that accepts AdoptionArgs, AdoptionPtr and AdoptionPtrOutput values.
+// You can construct a concrete instance of `AdoptionPtrInput` via:
+//
+//	        AdoptionArgs{...}
+//
+//	or:
+//
+//	        nil
+type AdoptionPtrInput interface {
+	pulumi.Input
+
+	ToAdoptionPtrOutput() AdoptionPtrOutput
+	ToAdoptionPtrOutputWithContext(context.Context) AdoptionPtrOutput
+}
+
+type adoptionPtrType AdoptionArgs
+
+func AdoptionPtr(v *AdoptionArgs) AdoptionPtrInput {
+	return (*adoptionPtrType)(v)
+}
+
+func (*adoptionPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Adoption)(nil)).Elem()
+}
+
+func (i *adoptionPtrType) ToAdoptionPtrOutput() AdoptionPtrOutput {
+	return i.ToAdoptionPtrOutputWithContext(context.Background())
+}
+
+func (i *adoptionPtrType) ToAdoptionPtrOutputWithContext(ctx context.Context) AdoptionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AdoptionPtrOutput)
+}
+
+// A running Karpenter install for the component to take over without replacing a node: every child the component would create is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and each NodePool and node class by its name (the getting-started guide's are both `default`). Keep `adopt` in the program after the first `up`: it holds the names of what was imported. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
+type AdoptionOutput struct{ *pulumi.OutputState }
+
+func (AdoptionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Adoption)(nil)).Elem()
+}
+
+func (o AdoptionOutput) ToAdoptionOutput() AdoptionOutput {
+	return o
+}
+
+func (o AdoptionOutput) ToAdoptionOutputWithContext(ctx context.Context) AdoptionOutput {
+	return o
+}
+
+func (o AdoptionOutput) ToAdoptionPtrOutput() AdoptionPtrOutput {
+	return o.ToAdoptionPtrOutputWithContext(context.Background())
+}
+
+func (o AdoptionOutput) ToAdoptionPtrOutputWithContext(ctx context.Context) AdoptionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Adoption) *Adoption {
+		return &v
+	}).(AdoptionPtrOutput)
+}
+
+// Names of the controller's managed policies to import (with their attachments to the controller role), keyed like the component's policies: `policy` where there is one (before 1.9); `node-lifecycle`, `iam-integration`, `eks-integration`, `interruption`, `resource-discovery` and `zonal-shift` where they are split (from 1.9). A key not given takes the template's name: `KarpenterControllerPolicy-<clusterName>`, `KarpenterControllerNodeLifecyclePolicy-<clusterName>`, `KarpenterControllerIAMIntegrationPolicy-<clusterName>`, and so on.
+func (o AdoptionOutput) ControllerPolicyNames() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Adoption) map[string]string { return v.ControllerPolicyNames }).(pulumi.StringMapOutput)
+}
+
+// Name of the controller role to import. Default: `<clusterName>-karpenter` (the role the guide's eksctl config creates for the service account).
+func (o AdoptionOutput) ControllerRoleName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Adoption) *string { return v.ControllerRoleName }).(pulumi.StringPtrOutput)
+}
+
+// Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+func (o AdoptionOutput) InstanceProfileName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Adoption) *string { return v.InstanceProfileName }).(pulumi.StringPtrOutput)
+}
+
+// Name of the interruption queue to import (with its policy). Default: `<clusterName>` (the template's).
+func (o AdoptionOutput) InterruptionQueueName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Adoption) *string { return v.InterruptionQueueName }).(pulumi.StringPtrOutput)
+}
+
+// Names of the EventBridge rules that feed the interruption queue, keyed `scheduledChange`, `spotInterruption`, `rebalance`, `stateChange` and (from 1.10) `capacityReservation`. Required with `interruptionHandling`: CloudFormation names them `<stack>-<LogicalId>-<random>` (e.g. `Karpenter-my-cluster-ScheduledChangeRule-1A2B3C4D5E6F`); `aws events list-rule-names-by-target --target-arn <queue ARN>` lists them. An empty name says the install has no such rule (e.g. `capacityReservation`, which came with 1.10): the component creates it.
+func (o AdoptionOutput) InterruptionRuleNames() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Adoption) map[string]string { return v.InterruptionRuleNames }).(pulumi.StringMapOutput)
+}
+
+// Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-<clusterName>` (the template's).
+func (o AdoptionOutput) NodeRoleName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Adoption) *string { return v.NodeRoleName }).(pulumi.StringPtrOutput)
+}
+
+// Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it.
+func (o AdoptionOutput) PodIdentityAssociationId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Adoption) *string { return v.PodIdentityAssociationId }).(pulumi.StringPtrOutput)
+}
+
+type AdoptionPtrOutput struct{ *pulumi.OutputState }
+
+func (AdoptionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Adoption)(nil)).Elem()
+}
+
+func (o AdoptionPtrOutput) ToAdoptionPtrOutput() AdoptionPtrOutput {
+	return o
+}
+
+func (o AdoptionPtrOutput) ToAdoptionPtrOutputWithContext(ctx context.Context) AdoptionPtrOutput {
+	return o
+}
+
+func (o AdoptionPtrOutput) Elem() AdoptionOutput {
+	return o.ApplyT(func(v *Adoption) Adoption {
+		if v != nil {
+			return *v
+		}
+		var ret Adoption
+		return ret
+	}).(AdoptionOutput)
+}
+
+// Names of the controller's managed policies to import (with their attachments to the controller role), keyed like the component's policies: `policy` where there is one (before 1.9); `node-lifecycle`, `iam-integration`, `eks-integration`, `interruption`, `resource-discovery` and `zonal-shift` where they are split (from 1.9). A key not given takes the template's name: `KarpenterControllerPolicy-<clusterName>`, `KarpenterControllerNodeLifecyclePolicy-<clusterName>`, `KarpenterControllerIAMIntegrationPolicy-<clusterName>`, and so on.
+func (o AdoptionPtrOutput) ControllerPolicyNames() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Adoption) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.ControllerPolicyNames
+	}).(pulumi.StringMapOutput)
+}
+
+// Name of the controller role to import. Default: `<clusterName>-karpenter` (the role the guide's eksctl config creates for the service account).
+func (o AdoptionPtrOutput) ControllerRoleName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Adoption) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ControllerRoleName
+	}).(pulumi.StringPtrOutput)
+}
+
+// Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+func (o AdoptionPtrOutput) InstanceProfileName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Adoption) *string {
+		if v == nil {
+			return nil
+		}
+		return v.InstanceProfileName
+	}).(pulumi.StringPtrOutput)
+}
+
+// Name of the interruption queue to import (with its policy). Default: `<clusterName>` (the template's).
+func (o AdoptionPtrOutput) InterruptionQueueName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Adoption) *string {
+		if v == nil {
+			return nil
+		}
+		return v.InterruptionQueueName
+	}).(pulumi.StringPtrOutput)
+}
+
+// Names of the EventBridge rules that feed the interruption queue, keyed `scheduledChange`, `spotInterruption`, `rebalance`, `stateChange` and (from 1.10) `capacityReservation`. Required with `interruptionHandling`: CloudFormation names them `<stack>-<LogicalId>-<random>` (e.g. `Karpenter-my-cluster-ScheduledChangeRule-1A2B3C4D5E6F`); `aws events list-rule-names-by-target --target-arn <queue ARN>` lists them. An empty name says the install has no such rule (e.g. `capacityReservation`, which came with 1.10): the component creates it.
+func (o AdoptionPtrOutput) InterruptionRuleNames() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Adoption) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.InterruptionRuleNames
+	}).(pulumi.StringMapOutput)
+}
+
+// Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-<clusterName>` (the template's).
+func (o AdoptionPtrOutput) NodeRoleName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Adoption) *string {
+		if v == nil {
+			return nil
+		}
+		return v.NodeRoleName
+	}).(pulumi.StringPtrOutput)
+}
+
+// Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it.
+func (o AdoptionPtrOutput) PodIdentityAssociationId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Adoption) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PodIdentityAssociationId
+	}).(pulumi.StringPtrOutput)
+}
+
 // Node networking of an EKS Auto Mode NodeClass.
 type AdvancedNetworking struct {
 	// Whether nodes get a public IP address. Default: the subnet's setting. Not with more than one network interface.
@@ -4769,6 +5023,8 @@ func (o TaintArrayOutput) Index(i pulumi.IntInput) TaintOutput {
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*AdoptionInput)(nil)).Elem(), AdoptionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AdoptionPtrInput)(nil)).Elem(), AdoptionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AdvancedNetworkingInput)(nil)).Elem(), AdvancedNetworkingArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AdvancedNetworkingPtrInput)(nil)).Elem(), AdvancedNetworkingArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AdvancedSecurityInput)(nil)).Elem(), AdvancedSecurityArgs{})
@@ -4825,6 +5081,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SubnetSelectorTermArrayInput)(nil)).Elem(), SubnetSelectorTermArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintInput)(nil)).Elem(), TaintArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintArrayInput)(nil)).Elem(), TaintArray{})
+	pulumi.RegisterOutputType(AdoptionOutput{})
+	pulumi.RegisterOutputType(AdoptionPtrOutput{})
 	pulumi.RegisterOutputType(AdvancedNetworkingOutput{})
 	pulumi.RegisterOutputType(AdvancedNetworkingPtrOutput{})
 	pulumi.RegisterOutputType(AdvancedSecurityOutput{})

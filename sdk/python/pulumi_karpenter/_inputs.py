@@ -16,6 +16,8 @@ from . import _utilities
 from ._enums import *
 
 __all__ = [
+    'AdoptionArgs',
+    'AdoptionArgsDict',
     'AdvancedNetworkingArgs',
     'AdvancedNetworkingArgsDict',
     'AdvancedSecurityArgs',
@@ -73,6 +75,160 @@ __all__ = [
     'TaintArgs',
     'TaintArgsDict',
 ]
+
+class AdoptionArgsDict(TypedDict):
+    """
+    A running Karpenter install for the component to take over without replacing a node: every child the component would create is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and each NodePool and node class by its name (the getting-started guide's are both `default`). Keep `adopt` in the program after the first `up`: it holds the names of what was imported. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
+    """
+    controller_policy_names: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Names of the controller's managed policies to import (with their attachments to the controller role), keyed like the component's policies: `policy` where there is one (before 1.9); `node-lifecycle`, `iam-integration`, `eks-integration`, `interruption`, `resource-discovery` and `zonal-shift` where they are split (from 1.9). A key not given takes the template's name: `KarpenterControllerPolicy-<clusterName>`, `KarpenterControllerNodeLifecyclePolicy-<clusterName>`, `KarpenterControllerIAMIntegrationPolicy-<clusterName>`, and so on.
+    """
+    controller_role_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Name of the controller role to import. Default: `<clusterName>-karpenter` (the role the guide's eksctl config creates for the service account).
+    """
+    instance_profile_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+    """
+    interruption_queue_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Name of the interruption queue to import (with its policy). Default: `<clusterName>` (the template's).
+    """
+    interruption_rule_names: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Names of the EventBridge rules that feed the interruption queue, keyed `scheduledChange`, `spotInterruption`, `rebalance`, `stateChange` and (from 1.10) `capacityReservation`. Required with `interruptionHandling`: CloudFormation names them `<stack>-<LogicalId>-<random>` (e.g. `Karpenter-my-cluster-ScheduledChangeRule-1A2B3C4D5E6F`); `aws events list-rule-names-by-target --target-arn <queue ARN>` lists them. An empty name says the install has no such rule (e.g. `capacityReservation`, which came with 1.10): the component creates it.
+    """
+    node_role_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-<clusterName>` (the template's).
+    """
+    pod_identity_association_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it.
+    """
+
+@pulumi.input_type
+class AdoptionArgs:
+    def __init__(__self__, *,
+                 controller_policy_names: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 controller_role_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 instance_profile_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 interruption_queue_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 interruption_rule_names: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 node_role_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 pod_identity_association_id: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A running Karpenter install for the component to take over without replacing a node: every child the component would create is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and each NodePool and node class by its name (the getting-started guide's are both `default`). Keep `adopt` in the program after the first `up`: it holds the names of what was imported. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
+
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] controller_policy_names: Names of the controller's managed policies to import (with their attachments to the controller role), keyed like the component's policies: `policy` where there is one (before 1.9); `node-lifecycle`, `iam-integration`, `eks-integration`, `interruption`, `resource-discovery` and `zonal-shift` where they are split (from 1.9). A key not given takes the template's name: `KarpenterControllerPolicy-<clusterName>`, `KarpenterControllerNodeLifecyclePolicy-<clusterName>`, `KarpenterControllerIAMIntegrationPolicy-<clusterName>`, and so on.
+        :param pulumi.Input[_builtins.str] controller_role_name: Name of the controller role to import. Default: `<clusterName>-karpenter` (the role the guide's eksctl config creates for the service account).
+        :param pulumi.Input[_builtins.str] instance_profile_name: Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+        :param pulumi.Input[_builtins.str] interruption_queue_name: Name of the interruption queue to import (with its policy). Default: `<clusterName>` (the template's).
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] interruption_rule_names: Names of the EventBridge rules that feed the interruption queue, keyed `scheduledChange`, `spotInterruption`, `rebalance`, `stateChange` and (from 1.10) `capacityReservation`. Required with `interruptionHandling`: CloudFormation names them `<stack>-<LogicalId>-<random>` (e.g. `Karpenter-my-cluster-ScheduledChangeRule-1A2B3C4D5E6F`); `aws events list-rule-names-by-target --target-arn <queue ARN>` lists them. An empty name says the install has no such rule (e.g. `capacityReservation`, which came with 1.10): the component creates it.
+        :param pulumi.Input[_builtins.str] node_role_name: Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-<clusterName>` (the template's).
+        :param pulumi.Input[_builtins.str] pod_identity_association_id: Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it.
+        """
+        if controller_policy_names is not None:
+            pulumi.set(__self__, "controller_policy_names", controller_policy_names)
+        if controller_role_name is not None:
+            pulumi.set(__self__, "controller_role_name", controller_role_name)
+        if instance_profile_name is not None:
+            pulumi.set(__self__, "instance_profile_name", instance_profile_name)
+        if interruption_queue_name is not None:
+            pulumi.set(__self__, "interruption_queue_name", interruption_queue_name)
+        if interruption_rule_names is not None:
+            pulumi.set(__self__, "interruption_rule_names", interruption_rule_names)
+        if node_role_name is not None:
+            pulumi.set(__self__, "node_role_name", node_role_name)
+        if pod_identity_association_id is not None:
+            pulumi.set(__self__, "pod_identity_association_id", pod_identity_association_id)
+
+    @_builtins.property
+    @pulumi.getter(name="controllerPolicyNames")
+    def controller_policy_names(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Names of the controller's managed policies to import (with their attachments to the controller role), keyed like the component's policies: `policy` where there is one (before 1.9); `node-lifecycle`, `iam-integration`, `eks-integration`, `interruption`, `resource-discovery` and `zonal-shift` where they are split (from 1.9). A key not given takes the template's name: `KarpenterControllerPolicy-<clusterName>`, `KarpenterControllerNodeLifecyclePolicy-<clusterName>`, `KarpenterControllerIAMIntegrationPolicy-<clusterName>`, and so on.
+        """
+        return pulumi.get(self, "controller_policy_names")
+
+    @controller_policy_names.setter
+    def controller_policy_names(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "controller_policy_names", value)
+
+    @_builtins.property
+    @pulumi.getter(name="controllerRoleName")
+    def controller_role_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Name of the controller role to import. Default: `<clusterName>-karpenter` (the role the guide's eksctl config creates for the service account).
+        """
+        return pulumi.get(self, "controller_role_name")
+
+    @controller_role_name.setter
+    def controller_role_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "controller_role_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="instanceProfileName")
+    def instance_profile_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+        """
+        return pulumi.get(self, "instance_profile_name")
+
+    @instance_profile_name.setter
+    def instance_profile_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "instance_profile_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="interruptionQueueName")
+    def interruption_queue_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Name of the interruption queue to import (with its policy). Default: `<clusterName>` (the template's).
+        """
+        return pulumi.get(self, "interruption_queue_name")
+
+    @interruption_queue_name.setter
+    def interruption_queue_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "interruption_queue_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="interruptionRuleNames")
+    def interruption_rule_names(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Names of the EventBridge rules that feed the interruption queue, keyed `scheduledChange`, `spotInterruption`, `rebalance`, `stateChange` and (from 1.10) `capacityReservation`. Required with `interruptionHandling`: CloudFormation names them `<stack>-<LogicalId>-<random>` (e.g. `Karpenter-my-cluster-ScheduledChangeRule-1A2B3C4D5E6F`); `aws events list-rule-names-by-target --target-arn <queue ARN>` lists them. An empty name says the install has no such rule (e.g. `capacityReservation`, which came with 1.10): the component creates it.
+        """
+        return pulumi.get(self, "interruption_rule_names")
+
+    @interruption_rule_names.setter
+    def interruption_rule_names(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "interruption_rule_names", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeRoleName")
+    def node_role_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-<clusterName>` (the template's).
+        """
+        return pulumi.get(self, "node_role_name")
+
+    @node_role_name.setter
+    def node_role_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "node_role_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podIdentityAssociationId")
+    def pod_identity_association_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it.
+        """
+        return pulumi.get(self, "pod_identity_association_id")
+
+    @pod_identity_association_id.setter
+    def pod_identity_association_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "pod_identity_association_id", value)
+
 
 class AdvancedNetworkingArgsDict(TypedDict):
     """

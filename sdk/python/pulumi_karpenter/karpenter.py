@@ -22,6 +22,7 @@ __all__ = ['KarpenterArgs', 'Karpenter']
 class KarpenterArgs:
     def __init__(__self__, *,
                  cluster_name: pulumi.Input[_builtins.str],
+                 adopt: pulumi.Input[Optional['AdoptionArgs']] = None,
                  allow_unverified_version: Optional[_builtins.bool] = None,
                  chart_repository: Optional[_builtins.str] = None,
                  cluster_authentication_mode: pulumi.Input[Optional['AuthenticationMode']] = None,
@@ -60,6 +61,7 @@ class KarpenterArgs:
         The set of arguments for constructing a Karpenter resource.
 
         :param pulumi.Input[_builtins.str] cluster_name: Name of the EKS cluster Karpenter manages nodes for (1-100 characters: letters, digits, '-' and '_', starting with a letter or digit). Scopes the IAM policies, names the chart's `settings.clusterName` and the default subnet/security-group discovery tag.
+        :param pulumi.Input['AdoptionArgs'] adopt: Take over a running Karpenter install instead of creating one: each child is imported from what exists and updated in place, never replaced (see the Adoption type; unset, nothing is imported).
         :param _builtins.bool allow_unverified_version: Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
         :param _builtins.str chart_repository: Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
         :param pulumi.Input['AuthenticationMode'] cluster_authentication_mode: The cluster's authentication mode. Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster, and then `CONFIG_MAP` means no access entry (an aws-auth mapping instead). A value the cluster disagrees with fails naming both.
@@ -96,6 +98,8 @@ class KarpenterArgs:
         :param _builtins.str version: Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
         """
         pulumi.set(__self__, "cluster_name", cluster_name)
+        if adopt is not None:
+            pulumi.set(__self__, "adopt", adopt)
         if allow_unverified_version is not None:
             pulumi.set(__self__, "allow_unverified_version", allow_unverified_version)
         if chart_repository is not None:
@@ -176,6 +180,18 @@ class KarpenterArgs:
     @cluster_name.setter
     def cluster_name(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "cluster_name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def adopt(self) -> pulumi.Input[Optional['AdoptionArgs']]:
+        """
+        Take over a running Karpenter install instead of creating one: each child is imported from what exists and updated in place, never replaced (see the Adoption type; unset, nothing is imported).
+        """
+        return pulumi.get(self, "adopt")
+
+    @adopt.setter
+    def adopt(self, value: pulumi.Input[Optional['AdoptionArgs']]):
+        pulumi.set(self, "adopt", value)
 
     @_builtins.property
     @pulumi.getter(name="allowUnverifiedVersion")
@@ -592,6 +608,7 @@ class Karpenter(pulumi.ComponentResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt: pulumi.Input[Optional[Union['AdoptionArgs', 'AdoptionArgsDict']]] = None,
                  allow_unverified_version: Optional[_builtins.bool] = None,
                  chart_repository: Optional[_builtins.str] = None,
                  cluster_authentication_mode: pulumi.Input[Optional['AuthenticationMode']] = None,
@@ -660,6 +677,7 @@ class Karpenter(pulumi.ComponentResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[Union['AdoptionArgs', 'AdoptionArgsDict']] adopt: Take over a running Karpenter install instead of creating one: each child is imported from what exists and updated in place, never replaced (see the Adoption type; unset, nothing is imported).
         :param _builtins.bool allow_unverified_version: Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
         :param _builtins.str chart_repository: Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
         :param pulumi.Input['AuthenticationMode'] cluster_authentication_mode: The cluster's authentication mode. Default: the cluster's own, read from EKS (`readCluster`); set it only when the component does not read the cluster, and then `CONFIG_MAP` means no access entry (an aws-auth mapping instead). A value the cluster disagrees with fails naming both.
@@ -747,6 +765,7 @@ class Karpenter(pulumi.ComponentResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt: pulumi.Input[Optional[Union['AdoptionArgs', 'AdoptionArgsDict']]] = None,
                  allow_unverified_version: Optional[_builtins.bool] = None,
                  chart_repository: Optional[_builtins.str] = None,
                  cluster_authentication_mode: pulumi.Input[Optional['AuthenticationMode']] = None,
@@ -793,6 +812,7 @@ class Karpenter(pulumi.ComponentResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = KarpenterArgs.__new__(KarpenterArgs)
 
+            __props__.__dict__["adopt"] = adopt
             __props__.__dict__["allow_unverified_version"] = allow_unverified_version
             __props__.__dict__["chart_repository"] = chart_repository
             __props__.__dict__["cluster_authentication_mode"] = cluster_authentication_mode

@@ -10,6 +10,7 @@ import io.github.pulumikarpenter.karpenter.enums.AuthenticationMode;
 import io.github.pulumikarpenter.karpenter.enums.ControllerIdentity;
 import io.github.pulumikarpenter.karpenter.enums.Mode;
 import io.github.pulumikarpenter.karpenter.enums.NodeAccess;
+import io.github.pulumikarpenter.karpenter.inputs.AdoptionArgs;
 import io.github.pulumikarpenter.karpenter.inputs.DiscoveryArgs;
 import io.github.pulumikarpenter.karpenter.inputs.NodeClassSpecArgs;
 import io.github.pulumikarpenter.karpenter.inputs.NodePoolSpecArgs;
@@ -28,6 +29,21 @@ import javax.annotation.Nullable;
 public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final KarpenterArgs Empty = new KarpenterArgs();
+
+    /**
+     * Take over a running Karpenter install instead of creating one: each child is imported from what exists and updated in place, never replaced (see the Adoption type; unset, nothing is imported).
+     * 
+     */
+    @Import(name="adopt")
+    private @Nullable Output<AdoptionArgs> adopt;
+
+    /**
+     * @return Take over a running Karpenter install instead of creating one: each child is imported from what exists and updated in place, never replaced (see the Adoption type; unset, nothing is imported).
+     * 
+     */
+    public Optional<Output<AdoptionArgs>> adopt() {
+        return Optional.ofNullable(this.adopt);
+    }
 
     /**
      * Install a `version` newer than the newest release this component has verified (1.15.1), with that release&#39;s IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
@@ -557,6 +573,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     private KarpenterArgs() {}
 
     private KarpenterArgs(KarpenterArgs $) {
+        this.adopt = $.adopt;
         this.allowUnverifiedVersion = $.allowUnverifiedVersion;
         this.chartRepository = $.chartRepository;
         this.clusterAuthenticationMode = $.clusterAuthenticationMode;
@@ -610,6 +627,27 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
 
         public Builder(KarpenterArgs defaults) {
             $ = new KarpenterArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param adopt Take over a running Karpenter install instead of creating one: each child is imported from what exists and updated in place, never replaced (see the Adoption type; unset, nothing is imported).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder adopt(@Nullable Output<AdoptionArgs> adopt) {
+            $.adopt = adopt;
+            return this;
+        }
+
+        /**
+         * @param adopt Take over a running Karpenter install instead of creating one: each child is imported from what exists and updated in place, never replaced (see the Adoption type; unset, nothing is imported).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder adopt(AdoptionArgs adopt) {
+            return adopt(Output.of(adopt));
         }
 
         /**
