@@ -172,9 +172,17 @@ func (g *Generator) typed(token string, depth int) any {
 // Component draws the inputs of one Karpenter component: the cluster and its OIDC provider
 // valid (so the rest of the inputs get checked), about one input in six drawn, then fixed set
 // over them (e.g. a version).
+// notDrawn are inputs the component draws are never given: adopt imports what a cluster runs,
+// which a render has none of, and a drawn one is refused (its rule names are required) before
+// anything renders; its refusals and imports are tested in provider/plan and provider.
+var notDrawn = map[string]bool{"adopt": true}
+
 func (g *Generator) Component(fixed map[string]any) map[string]any {
 	out := map[string]any{"clusterName": "demo", "oidcProviderArn": "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE"}
 	for _, name := range slices.Sorted(maps.Keys(g.inputs)) {
+		if notDrawn[name] {
+			continue
+		}
 		if g.rng.IntN(6) == 0 {
 			out[name] = g.value(name, g.inputs[name], 0)
 		}

@@ -7,6 +7,7 @@ package inputs
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
@@ -31,6 +32,10 @@ func ValidateKarpenter(name string, args KarpenterArgs, rel catalog.Release) []e
 		repo := args.ChartRepositoryOf()
 		errs = append(errs, ValidateChartRepository(repo))
 		errs = append(errs, CheckOCICredentials(repo, args)...)
+		if repo := args.ControllerImageRepository; repo != nil && !imageRepositoryPattern.MatchString(*repo) {
+			// The chart writes it into the Deployment unquoted: anything else breaks the template.
+			errs = append(errs, field.Invalidf(field.NewPath("controllerImageRepository"), "%q is not an image repository (an optional registry host and port, and a path of lowercase letters, digits, '.', '_' and '-', e.g. 123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller)", *repo))
+		}
 		if args.Adopt != nil {
 			errs = append(errs, ValidateAdoption(*args.Adopt, rel, args.HandlesInterruption(), args.IdentityOf() != ControllerIdentityIRSA)...)
 		}
@@ -153,6 +158,10 @@ var selfManagedInputs = []struct {
 	{"retainCrdsOnDelete", func(a KarpenterArgs) bool { return a.RetainCrdsOnDelete != nil }, "EKS owns the CRDs"},
 	{"adopt", func(a KarpenterArgs) bool { return a.Adopt != nil }, "EKS runs Karpenter: there is no install of the component's to take over (README, Migrating to EKS Auto Mode)"},
 }
+
+// imageRepositoryPattern is an image repository as OCI references name one: an optional registry
+// host (with an optional port) and slash-separated lowercase path components.
+var imageRepositoryPattern = regexp.MustCompile(`^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::[0-9]+)?/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$`)
 
 // validateAutoModeInputs: every self-managed input that is set, and node access Auto Mode
 // cannot use (its nodes join only through an EC2 access entry).

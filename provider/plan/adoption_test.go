@@ -150,3 +150,14 @@ func TestAdoptionCreatesARuleNamedEmpty(t *testing.T) {
 	_, has := p.Adopt.Rules["capacityReservation"]
 	assert.False(t, has)
 }
+
+// The chart writes controllerImageRepository into the Deployment unquoted: a value that is not an
+// image repository would break the chart's template at `up` (found by the generated inputs).
+func TestControllerImageRepositoryMustBeARepository(t *testing.T) {
+	msg := planError(t, withDefaults(t, `{"controllerImageRepository":"[settings\n"}`))
+	assert.Contains(t, msg, `controllerImageRepository: "[settings\n" is not an image repository`)
+	for _, ok := range []string{"123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller", "registry.local:5000/karpenter/controller", "example.com/mirror"} {
+		_, err := plan(t, withDefaults(t, `{"controllerImageRepository":"`+ok+`"}`))
+		assert.NoError(t, err, ok)
+	}
+}
