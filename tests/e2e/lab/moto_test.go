@@ -13,6 +13,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 )
 
 // The programs tag subnets and security groups in parallel while other requests describe tags
@@ -91,5 +93,41 @@ func TestEC2TagsUnderConcurrentRequests(t *testing.T) {
 	wg.Wait()
 	if len(errs) > 0 {
 		t.Errorf("%d of %d requests failed; the first: %v\nmoto's tracebacks:\n%s", len(errs), 2*2*100*len(resources)+4*400, errs[0], m.Errors())
+	}
+}
+
+// SetQueueAttributes changes only the attributes it names (SQS API Reference): a queue's policy
+// survives a change of its retention. moto 5.2.5 alone clears it (Queue._set_attributes); the
+// lab's moto keeps it (moto/motoserver.py). Run against plain moto_server, this test failed.
+func TestQueuePolicySurvivesOtherAttributes(t *testing.T) {
+	tools, err := FindTools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	m, err := startMoto(ctx, tools.MotoServer, filepath.Join(t.TempDir(), "moto"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Stop()
+	cl := sqs.NewFromConfig(aws.Config{Region: Region, BaseEndpoint: aws.String(m.URL),
+		Credentials: credentials.NewStaticCredentialsProvider(dummyAccessKey, dummySecretKey, "")})
+	q, err := cl.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("interruption")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"Service":"events.amazonaws.com"},"Action":"sqs:SendMessage","Resource":"*"}]}`
+	for _, attrs := range []map[string]string{{"Policy": policy}, {"MessageRetentionPeriod": "300"}} {
+		if _, err := cl.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: q.QueueUrl, Attributes: attrs}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := cl.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: q.QueueUrl,
+		AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNamePolicy, sqstypes.QueueAttributeNameMessageRetentionPeriod}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Attributes["Policy"] == "" || got.Attributes["MessageRetentionPeriod"] != "300" {
+		t.Errorf("after setting the retention: %v, want the policy kept", got.Attributes)
 	}
 }

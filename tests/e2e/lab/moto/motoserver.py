@@ -26,6 +26,12 @@ and the Karpenter controller describes them meanwhile. Here the tag store's meth
 MOTOSERVER_SWITCH_INTERVAL (seconds, Python's thread switch interval; tests only) makes such races
 show within seconds instead of one run in many.
 
+One fix-up where moto's SQS differs from AWS's: SetQueueAttributes without a Policy attribute
+clears the queue's policy in moto (Queue._set_attributes sets it from the call's attributes
+whatever they are); AWS changes only the attributes a call names (SQS API Reference,
+SetQueueAttributes). An interruption queue whose retention is updated would lose the policy that
+lets EventBridge deliver to it. Here the policy is kept unless the call names it.
+
 Then it serves as moto_server does (moto.server.main).
 """
 
@@ -106,6 +112,21 @@ def serialize_ec2_tags():
         setattr(TagBackend, name, locked(getattr(TagBackend, name)))
 
 
+def keep_queue_policy():
+    from moto.sqs.models import Queue
+
+    original = Queue._set_attributes
+
+    @functools.wraps(original)
+    def set_attributes(self, attributes, *args, **kwargs):
+        kept = getattr(self, "_policy_json", None)
+        original(self, attributes, *args, **kwargs)
+        if "Policy" not in attributes and kept is not None:
+            self._policy_json = kept
+
+    Queue._set_attributes = set_attributes
+
+
 def main():
     interval = os.environ.get("MOTOSERVER_SWITCH_INTERVAL")
     if interval:
@@ -114,10 +135,12 @@ def main():
     prefixes = install(parameters)
     fix_spot_role_name()
     serialize_ec2_tags()
+    keep_queue_policy()
     sys.stderr.write(
         "motoserver.py: %d EKS optimized-AMI parameters (%s) loaded into moto's SSM on first use, from %s; "
         "spot.amazonaws.com's service-linked role named AWSServiceRoleForEC2Spot, as AWS names it; "
-        "EC2's tag store serialized (concurrent CreateTags and DescribeTags)\n"
+        "EC2's tag store serialized (concurrent CreateTags and DescribeTags); "
+        "SetQueueAttributes keeps a queue's policy unless it names one\n"
         % (len(parameters), ", ".join(prefixes), TABLE)
     )
     sys.stderr.flush()

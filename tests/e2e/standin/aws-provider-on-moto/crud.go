@@ -189,6 +189,12 @@ func (p *provider) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulum
 	if len(in) == 0 {
 		readIn = state // an import or a `get`: only the state (or nothing) is known
 	}
+	if len(in) == 0 && len(state) == 0 && t.importer != nil {
+		// An import: the id is the import id, in the form terraform's importer parses.
+		if id, readIn, err = t.importer(id); err != nil {
+			return nil, fmt.Errorf("importing %s %s: %w", t.token, urn.Name(), err)
+		}
+	}
 	c := &call{p: p, urn: urn, typ: t, inputs: readIn}
 	outs, err := t.ops.read(ctx, c, id, readIn)
 	if err != nil {
@@ -204,8 +210,13 @@ func (p *provider) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulum
 	// change made outside Pulumi shows as a diff on the next preview.
 	newIn := pmap{}
 	if len(in) == 0 {
+		// What the bridge answers for an import: every input attribute the state has,
+		// Optional+Computed ones included (a program's targetId must match the imported one;
+		// one the program leaves unset is no change, Diff).
+		// Zero values are left out: terraform's state cannot tell an unset string, map or list
+		// from an empty one, and the bridge leaves them out of the inputs it extracts.
 		for key := range t.inputs {
-			if v, ok := outs[resource.PropertyKey(key)]; ok && !t.inputs[key].computed {
+			if v, ok := outs[resource.PropertyKey(key)]; ok && !t.inputs[key].unsupported && !isZero(v) {
 				newIn[resource.PropertyKey(key)] = v
 			}
 		}
@@ -246,6 +257,14 @@ func (p *provider) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*p
 	}
 	if req.GetOldInputs() == nil {
 		oldIn = state
+	}
+	// terraform plans no change for an Optional+Computed input the program leaves unset (an
+	// imported object's inputs hold them all): each type's update sees it unchanged.
+	oldIn = oldIn.Copy()
+	for key, spec := range t.inputs {
+		if k := resource.PropertyKey(key); spec.computed && !has(newIn, key) {
+			delete(oldIn, k)
+		}
 	}
 	if req.GetPreview() {
 		outs := previewUpdate(t, state, newIn)
@@ -305,4 +324,19 @@ func (p *provider) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*e
 	}
 	p.ops.write("Delete", t.token, urn.Name(), req.GetId())
 	return &emptypb.Empty{}, nil
+}
+
+// isZero: an empty string, map or list (or null).
+func isZero(v resource.PropertyValue) bool {
+	switch {
+	case v.IsNull():
+		return true
+	case v.IsString():
+		return v.StringValue() == ""
+	case v.IsObject():
+		return len(v.ObjectValue()) == 0
+	case v.IsArray():
+		return len(v.ArrayValue()) == 0
+	}
+	return false
 }

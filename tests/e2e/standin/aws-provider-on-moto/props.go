@@ -140,7 +140,91 @@ func jsonEquivalent(a, b string) bool {
 	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
 		return false
 	}
-	return reflect.DeepEqual(x, y)
+	if reflect.DeepEqual(x, y) {
+		return true
+	}
+	px, py := policyForm(x), policyForm(y)
+	return px != nil && py != nil && reflect.DeepEqual(px, py)
+}
+
+// policyForm is an IAM policy document (an object with a Statement) in the form terraform's
+// SuppressEquivalentPolicyDiffs compares (github.com/hashicorp/awspolicyequivalence): a single
+// action, resource, principal or condition value is a one-element list, lists are sets, and so
+// are the statements. Any other document (an event pattern, a redrive policy) is nil.
+func policyForm(doc any) any {
+	m, ok := doc.(map[string]any)
+	if !ok || m["Statement"] == nil {
+		return nil
+	}
+	statements, ok := m["Statement"].([]any)
+	if !ok {
+		statements = []any{m["Statement"]}
+	}
+	var forms []string
+	for _, st := range statements {
+		s, ok := st.(map[string]any)
+		if !ok {
+			return nil
+		}
+		form := map[string]any{}
+		for k, v := range s {
+			switch k {
+			case "Action", "NotAction", "Resource", "NotResource":
+				form[k] = valueSet(v)
+			case "Principal", "NotPrincipal", "Condition":
+				form[k] = nestedSets(v)
+			case "Sid":
+				if v != "" {
+					form[k] = v
+				}
+			default:
+				form[k] = v
+			}
+		}
+		b, _ := json.Marshal(form)
+		forms = append(forms, string(b))
+	}
+	sort.Strings(forms)
+	out := map[string]any{"Statement": forms}
+	for k, v := range m {
+		if k != "Statement" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// valueSet is a value or list of values as a sorted list of their JSON forms.
+func valueSet(v any) []string {
+	list, ok := v.([]any)
+	if !ok {
+		list = []any{v}
+	}
+	var out []string
+	for _, x := range list {
+		b, _ := json.Marshal(x)
+		out = append(out, string(b))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// nestedSets is a principal or condition block with every leaf value a set (valueSet); "*"
+// as a whole principal stays as it is.
+func nestedSets(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	out := map[string]any{}
+	for k, x := range m {
+		if inner, ok := x.(map[string]any); ok {
+			out[k] = nestedSets(inner)
+		} else {
+			out[k] = valueSet(x)
+		}
+	}
+	return out
 }
 
 // keepIfEquivalent is what terraform's verify.PolicyToSet does on read: keep the configured

@@ -91,7 +91,12 @@ type rtype struct {
 	// preview adjusts the outputs of a preview of a create (previewCreate's inputs, defaults and
 	// unknowns) where the type computes parts of its nested blocks.
 	preview func(in, outs pmap)
-	ops     ops
+	// importer is terraform's importer of the type (its Importer.StateContext, or a framework
+	// resource's ImportState): an import id (`pulumi import`, the import resource option) in
+	// the form its docs give, parsed into the id the type keeps and the attributes its read
+	// needs. Nil when the import id is the id and the read needs nothing else.
+	importer func(importID string) (id string, in pmap, err error)
+	ops      ops
 }
 
 var tagsProp = prop{kind: kStringMap}
@@ -147,7 +152,8 @@ func init() {
 				"policyArn": {kind: kString, required: true, forceNew: true},
 				"role":      {kind: kString, required: true, forceNew: true},
 			},
-			ops: attachmentOps,
+			importer: importAttachment,
+			ops:      attachmentOps,
 		},
 		// internal/service/iam/instance_profile.go (commit 013f1736): name, name_prefix and path
 		// are ForceNew; role and tags update in place.
@@ -267,7 +273,8 @@ func init() {
 				"sagemakerPipelineTarget": {unsupported: true},
 				"sqsTarget":               {unsupported: true},
 			},
-			ops: targetOps,
+			importer: importTarget,
+			ops:      targetOps,
 		},
 		// terraform-provider-aws's aws_ec2_tag (internal/service/ec2/tag.go, read from the
 		// stored copy in andresion/terraform-provider-aws at commit 86cf9197, a fork of the
@@ -351,6 +358,7 @@ func init() {
 			outputs:  []string{"associationArn", "associationId"},
 			tags:     true,
 			inMemory: "moto has no EKS pod identity associations",
+			importer: importPodIdentity,
 			ops:      podIdentityOps,
 		},
 		// internal/service/iam/openid_connect_provider.go (the stored copy, commit 01606926, a

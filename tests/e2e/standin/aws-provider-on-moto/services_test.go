@@ -76,7 +76,7 @@ func TestQueueAndPolicy(t *testing.T) {
 	if tags.Tags["team"] != "infra" {
 		t.Errorf("moto tags %v", tags.Tags)
 	}
-	newPolicy := strings.Replace(policy, `"sqs:SendMessage"`, `["sqs:SendMessage"]`, 1)
+	newPolicy := strings.Replace(policy, `"sqs:SendMessage"`, `["sqs:SendMessage","sqs:GetQueueUrl"]`, 1)
 	pin := qp.inputs.Copy()
 	pin["policy"] = sv(newPolicy)
 	qp = p.update(t, qp, pin)
