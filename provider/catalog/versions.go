@@ -417,6 +417,22 @@ var laterCrds = []struct {
 	{"capacitybuffers.autoscaling.x-k8s.io", FeatureCapacityBuffers},
 }
 
+// crdKinds are the kinds the CRDs serve (spec.names.kind), by CRD name.
+var crdKinds = map[string]string{
+	"ec2nodeclasses.karpenter.k8s.aws":     "EC2NodeClass",
+	"nodeclaims.karpenter.sh":              "NodeClaim",
+	"nodepools.karpenter.sh":               "NodePool",
+	"nodeoverlays.karpenter.sh":            "NodeOverlay",
+	"capacitybuffers.autoscaling.x-k8s.io": "CapacityBuffer",
+}
+
+// CrdGroupKind is the API group (spec.group: a CRD's name is <plural>.<group>) and the kind
+// (spec.names.kind) of one of the CRDs CrdNames lists.
+func CrdGroupKind(name string) (group, kind string) {
+	_, group, _ = strings.Cut(name, ".")
+	return group, crdKinds[name]
+}
+
 // CrdNames are the CRDs the release's karpenter-crd chart installs, sorted (none without the
 // chart).
 func (r Release) CrdNames() []string {

@@ -96,16 +96,13 @@ func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resour
 		if b.plan.WindowsNodes {
 			entryType = "EC2_WINDOWS"
 		}
-		var adopt []pulumi.ResourceOption
-		if principal, ok := b.knownNodeRoleArn(); ok {
-			adopt = b.adopting(accessEntryID(b.adoptedCluster(), principal))
-		}
+		principal, known := b.knownNodeRoleArn()
 		entry, err := b.newChild(eksAccessEntry, "-node-access", pulumi.Map{
 			"clusterName":  b.plan.Deferred.ClusterName,
 			"principalArn": roleArn,
 			"type":         pulumi.String(entryType),
 			"tags":         b.plan.Deferred.Tags,
-		}, adopt...)
+		}, b.adoptingIf(known, accessEntryID(b.adoptedCluster(), principal))...)
 		if err != nil {
 			return nil, err
 		}
@@ -190,9 +187,9 @@ func (b *builder) createPodIdentity(roleArn pulumi.StringOutput) ([]pulumi.Resou
 		}
 		out = append(out, addon)
 	}
-	var adopt []pulumi.ResourceOption
+	var associationID string
 	if a := b.plan.Adopt; a != nil {
-		adopt = b.adopting(podIdentityID(b.adoptedCluster(), a.PodIdentityAssociationID))
+		associationID = podIdentityID(b.adoptedCluster(), a.PodIdentityAssociationID)
 	}
 	association, err := b.newChild(eksPodIdentity, "-pod-identity", pulumi.Map{
 		"clusterName":    b.plan.Deferred.ClusterName,
@@ -200,7 +197,7 @@ func (b *builder) createPodIdentity(roleArn pulumi.StringOutput) ([]pulumi.Resou
 		"serviceAccount": pulumi.String(b.plan.ServiceAccount),
 		"roleArn":        roleArn,
 		"tags":           b.plan.Deferred.Tags,
-	}, adopt...)
+	}, b.adopting(associationID)...)
 	if err != nil {
 		return nil, err
 	}

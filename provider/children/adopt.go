@@ -29,6 +29,14 @@ func (b *builder) adopting(id string, keep ...string) []pulumi.ResourceOption {
 	return opts
 }
 
+// adoptingIf is adopting for a child the install has when adopted (adoptedName says).
+func (b *builder) adoptingIf(adopted bool, id string, keep ...string) []pulumi.ResourceOption {
+	if !adopted {
+		return nil
+	}
+	return b.adopting(id, keep...)
+}
+
 // adoptedName is the AWS name of a child: the running install's when adopting (adopted, ""
 // when the install has none), else the component's own.
 func (b *builder) adoptedName(adopted func() string, suffix string) (name string, importing bool) {
@@ -73,6 +81,10 @@ func (b *builder) handOverCrds() ([]pulumi.Resource, error) {
 	}
 	var out []pulumi.Resource
 	for _, crd := range b.plan.Release.CrdNames() {
+		// pulumi-kubernetes refuses a CRD, patch or not, without its group and kind ("expected
+		// .spec.group": it caches the kinds a program defines); applying them as they are
+		// changes nothing.
+		group, kind := catalog.CrdGroupKind(crd)
 		patch, err := b.newChild(crdPatch, "-crd-owner-"+crd, pulumi.Map{
 			"apiVersion": pulumi.String("apiextensions.k8s.io/v1"),
 			"kind":       pulumi.String("CustomResourceDefinition"),
@@ -83,6 +95,10 @@ func (b *builder) handOverCrds() ([]pulumi.Resource, error) {
 					catalog.HelmReleaseNameAnnotation:      pulumi.String(crdChart),
 					catalog.HelmReleaseNamespaceAnnotation: pulumi.String(b.plan.Namespace),
 				},
+			},
+			"spec": pulumi.Map{
+				"group": pulumi.String(group),
+				"names": pulumi.Map{"kind": pulumi.String(kind)},
 			},
 		}, pulumi.RetainOnDelete(true))
 		if err != nil {

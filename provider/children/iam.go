@@ -72,16 +72,12 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 	}
 
 	roleName, adopted := b.adoptedName(func() string { return b.plan.Adopt.ControllerRole }, catalog.ControllerRoleSuffix)
-	var adopt []pulumi.ResourceOption
-	if adopted {
-		adopt = b.adopting(roleName, "path")
-	}
 	role, err := b.newChild(iamRole, catalog.ControllerRoleSuffix, pulumi.Map{
 		"name":             pulumi.String(roleName),
 		"description":      b.describe("controller role"),
 		"assumeRolePolicy": b.controllerTrustPolicy(),
 		"tags":             b.plan.Deferred.Tags,
-	}, adopt...)
+	}, b.adoptingIf(adopted, roleName, "path")...)
 	if err != nil {
 		return controllerIAM{}, err
 	}
@@ -107,24 +103,18 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 	var policyArns pulumi.StringArray
 	for _, p := range policies {
 		name, adoptedPolicy := b.adoptedName(func() string { return b.plan.Adopt.ControllerPolicies[p.Key] }, "-controller-"+p.Key)
-		var adopt, adoptAttachment []pulumi.ResourceOption
-		if adoptedPolicy {
-			// IAM cannot change a policy's description or path: keep the install's.
-			adopt = b.adopting(b.aws.PolicyArn(name), "description", "path")
-			if adopted {
-				adoptAttachment = b.adopting(attachmentID(roleName, b.aws.PolicyArn(name)))
-			}
-		}
 		policy, err := b.newChild(iamPolicy, "-controller-"+p.Key, pulumi.Map{
 			"name":        pulumi.String(name),
 			"description": b.describe("controller policy: " + p.Description),
 			"policy":      documents.MapIndex(pulumi.String(p.Key)),
 			"tags":        b.plan.Deferred.Tags,
-		}, adopt...)
+			// IAM cannot change a policy's description or path: the install's are kept.
+		}, b.adoptingIf(adoptedPolicy, b.aws.PolicyArn(name), "description", "path")...)
 		if err != nil {
 			return controllerIAM{}, err
 		}
-		if err := b.attach(&out, role, "-controller-"+p.Key+"-attach", policy.Arn, adoptAttachment...); err != nil {
+		attachment := b.adoptingIf(adopted && adoptedPolicy, attachmentID(roleName, b.aws.PolicyArn(name)))
+		if err := b.attach(&out, role, "-controller-"+p.Key+"-attach", policy.Arn, attachment...); err != nil {
 			return controllerIAM{}, err
 		}
 		policyArns = append(policyArns, policy.Arn)
@@ -282,16 +272,12 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 		Action:    catalog.List{"sts:AssumeRole"},
 	}}}.Json()
 	name, adopted := b.nodeRoleName()
-	var adopt []pulumi.ResourceOption
-	if adopted {
-		adopt = b.adopting(name, "path")
-	}
 	role, err := b.newChild(iamRole, catalog.NodeRoleSuffix, pulumi.Map{
 		"name":             pulumi.String(name),
 		"description":      b.describe("node role"),
 		"assumeRolePolicy": pulumi.String(trust),
 		"tags":             b.plan.Deferred.Tags,
-	}, adopt...)
+	}, b.adoptingIf(adopted, name, "path")...)
 	if err != nil {
 		return nodeIAM{}, err
 	}
@@ -306,10 +292,9 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 	}
 
 	for _, a := range b.nodePolicyAttachments() {
-		var adopt []pulumi.ResourceOption
-		if arn, ok := a.arn.(pulumi.String); ok && adopted && !a.extra {
-			adopt = b.adopting(attachmentID(name, string(arn)))
-		}
+		// The install has the AWS policies, not the extra ones the inputs add.
+		arn, known := a.arn.(pulumi.String)
+		adopt := b.adoptingIf(adopted && known && !a.extra, attachmentID(name, string(arn)))
 		att, err := b.newChild(iamRolePolicyAttach, a.suffix, pulumi.Map{"role": role.Name, "policyArn": a.arn}, adopt...)
 		if err != nil {
 			return nodeIAM{}, err
@@ -319,15 +304,11 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 
 	if b.plan.CreateInstanceProfile {
 		profileName, adoptedProfile := b.adoptedName(func() string { return b.plan.Adopt.InstanceProfile }, "-node-profile")
-		var adopt []pulumi.ResourceOption
-		if adoptedProfile {
-			adopt = b.adopting(profileName, "path")
-		}
 		profile, err := b.newChild(iamInstanceProfile, "-node-profile", pulumi.Map{
 			"name": pulumi.String(profileName),
 			"role": role.Name,
 			"tags": b.plan.Deferred.Tags,
-		}, adopt...)
+		}, b.adoptingIf(adoptedProfile, profileName, "path")...)
 		if err != nil {
 			return nodeIAM{}, err
 		}

@@ -20,30 +20,22 @@ type interruptionQueue struct {
 // never collide.
 func (b *builder) createInterruptionQueue() (interruptionQueue, error) {
 	name, adopted := b.adoptedName(func() string { return b.plan.Adopt.Queue }, catalog.QueueSuffix)
-	var adopt []pulumi.ResourceOption
-	if adopted {
-		adopt = b.adopting(b.aws.QueueURL(name))
-	}
 	queue, err := b.newChild(sqsQueue, catalog.QueueSuffix, pulumi.Map{
 		"name":                    pulumi.String(name),
 		"messageRetentionSeconds": pulumi.Int(300),
 		"sqsManagedSseEnabled":    pulumi.Bool(true),
 		"tags":                    b.plan.Deferred.Tags,
-	}, adopt...)
+	}, b.adoptingIf(adopted, b.aws.QueueURL(name))...)
 	if err != nil {
 		return interruptionQueue{}, err
 	}
 	// The ARN is known from the name, so the controller's policy does not wait for the queue.
 	out := interruptionQueue{name: queue.Name, arn: queue.Arn, url: queue.Url, knownArn: b.aws.QueueArn(name), resources: []pulumi.Resource{queue}}
 
-	var adoptPolicy []pulumi.ResourceOption
-	if adopted {
-		adoptPolicy = b.adopting(b.aws.QueueURL(name))
-	}
 	policy, err := b.newChild(sqsQueuePolicy, catalog.QueueSuffix+"-policy", pulumi.Map{
 		"queueUrl": queue.Url,
 		"policy":   pulumi.String(catalog.QueuePolicy(out.knownArn)),
-	}, adoptPolicy...)
+	}, b.adoptingIf(adopted, b.aws.QueueURL(name))...)
 	if err != nil {
 		return interruptionQueue{}, err
 	}
@@ -52,17 +44,12 @@ func (b *builder) createInterruptionQueue() (interruptionQueue, error) {
 	for _, r := range catalog.RulesOf(b.plan.Release) {
 		pattern, _ := json.Marshal(map[string][]string{"source": {r.Source}, "detail-type": {r.DetailType}})
 		ruleName, adoptedRule := b.adoptedName(func() string { return b.plan.Adopt.Rules[r.Key] }, r.Suffix)
-		var adoptRule, adoptTarget []pulumi.ResourceOption
-		if adoptedRule {
-			adoptRule = b.adopting(ruleName)
-			adoptTarget = b.adopting(eventTargetID(ruleName, catalog.InterruptionQueueTargetID))
-		}
 		rule, err := b.newChild(eventRule, r.Suffix, pulumi.Map{
 			"name":         pulumi.String(ruleName),
 			"description":  b.describe("interruption handling: " + r.DetailType),
 			"eventPattern": pulumi.String(string(pattern)),
 			"tags":         b.plan.Deferred.Tags,
-		}, adoptRule...)
+		}, b.adoptingIf(adoptedRule, ruleName)...)
 		if err != nil {
 			return interruptionQueue{}, err
 		}
@@ -70,7 +57,7 @@ func (b *builder) createInterruptionQueue() (interruptionQueue, error) {
 			"rule":     rule.Name,
 			"arn":      queue.Arn,
 			"targetId": pulumi.String(catalog.InterruptionQueueTargetID),
-		}, adoptTarget...)
+		}, b.adoptingIf(adoptedRule, eventTargetID(ruleName, catalog.InterruptionQueueTargetID))...)
 		if err != nil {
 			return interruptionQueue{}, err
 		}

@@ -91,7 +91,7 @@ func checkKarpenterInstance(t *testing.T, w *karpenterWorld, i lab.Instance, clu
 // uninstall returns once the Deployment is deleted; its pods terminate in the background, so the
 // IAM deletes may begin while the controller process is still shutting down — with no NodeClaim
 // left to act on.)
-func checkKarpenterDestroy(t *testing.T, w *karpenterWorld, node lab.Instance) {
+func checkKarpenterDestroy(t *testing.T, w *karpenterWorld, node lab.Instance, retained ...string) {
 	t.Helper()
 	ctx := context.Background()
 	if r := w.running(t); len(r) > 0 {
@@ -146,5 +146,5 @@ func checkKarpenterDestroy(t *testing.T, w *karpenterWorld, node lab.Instance) {
 	if err := lab.DeleteWorkload(ctx, w.cs); err != nil {
 		t.Fatal(err)
 	}
-	w.assertNothingLeft(t)
+	w.assertNothingLeft(t, retained...)
 }

@@ -45,32 +45,9 @@ func TestKarpenterUpgrade(t *testing.T) {
 		w.up(t)
 		role = str(w.outputs(t)["controllerRoleArn"])
 		policies = map[string][]lab.IAMPolicy{from: controllerPolicies(t, w.world, role)}
-		eventually(t, time.Minute, "the "+from+" controller", func() error {
-			if v := w.karpenter.Versions(); !w.karpenter.Running() || len(v) == 0 || v[len(v)-1] != from {
-				return fmt.Errorf("running %v, versions %v: %v", w.karpenter.Running(), v, w.karpenter.History())
-			}
-			return nil
-		})
-		// The pods ask for one instance type: the default pool consolidates an underutilized node
-		// onto a cheaper type after a minute, and moto's CreateFleet launches whichever override
-		// comes first rather than the cheapest, as AWS's lowest-price strategy would — so a node
-		// of a dearer type would be replaced during the 90 s below for a reason that is moto's.
-		if err := lab.ScaleWorkloadOn(context.Background(), w.cs, 2, map[string]string{"node.kubernetes.io/instance-type": "m5.large"}); err != nil {
-			t.Fatal(err)
-		}
-		node = w.workloadOn(t, 2, 3*time.Minute)
-		if node.Type != "m5.large" {
-			t.Fatalf("the workload runs on %s (%s), want an m5.large (its pods ask for one)", node.ID, node.Type)
-		}
+		w.waitController(t, time.Minute, from)
+		node, claim = w.m5LargeWorkload(t)
 		checkDefaultInstance(t, w, node)
-		for name, id := range w.claims(t) {
-			if id == node.ID {
-				claim = name
-			}
-		}
-		if claim == "" {
-			t.Fatalf("no NodeClaim of %s: %v", node.ID, w.claims(t))
-		}
 		// The default class sets no maxPods: Karpenter writes the instance type's pod capacity,
 		// which the NodeClaim (so the node) has.
 		nc, err := w.Cluster.Dynamic.Resource(lab.NodeClaimGVR).Get(context.Background(), claim, metav1.GetOptions{})

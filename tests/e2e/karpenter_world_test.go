@@ -70,6 +70,42 @@ func (w *karpenterWorld) scale(t *testing.T, replicas int32) {
 	}
 }
 
+// waitController waits until the running controller process is version's.
+func (w *karpenterWorld) waitController(t *testing.T, timeout time.Duration, version string) {
+	t.Helper()
+	eventually(t, timeout, "the "+version+" controller", func() error {
+		if v := w.karpenter.Versions(); !w.karpenter.Running() || len(v) == 0 || v[len(v)-1] != version {
+			return fmt.Errorf("running %v, versions %v: %v", w.karpenter.Running(), v, w.karpenter.History())
+		}
+		return nil
+	})
+}
+
+// m5LargeWorkload runs the workload's two pods, asking for an m5.large, on a node the controller
+// launches, and returns the node and its NodeClaim. One instance type: a pool that consolidates
+// replaces an underutilized node with a cheaper type after a minute, and moto's CreateFleet
+// launches whichever override comes first rather than the cheapest, as AWS's lowest-price
+// strategy would — a node of a dearer type would be replaced for a reason that is moto's.
+func (w *karpenterWorld) m5LargeWorkload(t *testing.T) (node lab.Instance, claim string) {
+	t.Helper()
+	if err := lab.ScaleWorkloadOn(context.Background(), w.cs, 2, map[string]string{"node.kubernetes.io/instance-type": "m5.large"}); err != nil {
+		t.Fatal(err)
+	}
+	node = w.workloadOn(t, 2, 3*time.Minute)
+	if node.Type != "m5.large" {
+		t.Fatalf("the workload runs on %s (%s), want an m5.large (its pods ask for one)", node.ID, node.Type)
+	}
+	for name, id := range w.claims(t) {
+		if id == node.ID {
+			claim = name
+		}
+	}
+	if claim == "" {
+		t.Fatalf("no NodeClaim of %s: %v", node.ID, w.claims(t))
+	}
+	return node, claim
+}
+
 // eventually polls check every half second until it returns nil, failing the test with its last
 // error after timeout.
 func eventually(t *testing.T, timeout time.Duration, what string, check func() error) {

@@ -378,13 +378,16 @@ func startCluster(t *testing.T, ctx context.Context) *Cluster {
 }
 
 // The CRDs adoption hands to the karpenter-crd release (catalog Release.Crds) are the ones each
-// generation's karpenter-crd chart installs: a CRD the catalog missed would stay unowned, and
-// Helm would refuse the release over it.
+// generation's karpenter-crd chart installs, with their group and kind (catalog CrdGroupKind): a
+// CRD the catalog missed would stay unowned, and Helm would refuse the release over it.
 func TestCatalogCrdsAreTheCrdChartsCrds(t *testing.T) {
 	// The first two-space `name:` of a CRD file is metadata.name (the chart's templating breaks
 	// YAML parsing in some releases).
 	crdKind := regexp.MustCompile(`(?m)^kind: CustomResourceDefinition\s*$`)
 	metadataName := regexp.MustCompile(`(?m)^  name: ([a-z0-9.-]+)\s*$`)
+	// spec.group and spec.names.kind, which the hand-over's patches carry (CrdGroupKind).
+	specGroup := regexp.MustCompile(`(?m)^  group: ([a-z0-9.-]+)\s*$`)
+	namesKind := regexp.MustCompile(`(?m)^    kind: ([A-Za-z0-9]+)\s*$`)
 	for _, version := range append(slices.Clone(KarpenterVersions), BetaVersion) {
 		k, err := LoadKarpenter(version)
 		if err != nil {
@@ -404,6 +407,11 @@ func TestCatalogCrdsAreTheCrdChartsCrds(t *testing.T) {
 				t.Fatalf("%s %s: no metadata.name", version, f.Name)
 			}
 			names = append(names, string(m[1]))
+			group, kind := catalog.CrdGroupKind(string(m[1]))
+			g, k := firstGroup(specGroup, f.Data), firstGroup(namesKind, f.Data)
+			if g != group || k != kind {
+				t.Errorf("Karpenter %s: CRD %s has group %q and kind %q; the catalog says %q and %q", version, m[1], g, k, group, kind)
+			}
 		}
 		rel, err := catalog.LookupRelease(version, false)
 		if err != nil {
@@ -414,4 +422,12 @@ func TestCatalogCrdsAreTheCrdChartsCrds(t *testing.T) {
 			t.Errorf("Karpenter %s: karpenter-crd installs %v, the catalog hands over %v", version, names, rel.CrdNames())
 		}
 	}
+}
+
+// firstGroup is re's first match's first group in data ("" without a match).
+func firstGroup(re *regexp.Regexp, data []byte) string {
+	if m := re.FindSubmatch(data); m != nil {
+		return string(m[1])
+	}
+	return ""
 }

@@ -314,8 +314,11 @@ func (k *Karpenter) start(ctx context.Context, pod *corev1.Pod) error {
 	}
 	k.proc, k.podUID, k.env = proc, string(pod.UID), list
 	awsID := "AWS: no role (the service account has no " + irsaRoleAnnotation + " annotation)"
-	if identity["AWS_ROLE_ARN"] != "" {
+	switch {
+	case identity["AWS_ROLE_ARN"] != "":
 		awsID = "AWS: IRSA, role " + identity["AWS_ROLE_ARN"]
+	case identity["AWS_CONTAINER_CREDENTIALS_FULL_URI"] != "":
+		awsID = "AWS: EKS Pod Identity (the association of the service account)"
 	}
 	k.history = append(k.history, fmt.Sprintf("%s started Karpenter %s beside pod %s (node %s) as service account %s/%s, %s; log %s",
 		time.Now().Format("15:04:05.000"), imageTag(pod), pod.Name, pod.Spec.NodeName, pod.Namespace, pod.Spec.ServiceAccountName, awsID, proc.Log))

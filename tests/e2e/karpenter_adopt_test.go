@@ -1,0 +1,279 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
+)
+
+// TestKarpenterAdoption: a Karpenter 1.14.1 install made the getting-started way (the template's
+// IAM and queue, eksctl's Pod Identity and aws-auth mapping, `helm install`, the guide's NodePool
+// and EC2NodeClass: lab.GettingStarted) runs a node for a workload when a program first adds the
+// component with `adopt`. The preview imports what exists (updating in place what differs) and
+// creates only what the install lacks; `up` takes it over with the same instance, the same
+// NodeClaim and the workload Running throughout (sampled every 2 s), the CRDs now belong to the component's CRD release, and a
+// second preview has nothing to do. Then `up` to 1.15.1 and `destroy` behave as for an install
+// the component made: the node survives the upgrade, and the destroy leaves nothing running.
+func TestKarpenterAdoption(t *testing.T) {
+	t.Parallel()
+	w := newKarpenterWorld(t)
+	ctx := context.Background()
+	from, to := strings.TrimPrefix(lab.KarpenterPreviousVersion, "v"), strings.TrimPrefix(lab.KarpenterVersion, "v")
+	k8s, err := lab.ClusterVersionFor(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The cluster alone first, as the guide's eksctl makes it; the install goes on it outside
+	// the stack.
+	w.stackWith(lab.ProgramOptions{NoComponent: true, KubernetesVersion: k8s})
+	w.up(t)
+	cluster := str(w.outputs(t)["clusterName"])
+	var gs *lab.GettingStarted
+	var node lab.Instance
+	var claim string
+	controllerRole := "arn:aws:iam::" + lab.MotoAccount + ":role/" + cluster + "-karpenter" // eksctl's
+
+	t.Run("the getting-started install runs a node", func(t *testing.T) {
+		if gs, err = w.InstallGettingStarted(ctx, cluster, from); err != nil {
+			t.Fatal(err)
+		}
+		w.waitController(t, time.Minute, from)
+		node, claim = w.m5LargeWorkload(t)
+		// What a destroy must return the cluster to: it as the install left it (aws-auth, say).
+		w.rebaseline(t)
+	})
+	if t.Failed() {
+		return
+	}
+
+	inputs := func(version string) string {
+		var rules []string
+		for key, name := range gs.RuleNames {
+			rules = append(rules, fmt.Sprintf("    %s: %s\n", key, name))
+		}
+		sort.Strings(rules)
+		in := "controllerIdentity: podIdentity\nnodeAccess: awsAuth\ncreateInstanceProfile: false\nadopt:\n  podIdentityAssociationId: " + gs.PodIdentityAssociationID +
+			"\n  interruptionRuleNames:\n" + strings.Join(rules, "")
+		if version != "" {
+			in = "version: " + version + "\n" + in
+		}
+		return in
+	}
+	// The guide tagged the subnets and the security group: no discovery input.
+	program := func(version string) lab.ProgramOptions {
+		return lab.ProgramOptions{NoDiscovery: true, Inputs: inputs(version)}
+	}
+
+	t.Run("the preview imports the install and creates only what it lacks", func(t *testing.T) {
+		w.programWith(program(from))
+		p := w.preview(t)
+		if errs := p.errors(); len(errs) > 0 {
+			t.Fatalf("preview errors: %v", errs)
+		}
+		byOp := map[string][]string{}
+		for _, s := range p.Steps {
+			byOp[s.Op] = append(byOp[s.Op], urnName(s.URN))
+			if len(s.ReplaceReasons) > 0 {
+				t.Errorf("%s would be replaced: %v", urnName(s.URN), s.ReplaceReasons)
+			}
+			if s.Op == "update" {
+				// What the install has differently (descriptions, the component's values): in place.
+				t.Logf("%s is updated: %v", urnName(s.URN), s.DiffReasons)
+			}
+		}
+		for op := range byOp {
+			sort.Strings(byOp[op])
+		}
+		t.Logf("preview: %v", byOp)
+		// What the getting-started install lacks: the component, the CRD release with the
+		// hand-over of its CRDs, and the aws-auth patch (the mapping exists: the patch keeps it).
+		// The 1.x template has no instance profile, and the program (docs/migrating.md's) asks
+		// for none.
+		created := map[string]bool{"karpenter": true, "karpenter-crd-release": true, "karpenter-aws-auth": true}
+		for _, crd := range mustRelease(t, from).CrdNames() {
+			created["karpenter-crd-owner-"+crd] = true
+		}
+		for _, name := range byOp["create"] {
+			if !created[name] {
+				t.Errorf("the preview creates %s, which the install has", name)
+			}
+		}
+		for op, names := range byOp {
+			switch op {
+			case "create", "import", "update", "read", "same":
+			default:
+				t.Errorf("the preview would %s %v", op, names)
+			}
+		}
+		for _, want := range []string{"karpenter-node", "karpenter-controller", "karpenter-interruption", "karpenter-release",
+			"karpenter-nodepool-default", "karpenter-nodeclass-default", "karpenter-pod-identity"} {
+			if !contains(byOp["import"], want) {
+				t.Errorf("the preview does not import %s: %v", want, byOp)
+			}
+		}
+	})
+	if t.Failed() {
+		return
+	}
+
+	t.Run("up takes the install over with the node, its claim and the workload in place", func(t *testing.T) {
+		stop := w.sampleContinuity(t, node.ID, claim)
+		runs := len(w.karpenter.Versions())
+		w.up(t)
+		// The release's values gained the cluster endpoint: the Deployment rolls, and the next
+		// controller process must leave the node alone too (its disruption loop runs every 10 s).
+		eventually(t, time.Minute, "the controller after the adopting up", func() error {
+			if !w.karpenter.Running() || len(w.karpenter.Versions()) == runs {
+				return fmt.Errorf("running %v: %v", w.karpenter.Running(), w.karpenter.History())
+			}
+			return nil
+		})
+		time.Sleep(30 * time.Second)
+		if broken := stop(); len(broken) > 0 {
+			t.Errorf("during and after the adopting up:\n%s", strings.Join(broken, "\n"))
+		}
+		t.Logf("controller processes: %v", w.karpenter.History())
+		if got := str(w.outputs(t)["controllerRoleArn"]); got != controllerRole {
+			t.Errorf("controllerRoleArn %s, want the install's %s", got, controllerRole)
+		}
+		for _, crd := range mustRelease(t, from).CrdNames() {
+			obj, err := w.Cluster.CRD(ctx, crd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := obj.GetAnnotations()[catalog.HelmReleaseNameAnnotation]; got != "karpenter-crd" {
+				t.Errorf("CRD %s belongs to release %q, want karpenter-crd", crd, got)
+			}
+		}
+		if r := w.release(t, "karpenter-crd"); r.Status != "deployed" || r.Chart != from {
+			t.Errorf("karpenter-crd release: %+v", r)
+		}
+		if r := w.release(t, "karpenter"); r.Status != "deployed" || r.Revision < 2 || r.Chart != from {
+			t.Errorf("karpenter release: %+v, want the helm install's release upgraded (revision ≥ 2)", r)
+		}
+		p := w.preview(t)
+		for _, s := range p.Steps {
+			if s.Op != "same" && s.Op != "read" {
+				t.Errorf("after the adoption the preview would still %s %s: %v", s.Op, urnName(s.URN), s.DiffReasons)
+			}
+		}
+	})
+	if t.Failed() {
+		return
+	}
+
+	t.Run("up to "+to+": the node survives", func(t *testing.T) {
+		w.programWith(program(""))
+		stop := w.sampleContinuity(t, node.ID, claim)
+		w.up(t)
+		w.waitController(t, 2*time.Minute, to)
+		time.Sleep(60 * time.Second) // the 1.15.1 controller's disruption loop runs every 10 s
+		if broken := stop(); len(broken) > 0 {
+			t.Errorf("during and after the upgrade:\n%s", strings.Join(broken, "\n"))
+		}
+	})
+	if t.Failed() {
+		return
+	}
+
+	t.Run("destroy with the node running leaves nothing running", func(t *testing.T) {
+		w.Engine.Timeout = 4 * time.Minute
+		defer func() { w.Engine.Timeout = 0 }()
+		if stdout, stderr, err := w.run(t, "destroy", "--yes", "--non-interactive", "--skip-preview"); err != nil {
+			t.Errorf("pulumi destroy: %v\n%s\n%s", err, lastLines(stdout, 30), stderr)
+		}
+		// Kept by design: the hand-over of the CRDs (the release deleted the CRDs themselves) and
+		// the node role's aws-auth mapping (nodeAccess: awsAuth).
+		retained := []string{"karpenter-aws-auth"}
+		for _, crd := range mustRelease(t, from).CrdNames() {
+			retained = append(retained, "karpenter-crd-owner-"+crd)
+		}
+		checkKarpenterDestroy(t, w, node, retained...)
+	})
+
+	// Before, during and after the adoption the controllers act as the install's role, through
+	// its pod identity association, which the component imported and kept.
+	t.Run("every AWS call of the controllers is the controller role's", func(t *testing.T) {
+		checkControllerSessions(t, w.recorder.Calls(), controllerRole)
+	})
+}
+
+// sampleContinuity checks every 2 s, until the returned stop is called, that the workload runs
+// on instance under NodeClaim claim and nothing else: stop returns what broke, once each.
+func (w *karpenterWorld) sampleContinuity(t *testing.T, instance, claim string) (stop func() []string) {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	var broken []string
+	note := func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !seen[s] {
+			seen[s] = true
+			broken = append(broken, time.Now().Format("15:04:05")+" "+s)
+		}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for {
+			ctx := context.Background()
+			if got, err := lab.WaitWorkload(ctx, w.cs, w.AWS, 2, 0); err != nil {
+				note("workload: " + err.Error())
+			} else if got.ID != instance {
+				note("the workload runs on " + got.ID + ", not " + instance)
+			}
+			list, err := w.Cluster.Dynamic.Resource(lab.NodeClaimGVR).List(ctx, metav1.ListOptions{})
+			if err != nil {
+				note("NodeClaims: " + err.Error())
+			} else if len(list.Items) != 1 || list.Items[0].GetName() != claim || list.Items[0].GetDeletionTimestamp() != nil {
+				var names []string
+				for _, c := range list.Items {
+					names = append(names, c.GetName())
+				}
+				note(fmt.Sprintf("NodeClaims %v, want only %s", names, claim))
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(2 * time.Second):
+			}
+		}
+	}()
+	return func() []string {
+		close(done)
+		<-finished
+		mu.Lock()
+		defer mu.Unlock()
+		return broken
+	}
+}
+
+func mustRelease(t *testing.T, version string) catalog.Release {
+	t.Helper()
+	r, err := catalog.LookupRelease(version, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
