@@ -59,7 +59,14 @@ func TestAFittingClusterPassesAndIsRead(t *testing.T) {
 		"aws:ec2/getSubnets:getSubnets", "aws:ec2/getSubnet:getSubnet", "aws:ec2/getSecurityGroups:getSecurityGroups", "aws:ssm/getParameter:getParameter"} {
 		assert.Contains(t, tokens, tok)
 	}
-	assert.NotContains(t, tokens, "aws:iam/getRole:getRole", "no pool allows Spot: the service-linked role is not read")
+	var roles []string
+	for _, inv := range r.Invokes {
+		if inv.Token == "aws:iam/getRole:getRole" {
+			roles = append(roles, inv.Args["name"].(string))
+		}
+	}
+	assert.Equal(t, []string{"KarpenterNodeRole-demo"}, roles,
+		"no pool allows Spot: the service-linked role is not read; a getting-started install's node role is looked for")
 	assert.Equal(t, "https://0123456789ABCDEF0123456789ABCDEF.gr7.us-west-2.eks.amazonaws.com",
 		dig(r.get("karpenter-release").Inputs["values"].(map[string]any), "settings", "clusterEndpoint"), "the controller's endpoint is the cluster's")
 	var params []string
@@ -122,6 +129,9 @@ func TestFindingsNameTheInputTheFactAndTheFix(t *testing.T) {
 		{"a Spot pool without the service-linked role", `{"noSpotServiceLinkedRole":true}`,
 			`{"nodePools":[{"name":"od"},{"name":"spot","requirements":[{"key":"karpenter.sh/capacity-type","operator":"In","values":["spot"]}]}]}`,
 			[]string{"nodePools[1].requirements[0]: allows Spot, and this account has no AWSServiceRoleForEC2Spot service-linked role", "set createSpotServiceLinkedRole: true"}},
+		{"a getting-started install running", `{"roles":["KarpenterNodeRole-demo"]}`, `{}`,
+			[]string{"adopt: unset, and the IAM role KarpenterNodeRole-demo exists: the node role Karpenter's getting-started guide creates for cluster demo",
+				"set adopt to take it over", "set nodeRoleArn to that role to use it, or delete it"}},
 		{"a cluster that does not exist", `{"missing":true}`, `{}`,
 			[]string{"clusterName: no EKS cluster named demo exists where the aws provider looks", "readCluster: false"}},
 		{"Auto Mode on a cluster without it", `{}`, `{"mode":"autoMode","oidcProviderArn":null}`,
@@ -222,4 +232,23 @@ func TestDiscoveryOfSubnetsTheUpdateCreates(t *testing.T) {
 
 	_, err = constructLogged(t, withCluster(t, untagged, `{"discovery":{"subnetIds":["subnet-1","subnet-2"]}}`), false, nil)
 	require.NoError(t, err, "at up the listed subnets count as tagged")
+}
+
+// A getting-started install's node role blocks only a new install that would make its own: one
+// that adopts it, or names existing IAM with nodeRoleArn, goes ahead.
+func TestARunningInstallIsLookedForOnlyByANewInstall(t *testing.T) {
+	running := `{"roles":["KarpenterNodeRole-demo"]}`
+	for name, inputs := range map[string]string{
+		"nodeRoleArn": `{"nodeRoleArn":"arn:aws:iam::123456789012:role/KarpenterNodeRole-demo","createInstanceProfile":true}`,
+		"adopt": `{"version":"1.14.1","adopt":{"interruptionRuleNames":{"scheduledChange":"a","spotInterruption":"b","rebalance":"c","stateChange":"d","capacityReservation":"e"}}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := renderArgs(t, withCluster(t, running, inputs))
+			for _, inv := range r.Invokes {
+				if inv.Token == "aws:iam/getRole:getRole" {
+					assert.NotEqual(t, "KarpenterNodeRole-demo", inv.Args["name"])
+				}
+			}
+		})
+	}
 }

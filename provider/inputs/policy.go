@@ -23,7 +23,6 @@ func (p *PolicyStatement) Annotate(a infer.Annotator) {
 	a.Describe(&p, "An IAM policy statement.")
 	a.Describe(&p.Sid, "Statement id (letters and digits).")
 	a.Describe(&p.Effect, "`Allow` or `Deny`. "+Default(catalog.DefaultStatementEffect))
-	a.SetDefault(&p.Effect, catalog.DefaultStatementEffect)
 	a.Describe(&p.Actions, "Actions the statement covers, e.g. `ec2:DescribeVolumes`. One of `actions`/`notActions` is required.")
 	a.Describe(&p.NotActions, "Actions the statement excludes.")
 	a.Describe(&p.Resources, "Resource ARNs the statement covers. One of `resources`/`notResources` is required.")

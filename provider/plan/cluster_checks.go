@@ -128,7 +128,7 @@ func (p *Plan) CheckCluster(c Cluster, r ClusterReader) Findings {
 			func() Findings { return p.checkAmi(i, c, r) },
 		)
 	}
-	checks = append(checks, func() Findings { return p.checkSpotRole(r) })
+	checks = append(checks, func() Findings { return p.checkSpotRole(r) }, func() Findings { return p.checkRunningInstall(c, r) })
 
 	results := make([]Findings, len(checks))
 	var wg sync.WaitGroup
@@ -161,7 +161,37 @@ func (p *Plan) ClusterChecks() []string {
 		out = append(out, "the subnets and security groups the node classes select, in its VPC")
 	}
 	out = append(out, "the EC2 Spot service-linked role, if a pool allows Spot")
+	if p.looksForRunningInstall() {
+		out = append(out, "that no getting-started install of Karpenter runs on it (its node role), which adopt would take over")
+	}
 	return out
+}
+
+// looksForRunningInstall: a new install (no adopt) with its own node role checks that the
+// cluster has no getting-started install, which it would collide with.
+func (p *Plan) looksForRunningInstall() bool {
+	return p.Mode == inputs.ModeSelfManaged && p.Adopt == nil && p.CreateNodeRole
+}
+
+// checkRunningInstall: a cluster runs one Karpenter. A new install beside one made the
+// getting-started way fails in the middle of `up` — its karpenter-crd release finds the CRDs
+// that install's chart put there, owned by no release (Helm: "invalid ownership metadata"),
+// after the IAM and the queue were created — so the template's node role for the cluster (the
+// getting-started guide's names, catalog.GettingStartedNames), which the component never
+// creates, is looked for first. With nodeRoleArn the user names existing IAM on purpose.
+func (p *Plan) checkRunningInstall(c Cluster, r ClusterReader) (f Findings) {
+	if !p.looksForRunningInstall() {
+		return f
+	}
+	role := catalog.GettingStartedNames(p.Release, c.Name).NodeRole
+	exists, err := r.RoleExists(role)
+	switch {
+	case err != nil:
+		f.warnClusterf("could not read the IAM role %s, the node role of a getting-started install of Karpenter on cluster %s (%v): not checked whether one runs (the check needs iam:GetRole)", role, c.Name, err)
+	case exists:
+		f.errorf(at(field.NewPath("adopt")), "unset, and the IAM role %s exists: the node role Karpenter's getting-started guide creates for cluster %s. If Karpenter runs there, a second install would fail in the middle of `up` (its CRDs belong to no Helm release, and the release karpenter and the NodePool default exist); set adopt to take it over (docs/migrating.md, Adopting a running install). If only the IAM is left, set nodeRoleArn to that role to use it, or delete it", role, c.Name)
+	}
+	return f
 }
 
 func (p *Plan) nodeAccessSaid() string {

@@ -28,6 +28,8 @@ type Cluster struct {
 	MissingParameters  []string        `json:"missingParameters"`
 	// NoSpotServiceLinkedRole: the account has no AWSServiceRoleForEC2Spot.
 	NoSpotServiceLinkedRole bool `json:"noSpotServiceLinkedRole"`
+	// Roles are the account's IAM roles besides the Spot service-linked role, by name.
+	Roles []string `json:"roles"`
 	// Missing: there is no such cluster.
 	Missing bool `json:"missing"`
 
@@ -179,7 +181,7 @@ func (c *Cluster) call(token string, args presource.PropertyMap) (result presour
 		}
 		return mockMap(map[string]any{"id": arg("name"), "name": arg("name"), "type": "String", "value": "ami-0render"}), true, nil
 	case "aws:iam/getRole:getRole":
-		if arg("name") == "AWSServiceRoleForEC2Spot" && c.NoSpotServiceLinkedRole {
+		if spot := arg("name") == "AWSServiceRoleForEC2Spot"; spot && c.NoSpotServiceLinkedRole || !spot && !slices.Contains(c.Roles, arg("name")) {
 			return nil, true, fmt.Errorf("reading IAM Role (%s): couldn't find resource", arg("name"))
 		}
 		return mockMap(map[string]any{"id": arg("name"), "name": arg("name"), "arn": fmt.Sprintf("arn:%s:iam::%s:role/%s", partition, account, arg("name"))}), true, nil

@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -20,11 +21,12 @@ import (
 // TestKarpenterAdoption: a Karpenter 1.14.1 install made the getting-started way (the template's
 // IAM and queue, eksctl's Pod Identity and aws-auth mapping, `helm install`, the guide's NodePool
 // and EC2NodeClass: lab.GettingStarted) runs a node for a workload when a program first adds the
-// component with `adopt`. The preview imports what exists (updating in place what differs) and
-// creates only what the install lacks; `up` takes it over with the same instance, the same
-// NodeClaim and the workload Running throughout (sampled every 2 s), the CRDs now belong to the component's CRD release, and a
-// second preview has nothing to do. Then `up` to 1.15.1 and `destroy` behave as for an install
-// the component made: the node survives the upgrade, and the destroy leaves nothing running.
+// component. Without `adopt` the preview fails, naming it. With it, the preview imports what
+// exists (updating in place what differs) and creates only what the install lacks; `up` takes it
+// over with the same instance, the same NodeClaim and the workload Running throughout (sampled
+// every 2 s), the CRDs now belong to the component's CRD release, and a second preview has
+// nothing to do. Then `up` to 1.15.1 and `destroy` behave as for an install the component made:
+// the node survives the upgrade, and the destroy leaves nothing running.
 func TestKarpenterAdoption(t *testing.T) {
 	t.Parallel()
 	w := newKarpenterWorld(t)
@@ -75,6 +77,22 @@ func TestKarpenterAdoption(t *testing.T) {
 		return lab.ProgramOptions{NoDiscovery: true, Inputs: inputs(version)}
 	}
 
+	// The same program without adopt: a second install beside the running one would fail in the
+	// middle of `up` (Helm refuses its CRD release over CRDs no release owns), so the preview
+	// fails, naming adopt and the install's node role.
+	t.Run("without adopt the preview fails naming adopt", func(t *testing.T) {
+		in := inputs(from)
+		w.programWith(lab.ProgramOptions{NoDiscovery: true, Inputs: in[:strings.Index(in, "adopt:")]})
+		stdout, stderr, err := w.run(t, "preview", "--non-interactive")
+		if err == nil {
+			t.Fatalf("preview succeeded:\n%s", stdout)
+		}
+		want := "adopt: unset, and the IAM role KarpenterNodeRole-" + cluster + " exists"
+		if !strings.Contains(stdout, want) {
+			t.Errorf("preview output does not say %q:\n%s\n%s", want, stdout, stderr)
+		}
+	})
+
 	t.Run("the preview imports the install and creates only what it lacks", func(t *testing.T) {
 		w.programWith(program(from))
 		p := w.preview(t)
@@ -118,7 +136,7 @@ func TestKarpenterAdoption(t *testing.T) {
 		}
 		for _, want := range []string{"karpenter-node", "karpenter-controller", "karpenter-interruption", "karpenter-release",
 			"karpenter-nodepool-default", "karpenter-nodeclass-default", "karpenter-pod-identity"} {
-			if !contains(byOp["import"], want) {
+			if !slices.Contains(byOp["import"], want) {
 				t.Errorf("the preview does not import %s: %v", want, byOp)
 			}
 		}
@@ -209,9 +227,27 @@ func TestKarpenterAdoption(t *testing.T) {
 	})
 }
 
-// sampleContinuity checks every 2 s, until the returned stop is called, that the workload runs
-// on instance under NodeClaim claim and nothing else: stop returns what broke, once each.
+// sampleContinuity checks every 2 s, until the returned stop is called, that the workload's pods
+// are the ones running now (none evicted and replaced), on instance under NodeClaim claim and
+// nothing else: stop returns what broke, once each.
 func (w *karpenterWorld) sampleContinuity(t *testing.T, instance, claim string) (stop func() []string) {
+	t.Helper()
+	workloadPods := func() ([]string, error) {
+		pods, err := w.cs.CoreV1().Pods("default").List(context.Background(), metav1.ListOptions{LabelSelector: "app=" + lab.WorkloadName})
+		if err != nil {
+			return nil, err
+		}
+		var names []string
+		for _, p := range pods.Items {
+			names = append(names, p.Name)
+		}
+		sort.Strings(names)
+		return names, nil
+	}
+	pods, err := workloadPods()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var mu sync.Mutex
 	seen := map[string]bool{}
 	var broken []string
@@ -233,6 +269,11 @@ func (w *karpenterWorld) sampleContinuity(t *testing.T, instance, claim string) 
 				note("workload: " + err.Error())
 			} else if got.ID != instance {
 				note("the workload runs on " + got.ID + ", not " + instance)
+			}
+			if now, err := workloadPods(); err != nil {
+				note("pods: " + err.Error())
+			} else if !slices.Equal(now, pods) {
+				note(fmt.Sprintf("the workload's pods are %v, were %v", now, pods))
 			}
 			list, err := w.Cluster.Dynamic.Resource(lab.NodeClaimGVR).List(ctx, metav1.ListOptions{})
 			if err != nil {
@@ -267,13 +308,4 @@ func mustRelease(t *testing.T, version string) catalog.Release {
 		t.Fatal(err)
 	}
 	return r
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

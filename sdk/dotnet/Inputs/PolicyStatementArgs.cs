@@ -90,7 +90,6 @@ namespace PulumiKarpenter.Karpenter.Inputs
 
         public PolicyStatementArgs()
         {
-            Effect = "Allow";
         }
         public static new PolicyStatementArgs Empty => new PolicyStatementArgs();
     }

@@ -4390,19 +4390,6 @@ type PolicyStatement struct {
 	Sid *string `pulumi:"sid"`
 }
 
-// Defaults sets the appropriate defaults for PolicyStatement
-func (val *PolicyStatement) Defaults() *PolicyStatement {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-	if tmp.Effect == nil {
-		effect_ := "Allow"
-		tmp.Effect = &effect_
-	}
-	return &tmp
-}
-
 // PolicyStatementInput is an input type that accepts PolicyStatementArgs and PolicyStatementOutput values.
 // You can construct a concrete instance of `PolicyStatementInput` via:
 //
@@ -4432,17 +4419,6 @@ type PolicyStatementArgs struct {
 	Sid pulumi.StringPtrInput `pulumi:"sid"`
 }
 
-// Defaults sets the appropriate defaults for PolicyStatementArgs
-func (val *PolicyStatementArgs) Defaults() *PolicyStatementArgs {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-	if tmp.Effect == nil {
-		tmp.Effect = pulumi.StringPtr("Allow")
-	}
-	return &tmp
-}
 func (PolicyStatementArgs) ElementType() reflect.Type {
 	return reflect.TypeOf((*PolicyStatement)(nil)).Elem()
 }

@@ -6,8 +6,6 @@ import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
-import * as utilities from "../utilities";
-
 /**
  * A running Karpenter install for the component to take over without replacing a node: every child the component would create is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and each NodePool and node class by its name (the getting-started guide's are both `default`). Keep `adopt` in the program after the first `up`: it holds the names of what was imported. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
  */
@@ -724,15 +722,6 @@ export interface PolicyStatementArgs {
      * Statement id (letters and digits).
      */
     sid?: pulumi.Input<string | undefined>;
-}
-/**
- * policyStatementArgsProvideDefaults sets the appropriate defaults for PolicyStatementArgs
- */
-export function policyStatementArgsProvideDefaults(val: PolicyStatementArgs): PolicyStatementArgs {
-    return {
-        ...val,
-        effect: (val.effect) ?? "Allow",
-    };
 }
 
 /**

@@ -6,5 +6,3 @@ import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
-import * as utilities from "../utilities";
-

@@ -3156,8 +3156,6 @@ class PolicyStatementArgs:
             pulumi.set(__self__, "actions", actions)
         if conditions is not None:
             pulumi.set(__self__, "conditions", conditions)
-        if effect is None:
-            effect = 'Allow'
         if effect is not None:
             pulumi.set(__self__, "effect", effect)
         if not_actions is not None:

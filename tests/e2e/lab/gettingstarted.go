@@ -39,7 +39,7 @@ import (
 //     CloudFormation names the rules <stack>-<LogicalId>-<13 random characters> (the logical id
 //     cut so the name fits EventBridge's 64), the guide's stack being Karpenter-<cluster>. The
 //     policies' documents are the component catalog's for the release, which
-//     provider/templates_test.go holds to the official templates.
+//     provider/policies_test.go holds to the v1.14 template's (transcribed).
 //   - What the guide's eksctl cluster config adds: the controller role <cluster>-karpenter for EKS
 //     Pod Identity (trusting pods.eks.amazonaws.com, as eksctl creates it) with the six policies,
 //     the eks-pod-identity-agent add-on and the association of kube-system/karpenter with the role

@@ -5,7 +5,6 @@ package io.github.pulumikarpenter.karpenter.inputs;
 
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
-import com.pulumi.core.internal.Codegen;
 import io.github.pulumikarpenter.karpenter.inputs.PolicyConditionArgs;
 import java.lang.String;
 import java.util.List;
@@ -355,7 +354,6 @@ public final class PolicyStatementArgs extends com.pulumi.resources.ResourceArgs
         }
 
         public PolicyStatementArgs build() {
-            $.effect = Codegen.stringProp("effect").output().arg($.effect).def("Allow").getNullable();
             return $;
         }
     }
