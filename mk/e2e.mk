@@ -64,8 +64,7 @@ e2e: build harness-deps e2e-deps test-release-dry-run
 	cd tests && GOWORK=off go vet -tags e2e $(E2E_PKGS) && \
 		$(E2E_ENV) go run ./cmd/demo -parts && \
 		$(E2E_ENV) go test -tags e2e -count=1 -timeout 20m -skip '^(TestSDKPrograms|TestREADMESnippets)$$' $(E2E_FLAGS) $(E2E_PKGS)
-	$(e2e_sdks)
-	$(e2e_snippets)
+	$(E2E_ENV) SDK_DIST=$(CURDIR)/dist E2E_FLAGS='$(E2E_FLAGS)' bash tests/scripts/e2e-programs.sh
 
 e2e-sdks: build harness-deps e2e-deps test-release-dry-run
 	$(e2e_sdks)

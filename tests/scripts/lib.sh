@@ -73,7 +73,7 @@ run_jobs() {
     return 1
   fi
   if [ $(( $(date +%s) - start )) -gt 5 ]; then
-    log "$n installs done in $(( $(date +%s) - start ))s, $JOBS at a time"
+    log "$n jobs done in $(( $(date +%s) - start ))s, $JOBS at a time"
   fi
 }
 

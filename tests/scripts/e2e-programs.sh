@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The engine tests that run user programs from the packaged SDKs, side by side: TestSDKPrograms
+# (the examples' programs in each language) and TestREADMESnippets (the README's snippets). Each
+# waits mostly on the engine, npm, PyPI and its own world's API server, so together they take
+# little more than the longer one (~4 min each alone). Every line is prefixed with the test's
+# name; the script fails, after both ended, if one failed.
+#
+# Run by `make e2e` from the repository root, with the environment E2E_ENV sets (PROVIDER_BIN,
+# CACHE_DIR, GOWORK=off), SDK_DIST (the release's packages) and E2E_FLAGS (extra `go test` flags).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=tests/scripts/lib.sh
+source scripts/lib.sh
+LOG_PREFIX=e2e-programs
+JOBS=2
+
+sdk_programs() {
+  (cd e2e/sdk/go && go vet ./...)
+  # shellcheck disable=SC2086 # E2E_FLAGS is a list of flags
+  go test -tags e2e -count=1 -timeout 20m -run '^TestSDKPrograms$' ${E2E_FLAGS:-} ./e2e/
+}
+
+readme_snippets() {
+  # shellcheck disable=SC2086
+  go test -tags e2e -count=1 -timeout 30m -run '^TestREADMESnippets$' ${E2E_FLAGS:-} ./e2e/
+}
+
+job sdk-programs "the examples' programs from the packaged SDKs, ~4 min" sdk_programs
+job snippets "the README's snippets through the engine, ~4 min" readme_snippets
+run_jobs
