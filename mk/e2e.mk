@@ -43,20 +43,13 @@ TEST_TARGETS += e2e
 e2e-deps:
 	bash tests/scripts/install-e2e-deps.sh >/dev/null
 
-# TestSDKPrograms: the programs install the release's packages, which test-release-dry-run builds
-# into dist/ (npm, PyPI, the Go module proxy and Maven Central serve the programs' own pinned
-# dependencies at test time; Maven's into $(CACHE_DIR)/e2e-sdk-java-m2).
-define e2e_sdks
-	cd tests/e2e/sdk/go && GOWORK=off go vet ./...
-	cd tests && $(E2E_ENV) SDK_DIST=$(CURDIR)/dist go test -tags e2e -count=1 -timeout 20m -run '^TestSDKPrograms$$' $(E2E_FLAGS) ./e2e/
-endef
-
-# TestREADMESnippets: the release's npm tarball and wheel (dist/, as TestSDKPrograms); the
-# snippets' own pinned packages come from npm and PyPI into $(CACHE_DIR)/examples (the test runs
-# tests/examples/typescript.sh deps and python.sh deps, no-ops once installed).
-define e2e_snippets
-	cd tests && $(E2E_ENV) SDK_DIST=$(CURDIR)/dist go test -tags e2e -count=1 -timeout 30m -run '^TestREADMESnippets$$' $(E2E_FLAGS) ./e2e/
-endef
+# TestSDKPrograms (the examples' programs) and TestREADMESnippets (README's Usage), side by side
+# (tests/scripts/e2e-programs.sh). The programs install the release's packages, which
+# test-release-dry-run builds into dist/ (npm, PyPI, the Go module proxy and Maven Central serve the
+# programs' own pinned dependencies at test time; Maven's into $(CACHE_DIR)/e2e-sdk-java-m2; the
+# snippets' into $(CACHE_DIR)/examples, installed by the test with tests/examples/typescript.sh deps
+# and python.sh deps, no-ops once installed).
+E2E_PROGRAMS = $(E2E_ENV) SDK_DIST=$(CURDIR)/dist E2E_FLAGS='$(E2E_FLAGS)' bash tests/scripts/e2e-programs.sh
 
 # harness-deps: etcd, the Kubernetes binaries, kwok and the Karpenter module zips (the charts the
 # worlds push to their registry).
@@ -64,10 +57,10 @@ e2e: build harness-deps e2e-deps test-release-dry-run
 	cd tests && GOWORK=off go vet -tags e2e $(E2E_PKGS) && \
 		$(E2E_ENV) go run ./cmd/demo -parts && \
 		$(E2E_ENV) go test -tags e2e -count=1 -timeout 20m -skip '^(TestSDKPrograms|TestREADMESnippets)$$' $(E2E_FLAGS) $(E2E_PKGS)
-	$(E2E_ENV) SDK_DIST=$(CURDIR)/dist E2E_FLAGS='$(E2E_FLAGS)' bash tests/scripts/e2e-programs.sh
+	$(E2E_PROGRAMS)
 
 e2e-sdks: build harness-deps e2e-deps test-release-dry-run
-	$(e2e_sdks)
+	$(E2E_PROGRAMS) sdk-programs
 
 e2e-snippets: build harness-deps e2e-deps test-release-dry-run
-	$(e2e_snippets)
+	$(E2E_PROGRAMS) snippets

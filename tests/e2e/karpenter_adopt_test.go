@@ -59,30 +59,29 @@ func TestKarpenterAdoption(t *testing.T) {
 		return
 	}
 
-	inputs := func(version string) string {
-		var rules []string
-		for key, name := range gs.RuleNames {
-			rules = append(rules, fmt.Sprintf("    %s: %s\n", key, name))
-		}
-		sort.Strings(rules)
-		in := "controllerIdentity: podIdentity\nnodeAccess: awsAuth\ncreateInstanceProfile: false\nadopt:\n  podIdentityAssociationId: " + gs.PodIdentityAssociationID +
-			"\n  interruptionRuleNames:\n" + strings.Join(rules, "")
+	// docs/migrating.md's program for the install: as it runs, at version ("": the default).
+	// The guide tagged the subnets and the security group: no discovery input.
+	program := func(version string, adopt bool) lab.ProgramOptions {
+		in := "controllerIdentity: podIdentity\nnodeAccess: awsAuth\ncreateInstanceProfile: false\n"
 		if version != "" {
 			in = "version: " + version + "\n" + in
 		}
-		return in
-	}
-	// The guide tagged the subnets and the security group: no discovery input.
-	program := func(version string) lab.ProgramOptions {
-		return lab.ProgramOptions{NoDiscovery: true, Inputs: inputs(version)}
+		if adopt {
+			var rules []string
+			for key, name := range gs.RuleNames {
+				rules = append(rules, fmt.Sprintf("    %s: %s\n", key, name))
+			}
+			sort.Strings(rules)
+			in += "adopt:\n  podIdentityAssociationId: " + gs.PodIdentityAssociationID + "\n  interruptionRuleNames:\n" + strings.Join(rules, "")
+		}
+		return lab.ProgramOptions{NoDiscovery: true, Inputs: in}
 	}
 
 	// The same program without adopt: a second install beside the running one would fail in the
 	// middle of `up` (Helm refuses its CRD release over CRDs no release owns), so the preview
 	// fails, naming adopt and the install's node role.
 	t.Run("without adopt the preview fails naming adopt", func(t *testing.T) {
-		in := inputs(from)
-		w.programWith(lab.ProgramOptions{NoDiscovery: true, Inputs: in[:strings.Index(in, "adopt:")]})
+		w.programWith(program(from, false))
 		stdout, stderr, err := w.run(t, "preview", "--non-interactive")
 		if err == nil {
 			t.Fatalf("preview succeeded:\n%s", stdout)
@@ -94,7 +93,7 @@ func TestKarpenterAdoption(t *testing.T) {
 	})
 
 	t.Run("the preview imports the install and creates only what it lacks", func(t *testing.T) {
-		w.programWith(program(from))
+		w.programWith(program(from, true))
 		p := w.preview(t)
 		if errs := p.errors(); len(errs) > 0 {
 			t.Fatalf("preview errors: %v", errs)
@@ -192,7 +191,7 @@ func TestKarpenterAdoption(t *testing.T) {
 	}
 
 	t.Run("up to "+to+": the node survives", func(t *testing.T) {
-		w.programWith(program(""))
+		w.programWith(program("", true))
 		stop := w.sampleContinuity(t, node.ID, claim)
 		w.up(t)
 		w.waitController(t, 2*time.Minute, to)

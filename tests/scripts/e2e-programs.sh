@@ -5,8 +5,10 @@
 # little more than the longer one (~4 min each alone). Every line is prefixed with the test's
 # name; the script fails, after both ended, if one failed.
 #
-# Run by `make e2e` from the repository root, with the environment E2E_ENV sets (PROVIDER_BIN,
-# CACHE_DIR, GOWORK=off), SDK_DIST (the release's packages) and E2E_FLAGS (extra `go test` flags).
+# Run by `make e2e` (both), `make e2e-sdks` (sdk-programs) and `make e2e-snippets` (snippets) from
+# the repository root, with the environment E2E_ENV sets (PROVIDER_BIN, CACHE_DIR, GOWORK=off),
+# SDK_DIST (the release's packages) and E2E_FLAGS (extra `go test` flags). Arguments: the jobs to
+# run (default both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=tests/scripts/lib.sh
@@ -25,6 +27,12 @@ readme_snippets() {
   go test -tags e2e -count=1 -timeout 30m -run '^TestREADMESnippets$' ${E2E_FLAGS:-} ./e2e/
 }
 
-job sdk-programs "the examples' programs from the packaged SDKs, ~4 min" sdk_programs
-job snippets "the README's snippets through the engine, ~4 min" readme_snippets
+[ $# -gt 0 ] || set -- sdk-programs snippets
+for name in "$@"; do
+  case "$name" in
+  sdk-programs) job sdk-programs "the examples' programs from the packaged SDKs, ~4 min" sdk_programs ;;
+  snippets) job snippets "the README's snippets through the engine, ~4 min" readme_snippets ;;
+  *) log "unknown job $name (sdk-programs, snippets)"; exit 2 ;;
+  esac
+done
 run_jobs

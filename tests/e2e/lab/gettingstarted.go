@@ -58,6 +58,8 @@ type GettingStarted struct {
 	// PodIdentityAssociationID is the controller's association (adopt.podIdentityAssociationId).
 	PodIdentityAssociationID string
 	NodeRoleArn              string
+
+	controllerPolicyArns []string // the template's, which eksctl attaches to the controller role
 }
 
 // gettingStartedStack is the CloudFormation stack name the guide deploys the template as.
@@ -108,10 +110,12 @@ func (w *World) templateIAM(ctx context.Context, g *GettingStarted, release cata
 	statements := release.Policy(policyScope, release)
 	for _, p := range catalog.LayoutControllerPolicies(release, policyScope) {
 		name := catalog.TemplatePolicyName(p.Key, g.Cluster)
-		if _, err := cl.CreatePolicy(ctx, &iam.CreatePolicyInput{PolicyName: aws.String(name), Path: aws.String("/"),
-			PolicyDocument: aws.String(p.Document(statements).Json())}); err != nil {
+		out, err := cl.CreatePolicy(ctx, &iam.CreatePolicyInput{PolicyName: aws.String(name), Path: aws.String("/"),
+			PolicyDocument: aws.String(p.Document(statements).Json())})
+		if err != nil {
 			return fmt.Errorf("policy %s: %w", name, err)
 		}
+		g.controllerPolicyArns = append(g.controllerPolicyArns, aws.ToString(out.Policy.Arn))
 	}
 	return nil
 }
@@ -175,14 +179,10 @@ func (w *World) eksctlIdentity(ctx context.Context, g *GettingStarted, names cat
 		AssumeRolePolicyDocument: aws.String(trustOf("Service", PodIdentityAudience, "sts:AssumeRole", "sts:TagSession"))}); err != nil {
 		return fmt.Errorf("controller role: %w", err)
 	}
-	for _, key := range catalog.ControllerPolicyKeys() {
-		name := catalog.TemplatePolicyName(key, g.Cluster)
-		if _, err := cl.GetPolicy(ctx, &iam.GetPolicyInput{PolicyArn: aws.String(scope.PolicyArn(name))}); err != nil {
-			continue // not in this release's template
-		}
+	for _, arn := range g.controllerPolicyArns {
 		if _, err := cl.AttachRolePolicy(ctx, &iam.AttachRolePolicyInput{RoleName: aws.String(names.ControllerRole),
-			PolicyArn: aws.String(scope.PolicyArn(name))}); err != nil {
-			return fmt.Errorf("controller role %s: %w", name, err)
+			PolicyArn: aws.String(arn)}); err != nil {
+			return fmt.Errorf("controller role %s: %w", arn, err)
 		}
 	}
 	g.PodIdentityAssociationID = "a-" + strings.ToLower(randomHex(17)) // EKS: a- and 17 lower-case letters and digits
