@@ -7,6 +7,9 @@
 #   make lint-workflows   actionlint on every workflow, shellcheck on the scripts they run and the
 #                         installers (part of make test)
 #   make test-scripts     the installers' job runner (tests/scripts/lib_test.sh; part of make test)
+#   make check-shared-pins  the Go modules that compile the same dependencies pin them at one
+#                         version, so a cold machine compiles each such package once
+#                         (tests/scripts/check-shared-pins.sh; part of make test)
 
 ACTIONLINT_VERSION ?= v1.7.12
 ACTIONLINT         := $(CACHE_DIR)/actionlint-$(ACTIONLINT_VERSION)/actionlint
@@ -14,7 +17,7 @@ ACTIONLINT         := $(CACHE_DIR)/actionlint-$(ACTIONLINT_VERSION)/actionlint
 # workflows' own `run:` steps (-x: following what they source).
 LINT_SCRIPTS       := .ci/run $(wildcard scripts/release/*.sh) $(wildcard tests/scripts/*.sh)
 
-.PHONY: lint-deps lint-workflows test-scripts
+.PHONY: lint-deps lint-workflows test-scripts check-shared-pins
 
 $(ACTIONLINT):
 	cd $(CACHE_DIR) && GOWORK=off GOBIN=$(dir $@) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
@@ -40,5 +43,8 @@ lint-workflows: lint-deps
 test-scripts:
 	bash tests/scripts/lib_test.sh
 
+check-shared-pins:
+	bash tests/scripts/check-shared-pins.sh
+
 DEPS_TARGETS += lint-deps
-TEST_TARGETS += lint-workflows test-scripts
+TEST_TARGETS += lint-workflows test-scripts check-shared-pins

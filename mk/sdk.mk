@@ -28,7 +28,8 @@ SDKGEN_DJ  := $(call sdkgen_bin,tools/sdkgen-dotnet-java)
 
 # pulumi-java's module is missing from the checksum database the proxy mirrors; go.sum pins it.
 $(SDKGEN_NPG) $(SDKGEN_DJ): export GONOSUMDB := github.com/pulumi/pulumi-java
-# Plain `go build` (no -trimpath) so that test-sdkgen reuses the compiled codegen packages.
+# Built with the flags of every Go compile here (Makefile: -trimpath, no cgo), so that test-sdkgen
+# reuses the compiled codegen packages.
 $(SDKGEN_NPG):
 	cd tools/sdkgen-nodejs-python-go && go build -o $@ .
 $(SDKGEN_DJ):

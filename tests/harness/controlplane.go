@@ -28,7 +28,7 @@ import (
 // KubernetesVersion is the Kubernetes release whose kube-apiserver (and, for the engine tests'
 // cluster, kube-controller-manager and kube-scheduler) the harness builds and runs
 // (tests/tools/kubernetes).
-const KubernetesVersion = "v1.33.0"
+const KubernetesVersion = "v1.33.3"
 
 // CacheDir is where heavy, reusable artifacts live (the same default as the root Makefile).
 func CacheDir() string {

@@ -14,7 +14,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 tests="$(dirname "$here")"
-K8S_VERSION="v1.33.0"
+K8S_VERSION="v1.33.3"
 # github.com/aws/karpenter-provider-aws versions: v1 (1.15.1, 1.14.1, 1.8.6, 1.0.8) and v1beta1 (0.36.2).
 KARPENTER_VERSIONS="${KARPENTER_VERSIONS:-1.15.1 1.14.1 1.8.6 1.0.8 0.36.2}"
 # The Provisioner era (rendered as 0.31.0): the chart of github.com/aws/karpenter v0.29.2, the
@@ -55,7 +55,7 @@ fi
 control_plane() {
   local pkg="k8s.io/component-base/version" ldflags
   ldflags="-s -w -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=33"
-  ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=2025-04-23T00:00:00Z"
+  ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=2025-07-15T00:00:00Z"
   go_tools kubernetes "$k8s_dir" "$K8S_VERSION" "$ldflags" \
     k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler
   # The layout before the three commands shared one directory; superseded.

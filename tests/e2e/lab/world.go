@@ -37,7 +37,7 @@ const (
 const Region = "us-west-2"
 
 // ClusterKubernetesVersion is the Kubernetes version of the EKS clusters the programs create
-// when they name none: the world's API server's (harness.KubernetesVersion, v1.33.0).
+// when they name none: the world's API server's (harness.KubernetesVersion, v1.33.3).
 const ClusterKubernetesVersion = "1.33"
 
 // Dummy credentials: moto accepts any; the stand-in aws plugin requires some to be set.

@@ -4,7 +4,9 @@
 // provider/vX.Y.Z). Its go.mod replaces sdk/v4 with ../sdk, so `go install ...@version` is
 // refused; this module requires it instead (MVS picks sdk/v4 v4.24.0, identical to v4.25.0 for
 // the packages the provider imports). Built by tests/scripts/install-e2e-deps.sh into
-// $CACHE_DIR/bin/pulumi-resource-kubernetes-v4.25.0/ with the version stamp 4.25.0.
+// $CACHE_DIR/bin/pulumi-resource-kubernetes-v4.25.0/ with the version stamp 4.25.0. The modules
+// it compiles in common with the control plane (tests/tools/kubernetes) are at one version in
+// both, so a cold machine compiles those packages once (tests/scripts/check-shared-pins.sh).
 module github.com/pulumi-karpenter/pulumi-karpenter/tests/tools/pulumi-kubernetes
 
 go 1.24.7
@@ -44,7 +46,7 @@ require (
 	github.com/cloudflare/circl v1.6.1 // indirect
 	github.com/containerd/console v1.0.4-0.20230313162750-1ae8d489ac81 // indirect
 	github.com/containerd/containerd v1.7.29 // indirect
-	github.com/containerd/errdefs v0.3.0 // indirect
+	github.com/containerd/errdefs v1.0.0 // indirect
 	github.com/containerd/log v0.1.0 // indirect
 	github.com/containerd/platforms v0.2.1 // indirect
 	github.com/cyphar/filepath-securejoin v0.4.1 // indirect

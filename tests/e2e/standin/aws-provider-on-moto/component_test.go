@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -23,8 +22,17 @@ import (
 // inputs it gives each child (the committed render goldens, provider/testdata/golden).
 
 func repoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..")
+	return filepath.Join(packageDir(), "..", "..", "..", "..")
+}
+
+// packageDir is this package's source directory, where `go test` runs its test binary. (Not
+// runtime.Caller: make test compiles with -trimpath, which leaves it no file system path.)
+func packageDir() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		panic(err)
+	}
+	return dir
 }
 
 // TestServesTheComponentTokens: the stand-in serves exactly the aws tokens the component uses,

@@ -56,7 +56,7 @@ var (
 )
 
 // defaultKubernetesVersion is the version of a cluster created without one. Real EKS picks its
-// current default version; the stand-in picks the lab's API server's version (v1.33.0), or
+// current default version; the stand-in picks the lab's API server's version (v1.33.3), or
 // STANDIN_EKS_DEFAULT_VERSION.
 const defaultKubernetesVersion = "1.33"
 

@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -75,8 +74,7 @@ func motoServer() (string, error) {
 	if p := os.Getenv("MOTO_SERVER"); p != "" {
 		return p, nil
 	}
-	_, file, _, _ := runtime.Caller(0)
-	tests := filepath.Join(filepath.Dir(file), "..", "..", "..")
+	tests := filepath.Join(packageDir(), "..", "..", "..")
 	cache := os.Getenv("CACHE_DIR")
 	if cache == "" {
 		home, _ := os.UserHomeDir()
@@ -123,8 +121,7 @@ func startMoto() (func(), error) {
 	}
 	// tests/e2e/lab/moto/motoserver.py: moto_server with the EKS optimized-AMI SSM parameters preloaded, run
 	// by the venv's python (beside moto_server) with moto_server's arguments, as the lab does.
-	_, file, _, _ := runtime.Caller(0)
-	launcher := filepath.Join(filepath.Dir(file), "..", "..", "lab", "moto", "motoserver.py")
+	launcher := filepath.Join(packageDir(), "..", "..", "lab", "moto", "motoserver.py")
 	python := filepath.Join(filepath.Dir(bin), "python")
 	if _, err := os.Stat(python); err != nil {
 		python += "3" // a moto_server installed beside python3 only
