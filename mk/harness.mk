@@ -10,7 +10,7 @@ HARNESS_PARALLEL ?= 4
 DEPS_TARGETS += harness-deps
 TEST_TARGETS += test-harness
 
-# etcd (apt), kube-apiserver + kube-controller-manager + kube-scheduler (one build, ~5-8 min cold),
+# etcd (apt), kube-apiserver + kube-controller-manager + kube-scheduler (one build, ~4-5 min cold),
 # kwok (~1-2 min cold), Karpenter module zips; a no-op when cached.
 harness-deps:
 	bash tests/scripts/install-deps.sh

@@ -2,7 +2,8 @@
 # Installs what the integration harness needs, idempotently; a no-op when everything is cached:
 #   - etcd (Debian's etcd-server, /usr/bin/etcd)
 #   - kube-apiserver, kube-controller-manager and kube-scheduler, built from the Go module proxy
-#     (tests/tools/kubernetes) into $CACHE_DIR/bin/kubernetes-<version>/ (~5-8 min cold on 2 cores)
+#     (tests/tools/kubernetes) into $CACHE_DIR/bin/kubernetes-<version>/ (~4-5 min cold on 2 cores;
+#     ~3.5 after pulumi-kubernetes, with which it shares ~850 compiled packages)
 #   - kwok (tests/tools/kwok), standing in for kubelets, and its stage configuration, into
 #     $CACHE_DIR/bin/kwok-<version>/ (~1-2 min cold)
 #   - the Karpenter module zips (charts + CRDs) for every supported version, and the stand-ins
@@ -106,7 +107,7 @@ karpenter_modules() {
 tests_modules() { (cd "$tests" && GOWORK=off go mod download); }
 
 # Longest first, two at a time (lib.sh); cold times measured on the project's 2-core machines, alone.
-job kubernetes "kube-apiserver, kube-controller-manager and kube-scheduler $K8S_VERSION, ~5-8 min cold" control_plane
+job kubernetes "kube-apiserver, kube-controller-manager and kube-scheduler $K8S_VERSION, ~4-5 min cold" control_plane
 job kwok "kwok $KWOK_VERSION for the kubelets, ~1-2 min cold" kwok
 job karpenter-modules "the Karpenter module zips (charts, CRDs), ~1 min cold" karpenter_modules
 job tests-modules "the tests module's dependencies, ~1 min cold" tests_modules

@@ -159,8 +159,9 @@ iam_simulator() {
   mv "$iam_out.tmp" "$iam_out"
 }
 
-# Longest first, two at a time; cold times measured on the project's 2-core machines, alone.
-job pulumi-kubernetes "the real pulumi-kubernetes provider, ~8-12 min cold" kubernetes_provider
+# Longest first, two at a time; cold times measured on the project's 2-core machines, alone. The
+# YAML host comes well after the CLI, whose compiled packages it reuses (check-shared-pins.sh).
+job pulumi-kubernetes "the real pulumi-kubernetes provider, ~7-13 min cold" kubernetes_provider
 job pulumi "the Pulumi CLI, ~5-7 min cold" pulumi_cli
 job karpenter-1.15 "the Karpenter controller $KARPENTER_VERSION, ~4-5 min cold" \
   GOTOOLCHAIN=go1.27.3 karpenter_controller "$karpenter_dir" "$KARPENTER_VERSION"
@@ -169,7 +170,7 @@ if [ "$E2E_DEPS_FOR" = all ]; then
     karpenter_controller "$previous_dir" "$KARPENTER_PREVIOUS"
 fi
 job registry "the OCI registry for the charts, ~1.5-2 min cold" registry
-job pulumi-language-yaml "the YAML language host, ~1.5 min cold" yaml_host
+job pulumi-language-yaml "the YAML language host, ~1 min cold after the CLI" yaml_host
 job moto "moto[server] in a venv, ~1 min cold" moto_venv
 job iam-simulate "the IAM policy simulator, seconds" iam_simulator
 run_jobs
