@@ -73,7 +73,7 @@ run_jobs() {
     return 1
   fi
   if [ $(( $(date +%s) - start )) -gt 5 ]; then
-    log "$n jobs done in $(( $(date +%s) - start ))s, $JOBS at a time"
+    log "$n job$([ "$n" -eq 1 ] || echo s) done in $(( $(date +%s) - start ))s, $JOBS at a time"
   fi
 }
 

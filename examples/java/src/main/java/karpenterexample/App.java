@@ -57,10 +57,10 @@ import io.github.pulumikarpenter.karpenter.inputs.TaintArgs;
 
 /**
  * A VPC and an EKS cluster, with Karpenter installed by the karpenter component: a default
- * on-demand NodePool and a tainted spot NodePool. pulumi-eks and pulumi-awsx publish no Java SDK
- * to Maven Central, so the network and cluster are plain pulumi-aws resources here (pulumi-aws
- * 6.83.0 and pulumi-kubernetes 4.0.0, the newest Java SDKs on Maven Central as this repository's
- * checks reach it).
+ * on-demand NodePool and a tainted spot NodePool. Maven Central, as this repository's checks reach
+ * it, serves no current Java SDK of pulumi-eks (only com.pulumi:eks 0.37.1) and none of
+ * pulumi-awsx, so the network and cluster are plain pulumi-aws resources here (pulumi-aws 6.83.0
+ * and pulumi-kubernetes 4.0.0, the newest Java SDKs it serves them).
  */
 public class App {
     public static void main(String[] args) {
