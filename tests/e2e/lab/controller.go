@@ -285,6 +285,9 @@ func (k *Karpenter) podGone(ctx context.Context, uid string) (bool, error) {
 }
 
 func (k *Karpenter) start(ctx context.Context, pod *corev1.Pod) error {
+	if err := controllerBuilt("v" + imageTag(pod)); err != nil {
+		return err
+	}
 	env, err := podEnv(ctx, k.cs, pod, controllerContainer)
 	if err != nil {
 		return err
@@ -314,9 +317,6 @@ func (k *Karpenter) start(ctx context.Context, pod *corev1.Pod) error {
 	list := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
 	for _, key := range sortedKeys(env) {
 		list = append(list, key+"="+env[key])
-	}
-	if err := controllerBuilt("v" + imageTag(pod)); err != nil {
-		return err
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
