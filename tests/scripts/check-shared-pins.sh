@@ -20,9 +20,9 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 # built_modules OUT DIR ARG...: "path version" of each dependency module a build of the packages
-# ARG... (go list arguments, run in DIR) compiles, sorted by path (the standard library has none); a replaced module's version is
-# its replacement's (path@version when the path differs). -mod=readonly: the committed
-# go.mod and go.sum, nothing resolved afresh. -e: pulumi-kubernetes' main embeds two files its
+# ARG... (go list arguments, run in DIR) compiles, sorted by path (the standard library has none);
+# a replaced module's version is its replacement's (path@version when the path differs).
+# -mod=readonly: the committed go.mod and go.sum, nothing resolved afresh. -e: pulumi-kubernetes' main embeds two files its
 # build generates first; their absence does not change what it imports.
 built_modules() {
   local out="$1" dir="$2"
@@ -39,14 +39,15 @@ built_modules() {
 failed=0
 # same A B [EXCEPT]: every module in both lists has one version, but those matching the ERE EXCEPT.
 same() {
-  local a="$1" b="$2" except="${3:-^$}" diff
-  diff="$(LC_ALL=C join "$tmp/$a" "$tmp/$b" | awk -v a="$a" -v b="$b" -v except="$except" \
+  local a="$1" b="$2" except="${3:-^$}" common diff
+  common="$(LC_ALL=C join "$tmp/$a" "$tmp/$b")"
+  diff="$(printf '%s\n' "$common" | awk -v a="$a" -v b="$b" -v except="$except" \
     '$2 != $3 && $1 !~ except { printf "  %s: %s in %s, %s in %s\n", $1, $2, a, $3, b }')"
   if [ -n "$diff" ]; then
     printf 'check-shared-pins: %s and %s compile these modules at different versions:\n%s\n' "$a" "$b" "$diff" >&2
     failed=1
   else
-    echo "check-shared-pins: $a and $b: $(LC_ALL=C join "$tmp/$a" "$tmp/$b" | wc -l) modules in common, one version each"
+    echo "check-shared-pins: $a and $b: $(printf '%s\n' "$common" | wc -l) modules in common, one version each"
   fi
 }
 

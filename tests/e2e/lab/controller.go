@@ -101,7 +101,7 @@ func karpenterOverrides(awsEndpoint string) (map[string]string, error) {
 func startKarpenter(cp *harness.ControlPlane, dir, namespace, deployment, awsEndpoint string, awsCfg aws.Config, eksRecord string) (*Karpenter, error) {
 	// The default release's controller, which every world runs, must be there; the previous one's
 	// only where a pod of its version comes up (`make demo` does not build it: start says so).
-	if err := controllerBuilt(KarpenterVersion); err != nil {
+	if err := controllerInCache(KarpenterVersion); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -238,7 +238,7 @@ func (k *Karpenter) podGone(ctx context.Context, uid string) (bool, error) {
 }
 
 func (k *Karpenter) start(ctx context.Context, pod *corev1.Pod) error {
-	if err := controllerBuilt("v" + imageTag(pod)); err != nil {
+	if err := controllerInCache("v" + imageTag(pod)); err != nil {
 		return err
 	}
 	env, err := podEnv(ctx, k.cs, pod, controllerContainer)

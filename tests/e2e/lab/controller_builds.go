@@ -32,9 +32,9 @@ func karpenterControllerPath(version string) string {
 	return filepath.Join(harness.CacheDir(), "bin", "karpenter-"+version, "controller")
 }
 
-// controllerBuilt: the controller of that version is in the cache, else an error saying how to
+// controllerInCache: the controller of that version is in the cache, else an error saying how to
 // build it.
-func controllerBuilt(version string) error {
+func controllerInCache(version string) error {
 	if _, err := os.Stat(karpenterControllerPath(version)); err != nil {
 		return fmt.Errorf("the Karpenter controller %s is missing (run `make e2e-deps`; `make demo` builds only %s): %w",
 			version, KarpenterVersion, err)

@@ -21,18 +21,15 @@ import (
 // The component's side of the contract: the tokens it registers (provider/children/resources.go) and the
 // inputs it gives each child (the committed render goldens, provider/testdata/golden).
 
+// repoRoot is the repository's root, four levels above this package's directory, where `go test`
+// runs its test binary. (Not runtime.Caller: make test compiles with -trimpath, which leaves it no
+// file system path.)
 func repoRoot() string {
-	return filepath.Join(packageDir(), "..", "..", "..", "..")
-}
-
-// packageDir is this package's source directory, where `go test` runs its test binary. (Not
-// runtime.Caller: make test compiles with -trimpath, which leaves it no file system path.)
-func packageDir() string {
 	dir, err := os.Getwd()
 	if err != nil {
 		panic(err)
 	}
-	return dir
+	return filepath.Join(dir, "..", "..", "..", "..")
 }
 
 // TestServesTheComponentTokens: the stand-in serves exactly the aws tokens the component uses,

@@ -74,7 +74,7 @@ func motoServer() (string, error) {
 	if p := os.Getenv("MOTO_SERVER"); p != "" {
 		return p, nil
 	}
-	tests := filepath.Join(packageDir(), "..", "..", "..")
+	tests := filepath.Join(repoRoot(), "tests")
 	cache := os.Getenv("CACHE_DIR")
 	if cache == "" {
 		home, _ := os.UserHomeDir()
@@ -121,7 +121,7 @@ func startMoto() (func(), error) {
 	}
 	// tests/e2e/lab/moto/motoserver.py: moto_server with the EKS optimized-AMI SSM parameters preloaded, run
 	// by the venv's python (beside moto_server) with moto_server's arguments, as the lab does.
-	launcher := filepath.Join(packageDir(), "..", "..", "lab", "moto", "motoserver.py")
+	launcher := filepath.Join(repoRoot(), "tests", "e2e", "lab", "moto", "motoserver.py")
 	python := filepath.Join(filepath.Dir(bin), "python")
 	if _, err := os.Stat(python); err != nil {
 		python += "3" // a moto_server installed beside python3 only
