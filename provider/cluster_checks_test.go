@@ -240,7 +240,7 @@ func TestARunningInstallIsLookedForOnlyByANewInstall(t *testing.T) {
 	running := `{"roles":["KarpenterNodeRole-demo"]}`
 	for name, inputs := range map[string]string{
 		"nodeRoleArn": `{"nodeRoleArn":"arn:aws:iam::123456789012:role/KarpenterNodeRole-demo","createInstanceProfile":true}`,
-		"adopt": `{"version":"1.14.1","adopt":{"interruptionRuleNames":{"scheduledChange":"a","spotInterruption":"b","rebalance":"c","stateChange":"d","capacityReservation":"e"}}}`,
+		"adopt":       `{"version":"1.14.1","adopt":{"interruptionRuleNames":{"scheduledChange":"a","spotInterruption":"b","rebalance":"c","stateChange":"d","capacityReservation":"e"}}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := renderArgs(t, withCluster(t, running, inputs))

@@ -14,23 +14,24 @@ import (
 type Karpenter struct {
 	pulumi.ResourceState
 
-	ControllerRoleArn     pulumi.StringOutput      `pulumi:"controllerRoleArn"`
-	ControllerRoleName    pulumi.StringOutput      `pulumi:"controllerRoleName"`
-	ControllerPolicyArns  pulumi.StringArrayOutput `pulumi:"controllerPolicyArns"`
-	NodeRoleArn           pulumi.StringOutput      `pulumi:"nodeRoleArn"`
-	NodeRoleName          pulumi.StringOutput      `pulumi:"nodeRoleName"`
-	InstanceProfileName   pulumi.StringOutput      `pulumi:"instanceProfileName"`
-	InterruptionQueueName pulumi.StringOutput      `pulumi:"interruptionQueueName"`
-	InterruptionQueueArn  pulumi.StringOutput      `pulumi:"interruptionQueueArn"`
-	InterruptionQueueUrl  pulumi.StringOutput      `pulumi:"interruptionQueueUrl"`
-	Namespace             pulumi.StringOutput      `pulumi:"namespace"`
-	ServiceAccountName    pulumi.StringOutput      `pulumi:"serviceAccountName"`
-	ReleaseName           pulumi.StringOutput      `pulumi:"releaseName"`
-	CrdReleaseName        pulumi.StringOutput      `pulumi:"crdReleaseName"`
-	Version               pulumi.StringOutput      `pulumi:"version"`
-	NodePoolNames         pulumi.StringArrayOutput `pulumi:"nodePoolNames"`
-	NodeClassNames        pulumi.StringArrayOutput `pulumi:"nodeClassNames"`
-	Mode                  pulumi.StringOutput      `pulumi:"mode"`
+	ControllerRoleArn     pulumi.StringOutput        `pulumi:"controllerRoleArn"`
+	ControllerRoleName    pulumi.StringOutput        `pulumi:"controllerRoleName"`
+	ControllerPolicyArns  pulumi.StringArrayOutput   `pulumi:"controllerPolicyArns"`
+	NodeRoleArn           pulumi.StringOutput        `pulumi:"nodeRoleArn"`
+	NodeRoleName          pulumi.StringOutput        `pulumi:"nodeRoleName"`
+	InstanceProfileName   pulumi.StringOutput        `pulumi:"instanceProfileName"`
+	NodeRoleMapping       children.RoleMappingOutput `pulumi:"nodeRoleMapping"`
+	InterruptionQueueName pulumi.StringOutput        `pulumi:"interruptionQueueName"`
+	InterruptionQueueArn  pulumi.StringOutput        `pulumi:"interruptionQueueArn"`
+	InterruptionQueueUrl  pulumi.StringOutput        `pulumi:"interruptionQueueUrl"`
+	Namespace             pulumi.StringOutput        `pulumi:"namespace"`
+	ServiceAccountName    pulumi.StringOutput        `pulumi:"serviceAccountName"`
+	ReleaseName           pulumi.StringOutput        `pulumi:"releaseName"`
+	CrdReleaseName        pulumi.StringOutput        `pulumi:"crdReleaseName"`
+	Version               pulumi.StringOutput        `pulumi:"version"`
+	NodePoolNames         pulumi.StringArrayOutput   `pulumi:"nodePoolNames"`
+	NodeClassNames        pulumi.StringArrayOutput   `pulumi:"nodeClassNames"`
+	Mode                  pulumi.StringOutput        `pulumi:"mode"`
 }
 
 // Annotate documents the component and its outputs.
@@ -42,6 +43,7 @@ func (k *Karpenter) Annotate(an infer.Annotator) {
 	an.Describe(&k.ControllerPolicyArns, "ARNs of the managed policies the component created for the controller (empty with `controllerRoleArn`).")
 	an.Describe(&k.NodeRoleArn, "ARN of the node IAM role (created, or `nodeRoleArn`).")
 	an.Describe(&k.NodeRoleName, "Name of the node IAM role; the default EC2NodeClass's `role`.")
+	an.Describe(&k.NodeRoleMapping, "The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn`, `username`, `groups`, as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).")
 	an.Describe(&k.InstanceProfileName, "Name of the node instance profile; empty when none was created.")
 	an.Describe(&k.InterruptionQueueName, "Name of the interruption queue (`settings.interruptionQueue`); empty when interruption handling is off.")
 	an.Describe(&k.InterruptionQueueArn, "ARN of the interruption queue; empty when interruption handling is off.")
@@ -90,6 +92,7 @@ func NewKarpenter(ctx *pulumi.Context, name string, args inputs.KarpenterArgs, o
 func (c *Karpenter) setOutputs(out children.Outputs) {
 	c.ControllerRoleArn, c.ControllerRoleName, c.ControllerPolicyArns = out.ControllerRoleArn, out.ControllerRoleName, out.ControllerPolicyArns
 	c.NodeRoleArn, c.NodeRoleName, c.InstanceProfileName = out.NodeRoleArn, out.NodeRoleName, out.InstanceProfileName
+	c.NodeRoleMapping = out.NodeRoleMapping
 	c.InterruptionQueueName, c.InterruptionQueueArn, c.InterruptionQueueUrl = out.InterruptionQueueName, out.InterruptionQueueArn, out.InterruptionQueueUrl
 	c.Namespace, c.ServiceAccountName = out.Namespace, out.ServiceAccountName
 	c.ReleaseName, c.CrdReleaseName, c.Version, c.Mode = out.ReleaseName, out.CrdReleaseName, out.Version, out.Mode

@@ -8,10 +8,12 @@ package provider
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strconv"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
 
@@ -42,9 +44,8 @@ func knownInputs(ctx context.Context) plan.Known {
 			}
 			return v.AsString(), true
 		},
-		Created: func(path string) bool {
-			v, ok := inputAt(in.values, path)
-			return ok && len(v.Dependencies()) > 0
+		From: func(path string) []plan.Resource {
+			return resourcesOf(dependenciesAt(in.values, path))
 		},
 		Later: in.later,
 	}
@@ -53,6 +54,27 @@ func knownInputs(ctx context.Context) plan.Known {
 // inputAt is an input by path (`discovery.subnetIds[0]`, `nodeClasses[1].subnetSelectorTerms[0].id`),
 // as the engine sent it, when it is known.
 func inputAt(inputs property.Map, path string) (property.Value, bool) {
+	v, ok := walk(inputs, path, nil)
+	if !ok || v.IsComputed() || v.IsNull() || v.HasComputed() {
+		return property.Value{}, false
+	}
+	return v, true
+}
+
+// dependenciesAt are the resources an input's value is an output of: the dependencies the engine
+// sent with it and with each value that holds it (a list given as one output carries them for
+// each of its elements; the engine may send dependencies for a top-level input only). Unknown
+// values carry theirs too.
+func dependenciesAt(inputs property.Map, path string) []urn.URN {
+	var deps []urn.URN
+	walk(inputs, path, func(v property.Value) { deps = append(deps, v.Dependencies()...) })
+	return deps
+}
+
+// walk follows path through the inputs, calling visit (when not nil) with each value on the way;
+// ok is false when the path leads nowhere (a missing key, an index past the end, a value not
+// known to be a list or map).
+func walk(inputs property.Map, path string, visit func(property.Value)) (property.Value, bool) {
 	v := property.New(inputs)
 	for _, step := range pathSteps(path) {
 		switch {
@@ -67,11 +89,26 @@ func inputAt(inputs property.Map, path string) (property.Value, bool) {
 		default:
 			return property.Value{}, false
 		}
-	}
-	if v.IsComputed() || v.IsNull() || v.HasComputed() {
-		return property.Value{}, false
+		if visit != nil {
+			visit(v)
+		}
 	}
 	return v, true
+}
+
+// resourcesOf names the resources behind URNs, each once, in order.
+func resourcesOf(urns []urn.URN) []plan.Resource {
+	var out []plan.Resource
+	for _, u := range urns {
+		if !u.IsValid() {
+			continue
+		}
+		r := plan.Resource{Type: string(u.Type()), Name: u.Name()}
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 type pathStep struct {

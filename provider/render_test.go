@@ -206,6 +206,10 @@ func TestDefaultInstallGraph(t *testing.T) {
 			assert.Contains(t, deps, dep, "%s waits for %s", cr, dep)
 		}
 	}
+	// The pool waits for its class, so a destroy deletes the pool (Karpenter terminates its
+	// nodes) before the class, whose finalizer waits for them; the class never waits for a pool.
+	assert.Contains(t, r.get("karpenter-nodepool-default").DependsOn, "karpenter-nodeclass-default")
+	assert.NotContains(t, r.get("karpenter-nodeclass-default").DependsOn, "karpenter-nodepool-default")
 	// Policies name the node role and queue by ARN without waiting for them.
 	assert.Empty(t, r.get("karpenter-controller-iam-integration").DependsOn)
 	assert.Empty(t, r.get("karpenter-controller-interruption").DependsOn)

@@ -6,12 +6,14 @@ package children
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"gopkg.in/yaml.v3"
@@ -114,19 +116,14 @@ func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resour
 }
 
 // createAwsAuthMapping merges the node role into kube-system/aws-auth's mapRoles. mapRoles is
-// one string another tool owns, so the component reads it, adds its entry (keeping every other
-// entry as it is) and applies the result. The patch is kept on destroy: removing it would
-// remove the whole mapRoles field it had to take over, locking every other node out.
+// one string other tools write too, so the component reads it (before any child: the gate refuses
+// a mapRoles another owner applies whole, plan.CheckAwsAuthManagers), adds its entry (keeping
+// every other entry as it is) and applies the result under its own field manager. The patch is
+// kept on destroy: removing it would remove the whole mapRoles field it had to take over, locking
+// every other node out.
 func (b *builder) createAwsAuthMapping(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
-	current, err := b.readChild(configMap, "-aws-auth-current", "kube-system/aws-auth")
-	if err != nil {
-		return nil, err
-	}
-	groups := []string{"system:bootstrappers", "system:nodes"}
-	if b.plan.WindowsNodes {
-		groups = append(groups, "eks:kube-proxy-windows")
-	}
-	mapRoles := pulumi.All(current.Data, roleArn).ApplyT(func(vals []any) (string, error) {
+	groups := b.plan.NodeRoleGroups()
+	mapRoles := pulumi.All(b.awsAuth.Data, roleArn).ApplyT(func(vals []any) (string, error) {
 		existing := vals[0].(map[string]string)["mapRoles"]
 		return mergeMapRoles(existing, vals[1].(string), groups)
 	}).(pulumi.StringOutput)
@@ -134,9 +131,12 @@ func (b *builder) createAwsAuthMapping(roleArn pulumi.StringOutput) ([]pulumi.Re
 		"apiVersion": pulumi.String("v1"),
 		"kind":       pulumi.String("ConfigMap"),
 		"metadata": pulumi.Map{
-			"name":        pulumi.String("aws-auth"),
-			"namespace":   pulumi.String("kube-system"),
-			"annotations": pulumi.StringMap{"pulumi.com/patchForce": pulumi.String("true")},
+			"name":      pulumi.String("aws-auth"),
+			"namespace": pulumi.String("kube-system"),
+			"annotations": pulumi.StringMap{
+				"pulumi.com/patchForce":        pulumi.String("true"),
+				"pulumi.com/patchFieldManager": pulumi.String(catalog.AwsAuthFieldManager),
+			},
 		},
 		"data": pulumi.StringMap{"mapRoles": mapRoles},
 	}, pulumi.RetainOnDelete(true))
@@ -144,6 +144,20 @@ func (b *builder) createAwsAuthMapping(roleArn pulumi.StringOutput) ([]pulumi.Re
 		return nil, err
 	}
 	return []pulumi.Resource{patch}, nil
+}
+
+// awsAuthManagers are the field managers of aws-auth as read (metadata.managedFields).
+func awsAuthManagers(metadata map[string]any) []plan.FieldManager {
+	entries, _ := metadata["managedFields"].([]any)
+	var out []plan.FieldManager
+	for _, e := range entries {
+		m, _ := e.(map[string]any)
+		manager, _ := m["manager"].(string)
+		operation, _ := m["operation"].(string)
+		fields, _ := m["fieldsV1"].(map[string]any)
+		out = append(out, plan.FieldManager{Manager: manager, Operation: operation, Fields: fields})
+	}
+	return out
 }
 
 // mergeMapRoles adds (or replaces) the node role's entry in an aws-auth mapRoles document and
@@ -162,7 +176,7 @@ func mergeMapRoles(existing, roleArn string, groups []string) (string, error) {
 	}
 	entries = append(entries, map[string]any{
 		"rolearn":  roleArn,
-		"username": "system:node:{{EC2PrivateDNSName}}",
+		"username": plan.NodeUsername,
 		"groups":   groupList,
 	})
 	out, err := yaml.Marshal(entries)
@@ -318,4 +332,22 @@ func (b *builder) classRoleArn(c inputs.NodeClassSpec) (arn pulumi.StringOutput,
 		}).(pulumi.StringOutput), true
 	}
 	return pulumi.StringOutput{}, false
+}
+
+// RoleMappingOutput is an inputs.RoleMapping not known yet.
+type RoleMappingOutput struct{ *pulumi.OutputState }
+
+func (RoleMappingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*inputs.RoleMapping)(nil)).Elem()
+}
+
+func init() { pulumi.RegisterOutputType(RoleMappingOutput{}) }
+
+// nodeRoleMapping is the node role's aws-auth entry (the nodeRoleMapping output): what another
+// owner of aws-auth adds when the component does not write aws-auth itself.
+func (b *builder) nodeRoleMapping() RoleMappingOutput {
+	groups := b.plan.NodeRoleGroups()
+	return b.node.roleArn.ApplyT(func(arn string) inputs.RoleMapping {
+		return inputs.RoleMapping{RoleArn: arn, Username: plan.NodeUsername, Groups: groups}
+	}).(RoleMappingOutput)
 }

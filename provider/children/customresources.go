@@ -1,6 +1,8 @@
 package children
 
 import (
+	"slices"
+
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 
@@ -11,19 +13,31 @@ import (
 
 // createCustomResources creates the node classes and pools after deps: the releases and the
 // node IAM (nodes must be able to join), so a destroy deletes them first, while Karpenter
-// still runs with its permissions and can drain and terminate the nodes they own.
+// still runs with its permissions and can drain and terminate the nodes they own. Each pool
+// depends on its class: a destroy deletes the pool (Karpenter terminates its nodes) before the
+// class, whose finalizer waits for those nodes. Without it the engine may order them the other
+// way — it takes a component's earlier children as dependencies of a resource that depends on
+// the component, which happens when the Karpenter component is parented to the cluster it takes
+// its inputs from — and the class's deletion then waits forever for nodes its pool keeps.
 func (b *builder) createCustomResources(deps []pulumi.Resource) error {
 	r := b.plan.Release
 	classes := map[string]inputs.NodeClassSpec{}
+	registered := map[string]pulumi.Resource{}
 	for _, c := range b.plan.Classes {
 		classes[c.Name] = c
-		if _, err := b.newCustomResource("-nodeclass-"+c.Name, r.NodeClass, c.Name, b.nodeClassSpec(c), deps); err != nil {
+		class, err := b.newCustomResource("-nodeclass-"+c.Name, r.NodeClass, c.Name, b.nodeClassSpec(c), deps)
+		if err != nil {
 			return err
 		}
+		registered[c.Name] = class
 	}
 	for _, p := range b.plan.Pools {
-		body := b.nodePoolSpec(p, classes[inputs.Deref(p.NodeClassRef, "")])
-		if _, err := b.newCustomResource("-nodepool-"+p.Name, r.NodePool, p.Name, body, deps); err != nil {
+		ref := inputs.Deref(p.NodeClassRef, "")
+		poolDeps := deps
+		if class, ok := registered[ref]; ok {
+			poolDeps = append(slices.Clone(deps), class)
+		}
+		if _, err := b.newCustomResource("-nodepool-"+p.Name, r.NodePool, p.Name, b.nodePoolSpec(p, classes[ref]), poolDeps); err != nil {
 			return err
 		}
 	}

@@ -66,6 +66,12 @@ func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
 		valueCheck{tags.ToStringMapOutput(), func(v any) []error { return inputs.CheckComponentTags(v.(map[string]string), b.plan.Classes, rel) }},
 		valueCheck{pulumi.All(principals...), func(v any) []error { return inputs.CheckDistinctPrincipals(principalFields, v.([]any)) }},
 	)
+	if b.awsAuth != nil {
+		// Who owns aws-auth's mapRoles, read before any child.
+		values = append(values, valueCheck{b.awsAuth.Metadata, func(v any) []error {
+			return []error{b.plan.CheckAwsAuthManagers(awsAuthManagers(v.(map[string]any)))}
+		}})
+	}
 	// With valid inputs, the cluster-side check that needs them.
 	return inputGate(values, &valueCheck{args.ClusterName.ToStringOutput(), func(v any) []error {
 		return []error{b.checkPodIdentityAgent(v.(string))}

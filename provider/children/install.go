@@ -51,6 +51,8 @@ type builder struct {
 	// node is the node IAM, registered first: the chart values and the default node class
 	// name its role and instance profile.
 	node nodeIAM
+	// awsAuth is kube-system/aws-auth as read before any child, when node access is a mapping in it.
+	awsAuth *Child
 }
 
 // installed is what the outputs report of the children: the controller's IAM and the queue
@@ -89,6 +91,12 @@ func newBuilder(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan) (*build
 		return nil, err
 	}
 	b.aws = aws
+	if p.NodeAccess == inputs.NodeAccessAwsAuth {
+		// Read before the gate, which checks who owns its mapRoles.
+		if b.awsAuth, err = b.readChild(configMap, "-aws-auth-current", "kube-system/aws-auth"); err != nil {
+			return nil, err
+		}
+	}
 	b.gate = b.validateInputs()
 	return b, nil
 }
@@ -250,6 +258,7 @@ type Outputs struct {
 	ControllerRoleArn, ControllerRoleName                                     pulumi.StringOutput
 	ControllerPolicyArns                                                      pulumi.StringArrayOutput
 	NodeRoleArn, NodeRoleName, InstanceProfileName                            pulumi.StringOutput
+	NodeRoleMapping                                                           RoleMappingOutput
 	InterruptionQueueName, InterruptionQueueArn, InterruptionQueueUrl         pulumi.StringOutput
 	Namespace, ServiceAccountName, ReleaseName, CrdReleaseName, Version, Mode pulumi.StringOutput
 	NodePoolNames, NodeClassNames                                             pulumi.StringArrayOutput
@@ -267,6 +276,7 @@ func (b *builder) outputs(in installed) Outputs {
 	}
 	c.NodeRoleArn = b.node.roleArn
 	c.NodeRoleName = b.node.roleName
+	c.NodeRoleMapping = b.nodeRoleMapping()
 	c.InstanceProfileName = b.node.instanceProfileName
 	c.InterruptionQueueName, c.InterruptionQueueArn, c.InterruptionQueueUrl = none, none, none
 	if in.queue != nil {

@@ -51,7 +51,8 @@ func ReadCluster(ctx *pulumi.Context, comp pulumi.Resource, ref plan.ClusterRef)
 		} `pulumi:"identities"`
 		Version   string `pulumi:"version"`
 		VpcConfig struct {
-			VpcID string `pulumi:"vpcId"`
+			VpcID                  string `pulumi:"vpcId"`
+			ClusterSecurityGroupID string `pulumi:"clusterSecurityGroupId"`
 		} `pulumi:"vpcConfig"`
 	}
 	query := struct {
@@ -68,7 +69,8 @@ func ReadCluster(ctx *pulumi.Context, comp pulumi.Resource, ref plan.ClusterRef)
 	case err != nil:
 		return ClusterRead{Err: field.Invalidf(field.NewPath("clusterName"), "could not read EKS cluster %s (%v); the checks against the cluster need eks:DescribeCluster (README, Checks against the cluster), or set readCluster: false", name, err)}
 	}
-	c := &plan.Cluster{Name: name, Version: result.Version, Endpoint: result.Endpoint, VpcID: result.VpcConfig.VpcID}
+	c := &plan.Cluster{Name: name, Version: result.Version, Endpoint: result.Endpoint, VpcID: result.VpcConfig.VpcID,
+		SecurityGroupID: result.VpcConfig.ClusterSecurityGroupID}
 	if len(result.AccessConfigs) > 0 {
 		c.AuthenticationMode = inputs.AuthenticationMode(result.AccessConfigs[0].AuthenticationMode)
 	}

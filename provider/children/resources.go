@@ -61,6 +61,8 @@ type Child struct {
 	// PrincipalArn: an access entry's principal.
 	PrincipalArn pulumi.StringOutput    `pulumi:"principalArn"`
 	Data         pulumi.StringMapOutput `pulumi:"data"`
+	// Metadata: a Kubernetes object's (the field managers of aws-auth).
+	Metadata pulumi.MapOutput `pulumi:"metadata"`
 }
 
 // newChild registers a child of the component. Inputs that are nil (optional and unset) are
@@ -71,10 +73,11 @@ func (b *builder) newChild(token, suffix string, inputs pulumi.Map, opts ...pulu
 	return &c, err
 }
 
-// readChild reads an existing object the component does not own.
+// readChild reads an existing object the component does not own. A read creates nothing, so it
+// does not wait for the input gate: the gate may check what it read.
 func (b *builder) readChild(token, suffix, id string) (*Child, error) {
 	var c Child
-	err := b.ctx.ReadResource(token, b.childName(suffix), pulumi.ID(id), nil, &c, b.opts(VersionOf(token)...)...)
+	err := b.ctx.ReadResource(token, b.childName(suffix), pulumi.ID(id), nil, &c, append([]pulumi.ResourceOption{pulumi.Parent(b.parent)}, VersionOf(token)...)...)
 	return &c, err
 }
 

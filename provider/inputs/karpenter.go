@@ -333,3 +333,18 @@ func EnumValues[T enumType[T]]() []string {
 	}
 	return out
 }
+
+// RoleMapping is an aws-auth mapRoles entry (the nodeRoleMapping output), with the field names of
+// pulumi-eks's RoleMapping: its roleMappings input takes it as is.
+type RoleMapping struct {
+	RoleArn  string   `pulumi:"roleArn"`
+	Username string   `pulumi:"username"`
+	Groups   []string `pulumi:"groups"`
+}
+
+func (m *RoleMapping) Annotate(a infer.Annotator) {
+	a.Describe(m, "An entry of `kube-system/aws-auth`'s `mapRoles`, with the field names of pulumi-eks's `RoleMapping`.")
+	a.Describe(&m.RoleArn, "The IAM role mapped (`rolearn` in aws-auth).")
+	a.Describe(&m.Username, "The Kubernetes username the role maps to: `system:node:{{EC2PrivateDNSName}}` for nodes.")
+	a.Describe(&m.Groups, "The Kubernetes groups the role maps to: `system:bootstrappers` and `system:nodes` for nodes (and `eks:kube-proxy-windows` for Windows nodes).")
+}

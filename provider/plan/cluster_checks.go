@@ -21,7 +21,9 @@ import (
 
 // Cluster is what EKS says about the cluster (DescribeCluster).
 type Cluster struct {
-	Name               string
+	Name string
+	// SecurityGroupID is the security group EKS made for the cluster (vpcConfig.clusterSecurityGroupId).
+	SecurityGroupID    string
 	AuthenticationMode inputs.AuthenticationMode
 	Version            string // Kubernetes major.minor
 	Endpoint           string
@@ -151,6 +153,10 @@ func (p *Plan) ClusterChecks() []string {
 	} else if p.inputs.authenticationMode == nil {
 		out = append(out, fmt.Sprintf("its authentication mode, which node access follows (this preview assumes %s: %s)", p.accessMode, p.nodeAccessSaid()))
 	}
+	if w := p.awsAuthOwnerWaiting(); w != "" {
+		out = append(out, w)
+	}
+	out = append(out, p.waitingOwners...)
 	if p.Mode == inputs.ModeSelfManaged {
 		out = append(out, fmt.Sprintf("its Kubernetes version against Karpenter %s and the AMI aliases", p.Release.Version))
 	}

@@ -10,13 +10,29 @@ import (
 
 // Known is what the engine sent known of the Input-typed inputs at Construct: Value answers one
 // by its path (e.g. `clusterName`, `oidcProviderArn`, `discovery.subnetIds[0]`,
-// `nodeClasses[1].subnetSelectorTerms[0].id`) when it is known; Created says whether a path's
-// value is an output of a resource of the program; Later are the lists a preview could not know
-// at all (their length neither). The zero Known knows nothing.
+// `nodeClasses[1].subnetSelectorTerms[0].id`) when it is known; From names the resources of the
+// program a path's value is an output of (its dependencies, known or not); Later are the lists a
+// preview could not know at all (their length neither). The zero Known knows nothing.
 type Known struct {
-	Value   func(path string) (string, bool)
-	Created func(path string) bool
-	Later   []string
+	Value func(path string) (string, bool)
+	From  func(path string) []Resource
+	Later []string
+}
+
+// Resource is a resource of the program, by its type token and name.
+type Resource struct {
+	Type, Name string
+}
+
+// String is how a finding names it: `eks:index:Cluster "demo"`.
+func (r Resource) String() string { return fmt.Sprintf("%s %q", r.Type, r.Name) }
+
+// ResourcesOf are the resources the value at path is an output of.
+func (k Known) ResourcesOf(path string) []Resource {
+	if k.From == nil {
+		return nil
+	}
+	return k.From(path)
 }
 
 // String is the input at path when the engine sent it known.
@@ -67,5 +83,5 @@ func ClusterToRead(args inputs.KarpenterArgs, known Known) ClusterRef {
 	if err := inputs.CheckClusterName(field.NewPath("clusterName"), name); err != nil {
 		return ClusterRef{Err: err} // no cluster can have that name: nothing to read
 	}
-	return ClusterRef{Name: name, Created: known.Created != nil && known.Created("clusterName")}
+	return ClusterRef{Name: name, Created: len(known.ResourcesOf("clusterName")) > 0}
 }

@@ -118,6 +118,8 @@ type Plan struct {
 	// known at Construct.
 	inputs planInputs
 	known  Known
+	// waitingOwners are the shared-object checks that wait for the cluster and the ids (owners.go).
+	waitingOwners []string
 }
 
 // Kind is what a plan installs: the Karpenter component, or one NodePool or NodeClass declared
@@ -135,6 +137,7 @@ const (
 // and discovery ids the user gave (their paths).
 type planInputs struct {
 	authenticationMode                        *inputs.AuthenticationMode
+	nodeAccess                                *inputs.NodeAccess
 	kubernetesVersion                         *string
 	userClasses                               int
 	discoverySubnets, discoverySecurityGroups int
@@ -180,7 +183,7 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 		Deferred:                   args.Deferred(),
 		known:                      known,
 	}
-	p.inputs = planInputs{authenticationMode: args.ClusterAuthenticationMode, kubernetesVersion: args.KubernetesVersion, userClasses: len(args.NodeClasses)}
+	p.inputs = planInputs{authenticationMode: args.ClusterAuthenticationMode, nodeAccess: args.NodeAccess, kubernetesVersion: args.KubernetesVersion, userClasses: len(args.NodeClasses)}
 	p.inputs.discoverySubnets, p.inputs.discoverySecurityGroups = userDiscovery(args.Discovery)
 	p.accessMode = assumedAuthenticationMode
 	switch {
@@ -197,6 +200,8 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 		p.resolveNodeAccess(args)
 		errs = append(errs, p.resolveAdoption(args))
 	}
+
+	errs = append(errs, p.checkSharedObjects(cluster)...)
 
 	p.Pools, p.Classes = resolveProvisioning(args, rel)
 	p.userPools = args.NodePools

@@ -104,6 +104,10 @@ export class Karpenter extends pulumi.ComponentResource {
      */
     declare public readonly nodeRoleArn: pulumi.Output<string>;
     /**
+     * The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn`, `username`, `groups`, as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
+     */
+    declare public /*out*/ readonly nodeRoleMapping: pulumi.Output<outputs.RoleMapping>;
+    /**
      * Name of the node IAM role; the default EC2NodeClass's `role`.
      */
     declare public /*out*/ readonly nodeRoleName: pulumi.Output<string>;
@@ -178,6 +182,7 @@ export class Karpenter extends pulumi.ComponentResource {
             resourceInputs["interruptionQueueUrl"] = undefined /*out*/;
             resourceInputs["nodeClassNames"] = undefined /*out*/;
             resourceInputs["nodePoolNames"] = undefined /*out*/;
+            resourceInputs["nodeRoleMapping"] = undefined /*out*/;
             resourceInputs["nodeRoleName"] = undefined /*out*/;
             resourceInputs["releaseName"] = undefined /*out*/;
         } else {
@@ -194,6 +199,7 @@ export class Karpenter extends pulumi.ComponentResource {
             resourceInputs["nodeClassNames"] = undefined /*out*/;
             resourceInputs["nodePoolNames"] = undefined /*out*/;
             resourceInputs["nodeRoleArn"] = undefined /*out*/;
+            resourceInputs["nodeRoleMapping"] = undefined /*out*/;
             resourceInputs["nodeRoleName"] = undefined /*out*/;
             resourceInputs["releaseName"] = undefined /*out*/;
             resourceInputs["serviceAccountName"] = undefined /*out*/;

@@ -4653,6 +4653,46 @@ func (o RequirementArrayOutput) Index(i pulumi.IntInput) RequirementOutput {
 	}).(RequirementOutput)
 }
 
+// An entry of `kube-system/aws-auth`'s `mapRoles`, with the field names of pulumi-eks's `RoleMapping`.
+type RoleMapping struct {
+	// The Kubernetes groups the role maps to: `system:bootstrappers` and `system:nodes` for nodes (and `eks:kube-proxy-windows` for Windows nodes).
+	Groups []string `pulumi:"groups"`
+	// The IAM role mapped (`rolearn` in aws-auth).
+	RoleArn string `pulumi:"roleArn"`
+	// The Kubernetes username the role maps to: `system:node:{{EC2PrivateDNSName}}` for nodes.
+	Username string `pulumi:"username"`
+}
+
+// An entry of `kube-system/aws-auth`'s `mapRoles`, with the field names of pulumi-eks's `RoleMapping`.
+type RoleMappingOutput struct{ *pulumi.OutputState }
+
+func (RoleMappingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RoleMapping)(nil)).Elem()
+}
+
+func (o RoleMappingOutput) ToRoleMappingOutput() RoleMappingOutput {
+	return o
+}
+
+func (o RoleMappingOutput) ToRoleMappingOutputWithContext(ctx context.Context) RoleMappingOutput {
+	return o
+}
+
+// The Kubernetes groups the role maps to: `system:bootstrappers` and `system:nodes` for nodes (and `eks:kube-proxy-windows` for Windows nodes).
+func (o RoleMappingOutput) Groups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RoleMapping) []string { return v.Groups }).(pulumi.StringArrayOutput)
+}
+
+// The IAM role mapped (`rolearn` in aws-auth).
+func (o RoleMappingOutput) RoleArn() pulumi.StringOutput {
+	return o.ApplyT(func(v RoleMapping) string { return v.RoleArn }).(pulumi.StringOutput)
+}
+
+// The Kubernetes username the role maps to: `system:node:{{EC2PrivateDNSName}}` for nodes.
+func (o RoleMappingOutput) Username() pulumi.StringOutput {
+	return o.ApplyT(func(v RoleMapping) string { return v.Username }).(pulumi.StringOutput)
+}
+
 // Selects security groups by id, name or tags. Terms are alternatives.
 type SecurityGroupSelectorTerm struct {
 	// Security group id (`sg-...`). Stands alone in its term.
@@ -5109,6 +5149,7 @@ func init() {
 	pulumi.RegisterOutputType(PolicyStatementArrayOutput{})
 	pulumi.RegisterOutputType(RequirementOutput{})
 	pulumi.RegisterOutputType(RequirementArrayOutput{})
+	pulumi.RegisterOutputType(RoleMappingOutput{})
 	pulumi.RegisterOutputType(SecurityGroupSelectorTermOutput{})
 	pulumi.RegisterOutputType(SecurityGroupSelectorTermArrayOutput{})
 	pulumi.RegisterOutputType(SubnetSelectorTermOutput{})

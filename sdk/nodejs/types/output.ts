@@ -6,3 +6,21 @@ import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
+/**
+ * An entry of `kube-system/aws-auth`'s `mapRoles`, with the field names of pulumi-eks's `RoleMapping`.
+ */
+export interface RoleMapping {
+    /**
+     * The Kubernetes groups the role maps to: `system:bootstrappers` and `system:nodes` for nodes (and `eks:kube-proxy-windows` for Windows nodes).
+     */
+    groups: string[];
+    /**
+     * The IAM role mapped (`rolearn` in aws-auth).
+     */
+    roleArn: string;
+    /**
+     * The Kubernetes username the role maps to: `system:node:{{EC2PrivateDNSName}}` for nodes.
+     */
+    username: string;
+}
+

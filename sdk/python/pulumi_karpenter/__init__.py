@@ -12,6 +12,7 @@ from .node_class import *
 from .node_pool import *
 from .provider import *
 from ._inputs import *
+from . import outputs
 _utilities.register(
     resource_modules="""
 [

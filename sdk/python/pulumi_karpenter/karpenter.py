@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 from ._enums import *
 from ._inputs import *
 
@@ -858,6 +859,7 @@ class Karpenter(pulumi.ComponentResource):
             __props__.__dict__["interruption_queue_url"] = None
             __props__.__dict__["node_class_names"] = None
             __props__.__dict__["node_pool_names"] = None
+            __props__.__dict__["node_role_mapping"] = None
             __props__.__dict__["node_role_name"] = None
             __props__.__dict__["release_name"] = None
         super(Karpenter, __self__).__init__(
@@ -970,6 +972,14 @@ class Karpenter(pulumi.ComponentResource):
         ARN of the node IAM role (created, or `nodeRoleArn`).
         """
         return pulumi.get(self, "node_role_arn")
+
+    @_builtins.property
+    @pulumi.getter(name="nodeRoleMapping")
+    def node_role_mapping(self) -> pulumi.Output['outputs.RoleMapping']:
+        """
+        The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn`, `username`, `groups`, as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
+        """
+        return pulumi.get(self, "node_role_mapping")
 
     @_builtins.property
     @pulumi.getter(name="nodeRoleName")

@@ -9,6 +9,7 @@ import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
 import io.github.pulumikarpenter.karpenter.KarpenterArgs;
 import io.github.pulumikarpenter.karpenter.Utilities;
+import io.github.pulumikarpenter.karpenter.outputs.RoleMapping;
 import java.lang.String;
 import java.util.List;
 import javax.annotation.Nullable;
@@ -246,6 +247,20 @@ public class Karpenter extends com.pulumi.resources.ComponentResource {
      */
     public Output<String> nodeRoleArn() {
         return this.nodeRoleArn;
+    }
+    /**
+     * The node role&#39;s entry for `kube-system/aws-auth`&#39;s `mapRoles` (`roleArn`, `username`, `groups`, as pulumi-eks&#39;s `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
+     * 
+     */
+    @Export(name="nodeRoleMapping", refs={RoleMapping.class}, tree="[0]")
+    private Output<RoleMapping> nodeRoleMapping;
+
+    /**
+     * @return The node role&#39;s entry for `kube-system/aws-auth`&#39;s `mapRoles` (`roleArn`, `username`, `groups`, as pulumi-eks&#39;s `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
+     * 
+     */
+    public Output<RoleMapping> nodeRoleMapping() {
+        return this.nodeRoleMapping;
     }
     /**
      * Name of the node IAM role; the default EC2NodeClass&#39;s `role`.
