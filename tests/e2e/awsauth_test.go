@@ -4,12 +4,14 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/yaml"
 
@@ -18,6 +20,10 @@ import (
 
 // What EKS writes into kube-system/aws-auth on a CONFIG_MAP cluster before the component runs: the
 // managed node group's role, and (in another key) a user mapping nothing of ours may touch.
+// otherStackManager is the field manager of a Pulumi kubernetes:core/v1:ConfigMap in another stack
+// (pulumi-kubernetes names each resource's manager pulumi-kubernetes-<8 hex>).
+const otherStackManager = "pulumi-kubernetes-1a2b3c4d"
+
 const (
 	managedNodeGroupRole = "arn:aws:iam::123456789012:role/managed-node-group"
 	eksMapRoles          = "- groups:\n  - system:bootstrappers\n  - system:nodes\n  rolearn: " + managedNodeGroupRole + "\n  username: system:node:{{EC2PrivateDNSName}}\n"
@@ -87,6 +93,33 @@ func TestAwsAuth(t *testing.T) {
 	}
 	t.Run("a second preview shows no changes", func(t *testing.T) {
 		w.must(t, "preview", "--expect-no-changes", "--non-interactive")
+	})
+	// Another owner applies its own aws-auth (a Pulumi kubernetes:core/v1:ConfigMap in another
+	// stack, server-side apply, which maps the node role itself as the README says to). From then
+	// on its next apply decides mapRoles: the component does not co-own it, and the next preview
+	// refuses, naming the manager and the ways out.
+	t.Run("another owner applies aws-auth: the preview refuses, naming it", func(t *testing.T) {
+		theirs := eksMapRoles + "- groups:\n  - system:bootstrappers\n  - system:nodes\n  rolearn: " + str(out["nodeRoleArn"]) + "\n  username: system:node:{{EC2PrivateDNSName}}\n"
+		owned := fmt.Sprintf(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"aws-auth","namespace":"kube-system"},"data":{"mapRoles":%q}}`, theirs)
+		force := true
+		if _, err := cs.CoreV1().ConfigMaps("kube-system").Patch(ctx, "aws-auth", types.ApplyPatchType, []byte(owned),
+			metav1.PatchOptions{FieldManager: otherStackManager, Force: &force}); err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr, err := w.run(t, "preview", "--non-interactive")
+		out := stdout + stderr
+		if err == nil {
+			t.Fatalf("the preview passed with aws-auth's mapRoles applied by %s:\n%s", otherStackManager, tail(out, 40))
+		}
+		for _, want := range []string{
+			"nodeAccess: awsAuth (the component follows the cluster's CONFIG_MAP mode), but kube-system/aws-auth's mapRoles belongs to field manager " + otherStackManager + ", which applies its own mapRoles",
+			"switch the cluster to access entries",
+			"(the component's nodeRoleMapping output is the entry) and set nodeAccess: none",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("the preview's refusal does not say %q:\n%s", want, tail(out, 40))
+			}
+		}
 	})
 	t.Run("destroy keeps the mapping and removes everything else", func(t *testing.T) {
 		w.must(t, "destroy", "--yes", "--non-interactive", "--skip-preview")

@@ -33,7 +33,8 @@ import (
 // the same children inline — generated from the component's own render (InlineProgram): same types,
 // names, inputs, dependencies and providers. Both run as the same project and stack (so every AWS
 // name is the same), each from an empty stack: `preview` (everything to create), `up
-// --skip-preview`, a `preview` with no changes, `destroy --skip-preview`. The first round checks
+// --skip-preview`, a `preview` with no changes, `refresh` and a `preview` after it (with no
+// changes either: it fails the benchmark otherwise), `destroy --skip-preview`. The first round checks
 // the two states hold the same children with the same inputs. $BENCH_ROUNDS rounds (default 5).
 //
 // Reported per variant (medians): ms/<variant>-<measure>; and for the component's preview with no
@@ -131,6 +132,10 @@ func BenchmarkEngineComponentVsInline(b *testing.B) {
 				}
 			}
 			run("preview-no-changes", "preview", "--non-interactive", "--expect-no-changes")
+			// A stack's second day: a refresh reads every child back, then a preview must
+			// still have nothing to do.
+			run("refresh", "refresh", "--yes", "--non-interactive", "--skip-preview")
+			run("preview-after-refresh", "preview", "--non-interactive", "--expect-no-changes")
 			if variant == "component" {
 				start, construct, err := pluginTimes(w.Engine, execLog)
 				if err != nil {

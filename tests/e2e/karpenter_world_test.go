@@ -33,7 +33,12 @@ type karpenterWorld struct {
 
 func newKarpenterWorld(t *testing.T) *karpenterWorld {
 	t.Helper()
-	w := newWorld(t)
+	return withLoop(t, newWorld(t))
+}
+
+// withLoop puts the real controller in w's loop.
+func withLoop(t *testing.T, w *world) *karpenterWorld {
+	t.Helper()
 	loop, err := w.StartLoop(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

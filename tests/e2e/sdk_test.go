@@ -25,9 +25,10 @@ import (
 // Automation API inline programs, in one world after the YAML program: first a typo'd enum
 // (refused by tsc and javac at compile time; by the component at preview, naming the field, where
 // the language's types let it through), then preview (unknowns), up, preview
-// --expect-no-changes, an update of one pool, destroy. What each language's components receive
-// (the Construct requests) and register (their children's inputs in the state) must equal the
-// YAML program's: a difference is a bug in an SDK or the schema.
+// --expect-no-changes, a refresh and another preview with nothing to do, an update of one pool,
+// destroy. What each language's components receive (the Construct requests) and register (their
+// children's inputs in the state) must equal the YAML program's: a difference is a bug in an SDK or
+// the schema.
 //
 // SDK_DIST names the dist/ directory (`make e2e-sdks` builds it with test-release-dry-run first).
 func TestSDKPrograms(t *testing.T) {
@@ -306,6 +307,14 @@ func (p *sdkProgram) previewUpUpdateDestroy(t *testing.T, w *world, ref struct{ 
 	}
 
 	t.Run("a second preview expects no changes", func(t *testing.T) {
+		p.must(t, w, "check")
+	})
+
+	// What AWS and the cluster hold, read into the state, is what the program declares: a
+	// preview after a refresh has nothing to do either (no stand-in artefact, no drift of a
+	// child's inputs).
+	t.Run("a refresh, then a preview with nothing to do", func(t *testing.T) {
+		p.must(t, w, "refresh")
 		p.must(t, w, "check")
 	})
 

@@ -32,8 +32,12 @@ import (
 
 // TestREADMESnippets runs the three programs of README.md's "## Usage" — the first ```ts,
 // ```python and ```yaml fences of that section, read from README.md at test time, as written —
-// through the real CLI and engine, each in a world of its own: `pulumi preview`, `pulumi up`,
-// `pulumi destroy`. A snippet that would fail at `pulumi up` fails the test.
+// through the real CLI and engine, each in a world of its own with the real Karpenter controller in
+// its loop, for a first day and a second: `pulumi preview`, `pulumi up`; `pulumi refresh`, then a
+// preview with nothing to do; a change to pulumi-eks's own inputs (a tag on its node security
+// group, an access entry of its own) and `up`, after which pending pods still get a Karpenter node
+// that joins the cluster; `pulumi destroy` (snippets_daytwo_test.go has the second day). A snippet
+// that would fail at `pulumi up`, or not survive its second day, fails the test.
 //
 // What runs: the TypeScript snippet compiled by tsc (strict) against the real @pulumi/aws 7.48.0,
 // @pulumi/eks 4.3.0, @pulumi/kubernetes 4.34.2 and @pulumi/pulumi of examples/typescript's
@@ -56,12 +60,14 @@ func TestREADMESnippets(t *testing.T) {
 	}
 	for _, lang := range []string{"typescript", "python", "yaml"} {
 		t.Run(lang, func(t *testing.T) {
+			t.Parallel() // the three wait mostly on the engine, the controller and the registries
 			w := newWorld(t)
 			ecr, err := w.PrepareSnippets(standIns, tools)
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(ecr.Stop)
+			kw := withLoop(t, w) // before the cluster exists: its OIDC issuer is the world's
 			// E2E_OUT keeps the engine's gRPC log too (what the eks stand-in's Construct got and
 			// answered, what each program registered and invoked).
 			t.Cleanup(func() {
@@ -71,7 +77,7 @@ func TestREADMESnippets(t *testing.T) {
 					}
 				}
 			})
-			r := &snippetRun{lang: lang, w: w, ecr: ecr, cluster: clusterName(t, lang, snippets[lang])}
+			r := &snippetRun{lang: lang, w: w, kw: kw, ecr: ecr, cluster: clusterName(t, lang, snippets[lang]), snippet: snippets[lang]}
 			start := time.Now()
 			switch lang {
 			case "typescript":
@@ -161,13 +167,17 @@ func clusterName(t *testing.T, lang, snippet string) string {
 
 // snippetRun is one snippet's project in its world.
 type snippetRun struct {
-	cluster string // the snippet's eks.Cluster's name
+	cluster string // the snippet's eks.Cluster's resource name (pulumi-eks names its children after it)
+	snippet string // the program as README.md has it
 	lang    string
 	w       *world
+	kw      *karpenterWorld // the same world, with the controller in its loop
 	ecr     *lab.PublicECR
 	dir     string
 	argv    []string // TypeScript and Python: the runner; YAML runs `pulumi` in dir
 	env     []string
+	// write puts a version of the program in the project (TypeScript: compiled).
+	write func(t *testing.T, program string)
 }
 
 var (
@@ -243,9 +253,12 @@ func (r *snippetRun) prepareTypeScript(t *testing.T, snippet string, dist sdkDis
 	}
 	copyFiles(t, filepath.Join(testsPath(t), "..", "examples", "typescript"), r.dir, "tsconfig.json")
 	copyFiles(t, testsPath(t, "e2e", "snippets"), r.dir, "runner.js")
-	write(t, filepath.Join(r.dir, "index.ts"), snippet)
 	write(t, filepath.Join(r.dir, "package.json"), `{"name": "readme-snippet-typescript", "private": true, "main": "bin/index.js"}`+"\n")
-	install(t, r.dir, filepath.Join(modules, ".bin", "tsc"), "-p", ".")
+	r.write = func(t *testing.T, program string) {
+		write(t, filepath.Join(r.dir, "index.ts"), program)
+		install(t, r.dir, filepath.Join(modules, ".bin", "tsc"), "-p", ".")
+	}
+	r.write(t, snippet)
 	// Node 20 running @pulumi/pulumi 3.256 (which targets Node >= 22): its deprecation warnings
 	// stay out of the output.
 	r.argv, r.env = []string{"node", "runner.js"}, []string{"NODE_OPTIONS=--no-deprecation"}
@@ -269,7 +282,8 @@ func (r *snippetRun) preparePython(t *testing.T, snippet string, dist sdkDist) {
 	python := filepath.Join(pythonVenv, "bin", "python")
 	install(t, r.dir, python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--target", site, dist.wheel)
 	copyFiles(t, testsPath(t, "e2e", "snippets"), r.dir, "runner.py")
-	write(t, filepath.Join(r.dir, "snippet.py"), snippet)
+	r.write = func(t *testing.T, program string) { write(t, filepath.Join(r.dir, "snippet.py"), program) }
+	r.write(t, snippet)
 	r.argv, r.env = []string{python, "runner.py"}, []string{"PYTHONPATH=" + site}
 	cmd := exec.Command(python, "-c", "import importlib.metadata as m, pulumi_karpenter, pulumi_eks, pulumi_aws, pulumi_kubernetes; "+
 		"print(m.version('pulumi_karpenter'), m.version('pulumi_eks'), m.version('pulumi_aws'), m.version('pulumi_kubernetes'), pulumi_karpenter.__file__)")
@@ -286,7 +300,8 @@ func (r *snippetRun) prepareYAML(t *testing.T, snippet string) {
 	if err := os.MkdirAll(r.dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(r.dir, "Pulumi.yaml"), snippet)
+	r.write = func(t *testing.T, program string) { write(t, filepath.Join(r.dir, "Pulumi.yaml"), program) }
+	r.write(t, snippet)
 	r.w.Engine.Dir = r.dir
 	if err := r.w.Engine.NewStack(lab.StackName); err != nil {
 		t.Fatal(err)
@@ -312,9 +327,11 @@ func (r *snippetRun) step(t *testing.T, step string) (outputs map[string]any, en
 	defer func() { t.Logf("%s %s: %s", r.lang, step, time.Since(start).Round(100*time.Millisecond)) }()
 	if r.lang == "yaml" {
 		args := map[string][]string{
-			"preview": {"preview", "--non-interactive", "--diff"},
-			"up":      {"up", "--yes", "--non-interactive", "--skip-preview"},
-			"destroy": {"destroy", "--yes", "--non-interactive", "--skip-preview"},
+			"preview":            {"preview", "--non-interactive", "--diff"},
+			"preview-no-changes": {"preview", "--non-interactive", "--diff", "--expect-no-changes"},
+			"up":                 {"up", "--yes", "--non-interactive", "--skip-preview"},
+			"refresh":            {"refresh", "--yes", "--non-interactive", "--skip-preview"},
+			"destroy":            {"destroy", "--yes", "--non-interactive", "--skip-preview"},
 		}[step]
 		stdout, stderr, err := r.w.run(t, args...)
 		if err != nil {
@@ -327,7 +344,7 @@ func (r *snippetRun) step(t *testing.T, step string) (outputs map[string]any, en
 	}
 	// A preview takes seconds here, an up or a destroy well under a minute: the bounds only stop a
 	// program that hangs (SNIPPET_STEP_TIMEOUT overrides them).
-	timeout := map[string]time.Duration{"preview": 5 * time.Minute}[step]
+	timeout := map[string]time.Duration{"preview": 5 * time.Minute, "preview-no-changes": 5 * time.Minute}[step]
 	if timeout == 0 {
 		timeout = 10 * time.Minute
 	}
@@ -362,7 +379,8 @@ func (r *snippetRun) step(t *testing.T, step string) (outputs map[string]any, en
 	return result.Outputs, stderr.String()
 }
 
-// lifecycle: preview, up (and what it did on this default CONFIG_MAP cluster), destroy.
+// lifecycle: preview, up (and what it did on the cluster), the second day (snippets_daytwo_test.go),
+// destroy.
 func (r *snippetRun) lifecycle(t *testing.T) {
 	w := r.w
 	t.Run("preview", func(t *testing.T) {
@@ -380,11 +398,13 @@ func (r *snippetRun) lifecycle(t *testing.T) {
 		outputs, out := r.step(t, "up")
 		r.checkUp(t, outputs, out)
 	})
+	if !t.Failed() {
+		r.secondDay(t)
+	}
 	t.Run("destroy", func(t *testing.T) {
 		r.step(t, "destroy")
-		// The component keeps its aws-auth mapping on destroy (documented); pulumi-eks's aws-auth
-		// ConfigMap, deleted, takes it with it.
-		w.assertNothingLeft(t, "karpenter-aws-auth")
+		r.removeNeighbourPrincipal(t)
+		w.assertNothingLeft(t)
 		clusters, err := eks.NewFromConfig(w.AWS).ListClusters(context.Background(), &eks.ListClustersInput{})
 		if err != nil || len(clusters.Clusters) > 0 {
 			t.Errorf("EKS clusters left in moto: %v %v", clusters, err)
@@ -455,10 +475,11 @@ func (r *snippetRun) defaultVPC(t *testing.T) (string, []ec2types.Subnet) {
 	return vpc, subnets.Subnets
 }
 
-// checkUp: what `pulumi up` did on the default (CONFIG_MAP) cluster. The component read the
-// cluster at up and mapped its node role in kube-system/aws-auth next to pulumi-eks's instance
-// role; it tagged the default VPC's subnets (the cluster's, from core.subnetIds) and the node
-// security group for discovery; no access entry exists; the charts came from public.ecr.aws.
+// checkUp: what `pulumi up` did on the README's cluster (access entries; pulumi-eks tags its node
+// security group). The component read the cluster at up and gave its node role an EC2_LINUX
+// access entry; neither it nor pulumi-eks wrote kube-system/aws-auth; it tagged the default VPC's
+// subnets (the cluster's, from core.subnetIds) for discovery, and pulumi-eks its node security
+// group; the charts came from public.ecr.aws.
 func (r *snippetRun) checkUp(t *testing.T, outputs map[string]any, out string) {
 	ctx := context.Background()
 	w := r.w
@@ -466,35 +487,18 @@ func (r *snippetRun) checkUp(t *testing.T, outputs map[string]any, out string) {
 	if !strings.HasPrefix(nodeRole, "arn:aws:iam::123456789012:role/") {
 		t.Errorf("output nodeRole = %v, want the component's node role ARN (outputs %v)", outputs["nodeRole"], outputs)
 	}
-	clusters, err := eks.NewFromConfig(w.AWS).ListClusters(ctx, &eks.ListClustersInput{})
-	if err != nil || len(clusters.Clusters) != 1 || !strings.HasPrefix(clusters.Clusters[0], r.cluster+"-eksCluster-") {
-		t.Fatalf("EKS clusters in moto: %v %v, want pulumi-eks's %s-eksCluster-<suffix>", clusters, err, r.cluster)
-	}
-	cluster := clusters.Clusters[0]
+	cluster := r.eksCluster(t)
 
 	cs, err := kubernetes.NewForConfig(w.ControlPlane.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cm, err := cs.CoreV1().ConfigMaps("kube-system").Get(ctx, "aws-auth", metav1.GetOptions{})
-	if err != nil {
-		t.Fatalf("kube-system/aws-auth: %v", err)
+	if cm, err := cs.CoreV1().ConfigMaps("kube-system").Get(ctx, "aws-auth", metav1.GetOptions{}); err == nil {
+		t.Errorf("kube-system/aws-auth exists on an API cluster (annotations %v):\n%s", cm.Annotations, cm.Data["mapRoles"])
 	}
-	roles := mapRoles(t, cm.Data["mapRoles"])
-	var eksRole string
-	for arn := range roles {
-		if regexp.MustCompile(`:role/` + regexp.QuoteMeta(r.cluster) + `-instanceRole-role-[0-9a-f]{7}$`).MatchString(arn) {
-			eksRole = arn
-		}
-	}
-	if len(roles) != 2 || eksRole == "" || roles[nodeRole] != "system:node:{{EC2PrivateDNSName}}" {
-		t.Errorf("aws-auth mapRoles: want pulumi-eks's instance role (%s-instanceRole-role-*) and the component's node role %s, got:\n%s", r.cluster, nodeRole, cm.Data["mapRoles"])
-	}
-	if cm.Annotations["pulumi.com/patchForce"] != "true" {
-		t.Errorf("aws-auth annotations %v: pulumi-eks's ConfigMap sets pulumi.com/patchForce", cm.Annotations)
-	}
-	if inv := w.aws(t); len(inv.AccessEntries) != 0 {
-		t.Errorf("access entries on a CONFIG_MAP cluster: %v", inv.AccessEntries)
+	entries := r.nodeAccessEntries(t, cluster)
+	if entries[nodeRole] != "EC2_LINUX" {
+		t.Errorf("access entries of cluster %s: %v, want an EC2_LINUX entry for the node role %s", cluster, entries, nodeRole)
 	}
 
 	_, subnets := r.defaultVPC(t)
@@ -504,10 +508,15 @@ func (r *snippetRun) checkUp(t *testing.T, outputs map[string]any, out string) {
 				tag(s.Tags, "karpenter.sh/discovery"), cluster)
 		}
 	}
-	groups, err := ec2.NewFromConfig(w.AWS).DescribeSecurityGroups(ctx, &ec2.DescribeSecurityGroupsInput{
-		Filters: []ec2types.Filter{{Name: aws.String("tag:karpenter.sh/discovery"), Values: []string{cluster}}}})
-	if err != nil || len(groups.SecurityGroups) != 1 || !strings.HasPrefix(aws.ToString(groups.SecurityGroups[0].GroupName), r.cluster+"-nodeSecurityGroup-") {
-		t.Errorf("security groups tagged for discovery: %v %v, want pulumi-eks's node security group", groups, err)
+	group := r.discoveredGroup(t, cluster)
+	ops, err := w.Ops()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range ops {
+		if op.Type == "aws:ec2/tag:Tag" && strings.Contains(op.Name, "-discovery-security-group-") {
+			t.Errorf("the component tagged a security group itself (%s %s): pulumi-eks owns its tags", op.Op, op.Name)
+		}
 	}
 
 	// The charts came from oci://public.ecr.aws/karpenter, the component's default.
@@ -520,8 +529,46 @@ func (r *snippetRun) checkUp(t *testing.T, outputs map[string]any, out string) {
 	if v := strings.TrimPrefix(lab.KarpenterVersion, "v"); !slices.Contains(pulled, "karpenter:"+v) || !slices.Contains(pulled, "karpenter-crd:"+v) {
 		t.Errorf("charts pulled from %s: %q, want karpenter and karpenter-crd %s", lab.PublicECRHost, pulled, v)
 	}
-	t.Logf("up: cluster %s; aws-auth maps %s and %s; %d default subnets tagged; charts %q from %s (stand-in)", cluster, eksRole, nodeRole,
-		len(subnets), pulled, lab.PublicECRHost)
+	t.Logf("up: cluster %s; access entries %v; %d default subnets tagged; security group %s tagged by pulumi-eks; charts %q from %s (stand-in)",
+		cluster, entries, len(subnets), aws.ToString(group.GroupId), pulled, lab.PublicECRHost)
+}
+
+// eksCluster is the one EKS cluster in moto: the snippet's.
+func (r *snippetRun) eksCluster(t *testing.T) string {
+	t.Helper()
+	clusters, err := eks.NewFromConfig(r.w.AWS).ListClusters(context.Background(), &eks.ListClustersInput{})
+	if err != nil || len(clusters.Clusters) != 1 {
+		t.Fatalf("EKS clusters in moto: %v %v, want the snippet's", clusters, err)
+	}
+	return clusters.Clusters[0]
+}
+
+// nodeAccessEntries are the cluster's access entries (the aws stand-in's record), principal → type.
+func (r *snippetRun) nodeAccessEntries(t *testing.T, cluster string) map[string]string {
+	t.Helper()
+	rec, err := r.w.EKSRecord()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, e := range rec.AccessEntries {
+		if e["clusterName"] == cluster {
+			out[str(e["principalArn"])] = str(e["type"])
+		}
+	}
+	return out
+}
+
+// discoveredGroup is the one security group tagged karpenter.sh/discovery: cluster, pulumi-eks's
+// node security group (tagged through its nodeSecurityGroupTags).
+func (r *snippetRun) discoveredGroup(t *testing.T, cluster string) ec2types.SecurityGroup {
+	t.Helper()
+	groups, err := ec2.NewFromConfig(r.w.AWS).DescribeSecurityGroups(context.Background(), &ec2.DescribeSecurityGroupsInput{
+		Filters: []ec2types.Filter{{Name: aws.String("tag:karpenter.sh/discovery"), Values: []string{cluster}}}})
+	if err != nil || len(groups.SecurityGroups) != 1 || !strings.HasPrefix(aws.ToString(groups.SecurityGroups[0].GroupName), r.cluster+"-nodeSecurityGroup-") {
+		t.Fatalf("security groups tagged for discovery: %v %v, want pulumi-eks's node security group", groups, err)
+	}
+	return groups.SecurityGroups[0]
 }
 
 func tag(tags []ec2types.Tag, key string) string {

@@ -55,7 +55,7 @@ func (w *World) StartLoop(dir string) (l *Loop, err error) {
 	if l.Controller, err = startKarpenter(w.ControlPlane, filepath.Join(dir, "karpenter"), "kube-system", "karpenter", l.Recorder.URL, w.AWS, standInEKSRecord(w.StateDir)); err != nil {
 		return l, err
 	}
-	if l.Registrar, err = startRegistrar(w.ControlPlane.Config, w.AWS); err != nil {
+	if l.Registrar, err = startRegistrar(w.ControlPlane.Config, w.AWS, w.StateDir); err != nil {
 		return l, err
 	}
 	return l, nil
@@ -114,8 +114,14 @@ func ScaleWorkload(ctx context.Context, cs *kubernetes.Clientset, replicas int32
 	return ScaleWorkloadOn(ctx, cs, replicas, nil)
 }
 
-// ScaleWorkloadOn is ScaleWorkload with more of the pods' node selector (an instance type, say).
+// ScaleWorkloadOn is ScaleWorkload with more of the pods' node selector (an instance type, say;
+// or another pool than `default`).
 func ScaleWorkloadOn(ctx context.Context, cs *kubernetes.Clientset, replicas int32, nodeSelector map[string]string) error {
+	return ScaleWorkloadTolerating(ctx, cs, replicas, nodeSelector, nil)
+}
+
+// ScaleWorkloadTolerating is ScaleWorkloadOn with tolerations (of a pool's taints).
+func ScaleWorkloadTolerating(ctx context.Context, cs *kubernetes.Clientset, replicas int32, nodeSelector map[string]string, tolerations []corev1.Toleration) error {
 	selector := map[string]string{"karpenter.sh/nodepool": "default"}
 	for k, v := range nodeSelector {
 		selector[k] = v
@@ -129,6 +135,7 @@ func ScaleWorkloadOn(ctx context.Context, cs *kubernetes.Clientset, replicas int
 				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": WorkloadName}},
 				Spec: corev1.PodSpec{
 					NodeSelector:                  selector,
+					Tolerations:                   tolerations,
 					TerminationGracePeriodSeconds: aws.Int64(0),
 					Containers: []corev1.Container{{Name: "pause", Image: "registry.k8s.io/pause:3.10",
 						Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{

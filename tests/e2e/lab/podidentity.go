@@ -49,6 +49,9 @@ func standInEKSRecord(stateDir string) string { return filepath.Join(stateDir, "
 
 // StandInEKS is the aws stand-in's EKS record, by table and id: what moto's EKS lacks.
 type StandInEKS struct {
+	Clusters map[string]struct {
+		AuthenticationMode string `json:"authenticationMode"`
+	} `json:"clusters"`
 	AccessEntries           map[string]map[string]any `json:"accessEntries"`
 	AccessPolicies          map[string]map[string]any `json:"accessPolicyAssociations"`
 	Addons                  map[string]map[string]any `json:"addons"`

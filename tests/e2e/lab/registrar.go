@@ -3,12 +3,14 @@ package lab
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -28,22 +30,28 @@ var NodeClaimGVR = schema.GroupVersionResource{Group: "karpenter.sh", Version: "
 var unregisteredTaint = corev1.Taint{Key: "karpenter.sh/unregistered", Effect: corev1.TaintEffectNoExecute}
 
 // Registrar stands in for the kubelet of every instance Karpenter launches: when a NodeClaim has
-// an instance (status.providerID) that is running in moto, it registers the Node that instance's
-// kubelet would — named by the instance's private DNS name, with the NodeClaim's providerID,
-// labels and capacity, the NodeClaim's taints and startup taints and karpenter.sh/unregistered —
-// and from then on kwok keeps it Ready and runs the pods bound to it. Karpenter (registration)
-// takes over from there; it also deletes the Node when it terminates the instance. The registrar
-// never deletes a Node. Registered lists what it registered.
+// an instance (status.providerID) that is running in moto, and the cluster lets the instance's
+// role in (nodeaccess.go: what EKS's authenticator decides for the kubelet's credentials), it
+// registers the Node that instance's kubelet would — named by the instance's private DNS name,
+// with the NodeClaim's providerID, labels and capacity, the NodeClaim's taints and startup taints
+// and karpenter.sh/unregistered — and from then on kwok keeps it Ready and runs the pods bound to
+// it. Karpenter (registration) takes over from there; it also deletes the Node when it terminates
+// the instance. The registrar never deletes a Node. Registered lists what it registered, Refused
+// the instances whose role the cluster did not let in (the kubelet never registers; Karpenter
+// sees a NodeClaim that never registers).
 type Registrar struct {
 	mu         sync.Mutex
 	registered []string // node names
+	refused    []string
 	errs       []string
 	cancel     context.CancelFunc
 	done       chan struct{}
+	access     *nodeAccess
 }
 
-// startRegistrar polls the NodeClaims every 250 ms.
-func startRegistrar(cfg *rest.Config, awsCfg aws.Config) (*Registrar, error) {
+// startRegistrar polls the NodeClaims every 250 ms. stateDir holds the aws stand-in's EKS record
+// (the cluster's authentication mode, its access entries).
+func startRegistrar(cfg *rest.Config, awsCfg aws.Config, stateDir string) (*Registrar, error) {
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -54,7 +62,7 @@ func startRegistrar(cfg *rest.Config, awsCfg aws.Config) (*Registrar, error) {
 	}
 	ec := ec2.NewFromConfig(awsCfg)
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &Registrar{cancel: cancel, done: make(chan struct{})}
+	r := &Registrar{cancel: cancel, done: make(chan struct{}), access: &nodeAccess{iam: iam.NewFromConfig(awsCfg), kube: cs, record: standInEKSRecord(stateDir)}}
 	go func() {
 		defer close(r.done)
 		for {
@@ -107,6 +115,12 @@ func (r *Registrar) step(ctx context.Context, dyn dynamic.Interface, cs *kuberne
 		inst := out.Reservations[0].Instances[0]
 		if inst.State == nil || inst.State.Name != "running" {
 			continue // a kubelet registers once its instance has booted
+		}
+		if why, err := r.access.refuses(ctx, inst); err != nil {
+			return err
+		} else if why != "" {
+			r.refuse(fmt.Sprintf("%s (NodeClaim %s): %s", id, claim.GetName(), why))
+			continue
 		}
 		node, err := nodeFor(claim, providerID, aws.ToString(inst.PrivateDnsName))
 		if err != nil {
@@ -178,6 +192,21 @@ func (r *Registrar) Registered() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]string(nil), r.registered...)
+}
+
+// Refused are the instances whose kubelet the cluster did not let in, and why (each once).
+func (r *Registrar) Refused() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.refused...)
+}
+
+func (r *Registrar) refuse(why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !slices.Contains(r.refused, why) {
+		r.refused = append(r.refused, why)
+	}
 }
 
 // Errors are the distinct errors the registrar met.

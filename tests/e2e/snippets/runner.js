@@ -5,7 +5,7 @@
 // top-level code registers the resources, and its exports are the stack's outputs. The one thing
 // added: stack config aws:region = us-west-2, which the snippet reads (new pulumi.Config("aws")).
 //
-// Usage: node runner.js <preview|up|destroy>, with the engine's environment (PULUMI_HOME, the
+// Usage: node runner.js <preview|preview-no-changes|up|refresh|destroy>, with the engine's environment (PULUMI_HOME, the
 // local backend, the passphrase, PATH with the CLI). The engine's output goes to stderr; stdout's
 // last line is {"step", "outputs"?, "changes"?}.
 const { LocalWorkspace } = require("@pulumi/pulumi/automation");
@@ -26,6 +26,10 @@ async function main(step) {
     switch (step) {
         case "preview":
             return { changes: (await s.preview({ onOutput: log })).changeSummary };
+        case "preview-no-changes": // `pulumi preview --expect-no-changes`
+            return { changes: (await s.preview({ onOutput: log, expectNoChanges: true })).changeSummary };
+        case "refresh":
+            return { changes: (await s.refresh({ onOutput: log })).summary.resourceChanges };
         case "up": {
             const r = await s.up({ onOutput: log });
             const outputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, v.value]));

@@ -4,7 +4,7 @@ address). tests/e2e/snippets_test.go writes the snippet, as README.md has it, to
 program runs that file as __main__, so its pulumi.export calls are the stack's outputs. The one
 thing added: stack config aws:region = us-west-2, which the snippet reads (pulumi.Config("aws")).
 
-Usage: python runner.py <preview|up|destroy>, with the engine's environment (PULUMI_HOME, the
+Usage: python runner.py <preview|preview-no-changes|up|refresh|destroy>, with the engine's environment (PULUMI_HOME, the
 local backend, the passphrase, PATH with the CLI). The engine's output goes to stderr; stdout's
 last line is {"step", "outputs"?, "changes"?}.
 """
@@ -38,6 +38,10 @@ def main(step: str) -> dict:
     s = stack()
     if step == "preview":
         return {"changes": s.preview(on_output=log).change_summary}
+    if step == "preview-no-changes":  # `pulumi preview --expect-no-changes`
+        return {"changes": s.preview(on_output=log, expect_no_changes=True).change_summary}
+    if step == "refresh":
+        return {"changes": s.refresh(on_output=log).summary.resource_changes}
     if step == "up":
         r = s.up(on_output=log)
         return {"outputs": {k: v.value for k, v in r.outputs.items()}, "changes": r.summary.resource_changes}

@@ -19,6 +19,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
@@ -303,6 +304,13 @@ func run(ctx context.Context, step string) (map[string]any, error) {
 		}
 		outputs, err := typedOutputs(res.Outputs)
 		return map[string]any{"outputs": outputs}, err
+	case "refresh":
+		s, err := stack(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		_, err = s.Refresh(ctx, optrefresh.ProgressStreams(os.Stderr))
+		return map[string]any{}, err
 	case "destroy":
 		s, err := stack(ctx, v)
 		if err != nil {

@@ -195,6 +195,9 @@ async function main(step: string): Promise<Record<string, unknown>> {
             return {};
         case "up":
             return { outputs: typedOutputs((await (await stack(v)).up({ onOutput: log })).outputs) };
+        case "refresh":
+            await (await stack(v)).refresh({ onOutput: log });
+            return {};
         case "check":
             await (await stack(v)).preview({ expectNoChanges: true, onOutput: log });
             return {};

@@ -230,6 +230,9 @@ def main(step: str) -> Dict[str, Any]:
         return {}
     if step == "up":
         return {"outputs": typed_outputs(stack(v).up(on_output=log).outputs)}
+    if step == "refresh":
+        stack(v).refresh(on_output=log)
+        return {}
     if step == "check":
         stack(v).preview(expect_no_changes=True, on_output=log)
         return {}

@@ -199,6 +199,9 @@ func equalInput(spec prop, o, n resource.PropertyValue) bool {
 	if spec.json && o.IsString() && n.IsString() {
 		return jsonEquivalent(o.StringValue(), n.StringValue())
 	}
+	if spec.same != nil && o.IsString() && n.IsString() {
+		return spec.same(o.StringValue(), n.StringValue())
+	}
 	if spec.set {
 		return valueEqual(o, n, true)
 	}

@@ -118,6 +118,24 @@ func TestSecurityGroupsAndRules(t *testing.T) {
 	}
 	// Tags update in place.
 	node = p.update(t, node, withKey(node.inputs, "tags", mapValue(map[string]string{"kubernetes.io/cluster/demo": "owned"})))
+	// A tag another tool added (an aws:ec2/tag:Tag) is what EC2 holds: a refresh reads it into the
+	// group's tags, and the next update removes it, as terraform does for tags absent from the
+	// configuration (pulumi-aws, ec2.Tag: "a perpetual difference").
+	if err := moto().ec2.createTags(context.Background(), node.id, "karpenter.sh/discovery", "demo"); err != nil {
+		t.Fatal(err)
+	}
+	_, _, refreshed := p.read(t, node)
+	if got := stringMap(refreshed, "tags"); got["karpenter.sh/discovery"] != "demo" || got["kubernetes.io/cluster/demo"] != "owned" {
+		t.Errorf("refreshed tags %v: want EC2's, the outside tag included", got)
+	}
+	node.inputs = refreshed
+	if d := p.diff(t, node, p.check(t, sgType, node.name, withKey(node.inputs, "tags", mapValue(map[string]string{"kubernetes.io/cluster/demo": "owned"})), node.inputs)); !slices.Equal(d.GetDiffs(), []string{"tags"}) {
+		t.Errorf("the program's tags against the refreshed ones: diffs %v, want tags", d.GetDiffs())
+	}
+	node = p.update(t, node, withKey(node.inputs, "tags", mapValue(map[string]string{"kubernetes.io/cluster/demo": "owned"})))
+	if v, ok, err := moto().ec2.tag(context.Background(), node.id, "karpenter.sh/discovery"); err != nil || ok {
+		t.Errorf("after the owner's update the outside tag is still there (%q, %v)", v, err)
+	}
 	if stringMap(node.outputs, "tags")["kubernetes.io/cluster/demo"] != "owned" {
 		t.Errorf("tags after update: %v", node.outputs["tags"])
 	}

@@ -365,3 +365,9 @@ var openIDConnectProviderOps = ops{
 		return nil
 	},
 }
+
+// sameOpenIDURL is terraform's suppressOpenIDURL: an OIDC provider's URL with or without its
+// https:// scheme is the same URL.
+func sameOpenIDURL(old, new string) bool {
+	return strings.TrimPrefix(old, "https://") == strings.TrimPrefix(new, "https://")
+}

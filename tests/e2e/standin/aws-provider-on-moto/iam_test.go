@@ -410,6 +410,17 @@ func TestOpenIDConnectProvider(t *testing.T) {
 	if d := p.diff(t, r, p.check(t, tOIDC, "oidc", other, r.inputs)); len(d.GetReplaces()) != 0 || strings.Join(d.GetDiffs(), ",") != "clientIdLists" {
 		t.Errorf("client IDs: want an in-place update, got diffs %v replaces %v", d.GetDiffs(), d.GetReplaces())
 	}
+	// A refresh reads the URL back as IAM stores it, without its scheme; terraform's
+	// suppressOpenIDURL makes that no change (before, a refresh planned to replace the provider,
+	// and with it every trust policy naming its ARN).
+	_, _, refreshed := p.read(t, r)
+	if str(refreshed, "url") != strings.TrimPrefix(issuer, "https://") {
+		t.Errorf("refreshed url %q: IAM returns it without the scheme", str(refreshed, "url"))
+	}
+	if d := p.diff(t, &res{typ: r.typ, name: r.name, urn: r.urn, id: r.id, inputs: refreshed, outputs: r.outputs},
+		p.check(t, tOIDC, "oidc", in, refreshed)); d.GetChanges() != pulumirpc.DiffResponse_DIFF_NONE {
+		t.Errorf("after a refresh, the program's url (with https://) against IAM's: diffs %v replaces %v, want none", d.GetDiffs(), d.GetReplaces())
+	}
 	r = p.update(t, r, more)
 	got, err = cl.GetOpenIDConnectProvider(context.Background(), &iam.GetOpenIDConnectProviderInput{OpenIDConnectProviderArn: aws.String(r.id)})
 	if err != nil || strings.Join(got.ThumbprintList, ",") != thumb || fromIAMTags(got.Tags)["team"] != "a" {

@@ -46,6 +46,9 @@ type prop struct {
 	// replaceIf: a terraform CustomizeDiff that forces a replacement for some changes of an
 	// attribute that is otherwise updated in place.
 	replaceIf func(old, new resource.PropertyValue) bool
+	// same: a terraform DiffSuppressFunc, for two strings that differ as text and name the same
+	// thing.
+	same func(old, new string) bool
 }
 
 // field is one attribute of a nested block (a kObject input), as terraform's schema has it.
@@ -375,7 +378,11 @@ func init() {
 				"clientIdLists":   {kind: kStringList, required: true},
 				"tags":            tagsProp,
 				"thumbprintLists": {kind: kStringList, computed: true},
-				"url":             {kind: kString, required: true, forceNew: true},
+				// IAM stores and returns the URL without its scheme, and terraform's Read sets what
+				// IAM returns; its DiffSuppressFunc (suppressOpenIDURL) ignores the scheme, so a
+				// refresh shows no change (terraform-provider-aws,
+				// internal/service/iam/openid_connect_provider.go).
+				"url": {kind: kString, required: true, forceNew: true, same: sameOpenIDURL},
 			},
 			outputs:     []string{"arn"},
 			tags:        true,

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -20,8 +22,9 @@ import (
 //	eks:index:ServiceRole ${name}-eksRole: aws:iam/role:Role ${name}-eksRole-role (trusting
 //	    eks.amazonaws.com with sts:AssumeRole and sts:TagSession) and the AmazonEKSClusterPolicy
 //	    attachment ${name}-eksRole-<sha1(policy id)[:8]>
-//	aws:ec2/securityGroup:SecurityGroup ${name}-eksClusterSecurityGroup and its
-//	    aws:ec2/securityGroupRule:SecurityGroupRule ${name}-eksClusterInternetEgressRule
+//	aws:ec2/securityGroup:SecurityGroup ${name}-eksClusterSecurityGroup (tags {Name,
+//	    ...clusterSecurityGroupTags}) and its aws:ec2/securityGroupRule:SecurityGroupRule
+//	    ${name}-eksClusterInternetEgressRule
 //	aws:eks/cluster:Cluster ${name}-eksCluster (auto-named unless name; roleArn, vpcConfig
 //	    {securityGroupIds, subnetIds}, version when given, accessConfig only when
 //	    authenticationMode is given, tags {Name}, bootstrapSelfManagedAddons true; ignoreChanges
@@ -31,17 +34,20 @@ import (
 //	    AmazonEKS_CNI_Policy, AmazonEC2ContainerRegistryReadOnly) and
 //	    aws:iam/instanceProfile:InstanceProfile ${name}-instanceProfile
 //	CONFIG_MAP and API_AND_CONFIG_MAP (unset: CONFIG_MAP): kubernetes:core/v1:ConfigMap
-//	    ${name}-nodeAccess, kube-system/aws-auth with the instance role in mapRoles
+//	    ${name}-nodeAccess, kube-system/aws-auth with roleMappings and the instance role in mapRoles
 //	API and API_AND_CONFIG_MAP: aws:eks/accessEntry:AccessEntry
-//	    ${name}-defaultNodeGroupInstanceRole (EC2_LINUX, the instance role)
+//	    ${name}-defaultNodeGroupInstanceRole (EC2_LINUX, the instance role), then per accessEntries
+//	    key an AccessEntry ${name}-<key> and, under it, per access policy an
+//	    aws:eks/accessPolicyAssociation:AccessPolicyAssociation ${name}-<key>-<policy> (cluster_access.go)
 //	createOidcProvider: aws getRegion; aws:iam/openIdConnectProvider:OpenIdConnectProvider
 //	    ${name}-oidcProvider (the cluster's issuer, sts.amazonaws.com, a thumbprint)
-//	aws:ec2/securityGroup:SecurityGroup ${name}-nodeSecurityGroup and its rules
+//	aws:ec2/securityGroup:SecurityGroup ${name}-nodeSecurityGroup (tags {Name,
+//	    kubernetes.io/cluster/<cluster name>: owned, ...nodeSecurityGroupTags}) and its rules
 //	    ${name}-eksNodeIngressRule, -eksNodeClusterIngressRule, -eksExtApiServerClusterIngressRule,
 //	    -eksNodeInternetEgressRule, -eksClusterIngressRule (on the cluster security group)
 //
-// Not registered (main.go says why): the default node group, the kube-proxy, CoreDNS and VPC CNI
-// add-ons.
+// Not registered (main.go says why): the default node group (createNodeGroupV2's launch template
+// and autoscaling group), the kube-proxy, CoreDNS and VPC CNI add-ons.
 
 // eksThumbprint is the SHA-1 thumbprint IAM OIDC providers for EKS issuers commonly carry (the
 // root CA of oidc.eks.<region>.amazonaws.com's chain, as AWS's documentation and examples show
@@ -201,7 +207,10 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 	clusterSG := &custom{}
 	if err := b.aws("aws:ec2/securityGroup:SecurityGroup", name+"-eksClusterSecurityGroup", pulumi.Map{
 		"vpcId": pulumi.String(vpc.ID), "revokeRulesOnDelete": pulumi.Bool(true),
-		"tags": pulumi.StringMap{"Name": pulumi.String(name + "-eksClusterSecurityGroup")},
+		"tags": pulumi.All(inputOr(in, "clusterSecurityGroupTags")).ApplyT(func(v []any) (map[string]string, error) {
+			tags, err := stringMapOf("clusterSecurityGroupTags", v[0])
+			return clusterSecurityGroupTags(name, tags), err
+		}).(pulumi.StringMapOutput),
 	}, clusterSG, b.comp); err != nil {
 		return nil, err
 	}
@@ -269,28 +278,39 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 	core := pulumi.Map{}
 	if args.supportsConfigMap() {
 		nodeAccess := &custom{}
-		mapRoles := instanceRole.Arn.ApplyT(mapRolesYAML).(pulumi.StringOutput)
 		if err := ctx.RegisterResource("kubernetes:core/v1:ConfigMap", name+"-nodeAccess", pulumi.Map{
 			"apiVersion": pulumi.String("v1"), "kind": pulumi.String("ConfigMap"), "immutable": pulumi.Bool(false),
 			"metadata": pulumi.Map{
 				"name": pulumi.String("aws-auth"), "namespace": pulumi.String("kube-system"),
 				"annotations": pulumi.StringMap{"pulumi.com/patchForce": pulumi.String("true")},
 			},
-			"data": pulumi.StringMap{"mapRoles": mapRoles},
+			"data": pulumi.StringMap{"mapRoles": mapRoles(in["roleMappings"], instanceRole.Arn)},
 		}, nodeAccess, pulumi.Parent(b.comp), pulumi.Provider(k8s), pulumi.Version(kubernetesChildVersion)); err != nil {
 			return nil, err
 		}
 		core["eksNodeAccess"] = pulumi.NewResourceOutput(nodeAccess)
 	}
+	// core.accessEntries: the entries created, [] in CONFIG_MAP mode (cluster.ts:1028, 1288).
+	createdEntries := pulumi.Array{}
 	if args.supportsAccessEntries() {
-		entry := &custom{}
-		if err := b.aws("aws:eks/accessEntry:AccessEntry", name+"-defaultNodeGroupInstanceRole", pulumi.Map{
-			"principalArn": instanceRole.Arn, "type": pulumi.String("EC2_LINUX"), "clusterName": eksCluster.Name,
-		}, entry, b.comp, pulumi.DependsOn([]pulumi.Resource{eksCluster})); err != nil {
+		// The default node group's instance role, then the accessEntries (cluster.ts:1031-1057).
+		nodeEntry := accessEntryInput{PrincipalArn: instanceRole.Arn, Type: pulumi.String("EC2_LINUX")}
+		if err := b.accessEntries(map[string]accessEntryInput{"defaultNodeGroupInstanceRole": nodeEntry}, eksCluster.Name, eksCluster); err != nil {
 			return nil, err
 		}
-		core["accessEntries"] = pulumi.Array{pulumi.Map{"principalArn": instanceRole.Arn, "type": pulumi.String("EC2_LINUX")}}
+		entries, err := accessEntriesOf(inputs)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.accessEntries(entries, eksCluster.Name, eksCluster); err != nil {
+			return nil, err
+		}
+		createdEntries = append(createdEntries, nodeEntry.input())
+		for _, k := range slices.Sorted(maps.Keys(entries)) {
+			createdEntries = append(createdEntries, entries[k].input())
+		}
 	}
+	core["accessEntries"] = createdEntries
 
 	issuer := eksCluster.Identities.ApplyT(func(ids []any) string {
 		// pulumi-eks: identities[0].oidcs[0].issuer, "" when absent.
@@ -327,8 +347,9 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 	nodeSG := &custom{}
 	if err := b.aws("aws:ec2/securityGroup:SecurityGroup", name+"-nodeSecurityGroup", pulumi.Map{
 		"vpcId": pulumi.String(vpc.ID), "revokeRulesOnDelete": pulumi.Bool(true),
-		"tags": eksCluster.Name.ApplyT(func(n string) map[string]string {
-			return map[string]string{"Name": name + "-nodeSecurityGroup", "kubernetes.io/cluster/" + n: "owned"}
+		"tags": pulumi.All(inputOr(in, "nodeSecurityGroupTags"), eksCluster.Name).ApplyT(func(v []any) (map[string]string, error) {
+			tags, err := stringMapOf("nodeSecurityGroupTags", v[0])
+			return nodeSecurityGroupTags(name, v[1].(string), tags), err
 		}).(pulumi.StringMapOutput),
 	}, nodeSG, b.comp); err != nil {
 		return nil, err
@@ -362,6 +383,9 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 		clusterIngress = created // the last: the cluster ingress rule
 	}
 
+	if v, ok := in["nodeSecurityGroupTags"]; ok {
+		core["nodeSecurityGroupTags"] = v // createCore returns it as given (cluster.ts:1282)
+	}
 	// The outputs, with pulumi-eks's names (cluster.ts's createCluster and createCore returns).
 	for k, v := range map[string]pulumi.Input{
 		"cluster": pulumi.NewResourceOutput(eksCluster), "vpcId": pulumi.String(vpc.ID), "subnetIds": pulumi.ToStringArray(subnets.IDs),
@@ -399,8 +423,57 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 	return &pprovider.ConstructResult{URN: b.comp.URN(), State: state}, nil
 }
 
-// mapRolesYAML is pulumi-eks's createAwsAuthData for one instance role (createInstanceRoleMapping),
-// as js-yaml's dump writes it.
-func mapRolesYAML(roleArn string) string {
-	return "- rolearn: " + roleArn + "\n  username: system:node:{{EC2PrivateDNSName}}\n  groups:\n    - system:bootstrappers\n    - system:nodes\n"
+// mergeTags is JavaScript's object spread, by which pulumi-eks writes the security groups' tags:
+// a later layer's key wins. pulumi-eks spreads its `tags` input last into both groups' tags; the
+// stand-in does not implement `tags`.
+func mergeTags(layers ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, l := range layers {
+		maps.Copy(out, l)
+	}
+	return out
+}
+
+// clusterSecurityGroupTags is {Name: `${name}-eksClusterSecurityGroup`, ...clusterSecurityGroupTags,
+// ...tags} (cluster.ts:560-566): clusterSecurityGroupTags may replace Name.
+func clusterSecurityGroupTags(name string, tags map[string]string) map[string]string {
+	return mergeTags(map[string]string{"Name": name + "-eksClusterSecurityGroup"}, tags)
+}
+
+// nodeSecurityGroupTags is the node security group's tags: cluster.ts:2136-2142 passes
+// {...nodeSecurityGroupTags, ...tags} to createNodeGroupSecurityGroup, which writes {Name:
+// `${name}-nodeSecurityGroup`, [`kubernetes.io/cluster/${clusterName}`]: "owned", ...those}
+// (nodes/securitygroup.ts:118-124): nodeSecurityGroupTags may replace either.
+func nodeSecurityGroupTags(name, clusterName string, tags map[string]string) map[string]string {
+	return mergeTags(map[string]string{"Name": name + "-nodeSecurityGroup", "kubernetes.io/cluster/" + clusterName: "owned"}, tags)
+}
+
+// inputOr is the input key, or an empty map when it is absent (JavaScript spreads undefined as
+// nothing).
+func inputOr(in pulumi.Map, key string) pulumi.Input {
+	if v, ok := in[key]; ok {
+		return v
+	}
+	return pulumi.StringMap{}
+}
+
+// stringMapOf is a tag map input's value once known.
+func stringMapOf(input string, v any) (map[string]string, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case map[string]string:
+		return v, nil
+	case map[string]any:
+		out := make(map[string]string, len(v))
+		for k, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s input %q: tag %q is a %T, not a string", clusterType, input, k, e)
+			}
+			out[k] = s
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%s input %q is a %T, not a map of strings", clusterType, input, v)
 }

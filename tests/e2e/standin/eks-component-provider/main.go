@@ -10,18 +10,23 @@
 // import, are generated SDKs: `new eks.Cluster(...)` asks the engine to Construct
 // eks:index:Cluster on the eks plugin. This stand-in serves that Construct with the Go SDK's
 // provider machinery (github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider) and registers, through
-// the engine, what pulumi-eks 4.3.0 registers for the inputs it implements (authenticationMode,
-// createOidcProvider, name, version), with pulumi-eks's defaults (nodejs/eks/cluster/cluster.ts
-// at v4.3.0): the default VPC and its subnets (read through the program's aws provider), the EKS
-// service role, the cluster security group and its egress rule, the cluster, its kubernetes
-// provider, the default node group's instance role and instance profile, the aws-auth ConfigMap
-// (CONFIG_MAP and API_AND_CONFIG_MAP) or an EC2_LINUX access entry (API modes), the OIDC provider
-// (createOidcProvider) and the node security group and its rules (cluster_component.go says what, by name).
-// Any other input fails the Construct naming it: it is never ignored.
+// the engine, what pulumi-eks 4.3.0 registers for the inputs it implements (accessEntries,
+// authenticationMode, clusterSecurityGroupTags, createOidcProvider, name, nodeSecurityGroupTags,
+// roleMappings, version), with pulumi-eks's defaults (nodejs/eks/cluster/cluster.ts at v4.3.0):
+// the default VPC and its subnets (read through the program's aws provider), the EKS service role,
+// the cluster security group and its egress rule, the cluster, its kubernetes provider, the default
+// node group's instance role and instance profile, the aws-auth ConfigMap with roleMappings and the
+// instance role in mapRoles (CONFIG_MAP and API_AND_CONFIG_MAP), the instance role's EC2_LINUX
+// access entry and accessEntries with their access policy associations (API modes), the OIDC
+// provider (createOidcProvider) and the node security group and its rules (cluster_component.go
+// says what, by name); it refuses roleMappings and accessEntries in the modes pulumi-eks refuses
+// them, in its words. Any other input fails the Construct naming it: it is never ignored.
 //
 // What it does not do, and why:
-//   - the default node group (a CloudFormation stack and its autoscaling group: moto's EC2 runs no
-//     kubelet) is not created: the world's three system nodes stand for it, and
+//   - the default node group (createNodeGroupV2, nodes/nodegroup.ts:1068-1516: an
+//     aws.ec2.LaunchTemplate (:1422) and an aws.autoscaling.Group (:1487) of EC2 instances that
+//     join the cluster; a CloudFormation stack is only the legacy NodeGroup's, :1026) is not
+//     created, as moto's EC2 runs no kubelet: the world's three system nodes stand for it, and
 //     defaultNodeGroupAsgName is empty;
 //   - the kube-proxy, CoreDNS and VPC CNI add-ons are not installed (their versions come from
 //     aws:eks/getAddonVersion, which the aws stand-in does not serve, and nothing runs them);

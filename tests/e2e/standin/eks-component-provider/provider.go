@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -93,16 +94,20 @@ func (p *provider) Construct(ctx context.Context, req *pulumirpc.ConstructReques
 	})
 }
 
-// The inputs the stand-in implements, as pulumi-eks 4.3.0 names them.
-var implemented = []string{"authenticationMode", "createOidcProvider", "name", "version"}
+// The inputs the stand-in implements, as pulumi-eks 4.3.0 names them (sorted).
+var implemented = []string{"accessEntries", "authenticationMode", "clusterSecurityGroupTags", "createOidcProvider", "name",
+	"nodeSecurityGroupTags", "roleMappings", "version"}
 
 var authenticationModes = []string{"CONFIG_MAP", "API_AND_CONFIG_MAP", "API"}
 
-// clusterArgs are the inputs the construct decides by (name and version go to the cluster as they
-// are, outputs included).
+// clusterArgs are the inputs the construct decides by (name, version, the tag maps and
+// roleMappings go to the resources as they are, outputs included).
 type clusterArgs struct {
 	createOIDCProvider bool
 	authenticationMode string // "" when unset: pulumi-eks then treats the cluster as CONFIG_MAP
+	// accessEntries are the names of the accessEntries and of each one's access policies: pulumi-eks
+	// names a resource after each.
+	accessEntries map[string][]string
 }
 
 func (a clusterArgs) String() string {
@@ -110,10 +115,14 @@ func (a clusterArgs) String() string {
 	if mode == "" {
 		mode = "unset (CONFIG_MAP)"
 	}
-	return fmt.Sprintf("authenticationMode %s, createOidcProvider %v", mode, a.createOIDCProvider)
+	s := fmt.Sprintf("authenticationMode %s, createOidcProvider %v", mode, a.createOIDCProvider)
+	for _, k := range slices.Sorted(maps.Keys(a.accessEntries)) {
+		s += fmt.Sprintf(", access entry %s (access policies %v)", k, a.accessEntries[k])
+	}
+	return s
 }
 
-// supportsConfigMap and supportsAccessEntries are pulumi-eks's (cluster/authenticationMode.ts):
+// supportsConfigMap and supportsAccessEntries are pulumi-eks's (cluster/authenticationMode.ts:102-113):
 // an unset mode is CONFIG_MAP.
 func (a clusterArgs) supportsConfigMap() bool {
 	return a.authenticationMode == "" || a.authenticationMode == "CONFIG_MAP" || a.authenticationMode == "API_AND_CONFIG_MAP"
@@ -125,7 +134,8 @@ func (a clusterArgs) supportsAccessEntries() bool {
 
 // parseArgs checks the Construct inputs: every input the stand-in does not implement fails,
 // named; createOidcProvider must be a known boolean (the stand-in decides by it what to register);
-// authenticationMode is plain in pulumi-eks's schema, and refused as pulumi-eks refuses it.
+// authenticationMode is plain in pulumi-eks's schema, and refused as pulumi-eks refuses it; the tag
+// maps, when known, must be maps; roleMappings and accessEntries are checked by parseAccess.
 func parseArgs(in resource.PropertyMap) (clusterArgs, error) {
 	var a clusterArgs
 	var unsupported []string
@@ -150,12 +160,17 @@ func parseArgs(in resource.PropertyMap) (clusterArgs, error) {
 	}
 	if v := plainValue(in["authenticationMode"]); !v.IsNull() {
 		if !v.IsString() || !slices.Contains(authenticationModes, v.StringValue()) {
-			// pulumi-eks's validateAuthenticationMode.
+			// pulumi-eks's validateAuthenticationMode (authenticationMode.ts:27-36).
 			return a, fmt.Errorf("Invalid value for authenticationMode: %v. Allowed values are: CONFIG_MAP, API_AND_CONFIG_MAP, API.", v.Mappable())
 		}
 		a.authenticationMode = v.StringValue()
 	}
-	return a, nil
+	for _, k := range []resource.PropertyKey{"clusterSecurityGroupTags", "nodeSecurityGroupTags"} {
+		if v := plainValue(in[k]); !v.IsNull() && !v.IsComputed() && !v.IsObject() {
+			return a, fmt.Errorf("%s input %q must be a map of strings, got %v", clusterType, string(k), v)
+		}
+	}
+	return a, parseAccess(in, &a)
 }
 
 // plainValue unwraps known output values and secrets.

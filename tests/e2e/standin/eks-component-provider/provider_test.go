@@ -10,8 +10,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -24,6 +26,18 @@ import (
 
 func TestParseArgs(t *testing.T) {
 	unknown := resource.MakeComputed(resource.NewStringProperty(""))
+	str := resource.NewStringProperty
+	obj := func(m map[string]any) resource.PropertyValue {
+		return resource.NewObjectProperty(resource.NewPropertyMapFromMap(m))
+	}
+	api := str("API")
+	admin := map[string]any{"principalArn": "arn:aws:iam::123456789012:role/admin", "accessPolicies": map[string]any{
+		"admin": map[string]any{"policyArn": "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy", "accessScope": map[string]any{"type": "cluster"}},
+		"view": map[string]any{"policyArn": "arn:aws:eks::aws:cluster-access-policy/AmazonEKSViewPolicy",
+			"accessScope": map[string]any{"type": "namespace", "namespaces": []any{"default"}}},
+	}}
+	roleMappings := resource.NewArrayProperty([]resource.PropertyValue{obj(map[string]any{
+		"roleArn": "arn:aws:iam::123456789012:role/admin", "username": "admin", "groups": []any{"system:masters"}})})
 	for _, tc := range []struct {
 		name string
 		in   resource.PropertyMap
@@ -36,10 +50,38 @@ func TestParseArgs(t *testing.T) {
 			Element: resource.NewBoolProperty(true), Known: true})}, clusterArgs{createOIDCProvider: true}, ""},
 		{"API mode, name and version (passed on as they are)", resource.PropertyMap{"authenticationMode": resource.NewStringProperty("API"),
 			"name": unknown, "version": resource.NewStringProperty("1.33")}, clusterArgs{authenticationMode: "API"}, ""},
-		{"nulls are unset", resource.PropertyMap{"vpcId": resource.NewNullProperty()}, clusterArgs{}, ""},
+		{"nulls are unset", resource.PropertyMap{"vpcId": resource.NewNullProperty(), "accessEntries": resource.NewNullProperty()}, clusterArgs{}, ""},
+		{"tags, known or not, and roleMappings", resource.PropertyMap{"nodeSecurityGroupTags": obj(map[string]any{"karpenter.sh/discovery": "demo"}),
+			"clusterSecurityGroupTags": unknown, "roleMappings": roleMappings}, clusterArgs{}, ""},
+		{"roleMappings as an output, in API_AND_CONFIG_MAP", resource.PropertyMap{"authenticationMode": str("API_AND_CONFIG_MAP"),
+			"roleMappings": resource.NewOutputProperty(resource.Output{Element: roleMappings, Known: true, Dependencies: []resource.URN{"urn:pulumi:s::p::aws:iam/role:Role::admin"}})},
+			clusterArgs{authenticationMode: "API_AND_CONFIG_MAP"}, ""},
+		{"empty or unknown roleMappings in API mode (pulumi-eks checks them once known)", resource.PropertyMap{"authenticationMode": api,
+			"roleMappings": resource.NewArrayProperty(nil)}, clusterArgs{authenticationMode: "API"}, ""},
+		{"", resource.PropertyMap{"authenticationMode": api, "roleMappings": unknown}, clusterArgs{authenticationMode: "API"}, ""},
+		{"accessEntries' names and their access policies'", resource.PropertyMap{"authenticationMode": api,
+			"accessEntries": obj(map[string]any{"admin": admin, "ci": map[string]any{"principalArn": "arn:aws:iam::123456789012:role/ci", "kubernetesGroups": []any{"ci"}}})},
+			clusterArgs{authenticationMode: "API", accessEntries: map[string][]string{"admin": {"admin", "view"}, "ci": {}}}, ""},
+		{"pulumi-eks's refusal of roleMappings in API mode", resource.PropertyMap{"authenticationMode": api, "roleMappings": roleMappings}, clusterArgs{},
+			"The 'roleMappings' property does not support non-empty values when 'authenticationMode' is set to 'API'."},
+		{"pulumi-eks's refusal of accessEntries, mode unset, even empty", resource.PropertyMap{"accessEntries": obj(map[string]any{})}, clusterArgs{},
+			"The 'accessEntries' property is not supported when 'authenticationMode' is not set."},
+		{"pulumi-eks's refusal of accessEntries in CONFIG_MAP mode", resource.PropertyMap{"authenticationMode": str("CONFIG_MAP"),
+			"accessEntries": obj(map[string]any{"admin": admin})}, clusterArgs{},
+			"The 'accessEntries' property is not supported when 'authenticationMode' is set to 'CONFIG_MAP'."},
+		{"accessEntries unknown: their names are not known", resource.PropertyMap{"authenticationMode": api, "accessEntries": unknown}, clusterArgs{},
+			`"accessEntries" must be a known map of eks:index:AccessEntry`},
+		{"an access entry without principalArn, as @pulumi/aws refuses it", resource.PropertyMap{"authenticationMode": api,
+			"accessEntries": obj(map[string]any{"ci": map[string]any{"kubernetesGroups": []any{"ci"}}})}, clusterArgs{},
+			`accessEntries["ci"]: Missing required property 'principalArn'`},
+		{"an access policy without its scope", resource.PropertyMap{"authenticationMode": api, "accessEntries": obj(map[string]any{"ci": map[string]any{
+			"principalArn": "arn:aws:iam::123456789012:role/ci", "accessPolicies": map[string]any{"view": map[string]any{"policyArn": "arn:p"}}}})}, clusterArgs{},
+			`accessEntries["ci"].accessPolicies["view"]: the stand-in for pulumi-eks 4.3.0 (test only) takes an eks:index:AccessPolicyAssociation as an object`},
+		{"tags that are not a map", resource.PropertyMap{"nodeSecurityGroupTags": str("owned")}, clusterArgs{}, `"nodeSecurityGroupTags" must be a map of strings`},
 		{"what it does not implement is named, never ignored", resource.PropertyMap{"vpcId": resource.NewStringProperty("vpc-1"),
 			"skipDefaultNodeGroup": resource.NewBoolProperty(true), "createOidcProvider": resource.NewBoolProperty(true)}, clusterArgs{},
-			`eks:index:Cluster input "skipDefaultNodeGroup", "vpcId" not implemented by the stand-in for pulumi-eks 4.3.0 (test only) (it implements authenticationMode, createOidcProvider, name, version)`},
+			`eks:index:Cluster input "skipDefaultNodeGroup", "vpcId" not implemented by the stand-in for pulumi-eks 4.3.0 (test only) (it implements accessEntries, ` +
+				`authenticationMode, clusterSecurityGroupTags, createOidcProvider, name, nodeSecurityGroupTags, roleMappings, version)`},
 		{"createOidcProvider unknown", resource.PropertyMap{"createOidcProvider": unknown}, clusterArgs{}, `"createOidcProvider" is not known yet`},
 		{"pulumi-eks's refusal of a mode", resource.PropertyMap{"authenticationMode": resource.NewStringProperty("CONFIGMAP")}, clusterArgs{},
 			"Invalid value for authenticationMode: CONFIGMAP. Allowed values are: CONFIG_MAP, API_AND_CONFIG_MAP, API."},
@@ -51,7 +93,7 @@ func TestParseArgs(t *testing.T) {
 				t.Errorf("error %v, want %q", err, tc.err)
 			case tc.err == "" && err != nil:
 				t.Errorf("error %v", err)
-			case tc.err == "" && got != tc.want:
+			case tc.err == "" && !reflect.DeepEqual(got, tc.want):
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
 		})
@@ -118,6 +160,21 @@ func TestSchema(t *testing.T) {
 			t.Errorf("output %s: %v, want a string", prop, c.Properties[prop])
 		}
 	}
+	// The input types, as pulumi-eks's schema has them.
+	for typ, props := range map[string][]string{
+		"eks:index:RoleMapping":                        {"groups", "roleArn", "username"},
+		"eks:index:AccessEntry":                        {"accessPolicies", "kubernetesGroups", "principalArn", "tags", "type", "username"},
+		"eks:index:AccessPolicyAssociation":            {"accessScope", "policyArn"},
+		"eks:index:AccessPolicyAssociationAccessScope": {"namespaces", "type"},
+	} {
+		got := slices.Sorted(maps.Keys(s.Types[typ].Properties))
+		if !slices.Equal(got, props) {
+			t.Errorf("type %s: properties %v, want %v", typ, got, props)
+		}
+	}
+	if ae := c.InputProperties["accessEntries"]; ae["plain"] != true || ae["additionalProperties"].(map[string]any)["$ref"] != "#/types/eks:index:AccessEntry" {
+		t.Errorf("input accessEntries: %v, want a plain map of eks:index:AccessEntry", ae)
+	}
 	core := s.Types["eks:index:CoreData"]
 	for _, prop := range []string{"vpcId", "subnetIds", "cluster", "clusterSecurityGroup", "endpoint", "provider", "instanceRoles", "nodeGroupOptions", "clusterIamRole"} {
 		if core.Properties[prop] == nil {
@@ -161,19 +218,84 @@ users:
 	}
 }
 
-// mapRolesYAML is the document pulumi-eks writes (js-yaml's dump of createInstanceRoleMapping).
+// mapRolesYAML is the document pulumi-eks writes: js-yaml's dump of [...roleMappings,
+// ...instanceRoleMappings] as {rolearn, username, groups} (createAwsAuthData). The expected texts
+// were printed by js-yaml 4.2.0's dump (the version pulumi-eks 4.3.0's yarn.lock pins) of
+// exactly those objects.
 func TestMapRoles(t *testing.T) {
-	var entries []struct {
-		RoleARN  string   `json:"rolearn"`
-		Username string   `json:"username"`
-		Groups   []string `json:"groups"`
+	const instanceRole = "arn:aws:iam::123456789012:role/demo-instanceRole-role-1234567"
+	roleMappings := []any{
+		map[string]any{"roleArn": "arn:aws:iam::123456789012:role/admin", "username": "admin", "groups": []any{"system:masters"}},
+		// A role path makes the ARN longer than the width: js-yaml folds it (in one piece).
+		map[string]any{"roleArn": "arn:aws:iam::123456789012:role/aws-reserved/sso.amazonaws.com/AWSReservedSSO_ReadOnly_0123456789abcdef",
+			"username": "sso:{{SessionName}}", "groups": []any{"view", "true"}},
+		map[string]any{"roleArn": "arn:aws:iam::123456789012:role/ci", "username": nil, "groups": []any{}},
+		map[string]any{"roleArn": "arn:aws:iam::123456789012:role/no-username", "groups": []any{"ci"}}, // username undefined
 	}
-	if err := yaml.Unmarshal([]byte(mapRolesYAML("arn:aws:iam::123456789012:role/demo-instanceRole-role-1234567")), &entries); err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name         string
+		roleMappings any
+		want         string
+	}{
+		{"the instance role alone", nil, "- rolearn: arn:aws:iam::123456789012:role/demo-instanceRole-role-1234567\n  username: system:node:{{EC2PrivateDNSName}}\n" +
+			"  groups:\n    - system:bootstrappers\n    - system:nodes\n"},
+		{"roleMappings, then the instance role", roleMappings, "- rolearn: arn:aws:iam::123456789012:role/admin\n  username: admin\n  groups:\n    - system:masters\n" +
+			"- rolearn: >-\n    arn:aws:iam::123456789012:role/aws-reserved/sso.amazonaws.com/AWSReservedSSO_ReadOnly_0123456789abcdef\n" +
+			"  username: sso:{{SessionName}}\n  groups:\n    - view\n    - 'true'\n" +
+			"- rolearn: arn:aws:iam::123456789012:role/ci\n  username: null\n  groups: []\n" +
+			"- rolearn: arn:aws:iam::123456789012:role/no-username\n  groups:\n    - ci\n" +
+			"- rolearn: arn:aws:iam::123456789012:role/demo-instanceRole-role-1234567\n  username: system:node:{{EC2PrivateDNSName}}\n" +
+			"  groups:\n    - system:bootstrappers\n    - system:nodes\n"},
+	} {
+		got, err := mapRolesYAML(tc.roleMappings, instanceRole)
+		if err != nil || got != tc.want {
+			t.Errorf("%s: mapRoles\n%s%v\nwant\n%s", tc.name, got, err, tc.want)
+		}
+		// And it reads back as the mappings.
+		var entries []map[string]any
+		if err := yaml.Unmarshal([]byte(got), &entries); err != nil || entries[len(entries)-1]["rolearn"] != instanceRole {
+			t.Errorf("%s: mapRoles reads back as %v, %v", tc.name, entries, err)
+		}
 	}
-	if len(entries) != 1 || entries[0].RoleARN != "arn:aws:iam::123456789012:role/demo-instanceRole-role-1234567" ||
-		entries[0].Username != "system:node:{{EC2PrivateDNSName}}" || !slices.Equal(entries[0].Groups, []string{"system:bootstrappers", "system:nodes"}) {
-		t.Errorf("mapRoles %+v", entries)
+	if _, err := mapRolesYAML([]any{"arn:aws:iam::123456789012:role/admin"}, instanceRole); err == nil || !strings.Contains(err.Error(), "roleMappings[0]") {
+		t.Errorf("a mapping that is not an object: %v", err)
+	}
+}
+
+// The security groups' tags: pulumi-eks's spreads, later keys winning.
+func TestSecurityGroupTags(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		got, want map[string]string
+	}{
+		{"cluster security group, no tags", clusterSecurityGroupTags("demo", nil), map[string]string{"Name": "demo-eksClusterSecurityGroup"}},
+		{"clusterSecurityGroupTags, which may replace Name", clusterSecurityGroupTags("demo", map[string]string{"team": "a", "Name": "mine"}),
+			map[string]string{"Name": "mine", "team": "a"}},
+		{"node security group, no tags", nodeSecurityGroupTags("demo", "demo-eksCluster-1234567", nil),
+			map[string]string{"Name": "demo-nodeSecurityGroup", "kubernetes.io/cluster/demo-eksCluster-1234567": "owned"}},
+		{"nodeSecurityGroupTags, which may replace Name and the cluster's key", nodeSecurityGroupTags("demo", "demo-eksCluster-1234567",
+			map[string]string{"karpenter.sh/discovery": "demo", "Name": "nodes", "kubernetes.io/cluster/demo-eksCluster-1234567": "shared"}),
+			map[string]string{"Name": "nodes", "kubernetes.io/cluster/demo-eksCluster-1234567": "shared", "karpenter.sh/discovery": "demo"}},
+	} {
+		if !maps.Equal(tc.got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, tc.got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		in   any
+		want map[string]string
+		err  string
+	}{
+		{nil, nil, ""},
+		{map[string]any{"a": "b"}, map[string]string{"a": "b"}, ""},
+		{map[string]string{"a": "b"}, map[string]string{"a": "b"}, ""},
+		{map[string]any{"a": 1.0}, nil, `tag "a" is a float64, not a string`},
+		{"a", nil, "not a map of strings"},
+	} {
+		got, err := stringMapOf("nodeSecurityGroupTags", tc.in)
+		if (tc.err == "" && (err != nil || !maps.Equal(got, tc.want))) || (tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err))) {
+			t.Errorf("stringMapOf(%v) = %v, %v; want %v, %q", tc.in, got, err, tc.want, tc.err)
+		}
 	}
 }
 

@@ -1,6 +1,9 @@
 package main
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // The versions of the packages the schema's references name. pulumi-eks 4.3.0's own schema refers
 // to /aws/v7.14.0 and /kubernetes/v4.19.0; these are the same types at versions this machine has,
@@ -14,6 +17,9 @@ const (
 	kubernetesSchemaRef = "/kubernetes/v4.25.0/schema.json"
 )
 
+// accessScopeType stands for pulumi-aws's aws:eks/AccessPolicyAssociationAccessScope type.
+const accessScopeType = "eks:index:AccessPolicyAssociationAccessScope"
+
 // schemaJSON is a Pulumi package schema for eks 4.3.0 with what the stand-in serves:
 // eks:index:Cluster (a component) with the inputs it implements and the outputs it returns, typed
 // as pulumi-eks's schema types them (provider/cmd/pulumi-resource-eks/schema.json at v4.3.0).
@@ -22,6 +28,7 @@ func schemaJSON() (string, error) {
 		str     = map[string]any{"type": "string"}
 		boolean = map[string]any{"type": "boolean"}
 		strList = map[string]any{"type": "array", "items": str}
+		strMap  = map[string]any{"type": "object", "additionalProperties": str}
 		any_    = map[string]any{"$ref": "pulumi.json#/Any"}
 	)
 	awsRes := func(tok string) map[string]any {
@@ -43,17 +50,23 @@ func schemaJSON() (string, error) {
 		"displayName": "Amazon EKS (stand-in)",
 		"version":     eksVersion,
 		"description": "A " + standIn + ": eks:index:Cluster only, for the inputs it implements (" +
-			"authenticationMode, createOidcProvider, name, version); its children go to the program's aws and kubernetes providers.",
+			strings.Join(implemented, ", ") + "); its children go to the program's aws and kubernetes providers.",
 		"resources": map[string]any{
 			clusterType: map[string]any{
 				"isComponent": true,
 				"description": "Stand-in for pulumi-eks 4.3.0's Cluster (test only): what pulumi-eks registers for these inputs, without the default node group and add-ons.",
 				"inputProperties": map[string]any{
+					"accessEntries": described("Access entries to add to the EKS cluster (API and API_AND_CONFIG_MAP only).",
+						map[string]any{"type": "object", "additionalProperties": map[string]any{"$ref": "#/types/eks:index:AccessEntry", "plain": true}, "plain": true}),
 					"authenticationMode": described("The authentication mode of the cluster (unset: CONFIG_MAP, as pulumi-eks treats it).",
 						map[string]any{"$ref": "#/types/eks:index:AuthenticationMode", "plain": true}),
-					"createOidcProvider": described("Whether an IAM OIDC Provider is created for the EKS cluster.", boolean),
-					"name":               described("The EKS cluster's name (default: auto-named from the resource's).", str),
-					"version":            described("The Kubernetes version of the control plane.", str),
+					"clusterSecurityGroupTags": described("The tags to apply to the cluster security group.", strMap),
+					"createOidcProvider":       described("Whether an IAM OIDC Provider is created for the EKS cluster.", boolean),
+					"name":                     described("The EKS cluster's name (default: auto-named from the resource's).", str),
+					"nodeSecurityGroupTags":    described("The tags to apply to the default nodeSecurityGroup created by the cluster.", strMap),
+					"roleMappings": described("Optional mappings from AWS IAM roles to Kubernetes users and groups (CONFIG_MAP and API_AND_CONFIG_MAP only).",
+						list(map[string]any{"$ref": "#/types/eks:index:RoleMapping"})),
+					"version": described("The Kubernetes version of the control plane.", str),
 				},
 				"properties": map[string]any{
 					"autoModeNodeRoleName":    str,
@@ -87,7 +100,33 @@ func schemaJSON() (string, error) {
 				map[string]any{"name": "ApiAndConfigMap", "value": "API_AND_CONFIG_MAP"},
 			}},
 			"eks:index:AccessEntry": map[string]any{"type": "object", "required": []string{"principalArn"},
-				"properties": map[string]any{"principalArn": str, "type": str}},
+				"properties": map[string]any{
+					"accessPolicies": map[string]any{"type": "object", "plain": true,
+						"additionalProperties": map[string]any{"$ref": "#/types/eks:index:AccessPolicyAssociation"}},
+					"kubernetesGroups": strList,
+					"principalArn":     str,
+					"tags":             strMap,
+					"type":             map[string]any{"$ref": "#/types/eks:index:AccessEntryType"},
+					"username":         str,
+				}},
+			"eks:index:AccessEntryType": map[string]any{"type": "string", "enum": []any{
+				map[string]any{"name": "Standard", "value": "STANDARD"},
+				map[string]any{"name": "FargateLinux", "value": "FARGATE_LINUX"},
+				map[string]any{"name": "EC2Linux", "value": "EC2_LINUX"},
+				map[string]any{"name": "EC2Windows", "value": "EC2_WINDOWS"},
+				map[string]any{"name": "EC2", "value": "EC2"},
+			}},
+			"eks:index:AccessPolicyAssociation": map[string]any{"type": "object", "required": []string{"policyArn", "accessScope"},
+				"properties": map[string]any{
+					"accessScope": map[string]any{"$ref": "#/types/" + accessScopeType},
+					"policyArn":   str,
+				}},
+			// pulumi-eks refers to pulumi-aws's type; the aws stand-in's schema does not declare it,
+			// so its shape is declared here (@pulumi/aws 7.25.0's AccessPolicyAssociationAccessScope).
+			accessScopeType: map[string]any{"type": "object", "required": []string{"type"},
+				"properties": map[string]any{"namespaces": strList, "type": str}},
+			"eks:index:RoleMapping": map[string]any{"type": "object", "required": []string{"roleArn", "username", "groups"},
+				"properties": map[string]any{"groups": strList, "roleArn": str, "username": str}},
 			"eks:index:ClusterNodeGroupOptions": map[string]any{"type": "object", "properties": map[string]any{
 				"clusterIngressRule": awsRes("aws:ec2/securityGroupRule:SecurityGroupRule"),
 				"instanceProfile":    awsRes("aws:iam/instanceProfile:InstanceProfile"),
@@ -96,20 +135,21 @@ func schemaJSON() (string, error) {
 			"eks:index:CoreData": map[string]any{"type": "object",
 				"description": "The EKS cluster and its dependencies (the properties the stand-in returns).",
 				"properties": map[string]any{
-					"accessEntries":        list(map[string]any{"$ref": "#/types/eks:index:AccessEntry"}),
-					"cluster":              awsRes("aws:eks/cluster:Cluster"),
-					"clusterIamRole":       awsRes("aws:iam/role:Role"),
-					"clusterSecurityGroup": awsRes("aws:ec2/securityGroup:SecurityGroup"),
-					"eksNodeAccess":        k8sRes("kubernetes:core/v1:ConfigMap"),
-					"endpoint":             str,
-					"instanceRoles":        list(awsRes("aws:iam/role:Role")),
-					"kubeconfig":           any_,
-					"nodeGroupOptions":     map[string]any{"$ref": "#/types/eks:index:ClusterNodeGroupOptions"},
-					"oidcProvider":         awsRes("aws:iam/openIdConnectProvider:OpenIdConnectProvider"),
-					"provider":             map[string]any{"$ref": kubernetesSchemaRef + "#/provider"},
-					"storageClasses":       map[string]any{"type": "object", "additionalProperties": k8sRes("kubernetes:storage.k8s.io/v1:StorageClass")},
-					"subnetIds":            strList,
-					"vpcId":                str,
+					"accessEntries":         list(map[string]any{"$ref": "#/types/eks:index:AccessEntry"}),
+					"cluster":               awsRes("aws:eks/cluster:Cluster"),
+					"clusterIamRole":        awsRes("aws:iam/role:Role"),
+					"clusterSecurityGroup":  awsRes("aws:ec2/securityGroup:SecurityGroup"),
+					"eksNodeAccess":         k8sRes("kubernetes:core/v1:ConfigMap"),
+					"endpoint":              str,
+					"instanceRoles":         list(awsRes("aws:iam/role:Role")),
+					"kubeconfig":            any_,
+					"nodeGroupOptions":      map[string]any{"$ref": "#/types/eks:index:ClusterNodeGroupOptions"},
+					"nodeSecurityGroupTags": strMap,
+					"oidcProvider":          awsRes("aws:iam/openIdConnectProvider:OpenIdConnectProvider"),
+					"provider":              map[string]any{"$ref": kubernetesSchemaRef + "#/provider"},
+					"storageClasses":        map[string]any{"type": "object", "additionalProperties": k8sRes("kubernetes:storage.k8s.io/v1:StorageClass")},
+					"subnetIds":             strList,
+					"vpcId":                 str,
 				},
 				"required": []string{"cluster", "vpcId", "subnetIds", "endpoint", "provider", "instanceRoles", "nodeGroupOptions", "clusterIamRole"},
 			},

@@ -15,7 +15,6 @@ public class Cluster extends ComponentResource {
     private Output<CoreData> core;
     private Output<com.pulumi.aws.eks.Cluster> eksCluster;
     private Output<String> kubeconfigJson;
-    private Output<String> nodeSecurityGroupId;
     private Output<String> oidcProviderArn;
 
     public Cluster(String name, ClusterArgs args, ComponentResourceOptions options) {
@@ -34,9 +33,6 @@ public class Cluster extends ComponentResource {
         return this.kubeconfigJson;
     }
 
-    public Output<String> nodeSecurityGroupId() {
-        return this.nodeSecurityGroupId;
-    }
 
     public Output<String> oidcProviderArn() {
         return this.oidcProviderArn;

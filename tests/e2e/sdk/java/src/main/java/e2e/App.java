@@ -17,6 +17,7 @@ import com.pulumi.automation.LocalWorkspace;
 import com.pulumi.automation.LocalWorkspaceOptions;
 import com.pulumi.automation.OutputValue;
 import com.pulumi.automation.PreviewOptions;
+import com.pulumi.automation.RefreshOptions;
 import com.pulumi.automation.UpOptions;
 import com.pulumi.automation.WorkspaceStack;
 import com.pulumi.core.Output;
@@ -312,6 +313,7 @@ public final class App {
         result.put("step", step);
         switch (step) {
             case "preview" -> stack("720h").preview();
+            case "refresh" -> stack("720h").refresh(RefreshOptions.builder().build());
             case "check" -> stack("720h").preview(PreviewOptions.builder().expectNoChanges(true).build());
             case "up" -> result.put("outputs", typedOutputs(stack("720h").up(UpOptions.builder().build()).outputs()));
             case "update" -> result.put("outputs", typedOutputs(stack("360h").up(UpOptions.builder().build()).outputs()));
