@@ -61,12 +61,19 @@ func TestAdoptionImportsEveryChildOfTheInstall(t *testing.T) {
 	// The only children created: the CRD release and the patches that hand it the install's CRDs,
 	// and the instance profile the component makes by default (the 1.x template makes none;
 	// createInstanceProfile: false leaves it out).
-	var created []string
+	var created, read []string
 	for _, res := range r.Resources {
-		if res.ImportID == "" {
+		switch {
+		case res.IsRead():
+			read = append(read, res.Name)
+		case res.ImportID == "":
 			created = append(created, res.Name)
 		}
 	}
+	// Read first: which release holds the install's CRDs (none: they came with the controller
+	// chart's crds/ directory), and the running release's values, which the preview compares
+	// with the component's.
+	assert.ElementsMatch(t, []string{"karpenter-crd-current", "karpenter-release-running"}, read)
 	// 1.14.1's karpenter-crd chart has five CRDs (tests/harness checks the catalog's list against
 	// each chart).
 	crds := []string{"capacitybuffers.autoscaling.x-k8s.io", "ec2nodeclasses.karpenter.k8s.aws", "nodeclaims.karpenter.sh", "nodeoverlays.karpenter.sh", "nodepools.karpenter.sh"}
@@ -111,4 +118,56 @@ func TestAdoptionCreatesTheRuleTheInstallLacks(t *testing.T) {
 	assert.Regexp(t, `^karpenter-capacity-reservation-[0-9a-f]{7}$`, rule.String("name"))
 	assert.Empty(t, r.get("karpenter-capacity-reservation-target").ImportID)
 	assert.Equal(t, "Karpenter-demo-RebalanceRule-3C4D5E6F7A8B", r.get("karpenter-rebalance").ImportID)
+}
+
+// adoptWithCluster is the getting-started adoption rendered against a cluster that holds
+// what cluster (render's Cluster fields) says.
+func adoptWithCluster(t *testing.T, cluster string) string {
+	t.Helper()
+	return mergeArgs(t, adoptGettingStarted, `{"cluster":`+cluster+`}`)
+}
+
+// An install whose CRDs a karpenter-crd release holds (Karpenter's upgrade guide installs them
+// with `helm upgrade --install karpenter-crd`) has that release imported, not created beside it
+// (Helm: "cannot re-use a name that is still in use"); the hand-over patches, which set the
+// ownership the CRDs already have, are the same as for an install whose CRDs no release holds,
+// so the preview after the adopting `up` (the CRDs then the release's) has nothing to do. CRDs
+// another release holds are refused with the ways out.
+func TestAdoptionTakesOverAnExistingCrdRelease(t *testing.T) {
+	none := renderArgs(t, adoptWithCluster(t, `{}`))
+	assert.Empty(t, none.get("karpenter-crd-release").ImportID, "no release holds the CRDs: the component creates its own")
+	held := renderArgs(t, adoptWithCluster(t, `{"crdRelease":"kube-system/karpenter-crd"}`))
+	assert.Equal(t, "kube-system/karpenter-crd", held.get("karpenter-crd-release").ImportID)
+	for _, res := range none.Resources {
+		if strings.HasPrefix(res.Name, "karpenter-crd-owner-") {
+			assert.Equal(t, res.Inputs, held.get(res.Name).Inputs, "the same hand-over patch %s either way", res.Name)
+		}
+	}
+
+	msg := renderError(t, adoptWithCluster(t, `{"crdRelease":"platform/crds"}`))
+	assert.Contains(t, msg, "adopt: the install's CRDs (capacitybuffers.autoscaling.x-k8s.io, ...) belong to the Helm release platform/crds, and the component's CRD release is kube-system/karpenter-crd")
+	assert.Contains(t, msg, "or set installCrds: false and leave them to platform/crds")
+}
+
+// A value set on the running release outside the program (`helm upgrade --set
+// settings.enableZonalShift=true`, as the v1.12–1.14 guides do) that the adopting upgrade would
+// not set is named at preview, with the input that keeps it; set there, it is not.
+func TestAdoptionNamesValuesSetOutside(t *testing.T) {
+	running := `{"releaseValues":{"settings":{"clusterName":"demo","interruptionQueue":"demo","enableZonalShift":true},
+		"controller":{"resources":{"requests":{"cpu":"1","memory":"1Gi"},"limits":{"cpu":"1","memory":"1Gi"}}}}}`
+	warnings := renderWarnings(t, adoptWithCluster(t, running))
+	var named []string
+	for _, w := range warnings {
+		if strings.Contains(w, "on the running release") {
+			named = append(named, w)
+		}
+	}
+	require.Len(t, named, 1, "only the value the component does not set: %q", warnings)
+	assert.Contains(t, named[0], "values.settings.enableZonalShift: true on the running release kube-system/karpenter, set outside this program")
+	assert.Contains(t, named[0], "the chart's default (charts/karpenter/values.yaml of 1.14.1) would apply; set values.settings.enableZonalShift to keep it")
+
+	kept := mergeArgs(t, adoptWithCluster(t, running), `{"values":{"settings":{"enableZonalShift":true}}}`)
+	for _, w := range renderWarnings(t, kept) {
+		assert.NotContains(t, w, "on the running release")
+	}
 }

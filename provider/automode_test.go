@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 
 	"github.com/stretchr/testify/assert"
@@ -306,22 +305,7 @@ func TestAutoModeGoldenArgsUseEveryAutoModeField(t *testing.T) {
 // permissions, the KMS key policy) or changes other classes (capacity reservations) is said as
 // a warning on the component at every preview; an EC2NodeClass with the same tags is not.
 func TestAutoModeClassWarnings(t *testing.T) {
-	warnings := func(args string) []string {
-		parsed, err := ParseRenderArgs([]byte(args))
-		require.NoError(t, err)
-		parsed.Providers = map[string]string{"aws": testAWSProvider, "kubernetes": testK8sProvider}
-		h, err := startRenderHost(t.Context(), &render.Mocks{}, parsed.Project, parsed.Stack)
-		require.NoError(t, err)
-		defer h.Close()
-		_, _, err = h.Construct(t.Context(), parsed)
-		require.NoError(t, err)
-		var out []string
-		for _, l := range h.Warnings() {
-			assert.Contains(t, l.GetUrn(), "::karpenter", "the warning is on the component")
-			out = append(out, l.GetMessage())
-		}
-		return out
-	}
+	warnings := func(args string) []string { return renderWarnings(t, args) }
 	got := warnings(autoModeWith(t, `{"nodeClasses":[{"name":"a","tags":{"team":"a"},"ephemeralStorage":{"kmsKeyID":"alias/k"},"capacityReservationSelectorTerms":[{"id":"cr-0123456789abcdef0"}]}]}`))
 	require.Len(t, got, 3)
 	assert.Contains(t, got[0], "nodeClasses[0].tags: EKS Auto Mode applies them only if the cluster's IAM role may tag")

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -95,20 +94,7 @@ func TestVersionPolicy(t *testing.T) {
 
 // The opt-in shows on every preview: the engine receives a warning on the component.
 func TestUnverifiedVersionWarnsOnTheComponent(t *testing.T) {
-	args, err := ParseRenderArgs([]byte(withDefaults(t, `{"version":"1.16.0","allowUnverifiedVersion":true}`)))
-	require.NoError(t, err)
-	args.Providers = map[string]string{"aws": testAWSProvider, "kubernetes": testK8sProvider}
-	h, err := startRenderHost(t.Context(), &render.Mocks{}, args.Project, args.Stack)
-	require.NoError(t, err)
-	defer h.Close()
-	_, _, err = h.Construct(t.Context(), args)
-	require.NoError(t, err)
-
-	var warnings []string
-	for _, l := range h.Warnings() {
-		assert.Equal(t, "urn:pulumi:stack::project::karpenter:index:Karpenter::karpenter", l.GetUrn())
-		warnings = append(warnings, l.GetMessage())
-	}
+	warnings := renderWarnings(t, withDefaults(t, `{"version":"1.16.0","allowUnverifiedVersion":true}`))
 	require.Len(t, warnings, 1)
 	assert.Contains(t, warnings[0], "Karpenter 1.16.0 is newer than the newest release this component has verified (1.15.1)")
 }

@@ -58,6 +58,26 @@ func renderArgs(t *testing.T, args string) *rendered {
 
 func renderDefault(t *testing.T) *rendered { return renderArgs(t, defaultArgs) }
 
+// renderWarnings are the warnings a render of args says on the component (the args' cluster
+// answering the reads).
+func renderWarnings(t *testing.T, args string) []string {
+	t.Helper()
+	parsed, err := ParseRenderArgs([]byte(args))
+	require.NoError(t, err)
+	parsed.Providers = map[string]string{"aws": testAWSProvider, "kubernetes": testK8sProvider}
+	h, err := startRenderHost(t.Context(), &render.Mocks{Cluster: parsed.Cluster}, parsed.Project, parsed.Stack)
+	require.NoError(t, err)
+	defer h.Close()
+	_, _, err = h.Construct(t.Context(), parsed)
+	require.NoError(t, err)
+	var out []string
+	for _, l := range h.Warnings() {
+		assert.Contains(t, l.GetUrn(), "::karpenter", "the warning is on the component")
+		out = append(out, l.GetMessage())
+	}
+	return out
+}
+
 // renderError renders args that must be rejected and returns the message.
 func renderError(t *testing.T, args string) string {
 	t.Helper()

@@ -141,6 +141,23 @@ func assertDestroyOrder(t testing.TB, r *harness.Render) {
 			}
 		}
 	}
+	// A pool goes before its class: the class's finalizer waits for the nodes the pool keeps, so
+	// with the class deleted first the destroy would wait for ever.
+	classes := map[string]string{} // the class's metadata.name -> its resource
+	for _, cr := range crs {
+		if name, ok := nested(cr.Inputs, "metadata", "name").(string); ok && isNodeClass(cr.Type) {
+			classes[name] = cr.Name
+		}
+	}
+	for _, cr := range crs {
+		ref, _ := nested(cr.Inputs, "spec", "template", "spec", "nodeClassRef", "name").(string) // NodePool
+		if ref == "" {
+			ref, _ = nested(cr.Inputs, "spec", "providerRef", "name").(string) // Provisioner
+		}
+		if class, ok := classes[ref]; ok {
+			mustPrecede(cr.Name, class, "the class's finalizer waits for the nodes its pool keeps")
+		}
+	}
 	for _, res := range controllerIAM {
 		mustPrecede(ctrl.Name, res.Name, "the controller keeps its permissions and queue while it runs")
 	}
@@ -165,6 +182,21 @@ func assertDestroyOrder(t testing.TB, r *harness.Render) {
 		names = append(names, res.Name)
 	}
 	t.Logf("derived delete order: %s", strings.Join(names, " -> "))
+}
+
+// nested is the value at a path of maps ("" keys absent: nil).
+func nested(m map[string]any, path ...string) any {
+	var v any = m
+	for _, k := range path {
+		next, _ := v.(map[string]any)
+		v = next[k]
+	}
+	return v
+}
+
+// isNodeClass: an EC2NodeClass, or an AWSNodeTemplate of the Provisioner era.
+func isNodeClass(typ string) bool {
+	return strings.HasSuffix(typ, ":EC2NodeClass") || strings.HasSuffix(typ, ":AWSNodeTemplate")
 }
 
 // trusts reports whether a role's trust policy names a principal containing s.
@@ -273,11 +305,12 @@ func TestDestroyOrderChecksBite(t *testing.T) {
 		file, from, to string // drop the edge from -> to
 		want           string // a violation naming both
 	}{
-		{"cluster-shapes.json", "karpenter-nodepool-default", "karpenter-discovery-subnet-0", "karpenter-discovery-subnet-0"},
+		{"cluster-shapes.json", "karpenter-nodeclass-default", "karpenter-discovery-subnet-0", "karpenter-discovery-subnet-0"},
 		{"cluster-shapes.json", "karpenter-nodeclass-default", "karpenter-node-access", "karpenter-node-access"},
+		{"cluster-shapes.json", "karpenter-nodepool-default", "karpenter-nodeclass-default", "the class's finalizer waits"},
 		{"cluster-shapes.json", "karpenter-release", "karpenter-pod-identity", "karpenter-pod-identity"},
 		{"cluster-shapes.json", "karpenter-release", "karpenter-spot-service-linked-role", "karpenter-spot-service-linked-role"},
-		{"config-map.json", "karpenter-nodepool-default", "karpenter-aws-auth", "karpenter-aws-auth"},
+		{"config-map.json", "karpenter-nodeclass-default", "karpenter-aws-auth", "karpenter-aws-auth"},
 		{"config-map.json", "karpenter-aws-auth", "karpenter-node", "karpenter-aws-auth"},
 	}
 	renders := map[string]*harness.Render{}

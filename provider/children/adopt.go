@@ -4,8 +4,10 @@ import (
 	"fmt"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/internals"
 )
 
 // Taking over a running install (plan.Adopt): each child the install already has is imported by
@@ -68,6 +70,42 @@ func (b *builder) spotServiceLinkedRoleArn() string {
 func (b *builder) adoptedCluster() string {
 	name, _ := b.plan.KnownInput("clusterName")
 	return name
+}
+
+// crdReleaseOfInstall says whether a karpenter-crd release in the namespace holds the running
+// install's CRDs, read from the first CRD's ownership metadata before the CRD release is
+// registered: none does when they came with the controller chart's crds/ directory (the
+// getting-started install); Karpenter's upgrade guide installs them with `helm upgrade --install
+// karpenter-crd`, and that release is then imported instead of created — creating it would fail
+// ("cannot re-use a name that is still in use"). CRDs another release holds are refused: the
+// component's CRD release could not take them.
+func (b *builder) crdReleaseOfInstall() (imported bool, err error) {
+	crds := b.plan.Release.CrdNames()
+	if b.plan.Adopt == nil || !b.plan.InstallCrds || len(crds) == 0 {
+		return false, nil
+	}
+	crd, err := b.readChild(crdType, "-crd-current", crds[0])
+	if err != nil {
+		return false, err
+	}
+	got, err := internals.UnsafeAwaitOutput(b.ctx.Context(), crd.Metadata)
+	switch {
+	case err != nil:
+		return false, field.Invalidf(field.NewPath("adopt"), "reading the install's CRD %s: %v", crds[0], err)
+	case !got.Known:
+		return false, field.Invalidf(field.NewPath("adopt"), "the install's CRD %s could not be read at this preview (the kubernetes provider is not known yet): adopt a running install with a provider of a cluster that exists", crds[0])
+	}
+	annotations, _ := got.Value.(map[string]any)["annotations"].(map[string]any)
+	name, _ := annotations[catalog.HelmReleaseNameAnnotation].(string)
+	namespace, _ := annotations[catalog.HelmReleaseNamespaceAnnotation].(string)
+	switch {
+	case name == "":
+		return false, nil
+	case name == crdChart && namespace == b.plan.Namespace:
+		return true, nil
+	}
+	return false, field.Invalidf(field.NewPath("adopt"), "the install's CRDs (%s, ...) belong to the Helm release %s/%s, and the component's CRD release is %s/%s: move them to that release by hand (`helm uninstall --keep-history` does not keep CRDs; relabel them: meta.helm.sh/release-name %s, meta.helm.sh/release-namespace %s), or set installCrds: false and leave them to %s/%s",
+		crds[0], namespace, name, b.plan.Namespace, crdChart, crdChart, b.plan.Namespace, namespace, name)
 }
 
 // handOverCrds gives the install's CRDs to the karpenter-crd release: the getting-started

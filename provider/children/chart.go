@@ -1,6 +1,9 @@
 package children
 
 import (
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
@@ -61,10 +64,21 @@ func (b *builder) createCrdRelease() (*Child, error) {
 	if !b.plan.InstallCrds {
 		return nil, nil
 	}
-	// An adopted install's CRDs go to this release (the getting-started install has none).
+	// An adopted install's CRDs go to this release; when a karpenter-crd release holds them
+	// already, that release is imported rather than created beside it. (After the adopting `up`
+	// the CRDs are this release's, which the next preview reads as such: importing a release the
+	// state has is no change, and neither are the hand-over patches, the same on every run.)
+	imported, err := b.crdReleaseOfInstall()
+	if err != nil {
+		return nil, err
+	}
 	handedOver, err := b.handOverCrds()
 	if err != nil {
 		return nil, err
+	}
+	var opts []pulumi.ResourceOption
+	if imported {
+		opts = b.adopting(releaseID(b.plan.Namespace, crdChart))
 	}
 	values := pulumi.Map{}
 	if b.plan.Release.Has(catalog.FeatureV1) && !b.plan.Release.Has(catalog.FeatureWebhookValuesRemoved) {
@@ -77,7 +91,6 @@ func (b *builder) createCrdRelease() (*Child, error) {
 			"port":             pulumi.Int(8443),
 		})
 	}
-	var opts []pulumi.ResourceOption
 	if b.plan.RetainCrds {
 		// The CRD release stays when the component goes: on a cluster where EKS Auto Mode
 		// shares nodepools.karpenter.sh and nodeclaims.karpenter.sh, uninstalling it would
@@ -91,9 +104,66 @@ func (b *builder) createCrdRelease() (*Child, error) {
 // starts with every permission it needs, and is removed before them on destroy.
 func (b *builder) createControllerRelease(deps []pulumi.Resource, controller controllerIAM, queue *interruptionQueue) (*Child, error) {
 	values := b.controllerValues(controller, queue)
+	opts := b.adopting(releaseID(b.plan.Namespace, controllerChart))
+	if b.plan.Adopt != nil {
+		said, err := b.warnDroppedValues(values)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, pulumi.DependsOnInputs(said)) // said before the component's Construct ends
+	}
 	// Before v0.32 the chart itself installs the CRDs (there is no karpenter-crd chart).
-	return b.newRelease("-release", controllerChart, values, !b.plan.ChartCrds, deps,
-		b.adopting(releaseID(b.plan.Namespace, controllerChart))...)
+	return b.newRelease("-release", controllerChart, values, !b.plan.ChartCrds, deps, opts...)
+}
+
+// warnDroppedValues names, at the preview of an adoption, each value of the running release
+// (its user-supplied values, as `helm get values` shows them) that the release the component
+// upgrades it to does not set: Helm's upgrade takes the new values only, so the value would fall
+// back to the chart's default without a word. Set in `values`, it is kept. The result resolves
+// once the warnings are said.
+func (b *builder) warnDroppedValues(values pulumi.MapOutput) (pulumi.ResourceArrayOutput, error) {
+	running, err := b.readChild(helmRelease, "-release-running", releaseID(b.plan.Namespace, controllerChart))
+	if err != nil {
+		return pulumi.ResourceArrayOutput{}, err
+	}
+	return pulumi.All(running.Values, values).ApplyT(func(v []any) []pulumi.Resource {
+		live, _ := v[0].(map[string]any)
+		next, _ := v[1].(map[string]any)
+		for _, path := range droppedValues(live, next, nil) {
+			key := strings.Join(path, ".")
+			_ = b.ctx.Log.Warn(fmt.Sprintf("values.%s: %v on the running release %s/%s, set outside this program, and not in the values this `up` upgrades it with: Helm would drop it and the chart's default (charts/karpenter/values.yaml of %s) would apply; set values.%s to keep it",
+				key, lookup(live, path), b.plan.Namespace, controllerChart, b.plan.Release.Version, key), &pulumi.LogArgs{Resource: b.parent})
+		}
+		return []pulumi.Resource{}
+	}).(pulumi.ResourceArrayOutput), nil
+}
+
+// droppedValues are the paths of the leaves of live that next does not set, sorted.
+func droppedValues(live, next map[string]any, prefix []string) [][]string {
+	var out [][]string
+	for _, k := range slices.Sorted(maps.Keys(live)) {
+		path := append(slices.Clone(prefix), k)
+		liveMap, isMap := live[k].(map[string]any)
+		nextValue, set := next[k]
+		switch {
+		case isMap && len(liveMap) > 0:
+			nextMap, _ := nextValue.(map[string]any)
+			out = append(out, droppedValues(liveMap, nextMap, path)...)
+		case !set:
+			out = append(out, path)
+		}
+	}
+	return out
+}
+
+// lookup is the value at a path of droppedValues.
+func lookup(values map[string]any, path []string) any {
+	var v any = values
+	for _, k := range path {
+		m, _ := v.(map[string]any)
+		v = m[k]
+	}
+	return v
 }
 
 // controllerValues are the chart values the component owns, keyed for the release's

@@ -36,6 +36,7 @@ const (
 	configMap                  = "kubernetes:core/v1:ConfigMap"
 	configMapPatch             = "kubernetes:core/v1:ConfigMapPatch"
 	crdPatch                   = "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinitionPatch"
+	crdType                    = "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition"
 	InvokePartition            = "aws:index/getPartition:getPartition"
 	InvokeRegion               = "aws:index/getRegion:getRegion"
 	InvokeCallerIdentity       = "aws:index/getCallerIdentity:getCallerIdentity"
@@ -61,8 +62,10 @@ type Child struct {
 	// PrincipalArn: an access entry's principal.
 	PrincipalArn pulumi.StringOutput    `pulumi:"principalArn"`
 	Data         pulumi.StringMapOutput `pulumi:"data"`
-	// Metadata: a Kubernetes object's (the field managers of aws-auth).
+	// Metadata: a Kubernetes object's (the field managers of aws-auth, a CRD's Helm owner).
 	Metadata pulumi.MapOutput `pulumi:"metadata"`
+	// Values: a Helm release's user-supplied values.
+	Values pulumi.MapOutput `pulumi:"values"`
 }
 
 // newChild registers a child of the component. Inputs that are nil (optional and unset) are

@@ -33,7 +33,22 @@ type Cluster struct {
 	// Missing: there is no such cluster.
 	Missing bool `json:"missing"`
 
+	// What the cluster's API server holds, for the reads the component makes of it.
+	// AwsAuthManagers are kube-system/aws-auth's field managers of data.mapRoles (default: EKS's
+	// update); CrdRelease the Helm release, `<namespace>/<name>`, that holds the running install's
+	// CRDs (default: none, as the controller chart's crds/ leave them); ReleaseValues the running
+	// `karpenter` release's values (default: the getting-started guide's).
+	AwsAuthManagers []FieldManager `json:"awsAuthManagers"`
+	CrdRelease      string         `json:"crdRelease"`
+	ReleaseValues   map[string]any `json:"releaseValues"`
+
 	name string
+}
+
+// FieldManager is a manager of aws-auth's data.mapRoles: who wrote it, and how (Update, Apply).
+type FieldManager struct {
+	Manager   string `json:"manager"`
+	Operation string `json:"operation"`
 }
 
 // Subnet is one of the cluster's subnets (a getSubnet answer).

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
@@ -72,18 +73,50 @@ func (m *Mocks) call(token string, args presource.PropertyMap) (presource.Proper
 	return nil, fmt.Errorf("render: no mock for invoke %s", token)
 }
 
-// read answers reads of existing objects. The only one is kube-system/aws-auth, which on an
-// EKS cluster in CONFIG_MAP mode already maps the managed node group's role.
+// read answers reads of existing objects, as the cluster the args describe has them (Cluster;
+// its defaults without one): kube-system/aws-auth, which on an EKS cluster in CONFIG_MAP mode
+// already maps the managed node group's role (EKS updated it: it keeps what others add); and, for
+// an adoption, the running install's CRD and its `karpenter` release.
 func (m *Mocks) read(reg *Registration) (presource.PropertyMap, error) {
-	if reg.Type != "kubernetes:core/v1:ConfigMap" || reg.ReadID != "kube-system/aws-auth" {
-		return nil, fmt.Errorf("render: no mock for reading %s %s", reg.Type, reg.ReadID)
+	c := m.Cluster
+	if c == nil {
+		c = &Cluster{}
 	}
-	return mockMap(map[string]any{
-		"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]any{"name": "aws-auth", "namespace": "kube-system"},
-		"data": map[string]any{"mapRoles": "- groups:\n  - system:bootstrappers\n  - system:nodes\n  rolearn: arn:aws:iam::" + account +
-			":role/managed-node-group\n  username: system:node:{{EC2PrivateDNSName}}\n"},
-	}), nil
+	switch {
+	case reg.Type == "kubernetes:core/v1:ConfigMap" && reg.ReadID == "kube-system/aws-auth":
+		managers := c.AwsAuthManagers
+		if len(managers) == 0 {
+			managers = []FieldManager{{Manager: "eks", Operation: "Update"}}
+		}
+		var managedFields []any
+		for _, f := range managers {
+			managedFields = append(managedFields, map[string]any{"manager": f.Manager, "operation": f.Operation, "fieldsType": "FieldsV1",
+				"fieldsV1": map[string]any{"f:data": map[string]any{".": map[string]any{}, "f:mapRoles": map[string]any{}}}})
+		}
+		return mockMap(map[string]any{
+			"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": "aws-auth", "namespace": "kube-system", "managedFields": managedFields},
+			"data": map[string]any{"mapRoles": "- groups:\n  - system:bootstrappers\n  - system:nodes\n  rolearn: arn:aws:iam::" + account +
+				":role/managed-node-group\n  username: system:node:{{EC2PrivateDNSName}}\n"},
+		}), nil
+	case reg.Type == "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition":
+		metadata := map[string]any{"name": reg.ReadID}
+		if namespace, name, ok := strings.Cut(c.CrdRelease, "/"); ok {
+			metadata["annotations"] = map[string]any{"meta.helm.sh/release-name": name, "meta.helm.sh/release-namespace": namespace}
+		}
+		return mockMap(map[string]any{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition", "metadata": metadata}), nil
+	case reg.Type == "kubernetes:helm.sh/v3:Release" && strings.HasSuffix(reg.ReadID, "/karpenter"):
+		values := c.ReleaseValues
+		if values == nil {
+			resources := map[string]any{"cpu": "1", "memory": "1Gi"}
+			values = map[string]any{
+				"settings":   map[string]any{"clusterName": "demo", "interruptionQueue": "demo"},
+				"controller": map[string]any{"resources": map[string]any{"requests": resources, "limits": resources}},
+			}
+		}
+		return mockMap(map[string]any{"name": "karpenter", "namespace": strings.TrimSuffix(reg.ReadID, "/karpenter"), "values": values}), nil
+	}
+	return nil, fmt.Errorf("render: no mock for reading %s %s", reg.Type, reg.ReadID)
 }
 
 func (m *Mocks) newResource(reg *Registration) (string, presource.PropertyMap, error) {

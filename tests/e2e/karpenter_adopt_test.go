@@ -59,10 +59,16 @@ func TestKarpenterAdoption(t *testing.T) {
 		return
 	}
 
-	// docs/migrating.md's program for the install: as it runs, at version ("": the default).
-	// The guide tagged the subnets and the security group: no discovery input.
+	// docs/migrating.md's program for the install: as it runs, at version ("": the default),
+	// with the value the install set on the release that the component does not set itself
+	// (dnsPolicy) unless dropValues. The guide tagged the subnets and the
+	// security group: no discovery input.
+	dropValues := false
 	program := func(version string, adopt bool) lab.ProgramOptions {
 		in := "controllerIdentity: podIdentity\nnodeAccess: awsAuth\ncreateInstanceProfile: false\n"
+		if gs != nil && len(gs.Values) > 0 && !dropValues {
+			in += "values:\n  dnsPolicy: Default\n"
+		}
 		if version != "" {
 			in = "version: " + version + "\n" + in
 		}
@@ -89,6 +95,23 @@ func TestKarpenterAdoption(t *testing.T) {
 		want := "adopt: unset, and the IAM role KarpenterNodeRole-" + cluster + " exists"
 		if !strings.Contains(stdout, want) {
 			t.Errorf("preview output does not say %q:\n%s\n%s", want, stdout, stderr)
+		}
+	})
+
+	// The install set dnsPolicy on the release. A program without it would upgrade the release
+	// without it — Helm takes the new values only — so the preview names it, and the input that
+	// keeps it.
+	t.Run("a value set outside the program is named at preview", func(t *testing.T) {
+		if len(gs.Values) == 0 {
+			t.Fatalf("the getting-started install of %s set no value outside what the component sets: this check needs one", from)
+		}
+		dropValues = true
+		defer func() { dropValues = false }()
+		w.programWith(program(from, true))
+		p := w.preview(t)
+		want := "values.dnsPolicy: Default on the running release kube-system/karpenter, set outside this program"
+		if !slices.ContainsFunc(p.Diagnostics, func(d diagnostic) bool { return strings.Contains(d.Message, want) }) {
+			t.Errorf("the preview does not say %q: %+v", want, p.Diagnostics)
 		}
 	})
 

@@ -164,33 +164,13 @@ func TestKarpenter(t *testing.T) {
 			}
 		}
 		// The cause: the controller marks the node's NodeClaim Drifted before replacing it.
-		drifted := make(chan string, 1)
-		stop := make(chan struct{})
-		go func() {
-			for {
-				select {
-				case <-stop:
-					return
-				case <-time.After(250 * time.Millisecond):
-				}
-				nc, err := w.Cluster.Dynamic.Resource(lab.NodeClaimGVR).Get(ctx, claim, metav1.GetOptions{})
-				if err != nil {
-					continue
-				}
-				if reason := conditionTrue(nc, "Drifted"); reason != "" {
-					drifted <- reason
-					return
-				}
-			}
-		}()
+		stopWatching := w.watchDrift(claim)
 		w.program(w.karpenterInputs(nodeClass + "    metadataOptions:\n      httpPutResponseHopLimit: 2\n      httpTokens: required\n"))
 		w.up(t)
 		third := w.workloadOn(t, 2, 4*time.Minute, second.ID)
-		close(stop)
-		select {
-		case reason := <-drifted:
+		if reason := stopWatching(); reason != "" {
 			t.Logf("NodeClaim %s of %s was Drifted (%s)", claim, second.ID, reason)
-		default:
+		} else {
 			t.Errorf("NodeClaim %s of %s was never seen Drifted=True before its node was replaced", claim, second.ID)
 		}
 		checkKarpenterInstance(t, w, third, cluster, out)

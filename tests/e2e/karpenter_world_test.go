@@ -203,6 +203,40 @@ func launchHopLimits(calls []lab.AWSCall, i lab.Instance) []int32 {
 }
 
 // conditionTrue is the reason of the object's condition of that type when it is True ("" when not).
+// watchDrift watches the NodeClaim until stop is called, which returns the reason of its
+// Drifted condition if it was ever seen True ("" if not): a node replaced for drift is marked
+// Drifted before it goes.
+func (w *karpenterWorld) watchDrift(claim string) (stop func() string) {
+	drifted := make(chan string, 1)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(250 * time.Millisecond):
+			}
+			nc, err := w.Cluster.Dynamic.Resource(lab.NodeClaimGVR).Get(context.Background(), claim, metav1.GetOptions{})
+			if err != nil {
+				continue
+			}
+			if reason := conditionTrue(nc, "Drifted"); reason != "" {
+				drifted <- reason
+				return
+			}
+		}
+	}()
+	return func() string {
+		close(done)
+		select {
+		case reason := <-drifted:
+			return reason
+		default:
+			return ""
+		}
+	}
+}
+
 func conditionTrue(obj *unstructured.Unstructured, typ string) string {
 	conds, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
 	for _, c := range conds {

@@ -180,20 +180,8 @@ func (r *snippetRun) checkClassesReady(t *testing.T) {
 		t.Fatalf("EC2NodeClasses: %v %v", classes, err)
 	}
 	for _, c := range classes.Items {
-		if status := conditionStatus(c.Object, "Ready"); status != "True" {
-			t.Errorf("EC2NodeClass %s: Ready %q", c.GetName(), status)
+		if conditionTrue(&c, "Ready") == "" {
+			t.Errorf("EC2NodeClass %s is not Ready: %v", c.GetName(), c.Object["status"])
 		}
 	}
-}
-
-// conditionStatus is the status of a custom resource's condition ("" without it).
-func conditionStatus(obj map[string]any, condition string) string {
-	status, _ := obj["status"].(map[string]any)
-	conditions, _ := status["conditions"].([]any)
-	for _, c := range conditions {
-		if m, _ := c.(map[string]any); m["type"] == condition {
-			return fmt.Sprint(m["status"])
-		}
-	}
-	return ""
 }

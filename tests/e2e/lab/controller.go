@@ -91,6 +91,11 @@ func karpenterOverrides(awsEndpoint string) (map[string]string, error) {
 		"DISABLE_LEADER_ELECTION": "true",
 		// The pods' stdout goes to the cluster's logs; the process's to its log file.
 		"LOG_LEVEL": "debug",
+		// The cluster's Kubernetes version as EKS reports it (DescribeCluster, which the recorder
+		// answers from the aws stand-in's record: fixups.go), not the API server's: the world's
+		// API server is v1.33.3 whatever version the cluster has, so a cluster upgrade would never
+		// reach the controller. The chart's settings.eksControlPlane sets the same variable.
+		"EKS_CONTROL_PLANE": "true",
 	}, nil
 }
 

@@ -3,6 +3,7 @@ package lab
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -31,6 +32,9 @@ import (
 //     forever. Before the response reaches Karpenter, the new instances get their template's
 //     security groups and instance profile (ModifyInstanceAttribute, AssociateIamInstanceProfile),
 //     as EC2 launches them.
+//   - DescribeCluster answers the version the cluster was created with (moto/eks/models.py has no
+//     UpdateClusterVersion): the aws stand-in keeps a cluster's version updates in its record, and
+//     the answer's version is the record's, as EKS's would be after the update.
 
 // motoClient reaches moto directly (not through the recorder): for fix-ups and preflight reads.
 type motoClient struct {
@@ -49,6 +53,8 @@ func (r *AWSRecorder) fixUp(resp *http.Response, c *AWSCall) error {
 		fix = filterInstanceProfiles
 	case c.Service == "ec2" && c.Action == "CreateFleet" && !c.DryRun:
 		fix = r.applyLaunchTemplates
+	case c.Service == "eks" && c.Action == "DescribeCluster":
+		fix = r.clusterVersionOfRecord
 	default:
 		return nil
 	}
@@ -184,4 +190,27 @@ func (r *AWSRecorder) applyLaunchTemplates(body []byte, c *AWSCall) ([]byte, str
 	}
 	return body, fmt.Sprintf("ec2 CreateFleet: gave %s the launch template's security groups %v and instance profile %s",
 		strings.Join(ids, ", "), groups, profile), nil
+}
+
+// clusterVersionOfRecord puts the stand-in record's version of the cluster into a DescribeCluster
+// answer, when the record has the cluster and the answer says another version.
+func (r *AWSRecorder) clusterVersionOfRecord(body []byte, c *AWSCall) ([]byte, string, error) {
+	record, err := readStandInEKS(r.eksRecord)
+	if err != nil {
+		return nil, "", err
+	}
+	var answer map[string]any
+	if err := json.Unmarshal(body, &answer); err != nil {
+		return nil, "", err
+	}
+	cluster, _ := answer["cluster"].(map[string]any)
+	name, _ := cluster["name"].(string)
+	want := record.Clusters[name].Version
+	if cluster == nil || want == "" || cluster["version"] == want {
+		return body, "", nil
+	}
+	what := fmt.Sprintf("eks DescribeCluster %s: version %v → %s (the stand-in's record: moto has no UpdateClusterVersion)", name, cluster["version"], want)
+	cluster["version"] = want
+	fixed, err := json.Marshal(answer)
+	return fixed, what, err
 }

@@ -58,6 +58,9 @@ type GettingStarted struct {
 	// PodIdentityAssociationID is the controller's association (adopt.podIdentityAssociationId).
 	PodIdentityAssociationID string
 	NodeRoleArn              string
+	// Values are the values the install set on the release that the component does not set
+	// itself: what an adopting program must carry.
+	Values map[string]any
 
 	controllerPolicyArns []string // the template's, which eksctl attaches to the controller role
 }
@@ -287,15 +290,22 @@ func (w *World) tagForDiscovery(ctx context.Context, cluster string) error {
 //	  --namespace kube-system --create-namespace --set settings.clusterName=$C \
 //	  --set settings.interruptionQueue=$C --set controller.resources.{requests,limits}.{cpu=1,memory=1Gi} --wait
 //
-// (the chart from the world's mirror; Helm's SDK, as the CLI; --wait is the test's to do).
+// with --set dnsPolicy=Default, which the guide adds when Karpenter provisions the capacity CoreDNS
+// runs on (the chart's default is ClusterFirst; the component does not set it), so the install
+// has a value set outside what an adopting program writes (the chart from the world's mirror;
+// Helm's SDK, as the CLI; --wait is the test's to do). The guide's --set
+// settings.enableZonalShift=true (from 1.12) is left out: the controller then asks ARC Zonal Shift
+// for the cluster's registration at start, which moto does not serve, and stops.
 func (w *World) helmInstallGettingStarted(ctx context.Context, g *GettingStarted, names catalog.GettingStarted) error {
 	resources := map[string]any{"cpu": "1", "memory": "1Gi"}
+	g.Values = map[string]any{"dnsPolicy": "Default"}
 	_, err := w.Cluster.InstallRelease(ctx, harness.Resource{Type: harness.ReleaseType, Name: "karpenter", Inputs: map[string]any{
 		"name": "karpenter", "namespace": "kube-system", "createNamespace": true,
 		"chart": w.ChartRepository() + "/karpenter", "version": g.Version,
 		"values": map[string]any{
 			"settings":   map[string]any{"clusterName": g.Cluster, "interruptionQueue": names.Queue},
 			"controller": map[string]any{"resources": map[string]any{"requests": resources, "limits": resources}},
+			"dnsPolicy":  "Default",
 		},
 	}})
 	return err

@@ -51,6 +51,7 @@ func standInEKSRecord(stateDir string) string { return filepath.Join(stateDir, "
 type StandInEKS struct {
 	Clusters map[string]struct {
 		AuthenticationMode string `json:"authenticationMode"`
+		Version            string `json:"version"`
 	} `json:"clusters"`
 	AccessEntries           map[string]map[string]any `json:"accessEntries"`
 	AccessPolicies          map[string]map[string]any `json:"accessPolicyAssociations"`

@@ -405,7 +405,8 @@ func TestLauncherParameters(t *testing.T) {
 			Platform     string `xml:"platform"`
 		} `xml:"imagesSet>item"`
 	}
-	if err := moto().ec2.call(ctx, "DescribeImages", url.Values{"ImageId.1": {"ami-ekslinux"}, "ImageId.2": {"ami-ekswin"}, "ImageId.3": {"ami-0e9271c829888680e"}}, &images); err != nil {
+	if err := moto().ec2.call(ctx, "DescribeImages", url.Values{"ImageId.1": {"ami-ekslinux"}, "ImageId.2": {"ami-ekswin"}, "ImageId.3": {"ami-0e9271c829888680e"},
+		"ImageId.4": {"ami-076f415166b04f5fe"}}, &images); err != nil {
 		t.Fatal(err)
 	}
 	arch := map[string]string{}
