@@ -184,6 +184,9 @@ func (s *Schema) checkObject(path string, n *yaml.Node, props map[string]Propert
 	}
 }
 
+// anyRef is the schema's type of a value of any shape.
+const anyRef = "pulumi.json#/Any"
+
 func (s *Schema) checkValue(path string, n *yaml.Node, spec PropertySpec, report reporter) {
 	if isExpression(n) {
 		return // an interpolation or fn:: call: its type is known only when the program runs
@@ -234,6 +237,9 @@ func (s *Schema) checkValue(path string, n *yaml.Node, spec PropertySpec, report
 }
 
 func (s *Schema) checkRef(path string, n *yaml.Node, ref string, report reporter) {
+	if ref == anyRef {
+		return // any value (Helm values below their top keys)
+	}
 	name, ok := strings.CutPrefix(ref, "#/types/")
 	if !ok {
 		// The schema is self-contained (no refs to other packages); anything else is a bug here.

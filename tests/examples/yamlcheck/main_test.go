@@ -53,6 +53,9 @@ resources:
             consolidationPolicy: WhenEmpty
             budgets: [{nodes: "10%"}]
       tags: {team: platform}
+      values:
+        dnsPolicy: Default
+        settings: {featureGates: {spotToSpotConsolidation: true}}
 `
 	cases := []struct{ name, from, to, want string }{
 		{"misspelt property", "taints:", "taint:", `has no property "taint"`},
