@@ -1,9 +1,14 @@
 package provider
 
 import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 
 	"github.com/stretchr/testify/assert"
@@ -59,8 +64,9 @@ func TestAdoptionImportsEveryChildOfTheInstall(t *testing.T) {
 	assert.Equal(t, "demo", r.get("karpenter-release").String("values.settings.interruptionQueue"), "the controller keeps reading the install's queue")
 
 	// The only children created: the CRD release and the patches that hand it the install's CRDs,
-	// and the instance profile the component makes by default (the 1.x template makes none;
-	// createInstanceProfile: false leaves it out).
+	// and the instance profile the component makes by default (the 1.x template makes none, and
+	// this install was not made before 0.32; createInstanceProfile: false leaves it out).
+	r = renderArgs(t, adoptWithCluster(t, `{"absent":["KarpenterNodeInstanceProfile-demo"]}`))
 	var created, read []string
 	for _, res := range r.Resources {
 		switch {
@@ -71,9 +77,9 @@ func TestAdoptionImportsEveryChildOfTheInstall(t *testing.T) {
 		}
 	}
 	// Read first: which release holds the install's CRDs (none: they came with the controller
-	// chart's crds/ directory), and the running release's values, which the preview compares
-	// with the component's.
-	assert.ElementsMatch(t, []string{"karpenter-crd-current", "karpenter-release-running"}, read)
+	// chart's crds/ directory), the running release's values, which the preview compares
+	// with the component's, and the pool and class as they run (checked for drift).
+	assert.ElementsMatch(t, []string{"karpenter-crd-current", "karpenter-release-running", "karpenter-nodepool-default-current", "karpenter-nodeclass-default-current"}, read)
 	// 1.14.1's karpenter-crd chart has five CRDs (tests/harness checks the catalog's list against
 	// each chart).
 	crds := []string{"capacitybuffers.autoscaling.x-k8s.io", "ec2nodeclasses.karpenter.k8s.aws", "nodeclaims.karpenter.sh", "nodeoverlays.karpenter.sh", "nodepools.karpenter.sh"}
@@ -170,4 +176,219 @@ func TestAdoptionNamesValuesSetOutside(t *testing.T) {
 	for _, w := range renderWarnings(t, kept) {
 		assert.NotContains(t, w, "on the running release")
 	}
+}
+
+// withAdopt is args with fields set in its adopt.
+func withAdopt(t *testing.T, args, fields string) string {
+	t.Helper()
+	var base, more map[string]any
+	require.NoError(t, json.Unmarshal([]byte(args), &base))
+	require.NoError(t, json.Unmarshal([]byte(fields), &more))
+	adopt, _ := base["adopt"].(map[string]any)
+	maps.Copy(adopt, more)
+	b, err := json.Marshal(base)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// adoptRules are the getting-started install's rule names, for versions with the capacity
+// reservation rule (from 1.10) or without it.
+func adoptRules(capacityReservation bool) string {
+	rules := `"scheduledChange":"Karpenter-demo-ScheduledChangeRule-1A2B3C4D5E6F","spotInterruption":"Karpenter-demo-SpotInterruptionRule-2B3C4D5E6F7A","rebalance":"Karpenter-demo-RebalanceRule-3C4D5E6F7A8B","stateChange":"Karpenter-demo-InstanceStateChangeRule-4D5E6F7A8B9C"`
+	if capacityReservation {
+		rules += `,"capacityReservation":"Karpenter-demo-CapacityReservationInterruptionRule-5E6F7A8B"`
+	}
+	return rules
+}
+
+// The parts an adoption names and the account lacks are created, not imported: the preview of
+// an adopted install that grows (an access entry after aws-auth, a queue it never had) would
+// otherwise fail in the engine's import ("resource does not exist").
+func TestAdoptionCreatesWhatTheInstallLacks(t *testing.T) {
+	r := renderArgs(t, adoptWithCluster(t, `{"absent":["access-entry","demo","KarpenterControllerZonalShiftPolicy-demo"]}`))
+	for _, name := range []string{"karpenter-node-access", "karpenter-interruption", "karpenter-interruption-policy", "karpenter-controller-zonal-shift", "karpenter-controller-zonal-shift-attach"} {
+		assert.Empty(t, r.get(name).ImportID, "%s: the install lacks it, so it is created", name)
+	}
+	assert.Regexp(t, `^karpenter-interruption-[0-9a-f]{7}$`, r.get("karpenter-interruption").String("name"), "a created part has the component's name")
+	assert.Regexp(t, `^karpenter-controller-zonal-shift-[0-9a-f]{7}$`, r.get("karpenter-controller-zonal-shift").String("name"))
+	assert.Equal(t, "KarpenterNodeRole-demo", r.get("karpenter-node").ImportID, "what exists is still imported")
+	assert.Equal(t, "arn:aws:iam::123456789012:policy/KarpenterControllerNodeLifecyclePolicy-demo", r.get("karpenter-controller-node-lifecycle").ImportID)
+	// The rules the install has now feed the new queue: each target is updated in place.
+	assert.Equal(t, "Karpenter-demo-RebalanceRule-3C4D5E6F7A8B/KarpenterInterruptionQueueTarget", r.get("karpenter-rebalance-target").ImportID)
+
+	withAgent := mergeArgs(t, adoptWithCluster(t, `{"absent":["eks-pod-identity-agent"]}`), `{"createPodIdentityAgent":true}`)
+	assert.Empty(t, renderArgs(t, withAgent).get("karpenter-pod-identity-agent").ImportID, "the agent turned on after adoption is installed")
+	assert.Equal(t, "demo:eks-pod-identity-agent", renderArgs(t, mergeArgs(t, adoptWithCluster(t, `{}`), `{"createPodIdentityAgent":true}`)).get("karpenter-pod-identity-agent").ImportID)
+
+	spot := `{"createSpotServiceLinkedRole":true}`
+	assert.Empty(t, renderArgs(t, mergeArgs(t, adoptWithCluster(t, `{"noSpotServiceLinkedRole":true}`), spot)).get("karpenter-spot-service-linked-role").ImportID)
+	assert.Equal(t, "arn:aws:iam::123456789012:role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot",
+		renderArgs(t, mergeArgs(t, adoptWithCluster(t, `{}`), spot)).get("karpenter-spot-service-linked-role").ImportID)
+
+	// An install that ran with IRSA has no association to import ("").
+	irsaBefore := withAdopt(t, adoptGettingStarted, `{"podIdentityAssociationId":""}`)
+	assert.Empty(t, renderArgs(t, irsaBefore).get("karpenter-pod-identity").ImportID)
+	assert.Contains(t, renderError(t, withAdopt(t, adoptGettingStarted, `{"podIdentityAssociationId":"assoc-1"}`)), `adopt.podIdentityAssociationId: "assoc-1" is not a pod identity association id`)
+}
+
+// A name the user gave adopt that does not exist is refused at its field, not left to the
+// engine's import error.
+func TestAdoptionRefusesAGivenNameThatDoesNotExist(t *testing.T) {
+	args := withAdopt(t, adoptWithCluster(t, `{"absent":["platform-karpenter-nodes","KarpenterControllerInterruptionPolicy-platform"]}`),
+		`{"nodeRoleName":"platform-karpenter-nodes","controllerPolicyNames":{"interruption":"KarpenterControllerInterruptionPolicy-platform"}}`)
+	msg := renderError(t, args)
+	assert.Contains(t, msg, `adopt.nodeRoleName: "platform-karpenter-nodes": no IAM role of that name exists where the aws provider looks`)
+	assert.Contains(t, msg, `adopt.controllerPolicyNames["interruption"]: "KarpenterControllerInterruptionPolicy-platform": no IAM policy of that name exists`)
+}
+
+// The pools and classes adopt names are imported; a pool or class added to the program later is
+// created beside them; one adopt names that the program does not declare is said to stay as it is.
+func TestAdoptionImportsOnlyTheNamedPoolsAndClasses(t *testing.T) {
+	grown := mergeArgs(t, adoptGettingStarted, `{"nodeClasses":[{"name":"default"},{"name":"arm"}],
+		"nodePools":[{"name":"default","nodeClassRef":"default"},{"name":"arm","nodeClassRef":"arm"}]}`)
+	r := renderArgs(t, grown)
+	assert.Equal(t, "default", r.get("karpenter-nodepool-default").ImportID)
+	assert.Equal(t, "default", r.get("karpenter-nodeclass-default").ImportID)
+	assert.Empty(t, r.get("karpenter-nodepool-arm").ImportID, "a pool added after adoption is created")
+	assert.Empty(t, r.get("karpenter-nodeclass-arm").ImportID, "a class added after adoption is created")
+	// kubectl's client-side apply owns the install's fields: the takeover forces the component's apply.
+	patchForce := func(name string) any {
+		annotations, _ := format.Lookup(r.get(name).Inputs, "metadata.annotations").(map[string]any)
+		return annotations["pulumi.com/patchForce"]
+	}
+	assert.Equal(t, "true", patchForce("karpenter-nodepool-default"))
+	assert.Equal(t, "true", patchForce("karpenter-nodeclass-default"))
+	assert.Nil(t, patchForce("karpenter-nodepool-arm"), "a pool the component creates is its own")
+
+	named := withAdopt(t, adoptGettingStarted, `{"nodePoolNames":["default","batch"]}`)
+	var said []string
+	for _, w := range renderWarnings(t, named) {
+		if strings.HasPrefix(w, "adopt.") {
+			said = append(said, w)
+		}
+	}
+	require.Len(t, said, 1, "%q", said)
+	assert.Contains(t, said[0], "adopt.nodePoolNames: the install's NodePool batch is not among nodePools: it stays in the cluster as it is, not managed by the component")
+
+	msg := renderError(t, withAdopt(t, adoptGettingStarted, `{"nodeClassNames":["Default"]}`))
+	assert.Contains(t, msg, "adopt.nodeClassNames[0]")
+}
+
+// The controller policies of an adopted install across each split of the official template
+// (v1.8.6 one policy, v1.9.0 five, v1.12.0 six): after the install was adopted at `from`, a
+// `version` of `to` imports the template's policies that `from` had and creates those `to` adds,
+// under the component's names; a policy `to` no longer has is not in the program (the engine
+// deletes it after the new ones are attached). Plan level: the lab upgrades 1.14 to 1.15 only.
+func TestAdoptedInstallUpgradesAcrossPolicySplits(t *testing.T) {
+	single := []string{"policy"}
+	five := []string{"node-lifecycle", "iam-integration", "eks-integration", "interruption", "resource-discovery"}
+	six := append(slices.Clone(five), "zonal-shift")
+	template := func(key string) string { return catalog.TemplatePolicyName(key, "demo") }
+	for _, c := range []struct {
+		from, to     string
+		had, now     []string
+		capacityRule bool
+	}{
+		{"1.8.6", "1.9.3", single, five, false},
+		{"1.8.6", "1.15.1", single, six, true},
+		{"1.9.3", "1.12.1", five, six, true},
+		{"1.11.6", "1.12.1", five, six, true},
+		{"1.12.1", "1.15.1", six, six, true},
+	} {
+		t.Run(c.from+"->"+c.to, func(t *testing.T) {
+			var absent []string
+			for _, key := range c.now {
+				if !slices.Contains(c.had, key) {
+					absent = append(absent, `"`+template(key)+`"`)
+				}
+			}
+			args := fmt.Sprintf(`{"clusterName":"demo","version":%q,"controllerIdentity":"irsa","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE",
+				"adopt":{"interruptionRuleNames":{%s}},"cluster":{"absent":[%s]}}`, c.to, adoptRules(c.capacityRule), strings.Join(absent, ","))
+			r := renderArgs(t, args)
+			var keys []string
+			for _, res := range r.Resources {
+				if key, ok := strings.CutPrefix(res.Name, "karpenter-controller-"); ok && res.Type == "aws:iam/policy:Policy" {
+					keys = append(keys, key)
+				}
+			}
+			assert.ElementsMatch(t, c.now, keys, "the policies of %s", c.to)
+			for _, key := range c.now {
+				policy := r.get("karpenter-controller-" + key)
+				if slices.Contains(c.had, key) {
+					assert.Equal(t, "arn:aws:iam::123456789012:policy/"+template(key), policy.ImportID, "%s: %s had it", key, c.from)
+					assert.Equal(t, "demo-karpenter/arn:aws:iam::123456789012:policy/"+template(key), r.get("karpenter-controller-"+key+"-attach").ImportID)
+					continue
+				}
+				assert.Empty(t, policy.ImportID, "%s: new in %s, created", key, c.to)
+				assert.Regexp(t, `^karpenter-controller-`+key+`-[0-9a-f]{7}$`, policy.String("name"))
+				assert.Empty(t, r.get("karpenter-controller-"+key+"-attach").ImportID)
+			}
+		})
+	}
+}
+
+// An adopting update that would change what Karpenter's drift hash covers in a running pool or
+// class (the component's tags on every class, a pinned AMI, a pool's taints) would replace every
+// node of it: refused at preview, naming the object, the fields and the two ways out; fields the
+// hash ignores (the subnet selector) and what the component leaves to the install's other managers
+// (the API server's defaults) are not changes.
+func TestAdoptionRefusesAChangeThatDriftsTheNodes(t *testing.T) {
+	// The guide's EC2NodeClass and NodePool as kubectl applied them, with the API server's defaults.
+	guideClass := `{"role":"KarpenterNodeRole-demo","amiSelectorTerms":[{"alias":"al2023@latest"}],
+		"subnetSelectorTerms":[{"tags":{"karpenter.sh/discovery":"demo"}}],"securityGroupSelectorTerms":[{"tags":{"karpenter.sh/discovery":"demo"}}],
+		"metadataOptions":{"httpEndpoint":"enabled","httpProtocolIPv6":"disabled","httpPutResponseHopLimit":1,"httpTokens":"required"}}`
+	guidePool := `{"template":{"spec":{"nodeClassRef":{"group":"karpenter.k8s.aws","kind":"EC2NodeClass","name":"default"},"expireAfter":"720h",
+		"requirements":[{"key":"kubernetes.io/arch","operator":"In","values":["amd64"]}]}},"limits":{"cpu":1000},"disruption":{"consolidationPolicy":"WhenEmptyOrUnderutilized","consolidateAfter":"1m"}}`
+	installed := func(class, pool string) string {
+		return adoptWithCluster(t, `{"installed":{"EC2NodeClass/default":`+class+`,"NodePool/default":`+pool+`}}`)
+	}
+	asRun := installed(guideClass, guidePool)
+	r := renderArgs(t, asRun)
+	assert.Equal(t, "default", r.get("karpenter-nodeclass-default").ImportID, "the guide's pair as it runs: adopted as it is")
+
+	tagged := mergeArgs(t, asRun, `{"tags":{"team":"platform"}}`)
+	msg := renderError(t, tagged)
+	assert.Contains(t, msg, "nodeClasses[0]: the install's EC2NodeClass default runs with other values of tags.team than this program sets (the component's `tags` go onto every node class")
+	assert.Contains(t, msg, "or set adopt.allowNodeReplacement: true to accept the rollout")
+	renderArgs(t, withAdopt(t, tagged, `{"allowNodeReplacement":true}`)) // accepted
+
+	pinned := installed(strings.Replace(guideClass, "al2023@latest", "al2023@v20260901", 1), guidePool)
+	assert.Contains(t, renderError(t, pinned), "other values of amiSelectorTerms than this program sets")
+
+	tainted := installed(guideClass, strings.Replace(guidePool, `"expireAfter":"720h"`, `"expireAfter":"720h","taints":[{"key":"dedicated","value":"batch","effect":"NoSchedule"}]`, 1))
+	renderArgs(t, tainted) // a field the component leaves alone stays as it runs: no drift
+	withTaint := mergeArgs(t, tainted, `{"nodePools":[{"name":"default","limits":{"cpu":"1000"},"taints":[{"key":"dedicated","value":"gpu","effect":"NoSchedule"}]}]}`)
+	assert.Contains(t, renderError(t, withTaint), "nodePools[0]: the install's NodePool default runs with other values of template.spec.taints")
+
+	otherSubnets := installed(strings.Replace(guideClass, `"subnetSelectorTerms":[{"tags":{"karpenter.sh/discovery":"demo"}}]`, `"subnetSelectorTerms":[{"id":"subnet-0a"}]`, 1), guidePool)
+	renderArgs(t, otherSubnets) // the hash ignores the subnet selector
+}
+
+// An install made before 0.32 has the template's instance profile, which its nodes run with: when
+// it is adopted at (or upgraded to) a version whose template makes none, the profile keeps its
+// name, imported, rather than being replaced by one of the component's.
+func TestAdoptionKeepsThePreV032InstanceProfile(t *testing.T) {
+	args := `{"clusterName":"demo","version":"1.14.1","controllerIdentity":"irsa","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE",
+		"adopt":{"interruptionRuleNames":{` + adoptRules(true) + `}}}`
+	profile := renderArgs(t, args).get("karpenter-node-profile")
+	assert.Equal(t, "KarpenterNodeInstanceProfile-demo", profile.ImportID)
+	assert.Equal(t, "KarpenterNodeInstanceProfile-demo", profile.String("name"))
+	created := renderArgs(t, mergeArgs(t, args, `{"cluster":{"absent":["KarpenterNodeInstanceProfile-demo"]}}`)).get("karpenter-node-profile")
+	assert.Empty(t, created.ImportID, "an install made from 0.32 has none: the component creates its own")
+	assert.Regexp(t, `^karpenter-node-profile-[0-9a-f]{7}$`, created.String("name"))
+}
+
+// A terraform-aws-modules v21 install's node role has three of the component's four AWS managed
+// policies (modules/karpenter: AmazonEKSWorkerNodePolicy, AmazonEKS_CNI_Policy,
+// AmazonEC2ContainerRegistryPullOnly): named in adopt.nodeRolePolicies, their attachments are
+// imported and the fourth is attached, where importing it would fail.
+func TestAdoptionAttachesTheNodePoliciesTheRoleLacks(t *testing.T) {
+	args := withAdopt(t, adoptGettingStarted, `{"nodeRoleName":"Karpenter-demo-20261128","nodeRolePolicies":["AmazonEKSWorkerNodePolicy","AmazonEKS_CNI_Policy","AmazonEC2ContainerRegistryPullOnly"]}`)
+	r := renderArgs(t, args)
+	for _, name := range []string{"karpenter-node-worker", "karpenter-node-cni", "karpenter-node-ecr"} {
+		assert.Contains(t, r.get(name).ImportID, "Karpenter-demo-20261128/arn:aws:iam::aws:policy/", name)
+	}
+	assert.Empty(t, r.get("karpenter-node-ssm").ImportID, "the role lacks AmazonSSMManagedInstanceCore: attached")
+	assert.Contains(t, renderError(t, withAdopt(t, adoptGettingStarted, `{"nodeRolePolicies":["arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy"]}`)),
+		`adopt.nodeRolePolicies[0]: "arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy" is not an IAM policy name`)
 }

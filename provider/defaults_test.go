@@ -87,7 +87,23 @@ func statedDefaults() []statedDefault {
 	add(adoptionAt+"nodeRoleName", "Default: `KarpenterNodeRole-<clusterName>`", "KarpenterNodeRole-<clusterName>", adopted("1.14.1", rules14, "karpenter-node"))
 	add(adoptionAt+"controllerRoleName", "Default: `<clusterName>-karpenter`", "<clusterName>-karpenter", adopted("1.14.1", rules14, "karpenter-controller"))
 	add(adoptionAt+"interruptionQueueName", "Default: `<clusterName>`", "<clusterName>", adopted("1.14.1", rules14, "karpenter-interruption"))
-	add(adoptionAt+"instanceProfileName", "Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32", "KarpenterNodeInstanceProfile-<clusterName>", adopted("0.31.4", rules031, "karpenter-node-profile"))
+	// The pool and class imported when adopt names none: the guide's, which the component's
+	// default pair is named like.
+	importedOf := func(child string) func(t *testing.T) string {
+		return func(t *testing.T) string {
+			args := mergeArgs(t, defaultArgs, `{"version": "1.14.1", "adopt": {"interruptionRuleNames": `+rules14+`}}`)
+			return `["` + renderOnce(t, args).get(child).ImportID + `"]`
+		}
+	}
+	add(adoptionAt+"nodePoolNames", "Default: `[\"default\"]`", `["default"]`, importedOf("karpenter-nodepool-default"))
+	add(adoptionAt+"nodeClassNames", "Default: `[\"default\"]`", `["default"]`, importedOf("karpenter-nodeclass-default"))
+	// Unset, a drifting change to an adopted class is refused (replacing nodes is not allowed).
+	add(adoptionAt+"allowNodeReplacement", "Default: `false`", "false", func(t *testing.T) string {
+		args := mergeArgs(t, defaultArgs, `{"version": "1.14.1", "tags": {"team": "a"}, "adopt": {"interruptionRuleNames": `+rules14+`},
+			"cluster": {"installed": {"EC2NodeClass/default": {"role": "KarpenterNodeRole-demo"}}}}`)
+		return fmt.Sprint(!strings.Contains(renderError(t, args), "adopt.allowNodeReplacement: true to accept"))
+	})
+	add(adoptionAt+"instanceProfileName", "Default: `KarpenterNodeInstanceProfile-<clusterName>` (the template's before 0.32", "KarpenterNodeInstanceProfile-<clusterName>", adopted("0.31.4", rules031, "karpenter-node-profile"))
 
 	// The component's inputs, from the plan of args that set none of them.
 	add(karpenterAt+"mode", "Default: `selfManaged`", "selfManaged", str(func(p *plan.Plan) any { return p.Mode }, def))

@@ -78,7 +78,7 @@ var generations = []*Generation{
 		Values:                  alphaValues,
 		CrdChart:                false,
 		DefaultNamespace:        "karpenter",
-		TemplateInstanceProfile: "KarpenterNodeInstanceProfile-%s",
+		TemplateInstanceProfile: preV032TemplateInstanceProfile,
 		AmiFamilies:             []string{"AL2", "Bottlerocket", "Ubuntu", "Windows2019", "Windows2022", "Custom"},
 		ConsolidationPolicies:   []string{"WhenEmpty", "WhenEmptyOrUnderutilized"},
 	},

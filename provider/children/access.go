@@ -104,7 +104,7 @@ func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resour
 			"principalArn": roleArn,
 			"type":         pulumi.String(entryType),
 			"tags":         b.plan.Deferred.Tags,
-		}, b.adoptingIf(known, accessEntryID(b.adoptedCluster(), principal))...)
+		}, b.adoptingIf(known && b.plan.Adopt != nil && b.plan.Adopt.AccessEntry, accessEntryID(b.adoptedCluster(), principal))...)
 		if err != nil {
 			return nil, err
 		}
@@ -195,14 +195,14 @@ func (b *builder) createPodIdentity(roleArn pulumi.StringOutput) ([]pulumi.Resou
 			"clusterName": b.plan.Deferred.ClusterName,
 			"addonName":   pulumi.String(podIdentityAgentAddon),
 			"tags":        b.plan.Deferred.Tags,
-		}, b.adopting(addonID(b.adoptedCluster(), podIdentityAgentAddon))...)
+		}, b.adoptingIf(b.plan.Adopt != nil && b.plan.Adopt.PodIdentityAgent, addonID(b.adoptedCluster(), podIdentityAgentAddon))...)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, addon)
 	}
 	var associationID string
-	if a := b.plan.Adopt; a != nil {
+	if a := b.plan.Adopt; a != nil && a.PodIdentityAssociationID != "" { // "": the install has none
 		associationID = podIdentityID(b.adoptedCluster(), a.PodIdentityAssociationID)
 	}
 	association, err := b.newChild(eksPodIdentity, "-pod-identity", pulumi.Map{
@@ -274,7 +274,8 @@ func (b *builder) createSpotServiceLinkedRole() ([]pulumi.Resource, error) {
 	if !b.plan.SpotServiceLinkedRole {
 		return nil, nil
 	}
-	opts := append([]pulumi.ResourceOption{pulumi.RetainOnDelete(true)}, b.adopting(b.spotServiceLinkedRoleArn())...)
+	adopted := b.plan.Adopt != nil && b.plan.Adopt.SpotServiceLinkedRole
+	opts := append([]pulumi.ResourceOption{pulumi.RetainOnDelete(true)}, b.adoptingIf(adopted, b.spotServiceLinkedRoleArn())...)
 	role, err := b.newChild(iamServiceLinkedRole, "-spot-service-linked-role", pulumi.Map{
 		"awsServiceName": pulumi.String("spot.amazonaws.com"),
 		"tags":           b.plan.Deferred.Tags,

@@ -1,10 +1,16 @@
 package children
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/internals"
@@ -15,6 +21,23 @@ import (
 // name, and the engine then updates in place whatever the inputs ask for differently. An import
 // whose inputs would replace the child fails instead ("previously-imported resources that still
 // specify an ID may not be replaced"), so adoption never replaces anything.
+
+// readAdoption reads which parts of the adopted install exist, before any child is registered
+// (plan.ReadAdoption): the children import those and create the others.
+func (b *builder) readAdoption() error {
+	if b.plan.Adopt == nil {
+		return nil
+	}
+	var keys []string
+	queueArn := ""
+	if b.plan.Interruption {
+		queueArn = b.aws.QueueArn(b.physicalName(catalog.QueueSuffix))
+	}
+	for _, p := range b.controllerPolicyLayout(queueArn) {
+		keys = append(keys, p.Key)
+	}
+	return b.plan.ReadAdoption(&awsReader{ctx: b.ctx, comp: b.parent}, b.aws, keys, podIdentityAgentAddon)
+}
 
 // adopting are the options of a child the running install has: import it by id, and keep the
 // properties in keep as they are (each would force a replacement and means nothing to the
@@ -145,4 +168,104 @@ func (b *builder) handOverCrds() ([]pulumi.Resource, error) {
 		out = append(out, patch)
 	}
 	return out, nil
+}
+
+// checkAdoptedDrift refuses, before any child is registered, a change to an adopted NodePool or
+// node class that Karpenter's drift covers: the promise of adopt is that nodes stay, and such a
+// change replaces every node of the object. Each object is read as it runs and compared with the
+// spec the component will apply. Once the kubernetes provider has applied an object (a field
+// manager pulumi-kubernetes...), it is the program's, and a later change is an ordinary one the
+// preview shows.
+func (b *builder) checkAdoptedDrift() error {
+	a := b.plan.Adopt
+	if a == nil || a.AllowNodeReplacement {
+		return nil
+	}
+	// The specs as the children will have them: the node role's name is known here (the adopted
+	// role's, the component's, or nodeRoleArn's), where the classes take it from the role itself.
+	b.node.roleName = b.knownNodeRoleName()
+	defer func() { b.node = nodeIAM{} }()
+	r := b.plan.Release
+	classes := map[string]inputs.NodeClassSpec{}
+	var errs []error
+	for _, c := range b.plan.Classes {
+		classes[c.Name] = c
+		if a.Installed(false, c.Name) {
+			errs = append(errs, b.checkDrift("-nodeclass-"+c.Name, r.NodeClass, false, c.Name, b.nodeClassSpec(c)))
+		}
+	}
+	for _, p := range b.plan.Pools {
+		if a.Installed(true, p.Name) {
+			errs = append(errs, b.checkDrift("-nodepool-"+p.Name, r.NodePool, true, p.Name, b.nodePoolSpec(p, classes[inputs.Deref(p.NodeClassRef, "")])))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkDrift compares one adopted pool (pool) or class, read as it runs, with body, the spec the
+// component will apply.
+func (b *builder) checkDrift(suffix string, kind catalog.ApiKind, pool bool, name string, body map[string]any) error {
+	path := b.plan.ObjectPath(pool, name)
+	live, err := b.readChild(kind.Token(), suffix+"-current", name)
+	if err != nil {
+		return err
+	}
+	spec := pulumi.ToMap(withUnknowns(body).(map[string]any))
+	got, err := internals.UnsafeAwaitOutput(b.ctx.Context(), pulumi.All(live.Metadata, live.Spec, spec.ToMapOutput()))
+	switch {
+	case err != nil:
+		return field.Invalidf(path, "reading the install's %s %s: %v", kind.Kind, name, err)
+	case !got.Known:
+		return nil // a value the preview does not know: the update shows the change, and Karpenter drifts as it would
+	}
+	v := got.Value.([]any)
+	metadata, _ := v[0].(map[string]any)
+	if appliedByPulumi(metadata) {
+		return nil
+	}
+	fields := plan.DriftingFields(pool, asJSON(v[2]), asJSON(v[1]))
+	if len(fields) == 0 {
+		return nil
+	}
+	why := ""
+	if !pool && slices.ContainsFunc(fields, func(f string) bool { return strings.HasPrefix(f, "tags") }) && b.plan.Deferred.Tags != nil {
+		why = " (the component's `tags` go onto every node class: leave them out until after the adoption, or accept the rollout)"
+	}
+	return field.Invalidf(path, "the install's %s %s runs with other values of %s than this program sets%s; Karpenter's drift covers them, so the adopting `up` would replace every node of it. Declare them as they run (`kubectl get %s %s -o yaml`), or set adopt.allowNodeReplacement: true to accept the rollout (paced by the pool's disruption budgets)",
+		kind.Kind, name, strings.Join(fields, ", "), why, strings.ToLower(kind.Kind), name)
+}
+
+// knownNodeRoleName is the node role's name without waiting for the role: the component's (the
+// adopted role's when adopting), or the name in nodeRoleArn.
+func (b *builder) knownNodeRoleName() pulumi.StringOutput {
+	if b.plan.CreateNodeRole {
+		name, _ := b.nodeRoleName()
+		return pulumi.String(name).ToStringOutput()
+	}
+	return b.plan.Deferred.NodeRoleArn.ToStringPtrOutput().Elem().ApplyT(inputs.NameFromArn).(pulumi.StringOutput)
+}
+
+// asJSON is v as JSON decodes it (maps of any, float64 numbers), as the API server's answer is:
+// the component's own values arrive typed (map[string]string, int).
+func asJSON(v any) map[string]any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var out map[string]any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// appliedByPulumi says whether the kubernetes provider has applied the object (its field
+// managers are pulumi-kubernetes-...; pulumi-kubernetes' server-side apply).
+func appliedByPulumi(metadata map[string]any) bool {
+	fields, _ := metadata["managedFields"].([]any)
+	for _, f := range fields {
+		entry, _ := f.(map[string]any)
+		if manager, _ := entry["manager"].(string); strings.HasPrefix(manager, "pulumi-kubernetes") {
+			return true
+		}
+	}
+	return false
 }

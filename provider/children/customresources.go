@@ -49,15 +49,26 @@ func (b *builder) createCustomResources(deps []pulumi.Resource) error {
 // so an upgrade across the boundary must update it in place — replacing it would delete the
 // live object (and drain its nodes) after creating its successor.
 func (b *builder) newCustomResource(suffix string, kind catalog.ApiKind, name string, body map[string]any, deps []pulumi.Resource) (*Child, error) {
-	// Pools and classes are cluster-scoped: an adopted one is imported by its name.
-	opts := append([]pulumi.ResourceOption{pulumi.DependsOn(deps)}, b.adopting(name)...)
+	// Pools and classes are cluster-scoped: one the adopted install has is imported by its name
+	// (the kubernetes provider cannot read one that may not exist, so adopt names them).
+	// (checkAdoptedDrift read them before any child.)
+	installed := b.plan.Adopt.Installed(kind == b.plan.Release.NodePool, name)
+	opts := append([]pulumi.ResourceOption{pulumi.DependsOn(deps)}, b.adoptingIf(installed, name)...)
 	for _, older := range catalog.PreviousAPIVersions[kind] {
 		opts = append(opts, pulumi.Aliases([]pulumi.Alias{{Type: pulumi.String(older.Token())}}))
+	}
+	metadata := pulumi.Map{"name": pulumi.String(name)}
+	if installed {
+		// The install applied it with kubectl, whose client-side apply owns every field it set
+		// (field manager kubectl-client-side-apply): the component's server-side apply of a value
+		// written otherwise (the guide's `cpu: 1000`, the component's "1000") would conflict and
+		// fail the preview. Taking the object over, the component takes those fields.
+		metadata["annotations"] = pulumi.StringMap{"pulumi.com/patchForce": pulumi.String("true")}
 	}
 	return b.newChild(kind.Token(), suffix, pulumi.Map{
 		"apiVersion": pulumi.String(kind.ApiVersion),
 		"kind":       pulumi.String(kind.Kind),
-		"metadata":   pulumi.Map{"name": pulumi.String(name)},
+		"metadata":   metadata,
 		"spec":       pulumi.ToMap(withUnknowns(body).(map[string]any)),
 	}, opts...)
 }

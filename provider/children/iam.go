@@ -292,9 +292,11 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 	}
 
 	for _, a := range b.nodePolicyAttachments() {
-		// The install has the AWS policies, not the extra ones the inputs add.
+		// The install has the AWS policies adopt names (by default all of the component's), not
+		// the extra ones the inputs add.
 		arn, known := a.arn.(pulumi.String)
-		adopt := b.adoptingIf(adopted && known && !a.extra, attachmentID(name, string(arn)))
+		attached := adopted && known && !a.extra && b.plan.Adopt.HasNodeRolePolicy(inputs.NameFromArn(string(arn)))
+		adopt := b.adoptingIf(attached, attachmentID(name, string(arn)))
 		att, err := b.newChild(iamRolePolicyAttach, a.suffix, pulumi.Map{"role": role.Name, "policyArn": a.arn}, adopt...)
 		if err != nil {
 			return nodeIAM{}, err

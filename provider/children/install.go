@@ -91,6 +91,12 @@ func newBuilder(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan) (*build
 		return nil, err
 	}
 	b.aws = aws
+	if err := b.readAdoption(); err != nil {
+		return nil, err
+	}
+	if err := b.checkAdoptedDrift(); err != nil {
+		return nil, err
+	}
 	if p.NodeAccess == inputs.NodeAccessAwsAuth {
 		// Read before the gate, which checks who owns its mapRoles.
 		if b.awsAuth, err = b.readChild(configMap, "-aws-auth-current", "kube-system/aws-auth"); err != nil {

@@ -277,6 +277,49 @@ func (r *awsReader) RoleExists(name string) (bool, error) {
 	return exists.(bool), err
 }
 
+// The reads of an adoption (plan.InstallReader): whether each part of the running install exists.
+
+func (r *awsReader) PolicyExists(arn string) (bool, error) {
+	return r.exists(InvokePolicy, struct {
+		Arn string `pulumi:"arn"`
+	}{arn})
+}
+
+func (r *awsReader) InstanceProfileExists(name string) (bool, error) {
+	return r.exists(InvokeInstanceProfile, struct {
+		Name string `pulumi:"name"`
+	}{name})
+}
+
+func (r *awsReader) QueueExists(name string) (bool, error) {
+	return r.exists(InvokeQueue, struct {
+		Name string `pulumi:"name"`
+	}{name})
+}
+
+func (r *awsReader) AccessEntryExists(cluster, principalArn string) (bool, error) {
+	return r.exists(InvokeAccessEntry, struct {
+		ClusterName  string `pulumi:"clusterName"`
+		PrincipalArn string `pulumi:"principalArn"`
+	}{cluster, principalArn})
+}
+
+func (r *awsReader) AddonExists(cluster, addon string) (bool, error) {
+	return r.exists(invokeAddon, struct {
+		AddonName   string `pulumi:"addonName"`
+		ClusterName string `pulumi:"clusterName"`
+	}{addon, cluster})
+}
+
+// exists reads what args name with token and says whether it exists (every pulumi-aws function
+// answers an id).
+func (r *awsReader) exists(token string, args any) (bool, error) {
+	var result struct {
+		ID string `pulumi:"id"`
+	}
+	return existence(r.invoke(token, args, &result))
+}
+
 // existence turns a read's error into whether the thing exists.
 func existence(err error) (bool, error) {
 	switch {
@@ -298,8 +341,9 @@ func notFound(err error) error {
 
 // notFoundPattern matches how pulumi-aws (terraform's data sources) reports a read of something
 // that does not exist: "couldn't find resource" (tfresource.NotFound), or the service's own
-// not-found error (ResourceNotFoundException, NoSuchEntity, ParameterNotFound, InvalidSubnetID.NotFound).
-var notFoundPattern = regexp.MustCompile(`couldn't find resource|ResourceNotFoundException|NoSuchEntity|ParameterNotFound|\.NotFound|no matching .* found`)
+// not-found error (ResourceNotFoundException, NoSuchEntity, ParameterNotFound, InvalidSubnetID.NotFound,
+// and SQS's AWS.SimpleQueueService.NonExistentQueue, QueueDoesNotExist in its JSON protocol).
+var notFoundPattern = regexp.MustCompile(`couldn't find resource|ResourceNotFoundException|NoSuchEntity|ParameterNotFound|\.NotFound|no matching .* found|NonExistentQueue|QueueDoesNotExist`)
 
 // runEnded says whether a read failed because the engine ended the run (another step failed),
 // which says nothing about the cluster.

@@ -50,6 +50,10 @@ const (
 	InvokeSecurityGroups = "aws:ec2/getSecurityGroups:getSecurityGroups"
 	InvokeParameter      = "aws:ssm/getParameter:getParameter"
 	InvokeRole           = "aws:iam/getRole:getRole"
+	// An adoption's reads of which parts of the install exist (plan.ReadAdoption).
+	InvokePolicy      = "aws:iam/getPolicy:getPolicy"
+	InvokeQueue       = "aws:sqs/getQueue:getQueue"
+	InvokeAccessEntry = "aws:eks/getAccessEntry:getAccessEntry"
 )
 
 // Child is a registered child and the outputs the component reads from it. A type without an
@@ -66,6 +70,8 @@ type Child struct {
 	Metadata pulumi.MapOutput `pulumi:"metadata"`
 	// Values: a Helm release's user-supplied values.
 	Values pulumi.MapOutput `pulumi:"values"`
+	// Spec: a custom resource's (an adopted NodePool or node class as it runs).
+	Spec pulumi.MapOutput `pulumi:"spec"`
 }
 
 // newChild registers a child of the component. Inputs that are nil (optional and unset) are

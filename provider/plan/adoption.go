@@ -1,6 +1,13 @@
 package plan
 
 import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 )
@@ -19,4 +26,215 @@ func (p *Plan) resolveAdoption(args inputs.KarpenterArgs) error {
 	names := args.Adopt.Names(p.Release, cluster)
 	p.Adopt = &names
 	return nil
+}
+
+// InstallReader answers whether a running install's parts exist in the account (the component
+// reads them through its aws provider: children/readcluster.go). Each answers false, nil for
+// something that does not exist.
+type InstallReader interface {
+	RoleExists(name string) (bool, error)
+	PolicyExists(arn string) (bool, error)
+	InstanceProfileExists(name string) (bool, error)
+	QueueExists(name string) (bool, error)
+	AccessEntryExists(cluster, principalArn string) (bool, error)
+	AddonExists(cluster, addon string) (bool, error)
+}
+
+// ReadAdoption reads, before any child is registered, which of the parts adopt names exist: those
+// are imported, and the others created under the component's own names. An adopted install grows
+// and upgrades that way: the policies a later Karpenter splits out (one controller policy to
+// v1.8, five from v1.9, six from v1.12), an access entry after aws-auth, the Pod Identity agent
+// turned on later. A name the user gave that does not exist is a finding at its field: importing
+// it would fail in the engine ("resource does not exist") without saying which input to fix.
+// After the first `up` every part is the component's and exists, so adopt changes nothing.
+// policyKeys are the layout keys of the controller policies the component has for its release.
+func (p *Plan) ReadAdoption(r InstallReader, aws catalog.AwsScope, policyKeys []string, podIdentityAgentAddon string) error {
+	a := p.Adopt
+	if a == nil {
+		return nil
+	}
+	cluster, _ := p.known.String("clusterName")
+	var errs []error
+	// keep reads whether the part named *name exists, and forgets the name when it does not.
+	keep := func(name *string, what string, exists func(string) (bool, error)) {
+		if *name == "" {
+			return
+		}
+		ok, err := exists(*name)
+		switch {
+		case err != nil:
+			errs = append(errs, field.Invalidf(field.NewPath("adopt"), "could not read %s %s of the install (%v); adopting reads each part it would import (README, Checks against the cluster)", what, *name, err))
+		case !ok && a.Given[*name] != nil:
+			errs = append(errs, field.Invalidf(a.Given[*name], "%q: no %s of that name exists where the aws provider looks (its account); check the name, or leave it unset for the component to create its own", *name, what))
+		case !ok:
+			*name = ""
+		}
+	}
+	if p.CreateNodeRole {
+		keep(&a.NodeRole, "IAM role", r.RoleExists)
+	}
+	if p.CreateInstanceProfile {
+		keep(&a.InstanceProfile, "IAM instance profile", r.InstanceProfileExists)
+	}
+	if p.CreateControllerIAM {
+		keep(&a.ControllerRole, "IAM role", r.RoleExists)
+		for _, key := range policyKeys {
+			name := a.ControllerPolicies[key]
+			keep(&name, "IAM policy", func(n string) (bool, error) { return r.PolicyExists(aws.PolicyArn(n)) })
+			a.ControllerPolicies[key] = name
+		}
+	}
+	if p.Interruption {
+		keep(&a.Queue, "SQS queue", r.QueueExists)
+	}
+	var err error
+	if principal, ok := p.adoptedNodeRoleArn(aws); ok && p.NodeAccess == inputs.NodeAccessEntry {
+		if a.AccessEntry, err = r.AccessEntryExists(cluster, principal); err != nil {
+			errs = append(errs, field.Invalidf(field.NewPath("adopt"), "could not read the access entry of %s on cluster %s (%v)", principal, cluster, err))
+		}
+	}
+	if p.CreatePodIdentityAgent {
+		if a.PodIdentityAgent, err = r.AddonExists(cluster, podIdentityAgentAddon); err != nil {
+			errs = append(errs, field.Invalidf(field.NewPath("adopt"), "could not read the %s add-on of cluster %s (%v)", podIdentityAgentAddon, cluster, err))
+		}
+	}
+	if p.SpotServiceLinkedRole {
+		if a.SpotServiceLinkedRole, err = r.RoleExists(catalog.SpotServiceLinkedRole); err != nil {
+			errs = append(errs, field.Invalidf(field.NewPath("adopt"), "could not read the IAM role %s (%v)", catalog.SpotServiceLinkedRole, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// adoptedNodeRoleArn is the ARN of the install's node role whose access entry an adoption may
+// import: the adopted role, or the nodeRoleArn the user gave. A node role the component creates
+// has none yet.
+func (p *Plan) adoptedNodeRoleArn(aws catalog.AwsScope) (string, bool) {
+	if !p.CreateNodeRole {
+		return p.known.String("nodeRoleArn")
+	}
+	if p.Adopt.NodeRole == "" {
+		return "", false
+	}
+	return aws.RoleArn(p.Adopt.NodeRole), true
+}
+
+// adoptWarnings are the install's pools and classes adopt names that the program does not
+// declare: they stay in the cluster, and the component does not manage them.
+func (p *Plan) adoptWarnings() []string {
+	if p.Adopt == nil {
+		return nil
+	}
+	var out []string
+	poolKind, classKind := p.Release.NodePool.Kind, p.Release.NodeClass.Kind
+	for _, name := range p.Adopt.NodePools {
+		if !slices.ContainsFunc(p.Pools, func(s inputs.NodePoolSpec) bool { return s.Name == name }) {
+			out = append(out, fmt.Sprintf("adopt.nodePoolNames: the install's %s %s is not among nodePools: it stays in the cluster as it is, not managed by the component (declare it to take it over, or delete it with kubectl)", poolKind, name))
+		}
+	}
+	for _, name := range p.Adopt.NodeClasses {
+		if !slices.ContainsFunc(p.Classes, func(s inputs.NodeClassSpec) bool { return s.Name == name }) {
+			out = append(out, fmt.Sprintf("adopt.nodeClassNames: the install's %s %s is not among nodeClasses: it stays in the cluster as it is, not managed by the component (its pools' nodes keep running on it)", classKind, name))
+		}
+	}
+	return out
+}
+
+// DriftingFields are the fields of an adopted NodePool (pool) or node class whose value the
+// component would change in the running object, that Karpenter's drift covers: each one replaces
+// every node of the object (catalog.NodeClassHashIgnored, NodePoolHashed). desired is the spec the
+// component applies, live the object's spec as the API server holds it. Only what the component
+// sets is compared, and a map only by its keys the component sets: what it leaves out stays as the
+// install's other field managers wrote it, defaults included. A class's amiSelectorTerms that
+// differ are named too (drift when the images they resolve to differ from the nodes').
+func DriftingFields(pool bool, desired, live map[string]any) []string {
+	var out []string
+	if pool {
+		d, _ := desired[catalog.NodePoolHashed].(map[string]any)
+		l, _ := live[catalog.NodePoolHashed].(map[string]any)
+		for _, path := range differences(d, l, catalog.NodePoolHashed) {
+			if !slices.ContainsFunc(catalog.NodePoolHashIgnored, func(ignored string) bool { return path == ignored || strings.HasPrefix(path, ignored+".") }) {
+				out = append(out, path)
+			}
+		}
+		return out
+	}
+	for _, path := range differences(desired, live, "") {
+		top, _, _ := strings.Cut(path, ".")
+		if top == catalog.DriftAMI || !slices.Contains(catalog.NodeClassHashIgnored, top) {
+			out = append(out, path)
+		}
+	}
+	return out
+}
+
+// differences are the paths under prefix where desired sets something live does not hold:
+// maps key by key, anything else (lists, scalars) whole, numbers by value.
+func differences(desired, live map[string]any, prefix string) []string {
+	var out []string
+	for _, key := range slices.Sorted(maps.Keys(desired)) {
+		path := key
+		if prefix != "" {
+			path = prefix + "." + key
+		}
+		want, got := desired[key], live[key]
+		if w, ok := want.(map[string]any); ok {
+			g, _ := got.(map[string]any)
+			out = append(out, differences(w, g, path)...)
+			continue
+		}
+		if !sameValue(want, got) {
+			out = append(out, path)
+		}
+	}
+	return out
+}
+
+// sameValue compares two JSON values, numbers by value (the API server answers 1 where the
+// component sends 1.0) and lists as Karpenter's hash does (SlicesAsSets).
+func sameValue(a, b any) bool {
+	na, aNum := number(a)
+	nb, bNum := number(b)
+	if aNum || bNum {
+		return aNum && bNum && na == nb
+	}
+	la, aList := a.([]any)
+	lb, bList := b.([]any)
+	if aList || bList {
+		if !aList || !bList || len(la) != len(lb) {
+			return false
+		}
+		for _, x := range la {
+			if !slices.ContainsFunc(lb, func(y any) bool { return sameValue(x, y) }) {
+				return false
+			}
+		}
+		return true
+	}
+	ma, aMap := a.(map[string]any)
+	mb, bMap := b.(map[string]any)
+	if aMap || bMap {
+		if !aMap || !bMap || len(ma) != len(mb) {
+			return false
+		}
+		for k, v := range ma {
+			if w, ok := mb[k]; !ok || !sameValue(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
+}
+
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	}
+	return 0, false
 }

@@ -48,7 +48,9 @@ func TestAdoptionTakesTheGettingStartedNames(t *testing.T) {
 	assert.Equal(t, "KarpenterNodeRole-demo", a.NodeRole) // cfn-v1.14 RoleName
 	assert.Equal(t, "demo-karpenter", a.ControllerRole)   // the guide's eksctl roleName
 	assert.Equal(t, "demo", a.Queue)                      // cfn-v1.14 QueueName
-	assert.Equal(t, "", a.InstanceProfile, "the 1.x template creates no instance profile")
+	// The 1.x template creates no instance profile: the name is the one an install made before
+	// 0.32 has, which the adoption imports when it exists (ReadAdoption).
+	assert.Equal(t, "KarpenterNodeInstanceProfile-demo", a.InstanceProfile)
 	assert.Equal(t, "KarpenterControllerNodeLifecyclePolicy-demo", a.ControllerPolicies["node-lifecycle"])
 	assert.Equal(t, "KarpenterControllerIAMIntegrationPolicy-demo", a.ControllerPolicies["iam-integration"])
 	assert.Equal(t, "KarpenterControllerEKSIntegrationPolicy-demo", a.ControllerPolicies["eks-integration"])

@@ -195,7 +195,7 @@ func (p *Plan) checkRunningInstall(c Cluster, r ClusterReader) (f Findings) {
 	case err != nil:
 		f.warnClusterf("could not read the IAM role %s, the node role of a getting-started install of Karpenter on cluster %s (%v): not checked whether one runs (the check needs iam:GetRole)", role, c.Name, err)
 	case exists:
-		f.errorf(at(field.NewPath("adopt")), "unset, and the IAM role %s exists: the node role Karpenter's getting-started guide creates for cluster %s. If Karpenter runs there, a second install would fail in the middle of `up` (its CRDs belong to no Helm release, and the release karpenter and the NodePool default exist); set adopt to take it over (docs/migrating.md, Adopting a running install). If only the IAM is left, set nodeRoleArn to that role to use it, or delete it", role, c.Name)
+		f.errorf(at(field.NewPath("adopt")), "unset, and the IAM role %s exists: the node role Karpenter's getting-started guide creates for cluster %s. If Karpenter runs there, a second install would fail in the middle of `up` (its CRDs belong to no Helm release, and the release karpenter and the NodePool default exist); set adopt to take it over (docs/migrating.md, Adopting a running install); if this stack adopted that install, keep adopt in the program (without it the component would name its children its own way and replace what it imported). If only the IAM is left, set nodeRoleArn to that role to use it, or delete it", role, c.Name)
 	}
 	return f
 }

@@ -221,6 +221,7 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 		}
 		p.Warnings = append(p.Warnings, inputs.PoolWarnings(p.PoolPath(i), pool, class, rel)...)
 	}
+	p.Warnings = append(p.Warnings, p.adoptWarnings()...)
 	return p, nil
 }
 

@@ -7,6 +7,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
@@ -67,6 +68,14 @@ func standalonePlan(name string, kind Kind, rel catalog.Release) *Plan {
 // component's lists, or a standalone resource's spec.
 func (p *Plan) PoolPath(i int) *field.Path  { return p.objectPath("nodePools", i) }
 func (p *Plan) ClassPath(i int) *field.Path { return p.objectPath("nodeClasses", i) }
+
+// ObjectPath is the path of the pool (pool) or class named name.
+func (p *Plan) ObjectPath(pool bool, name string) *field.Path {
+	if pool {
+		return p.PoolPath(slices.IndexFunc(p.Pools, func(s inputs.NodePoolSpec) bool { return s.Name == name }))
+	}
+	return p.ClassPath(slices.IndexFunc(p.Classes, func(s inputs.NodeClassSpec) bool { return s.Name == name }))
+}
 
 func (p *Plan) objectPath(list string, i int) *field.Path {
 	if p.Kind != KindComponent {

@@ -30,6 +30,10 @@ type Cluster struct {
 	NoSpotServiceLinkedRole bool `json:"noSpotServiceLinkedRole"`
 	// Roles are the account's IAM roles besides the Spot service-linked role, by name.
 	Roles []string `json:"roles"`
+	// Absent names what an adopted install lacks (adopt): IAM roles, policies and instance
+	// profiles and SQS queues by name, "access-entry" for the node role's access entry, an
+	// EKS add-on by its name. Everything else adopt names exists.
+	Absent []string `json:"absent"`
 	// Missing: there is no such cluster.
 	Missing bool `json:"missing"`
 
@@ -41,8 +45,19 @@ type Cluster struct {
 	AwsAuthManagers []FieldManager `json:"awsAuthManagers"`
 	CrdRelease      string         `json:"crdRelease"`
 	ReleaseValues   map[string]any `json:"releaseValues"`
+	// Installed are the adopted install's NodePools and node classes as they run, by
+	// `<kind>/<name>` (e.g. `EC2NodeClass/default`): their spec, applied by kubectl. One not given
+	// reads as the kubernetes provider applied it (the adoption done), which the drift check skips.
+	Installed map[string]map[string]any `json:"installed"`
 
-	name string
+	name     string
+	adopting bool
+}
+
+// has says whether the account has the IAM role, policy, instance profile, queue, access entry
+// or add-on name: without a cluster in the args, everything an adoption names exists.
+func (c *Cluster) has(name string) bool {
+	return c == nil || !slices.Contains(c.Absent, name)
 }
 
 // FieldManager is a manager of aws-auth's data.mapRoles: who wrote it, and how (Update, Apply).
@@ -85,6 +100,7 @@ func parseCluster(raw any, inputs map[string]any) (*Cluster, error) {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
 	c.name, _ = inputs["clusterName"].(string)
+	_, c.adopting = inputs["adopt"]
 	if c.AuthenticationMode == "" {
 		c.AuthenticationMode = "API_AND_CONFIG_MAP"
 	}
@@ -196,7 +212,8 @@ func (c *Cluster) call(token string, args presource.PropertyMap) (result presour
 		}
 		return mockMap(map[string]any{"id": arg("name"), "name": arg("name"), "type": "String", "value": "ami-0render"}), true, nil
 	case "aws:iam/getRole:getRole":
-		if spot := arg("name") == "AWSServiceRoleForEC2Spot"; spot && c.NoSpotServiceLinkedRole || !spot && !slices.Contains(c.Roles, arg("name")) {
+		installed := c.adopting && c.has(arg("name"))
+		if spot := arg("name") == "AWSServiceRoleForEC2Spot"; spot && c.NoSpotServiceLinkedRole || !spot && !installed && !slices.Contains(c.Roles, arg("name")) {
 			return nil, true, fmt.Errorf("reading IAM Role (%s): couldn't find resource", arg("name"))
 		}
 		return mockMap(map[string]any{"id": arg("name"), "name": arg("name"), "arn": fmt.Sprintf("arn:%s:iam::%s:role/%s", partition, account, arg("name"))}), true, nil

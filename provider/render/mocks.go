@@ -59,16 +59,43 @@ func (m *Mocks) call(token string, args presource.PropertyMap) (presource.Proper
 		return mockMap(map[string]any{"id": account, "accountId": account, "arn": "arn:aws:iam::" + account + ":user/render", "userId": "AIDARENDER"}), nil
 	case "aws:eks/getAddon:getAddon":
 		addon := arg("addonName")
-		if m.MissingAddons[addon] {
+		if m.MissingAddons[addon] || !m.Cluster.has(addon) {
 			return nil, fmt.Errorf("reading EKS Add-On (%s:%s): couldn't find resource", arg("clusterName"), addon)
 		}
 		return mockMap(map[string]any{"id": arg("clusterName") + ":" + addon, "addonName": addon, "addonVersion": "v1.3.8-eksbuild.2"}), nil
 	case "aws:iam/getInstanceProfile:getInstanceProfile":
 		// Instance profiles made by hand usually hold a role of the same name.
 		name := arg("name")
+		if !m.Cluster.has(name) {
+			return nil, fmt.Errorf("reading IAM Instance Profile (%s): couldn't find resource", name)
+		}
 		return mockMap(map[string]any{"id": name, "name": name, "path": "/",
 			"arn":     fmt.Sprintf("arn:%s:iam::%s:instance-profile/%s", partition, account, name),
 			"roleArn": fmt.Sprintf("arn:%s:iam::%s:role/%s", partition, account, name), "roleName": name}), nil
+	// An adoption's reads of the running install (plan.ReadAdoption), with no cluster in the args:
+	// everything it names exists.
+	case "aws:iam/getRole:getRole":
+		name := arg("name")
+		return mockMap(map[string]any{"id": name, "name": name, "arn": fmt.Sprintf("arn:%s:iam::%s:role/%s", partition, account, name)}), nil
+	case "aws:iam/getPolicy:getPolicy":
+		name := inputs.NameFromArn(arg("arn"))
+		if !m.Cluster.has(name) {
+			return nil, fmt.Errorf("reading IAM Policy (%s): couldn't find resource", arg("arn"))
+		}
+		return mockMap(map[string]any{"id": arg("arn"), "arn": arg("arn"), "name": name, "path": "/"}), nil
+	case "aws:sqs/getQueue:getQueue":
+		name := arg("name")
+		if !m.Cluster.has(name) {
+			return nil, fmt.Errorf("reading SQS Queue (%s) URL: operation error SQS: GetQueueUrl, api error AWS.SimpleQueueService.NonExistentQueue: The specified queue does not exist.", name)
+		}
+		url := fmt.Sprintf("https://sqs.%s.%s/%s/%s", region, dnsSuffix, account, name)
+		return mockMap(map[string]any{"id": url, "name": name, "url": url, "arn": fmt.Sprintf("arn:%s:sqs:%s:%s:%s", partition, region, account, name)}), nil
+	case "aws:eks/getAccessEntry:getAccessEntry":
+		id := arg("clusterName") + ":" + arg("principalArn")
+		if !m.Cluster.has("access-entry") {
+			return nil, fmt.Errorf("reading EKS Access Entry (%s): couldn't find resource", id)
+		}
+		return mockMap(map[string]any{"id": id, "clusterName": arg("clusterName"), "principalArn": arg("principalArn"), "type": "EC2_LINUX"}), nil
 	}
 	return nil, fmt.Errorf("render: no mock for invoke %s", token)
 }
@@ -105,6 +132,15 @@ func (m *Mocks) read(reg *Registration) (presource.PropertyMap, error) {
 			metadata["annotations"] = map[string]any{"meta.helm.sh/release-name": name, "meta.helm.sh/release-namespace": namespace}
 		}
 		return mockMap(map[string]any{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition", "metadata": metadata}), nil
+	case strings.HasPrefix(reg.Type, "kubernetes:karpenter."):
+		kind := reg.Type[strings.LastIndex(reg.Type, ":")+1:]
+		spec, ok := c.Installed[kind+"/"+reg.ReadID]
+		manager := "kubectl-client-side-apply"
+		if !ok {
+			spec, manager = map[string]any{}, "pulumi-kubernetes-render"
+		}
+		return mockMap(map[string]any{"kind": kind, "spec": spec, "metadata": map[string]any{"name": reg.ReadID,
+			"managedFields": []any{map[string]any{"manager": manager, "operation": "Apply"}}}}), nil
 	case reg.Type == "kubernetes:helm.sh/v3:Release" && strings.HasSuffix(reg.ReadID, "/karpenter"):
 		values := c.ReleaseValues
 		if values == nil {

@@ -25,8 +25,11 @@ import (
 // exists (updating in place what differs) and creates only what the install lacks; `up` takes it
 // over with the same instance, the same NodeClaim and the workload Running throughout (sampled
 // every 2 s), the CRDs now belong to the component's CRD release, and a second preview has
-// nothing to do. Then `up` to 1.15.1 and `destroy` behave as for an install the component made:
-// the node survives the upgrade, and the destroy leaves nothing running.
+// nothing to do. A program that would change what drifts the install's node (the component's
+// tags on its class) is refused at preview. Then `up` to 1.15.1 keeps the node; a program without
+// adopt is refused; the program grows (access entries instead of the aws-auth mapping, a pool and
+// class beside the install's), which is created rather than imported, and the new pool's node
+// joins; and `destroy` leaves nothing running.
 func TestKarpenterAdoption(t *testing.T) {
 	t.Parallel()
 	w := newKarpenterWorld(t)
@@ -63,14 +66,26 @@ func TestKarpenterAdoption(t *testing.T) {
 	// with the value the install set on the release that the component does not set itself
 	// (dnsPolicy) unless dropValues. The guide tagged the subnets and the
 	// security group: no discovery input.
-	dropValues := false
+	dropValues, grown, tagged := false, false, false
 	program := func(version string, adopt bool) lab.ProgramOptions {
 		in := "controllerIdentity: podIdentity\nnodeAccess: awsAuth\ncreateInstanceProfile: false\n"
+		if grown {
+			// After the adoption the program grows: access entries instead of the aws-auth
+			// mapping, and a pool and class beside the install's (declared as the component's
+			// default pool and class are, so those stay as they are).
+			in = "controllerIdentity: podIdentity\nnodeAccess: accessEntry\ncreateInstanceProfile: false\n" +
+				"nodeClasses:\n  - name: default\n  - name: batch\n" +
+				"nodePools:\n  - name: default\n    nodeClassRef: default\n    limits:\n      cpu: \"" + catalog.DefaultPoolCPULimit + "\"\n" +
+				"  - name: batch\n    nodeClassRef: batch\n"
+		}
 		if gs != nil && len(gs.Values) > 0 && !dropValues {
 			in += "values:\n  dnsPolicy: Default\n"
 		}
 		if version != "" {
 			in = "version: " + version + "\n" + in
+		}
+		if tagged {
+			in += "tags:\n  team: platform\n"
 		}
 		if adopt {
 			var rules []string
@@ -112,6 +127,20 @@ func TestKarpenterAdoption(t *testing.T) {
 		want := "values.dnsPolicy: Default on the running release kube-system/karpenter, set outside this program"
 		if !slices.ContainsFunc(p.Diagnostics, func(d diagnostic) bool { return strings.Contains(d.Message, want) }) {
 			t.Errorf("the preview does not say %q: %+v", want, p.Diagnostics)
+		}
+	})
+
+	// The component's tags go onto every node class, and a class's tags are in Karpenter's drift
+	// hash: adopting with tags would replace the install's node. The preview reads the class as
+	// the API server holds it and refuses, naming it and the way out.
+	t.Run("a change that would replace the install's nodes is refused at preview", func(t *testing.T) {
+		tagged = true
+		defer func() { tagged = false }()
+		w.programWith(program(from, true))
+		stdout, _, err := w.run(t, "preview", "--non-interactive")
+		want := "the install's EC2NodeClass default runs with other values of tags.team than this program sets"
+		if err == nil || !strings.Contains(stdout, want) || !strings.Contains(stdout, "adopt.allowNodeReplacement") {
+			t.Errorf("preview with tags (err %v) does not say %q:\n%s", err, want, lastLines(stdout, 30))
 		}
 	})
 
@@ -227,6 +256,59 @@ func TestKarpenterAdoption(t *testing.T) {
 		return
 	}
 
+	// adopt stays in the program, as docs/migrating.md says: without it the component would name
+	// its children its own way and replace what it imported, so the preview refuses, naming adopt.
+	t.Run("after the adoption, a program without adopt is refused at preview", func(t *testing.T) {
+		w.programWith(program("", false))
+		stdout, _, err := w.run(t, "preview", "--non-interactive")
+		want := "if this stack adopted that install, keep adopt in the program"
+		if err == nil || !strings.Contains(stdout, want) {
+			t.Errorf("preview without adopt (err %v) does not say %q:\n%s", err, want, lastLines(stdout, 30))
+		}
+	})
+
+	// What an adopted install grows by is created, not imported: the preview would otherwise fail
+	// importing what does not exist. The pool's node launches and joins through the access entry.
+	t.Run("a pool, a class and access entries added after the adoption launch a node", func(t *testing.T) {
+		grown = true
+		w.programWith(program("", true))
+		p := w.preview(t)
+		if errs := p.errors(); len(errs) > 0 {
+			t.Fatalf("preview errors: %v", errs)
+		}
+		ops := map[string]string{}
+		for _, s := range p.Steps {
+			ops[urnName(s.URN)] = s.Op
+			if len(s.ReplaceReasons) > 0 {
+				t.Errorf("%s would be replaced: %v", urnName(s.URN), s.ReplaceReasons)
+			}
+		}
+		for _, name := range []string{"karpenter-nodepool-batch", "karpenter-nodeclass-batch", "karpenter-node-access"} {
+			if ops[name] != "create" {
+				t.Errorf("the preview would %q %s, want create: %v", ops[name], name, ops)
+			}
+		}
+		for _, name := range []string{"karpenter-nodepool-default", "karpenter-nodeclass-default"} {
+			if op := ops[name]; op != "" && op != "same" { // `preview --json` leaves sames out
+				t.Errorf("the preview would %s %s, declared as the component's default", op, name)
+			}
+		}
+		w.up(t)
+		if err := lab.ScaleWorkloadOn(ctx, w.cs, 2, map[string]string{"node.kubernetes.io/instance-type": "m5.large", "karpenter.sh/nodepool": "batch"}); err != nil {
+			t.Fatal(err)
+		}
+		node = w.workloadOn(t, 2, 3*time.Minute, node.ID)
+		t.Logf("the batch pool's node %s runs the workload", node.ID)
+		for name, op := range w.preview(t).ops() {
+			if op != "same" && op != "read" {
+				t.Errorf("after the grown up the preview would still %s %s", op, name)
+			}
+		}
+	})
+	if t.Failed() {
+		return
+	}
+
 	t.Run("destroy with the node running leaves nothing running", func(t *testing.T) {
 		w.Engine.Timeout = 4 * time.Minute
 		defer func() { w.Engine.Timeout = 0 }()
@@ -234,7 +316,8 @@ func TestKarpenterAdoption(t *testing.T) {
 			t.Errorf("pulumi destroy: %v\n%s\n%s", err, lastLines(stdout, 30), stderr)
 		}
 		// Kept by design: the hand-over of the CRDs (the release deleted the CRDs themselves) and
-		// the node role's aws-auth mapping (nodeAccess: awsAuth).
+		// the node role's aws-auth mapping (nodeAccess: awsAuth until the program grew: it stayed
+		// when the program moved to access entries).
 		retained := []string{"karpenter-aws-auth"}
 		for _, crd := range mustRelease(t, from).CrdNames() {
 			retained = append(retained, "karpenter-crd-owner-"+crd)

@@ -214,11 +214,17 @@ func (c *Cluster) Relinquish(ctx context.Context, obj *unstructured.Unstructured
 
 // Create sends an object to the API server and returns what the server stored.
 func (c *Cluster) Create(ctx context.Context, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	return c.CreateAs(ctx, obj, "pulumi-kubernetes")
+}
+
+// CreateAs is Create by another client, under its field manager (kubectl's client-side apply is
+// kubectl-client-side-apply): the object's managedFields say who wrote it.
+func (c *Cluster) CreateAs(ctx context.Context, obj *unstructured.Unstructured, fieldManager string) (*unstructured.Unstructured, error) {
 	ri, err := c.resourceFor(obj)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := ri.Create(ctx, obj, metav1.CreateOptions{FieldManager: "pulumi-kubernetes"}); err != nil {
+	if _, err := ri.Create(ctx, obj, metav1.CreateOptions{FieldManager: fieldManager}); err != nil {
 		return nil, err
 	}
 	return ri.Get(ctx, obj.GetName(), metav1.GetOptions{})

@@ -12,10 +12,16 @@ namespace PulumiKarpenter.Karpenter.Inputs
 {
 
     /// <summary>
-    /// A running Karpenter install for the component to take over without replacing a node: every child the component would create is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and each NodePool and node class by its name (the getting-started guide's are both `default`). Keep `adopt` in the program after the first `up`: it holds the names of what was imported. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
+    /// A running Karpenter install for the component to take over without replacing a node: each child the install has is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. At each preview the component reads which of the named IAM roles, policies, instance profile, queue, access entry and Pod Identity add-on exist: those are imported, the others created under the component's own names (a policy a later Karpenter version splits out, access entries after aws-auth), and a name given here that does not exist is refused. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and the NodePools and node classes named in `nodePoolNames` and `nodeClassNames` by their names; other pools and classes are created. Keep `adopt` in the program after the first `up`: what it imported is then the component's, so keeping it changes nothing, and it holds the names. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
     /// </summary>
     public sealed class AdoptionArgs : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// Let the adopting `up` change fields of the install's NodePools and node classes that Karpenter's drift covers (a class's tags, userData, role, block devices, kubelet, AMI selection; a pool's template labels, taints, nodeClassRef, expireAfter), which replaces every node of that pool or class, paced by the pool's disruption budgets. Unset, the preview refuses such a change, naming the object and the fields: declare them as they run, or set this to accept the rollout. Default: `false`.
+        /// </summary>
+        [Input("allowNodeReplacement")]
+        public Input<bool>? AllowNodeReplacement { get; set; }
+
         [Input("controllerPolicyNames")]
         private InputMap<string>? _controllerPolicyNames;
 
@@ -35,7 +41,7 @@ namespace PulumiKarpenter.Karpenter.Inputs
         public Input<string>? ControllerRoleName { get; set; }
 
         /// <summary>
-        /// Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-&lt;clusterName&gt;` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+        /// Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-&lt;clusterName&gt;` (the template's before 0.32; from 0.32 the template creates none: an install made before 0.32 keeps this one when it exists, so its nodes' profile is not replaced, and otherwise the component creates its own).
         /// </summary>
         [Input("instanceProfileName")]
         public Input<string>? InstanceProfileName { get; set; }
@@ -58,14 +64,50 @@ namespace PulumiKarpenter.Karpenter.Inputs
             set => _interruptionRuleNames = value;
         }
 
+        [Input("nodeClassNames")]
+        private InputList<string>? _nodeClassNames;
+
+        /// <summary>
+        /// Names of the install's EC2NodeClasses (AWSNodeTemplates before 0.32) to import when `nodeClasses` declares them; a class not named here is created. Default: `["default"]` (the getting-started guide's).
+        /// </summary>
+        public InputList<string> NodeClassNames
+        {
+            get => _nodeClassNames ?? (_nodeClassNames = new InputList<string>());
+            set => _nodeClassNames = value;
+        }
+
+        [Input("nodePoolNames")]
+        private InputList<string>? _nodePoolNames;
+
+        /// <summary>
+        /// Names of the install's NodePools (Provisioners before 0.32) to import when `nodePools` declares them; a pool of `nodePools` not named here is created. A name here that `nodePools` does not declare stays in the cluster, not managed (a warning says so). Default: `["default"]` (the getting-started guide's).
+        /// </summary>
+        public InputList<string> NodePoolNames
+        {
+            get => _nodePoolNames ?? (_nodePoolNames = new InputList<string>());
+            set => _nodePoolNames = value;
+        }
+
         /// <summary>
         /// Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-&lt;clusterName&gt;` (the template's).
         /// </summary>
         [Input("nodeRoleName")]
         public Input<string>? NodeRoleName { get; set; }
 
+        [Input("nodeRolePolicies")]
+        private InputList<string>? _nodeRolePolicies;
+
         /// <summary>
-        /// Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name &lt;clusterName&gt; --namespace &lt;namespace&gt; --service-account &lt;serviceAccountName&gt;` prints it.
+        /// Names of the AWS managed policies attached to the install's node role (e.g. `AmazonEKSWorkerNodePolicy`): the component imports its attachment of each of its node policies named here and attaches the others. IAM cannot list them to the component (pulumi-aws has no function for a role's attached policies). terraform-aws-modules' `karpenter` module v21 attaches `AmazonEKSWorkerNodePolicy`, `AmazonEKS_CNI_Policy` and `AmazonEC2ContainerRegistryPullOnly` (no `AmazonSSMManagedInstanceCore`). Default: the component's own node policies for the version (the template's four).
+        /// </summary>
+        public InputList<string> NodeRolePolicies
+        {
+            get => _nodeRolePolicies ?? (_nodeRolePolicies = new InputList<string>());
+            set => _nodeRolePolicies = value;
+        }
+
+        /// <summary>
+        /// Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name &lt;clusterName&gt; --namespace &lt;namespace&gt; --service-account &lt;serviceAccountName&gt;` prints it. An empty id says the install has none (it ran with IRSA): the component creates it.
         /// </summary>
         [Input("podIdentityAssociationId")]
         public Input<string>? PodIdentityAssociationId { get; set; }

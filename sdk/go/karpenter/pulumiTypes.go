@@ -13,21 +13,29 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// A running Karpenter install for the component to take over without replacing a node: every child the component would create is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and each NodePool and node class by its name (the getting-started guide's are both `default`). Keep `adopt` in the program after the first `up`: it holds the names of what was imported. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
+// A running Karpenter install for the component to take over without replacing a node: each child the install has is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. At each preview the component reads which of the named IAM roles, policies, instance profile, queue, access entry and Pod Identity add-on exist: those are imported, the others created under the component's own names (a policy a later Karpenter version splits out, access entries after aws-auth), and a name given here that does not exist is refused. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and the NodePools and node classes named in `nodePoolNames` and `nodeClassNames` by their names; other pools and classes are created. Keep `adopt` in the program after the first `up`: what it imported is then the component's, so keeping it changes nothing, and it holds the names. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
 type Adoption struct {
+	// Let the adopting `up` change fields of the install's NodePools and node classes that Karpenter's drift covers (a class's tags, userData, role, block devices, kubelet, AMI selection; a pool's template labels, taints, nodeClassRef, expireAfter), which replaces every node of that pool or class, paced by the pool's disruption budgets. Unset, the preview refuses such a change, naming the object and the fields: declare them as they run, or set this to accept the rollout. Default: `false`.
+	AllowNodeReplacement *bool `pulumi:"allowNodeReplacement"`
 	// Names of the controller's managed policies to import (with their attachments to the controller role), keyed like the component's policies: `policy` where there is one (before 1.9); `node-lifecycle`, `iam-integration`, `eks-integration`, `interruption`, `resource-discovery` and `zonal-shift` where they are split (from 1.9). A key not given takes the template's name: `KarpenterControllerPolicy-<clusterName>`, `KarpenterControllerNodeLifecyclePolicy-<clusterName>`, `KarpenterControllerIAMIntegrationPolicy-<clusterName>`, and so on.
 	ControllerPolicyNames map[string]string `pulumi:"controllerPolicyNames"`
 	// Name of the controller role to import. Default: `<clusterName>-karpenter` (the role the guide's eksctl config creates for the service account).
 	ControllerRoleName *string `pulumi:"controllerRoleName"`
-	// Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+	// Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (the template's before 0.32; from 0.32 the template creates none: an install made before 0.32 keeps this one when it exists, so its nodes' profile is not replaced, and otherwise the component creates its own).
 	InstanceProfileName *string `pulumi:"instanceProfileName"`
 	// Name of the interruption queue to import (with its policy). Default: `<clusterName>` (the template's).
 	InterruptionQueueName *string `pulumi:"interruptionQueueName"`
 	// Names of the EventBridge rules that feed the interruption queue, keyed `scheduledChange`, `spotInterruption`, `rebalance`, `stateChange` and (from 1.10) `capacityReservation`. Required with `interruptionHandling`: CloudFormation names them `<stack>-<LogicalId>-<random>` (e.g. `Karpenter-my-cluster-ScheduledChangeRule-1A2B3C4D5E6F`); `aws events list-rule-names-by-target --target-arn <queue ARN>` lists them. An empty name says the install has no such rule (e.g. `capacityReservation`, which came with 1.10): the component creates it.
 	InterruptionRuleNames map[string]string `pulumi:"interruptionRuleNames"`
+	// Names of the install's EC2NodeClasses (AWSNodeTemplates before 0.32) to import when `nodeClasses` declares them; a class not named here is created. Default: `["default"]` (the getting-started guide's).
+	NodeClassNames []string `pulumi:"nodeClassNames"`
+	// Names of the install's NodePools (Provisioners before 0.32) to import when `nodePools` declares them; a pool of `nodePools` not named here is created. A name here that `nodePools` does not declare stays in the cluster, not managed (a warning says so). Default: `["default"]` (the getting-started guide's).
+	NodePoolNames []string `pulumi:"nodePoolNames"`
 	// Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-<clusterName>` (the template's).
 	NodeRoleName *string `pulumi:"nodeRoleName"`
-	// Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it.
+	// Names of the AWS managed policies attached to the install's node role (e.g. `AmazonEKSWorkerNodePolicy`): the component imports its attachment of each of its node policies named here and attaches the others. IAM cannot list them to the component (pulumi-aws has no function for a role's attached policies). terraform-aws-modules' `karpenter` module v21 attaches `AmazonEKSWorkerNodePolicy`, `AmazonEKS_CNI_Policy` and `AmazonEC2ContainerRegistryPullOnly` (no `AmazonSSMManagedInstanceCore`). Default: the component's own node policies for the version (the template's four).
+	NodeRolePolicies []string `pulumi:"nodeRolePolicies"`
+	// Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it. An empty id says the install has none (it ran with IRSA): the component creates it.
 	PodIdentityAssociationId *string `pulumi:"podIdentityAssociationId"`
 }
 
@@ -42,21 +50,29 @@ type AdoptionInput interface {
 	ToAdoptionOutputWithContext(context.Context) AdoptionOutput
 }
 
-// A running Karpenter install for the component to take over without replacing a node: every child the component would create is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and each NodePool and node class by its name (the getting-started guide's are both `default`). Keep `adopt` in the program after the first `up`: it holds the names of what was imported. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
+// A running Karpenter install for the component to take over without replacing a node: each child the install has is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. At each preview the component reads which of the named IAM roles, policies, instance profile, queue, access entry and Pod Identity add-on exist: those are imported, the others created under the component's own names (a policy a later Karpenter version splits out, access entries after aws-auth), and a name given here that does not exist is refused. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and the NodePools and node classes named in `nodePoolNames` and `nodeClassNames` by their names; other pools and classes are created. Keep `adopt` in the program after the first `up`: what it imported is then the component's, so keeping it changes nothing, and it holds the names. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
 type AdoptionArgs struct {
+	// Let the adopting `up` change fields of the install's NodePools and node classes that Karpenter's drift covers (a class's tags, userData, role, block devices, kubelet, AMI selection; a pool's template labels, taints, nodeClassRef, expireAfter), which replaces every node of that pool or class, paced by the pool's disruption budgets. Unset, the preview refuses such a change, naming the object and the fields: declare them as they run, or set this to accept the rollout. Default: `false`.
+	AllowNodeReplacement pulumi.BoolPtrInput `pulumi:"allowNodeReplacement"`
 	// Names of the controller's managed policies to import (with their attachments to the controller role), keyed like the component's policies: `policy` where there is one (before 1.9); `node-lifecycle`, `iam-integration`, `eks-integration`, `interruption`, `resource-discovery` and `zonal-shift` where they are split (from 1.9). A key not given takes the template's name: `KarpenterControllerPolicy-<clusterName>`, `KarpenterControllerNodeLifecyclePolicy-<clusterName>`, `KarpenterControllerIAMIntegrationPolicy-<clusterName>`, and so on.
 	ControllerPolicyNames pulumi.StringMapInput `pulumi:"controllerPolicyNames"`
 	// Name of the controller role to import. Default: `<clusterName>-karpenter` (the role the guide's eksctl config creates for the service account).
 	ControllerRoleName pulumi.StringPtrInput `pulumi:"controllerRoleName"`
-	// Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+	// Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (the template's before 0.32; from 0.32 the template creates none: an install made before 0.32 keeps this one when it exists, so its nodes' profile is not replaced, and otherwise the component creates its own).
 	InstanceProfileName pulumi.StringPtrInput `pulumi:"instanceProfileName"`
 	// Name of the interruption queue to import (with its policy). Default: `<clusterName>` (the template's).
 	InterruptionQueueName pulumi.StringPtrInput `pulumi:"interruptionQueueName"`
 	// Names of the EventBridge rules that feed the interruption queue, keyed `scheduledChange`, `spotInterruption`, `rebalance`, `stateChange` and (from 1.10) `capacityReservation`. Required with `interruptionHandling`: CloudFormation names them `<stack>-<LogicalId>-<random>` (e.g. `Karpenter-my-cluster-ScheduledChangeRule-1A2B3C4D5E6F`); `aws events list-rule-names-by-target --target-arn <queue ARN>` lists them. An empty name says the install has no such rule (e.g. `capacityReservation`, which came with 1.10): the component creates it.
 	InterruptionRuleNames pulumi.StringMapInput `pulumi:"interruptionRuleNames"`
+	// Names of the install's EC2NodeClasses (AWSNodeTemplates before 0.32) to import when `nodeClasses` declares them; a class not named here is created. Default: `["default"]` (the getting-started guide's).
+	NodeClassNames pulumi.StringArrayInput `pulumi:"nodeClassNames"`
+	// Names of the install's NodePools (Provisioners before 0.32) to import when `nodePools` declares them; a pool of `nodePools` not named here is created. A name here that `nodePools` does not declare stays in the cluster, not managed (a warning says so). Default: `["default"]` (the getting-started guide's).
+	NodePoolNames pulumi.StringArrayInput `pulumi:"nodePoolNames"`
 	// Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-<clusterName>` (the template's).
 	NodeRoleName pulumi.StringPtrInput `pulumi:"nodeRoleName"`
-	// Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it.
+	// Names of the AWS managed policies attached to the install's node role (e.g. `AmazonEKSWorkerNodePolicy`): the component imports its attachment of each of its node policies named here and attaches the others. IAM cannot list them to the component (pulumi-aws has no function for a role's attached policies). terraform-aws-modules' `karpenter` module v21 attaches `AmazonEKSWorkerNodePolicy`, `AmazonEKS_CNI_Policy` and `AmazonEC2ContainerRegistryPullOnly` (no `AmazonSSMManagedInstanceCore`). Default: the component's own node policies for the version (the template's four).
+	NodeRolePolicies pulumi.StringArrayInput `pulumi:"nodeRolePolicies"`
+	// Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it. An empty id says the install has none (it ran with IRSA): the component creates it.
 	PodIdentityAssociationId pulumi.StringPtrInput `pulumi:"podIdentityAssociationId"`
 }
 
@@ -113,7 +129,7 @@ func (i *adoptionPtrType) ToAdoptionPtrOutputWithContext(ctx context.Context) Ad
 	return pulumi.ToOutputWithContext(ctx, i).(AdoptionPtrOutput)
 }
 
-// A running Karpenter install for the component to take over without replacing a node: every child the component would create is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and each NodePool and node class by its name (the getting-started guide's are both `default`). Keep `adopt` in the program after the first `up`: it holds the names of what was imported. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
+// A running Karpenter install for the component to take over without replacing a node: each child the install has is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. At each preview the component reads which of the named IAM roles, policies, instance profile, queue, access entry and Pod Identity add-on exist: those are imported, the others created under the component's own names (a policy a later Karpenter version splits out, access entries after aws-auth), and a name given here that does not exist is refused. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and the NodePools and node classes named in `nodePoolNames` and `nodeClassNames` by their names; other pools and classes are created. Keep `adopt` in the program after the first `up`: what it imported is then the component's, so keeping it changes nothing, and it holds the names. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
 type AdoptionOutput struct{ *pulumi.OutputState }
 
 func (AdoptionOutput) ElementType() reflect.Type {
@@ -138,6 +154,11 @@ func (o AdoptionOutput) ToAdoptionPtrOutputWithContext(ctx context.Context) Adop
 	}).(AdoptionPtrOutput)
 }
 
+// Let the adopting `up` change fields of the install's NodePools and node classes that Karpenter's drift covers (a class's tags, userData, role, block devices, kubelet, AMI selection; a pool's template labels, taints, nodeClassRef, expireAfter), which replaces every node of that pool or class, paced by the pool's disruption budgets. Unset, the preview refuses such a change, naming the object and the fields: declare them as they run, or set this to accept the rollout. Default: `false`.
+func (o AdoptionOutput) AllowNodeReplacement() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v Adoption) *bool { return v.AllowNodeReplacement }).(pulumi.BoolPtrOutput)
+}
+
 // Names of the controller's managed policies to import (with their attachments to the controller role), keyed like the component's policies: `policy` where there is one (before 1.9); `node-lifecycle`, `iam-integration`, `eks-integration`, `interruption`, `resource-discovery` and `zonal-shift` where they are split (from 1.9). A key not given takes the template's name: `KarpenterControllerPolicy-<clusterName>`, `KarpenterControllerNodeLifecyclePolicy-<clusterName>`, `KarpenterControllerIAMIntegrationPolicy-<clusterName>`, and so on.
 func (o AdoptionOutput) ControllerPolicyNames() pulumi.StringMapOutput {
 	return o.ApplyT(func(v Adoption) map[string]string { return v.ControllerPolicyNames }).(pulumi.StringMapOutput)
@@ -148,7 +169,7 @@ func (o AdoptionOutput) ControllerRoleName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Adoption) *string { return v.ControllerRoleName }).(pulumi.StringPtrOutput)
 }
 
-// Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+// Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (the template's before 0.32; from 0.32 the template creates none: an install made before 0.32 keeps this one when it exists, so its nodes' profile is not replaced, and otherwise the component creates its own).
 func (o AdoptionOutput) InstanceProfileName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Adoption) *string { return v.InstanceProfileName }).(pulumi.StringPtrOutput)
 }
@@ -163,12 +184,27 @@ func (o AdoptionOutput) InterruptionRuleNames() pulumi.StringMapOutput {
 	return o.ApplyT(func(v Adoption) map[string]string { return v.InterruptionRuleNames }).(pulumi.StringMapOutput)
 }
 
+// Names of the install's EC2NodeClasses (AWSNodeTemplates before 0.32) to import when `nodeClasses` declares them; a class not named here is created. Default: `["default"]` (the getting-started guide's).
+func (o AdoptionOutput) NodeClassNames() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Adoption) []string { return v.NodeClassNames }).(pulumi.StringArrayOutput)
+}
+
+// Names of the install's NodePools (Provisioners before 0.32) to import when `nodePools` declares them; a pool of `nodePools` not named here is created. A name here that `nodePools` does not declare stays in the cluster, not managed (a warning says so). Default: `["default"]` (the getting-started guide's).
+func (o AdoptionOutput) NodePoolNames() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Adoption) []string { return v.NodePoolNames }).(pulumi.StringArrayOutput)
+}
+
 // Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-<clusterName>` (the template's).
 func (o AdoptionOutput) NodeRoleName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Adoption) *string { return v.NodeRoleName }).(pulumi.StringPtrOutput)
 }
 
-// Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it.
+// Names of the AWS managed policies attached to the install's node role (e.g. `AmazonEKSWorkerNodePolicy`): the component imports its attachment of each of its node policies named here and attaches the others. IAM cannot list them to the component (pulumi-aws has no function for a role's attached policies). terraform-aws-modules' `karpenter` module v21 attaches `AmazonEKSWorkerNodePolicy`, `AmazonEKS_CNI_Policy` and `AmazonEC2ContainerRegistryPullOnly` (no `AmazonSSMManagedInstanceCore`). Default: the component's own node policies for the version (the template's four).
+func (o AdoptionOutput) NodeRolePolicies() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Adoption) []string { return v.NodeRolePolicies }).(pulumi.StringArrayOutput)
+}
+
+// Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it. An empty id says the install has none (it ran with IRSA): the component creates it.
 func (o AdoptionOutput) PodIdentityAssociationId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Adoption) *string { return v.PodIdentityAssociationId }).(pulumi.StringPtrOutput)
 }
@@ -197,6 +233,16 @@ func (o AdoptionPtrOutput) Elem() AdoptionOutput {
 	}).(AdoptionOutput)
 }
 
+// Let the adopting `up` change fields of the install's NodePools and node classes that Karpenter's drift covers (a class's tags, userData, role, block devices, kubelet, AMI selection; a pool's template labels, taints, nodeClassRef, expireAfter), which replaces every node of that pool or class, paced by the pool's disruption budgets. Unset, the preview refuses such a change, naming the object and the fields: declare them as they run, or set this to accept the rollout. Default: `false`.
+func (o AdoptionPtrOutput) AllowNodeReplacement() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Adoption) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.AllowNodeReplacement
+	}).(pulumi.BoolPtrOutput)
+}
+
 // Names of the controller's managed policies to import (with their attachments to the controller role), keyed like the component's policies: `policy` where there is one (before 1.9); `node-lifecycle`, `iam-integration`, `eks-integration`, `interruption`, `resource-discovery` and `zonal-shift` where they are split (from 1.9). A key not given takes the template's name: `KarpenterControllerPolicy-<clusterName>`, `KarpenterControllerNodeLifecyclePolicy-<clusterName>`, `KarpenterControllerIAMIntegrationPolicy-<clusterName>`, and so on.
 func (o AdoptionPtrOutput) ControllerPolicyNames() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Adoption) map[string]string {
@@ -217,7 +263,7 @@ func (o AdoptionPtrOutput) ControllerRoleName() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+// Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (the template's before 0.32; from 0.32 the template creates none: an install made before 0.32 keeps this one when it exists, so its nodes' profile is not replaced, and otherwise the component creates its own).
 func (o AdoptionPtrOutput) InstanceProfileName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Adoption) *string {
 		if v == nil {
@@ -247,6 +293,26 @@ func (o AdoptionPtrOutput) InterruptionRuleNames() pulumi.StringMapOutput {
 	}).(pulumi.StringMapOutput)
 }
 
+// Names of the install's EC2NodeClasses (AWSNodeTemplates before 0.32) to import when `nodeClasses` declares them; a class not named here is created. Default: `["default"]` (the getting-started guide's).
+func (o AdoptionPtrOutput) NodeClassNames() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Adoption) []string {
+		if v == nil {
+			return nil
+		}
+		return v.NodeClassNames
+	}).(pulumi.StringArrayOutput)
+}
+
+// Names of the install's NodePools (Provisioners before 0.32) to import when `nodePools` declares them; a pool of `nodePools` not named here is created. A name here that `nodePools` does not declare stays in the cluster, not managed (a warning says so). Default: `["default"]` (the getting-started guide's).
+func (o AdoptionPtrOutput) NodePoolNames() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Adoption) []string {
+		if v == nil {
+			return nil
+		}
+		return v.NodePoolNames
+	}).(pulumi.StringArrayOutput)
+}
+
 // Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-<clusterName>` (the template's).
 func (o AdoptionPtrOutput) NodeRoleName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Adoption) *string {
@@ -257,7 +323,17 @@ func (o AdoptionPtrOutput) NodeRoleName() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it.
+// Names of the AWS managed policies attached to the install's node role (e.g. `AmazonEKSWorkerNodePolicy`): the component imports its attachment of each of its node policies named here and attaches the others. IAM cannot list them to the component (pulumi-aws has no function for a role's attached policies). terraform-aws-modules' `karpenter` module v21 attaches `AmazonEKSWorkerNodePolicy`, `AmazonEKS_CNI_Policy` and `AmazonEC2ContainerRegistryPullOnly` (no `AmazonSSMManagedInstanceCore`). Default: the component's own node policies for the version (the template's four).
+func (o AdoptionPtrOutput) NodeRolePolicies() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Adoption) []string {
+		if v == nil {
+			return nil
+		}
+		return v.NodeRolePolicies
+	}).(pulumi.StringArrayOutput)
+}
+
+// Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it. An empty id says the install has none (it ran with IRSA): the component creates it.
 func (o AdoptionPtrOutput) PodIdentityAssociationId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Adoption) *string {
 		if v == nil {

@@ -7,9 +7,13 @@ import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
 /**
- * A running Karpenter install for the component to take over without replacing a node: every child the component would create is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and each NodePool and node class by its name (the getting-started guide's are both `default`). Keep `adopt` in the program after the first `up`: it holds the names of what was imported. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
+ * A running Karpenter install for the component to take over without replacing a node: each child the install has is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. At each preview the component reads which of the named IAM roles, policies, instance profile, queue, access entry and Pod Identity add-on exist: those are imported, the others created under the component's own names (a policy a later Karpenter version splits out, access entries after aws-auth), and a name given here that does not exist is refused. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and the NodePools and node classes named in `nodePoolNames` and `nodeClassNames` by their names; other pools and classes are created. Keep `adopt` in the program after the first `up`: what it imported is then the component's, so keeping it changes nothing, and it holds the names. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
  */
 export interface AdoptionArgs {
+    /**
+     * Let the adopting `up` change fields of the install's NodePools and node classes that Karpenter's drift covers (a class's tags, userData, role, block devices, kubelet, AMI selection; a pool's template labels, taints, nodeClassRef, expireAfter), which replaces every node of that pool or class, paced by the pool's disruption budgets. Unset, the preview refuses such a change, naming the object and the fields: declare them as they run, or set this to accept the rollout. Default: `false`.
+     */
+    allowNodeReplacement?: pulumi.Input<boolean | undefined>;
     /**
      * Names of the controller's managed policies to import (with their attachments to the controller role), keyed like the component's policies: `policy` where there is one (before 1.9); `node-lifecycle`, `iam-integration`, `eks-integration`, `interruption`, `resource-discovery` and `zonal-shift` where they are split (from 1.9). A key not given takes the template's name: `KarpenterControllerPolicy-<clusterName>`, `KarpenterControllerNodeLifecyclePolicy-<clusterName>`, `KarpenterControllerIAMIntegrationPolicy-<clusterName>`, and so on.
      */
@@ -19,7 +23,7 @@ export interface AdoptionArgs {
      */
     controllerRoleName?: pulumi.Input<string | undefined>;
     /**
-     * Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+     * Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (the template's before 0.32; from 0.32 the template creates none: an install made before 0.32 keeps this one when it exists, so its nodes' profile is not replaced, and otherwise the component creates its own).
      */
     instanceProfileName?: pulumi.Input<string | undefined>;
     /**
@@ -31,11 +35,23 @@ export interface AdoptionArgs {
      */
     interruptionRuleNames?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
+     * Names of the install's EC2NodeClasses (AWSNodeTemplates before 0.32) to import when `nodeClasses` declares them; a class not named here is created. Default: `["default"]` (the getting-started guide's).
+     */
+    nodeClassNames?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Names of the install's NodePools (Provisioners before 0.32) to import when `nodePools` declares them; a pool of `nodePools` not named here is created. A name here that `nodePools` does not declare stays in the cluster, not managed (a warning says so). Default: `["default"]` (the getting-started guide's).
+     */
+    nodePoolNames?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
      * Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-<clusterName>` (the template's).
      */
     nodeRoleName?: pulumi.Input<string | undefined>;
     /**
-     * Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it.
+     * Names of the AWS managed policies attached to the install's node role (e.g. `AmazonEKSWorkerNodePolicy`): the component imports its attachment of each of its node policies named here and attaches the others. IAM cannot list them to the component (pulumi-aws has no function for a role's attached policies). terraform-aws-modules' `karpenter` module v21 attaches `AmazonEKSWorkerNodePolicy`, `AmazonEKS_CNI_Policy` and `AmazonEC2ContainerRegistryPullOnly` (no `AmazonSSMManagedInstanceCore`). Default: the component's own node policies for the version (the template's four).
+     */
+    nodeRolePolicies?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it. An empty id says the install has none (it ran with IRSA): the component creates it.
      */
     podIdentityAssociationId?: pulumi.Input<string | undefined>;
 }

@@ -78,7 +78,11 @@ __all__ = [
 
 class AdoptionArgsDict(TypedDict):
     """
-    A running Karpenter install for the component to take over without replacing a node: every child the component would create is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and each NodePool and node class by its name (the getting-started guide's are both `default`). Keep `adopt` in the program after the first `up`: it holds the names of what was imported. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
+    A running Karpenter install for the component to take over without replacing a node: each child the install has is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. At each preview the component reads which of the named IAM roles, policies, instance profile, queue, access entry and Pod Identity add-on exist: those are imported, the others created under the component's own names (a policy a later Karpenter version splits out, access entries after aws-auth), and a name given here that does not exist is refused. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and the NodePools and node classes named in `nodePoolNames` and `nodeClassNames` by their names; other pools and classes are created. Keep `adopt` in the program after the first `up`: what it imported is then the component's, so keeping it changes nothing, and it holds the names. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
+    """
+    allow_node_replacement: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Let the adopting `up` change fields of the install's NodePools and node classes that Karpenter's drift covers (a class's tags, userData, role, block devices, kubelet, AMI selection; a pool's template labels, taints, nodeClassRef, expireAfter), which replaces every node of that pool or class, paced by the pool's disruption budgets. Unset, the preview refuses such a change, naming the object and the fields: declare them as they run, or set this to accept the rollout. Default: `false`.
     """
     controller_policy_names: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
@@ -90,7 +94,7 @@ class AdoptionArgsDict(TypedDict):
     """
     instance_profile_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+    Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (the template's before 0.32; from 0.32 the template creates none: an install made before 0.32 keeps this one when it exists, so its nodes' profile is not replaced, and otherwise the component creates its own).
     """
     interruption_queue_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -100,36 +104,58 @@ class AdoptionArgsDict(TypedDict):
     """
     Names of the EventBridge rules that feed the interruption queue, keyed `scheduledChange`, `spotInterruption`, `rebalance`, `stateChange` and (from 1.10) `capacityReservation`. Required with `interruptionHandling`: CloudFormation names them `<stack>-<LogicalId>-<random>` (e.g. `Karpenter-my-cluster-ScheduledChangeRule-1A2B3C4D5E6F`); `aws events list-rule-names-by-target --target-arn <queue ARN>` lists them. An empty name says the install has no such rule (e.g. `capacityReservation`, which came with 1.10): the component creates it.
     """
+    node_class_names: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Names of the install's EC2NodeClasses (AWSNodeTemplates before 0.32) to import when `nodeClasses` declares them; a class not named here is created. Default: `["default"]` (the getting-started guide's).
+    """
+    node_pool_names: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Names of the install's NodePools (Provisioners before 0.32) to import when `nodePools` declares them; a pool of `nodePools` not named here is created. A name here that `nodePools` does not declare stays in the cluster, not managed (a warning says so). Default: `["default"]` (the getting-started guide's).
+    """
     node_role_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-<clusterName>` (the template's).
     """
+    node_role_policies: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Names of the AWS managed policies attached to the install's node role (e.g. `AmazonEKSWorkerNodePolicy`): the component imports its attachment of each of its node policies named here and attaches the others. IAM cannot list them to the component (pulumi-aws has no function for a role's attached policies). terraform-aws-modules' `karpenter` module v21 attaches `AmazonEKSWorkerNodePolicy`, `AmazonEKS_CNI_Policy` and `AmazonEC2ContainerRegistryPullOnly` (no `AmazonSSMManagedInstanceCore`). Default: the component's own node policies for the version (the template's four).
+    """
     pod_identity_association_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it.
+    Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it. An empty id says the install has none (it ran with IRSA): the component creates it.
     """
 
 @pulumi.input_type
 class AdoptionArgs:
     def __init__(__self__, *,
+                 allow_node_replacement: pulumi.Input[Optional[_builtins.bool]] = None,
                  controller_policy_names: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  controller_role_name: pulumi.Input[Optional[_builtins.str]] = None,
                  instance_profile_name: pulumi.Input[Optional[_builtins.str]] = None,
                  interruption_queue_name: pulumi.Input[Optional[_builtins.str]] = None,
                  interruption_rule_names: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 node_class_names: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 node_pool_names: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  node_role_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 node_role_policies: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  pod_identity_association_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        A running Karpenter install for the component to take over without replacing a node: every child the component would create is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and each NodePool and node class by its name (the getting-started guide's are both `default`). Keep `adopt` in the program after the first `up`: it holds the names of what was imported. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
+        A running Karpenter install for the component to take over without replacing a node: each child the install has is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. At each preview the component reads which of the named IAM roles, policies, instance profile, queue, access entry and Pod Identity add-on exist: those are imported, the others created under the component's own names (a policy a later Karpenter version splits out, access entries after aws-auth), and a name given here that does not exist is refused. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and the NodePools and node classes named in `nodePoolNames` and `nodeClassNames` by their names; other pools and classes are created. Keep `adopt` in the program after the first `up`: what it imported is then the component's, so keeping it changes nothing, and it holds the names. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
 
+        :param pulumi.Input[_builtins.bool] allow_node_replacement: Let the adopting `up` change fields of the install's NodePools and node classes that Karpenter's drift covers (a class's tags, userData, role, block devices, kubelet, AMI selection; a pool's template labels, taints, nodeClassRef, expireAfter), which replaces every node of that pool or class, paced by the pool's disruption budgets. Unset, the preview refuses such a change, naming the object and the fields: declare them as they run, or set this to accept the rollout. Default: `false`.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] controller_policy_names: Names of the controller's managed policies to import (with their attachments to the controller role), keyed like the component's policies: `policy` where there is one (before 1.9); `node-lifecycle`, `iam-integration`, `eks-integration`, `interruption`, `resource-discovery` and `zonal-shift` where they are split (from 1.9). A key not given takes the template's name: `KarpenterControllerPolicy-<clusterName>`, `KarpenterControllerNodeLifecyclePolicy-<clusterName>`, `KarpenterControllerIAMIntegrationPolicy-<clusterName>`, and so on.
         :param pulumi.Input[_builtins.str] controller_role_name: Name of the controller role to import. Default: `<clusterName>-karpenter` (the role the guide's eksctl config creates for the service account).
-        :param pulumi.Input[_builtins.str] instance_profile_name: Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+        :param pulumi.Input[_builtins.str] instance_profile_name: Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (the template's before 0.32; from 0.32 the template creates none: an install made before 0.32 keeps this one when it exists, so its nodes' profile is not replaced, and otherwise the component creates its own).
         :param pulumi.Input[_builtins.str] interruption_queue_name: Name of the interruption queue to import (with its policy). Default: `<clusterName>` (the template's).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] interruption_rule_names: Names of the EventBridge rules that feed the interruption queue, keyed `scheduledChange`, `spotInterruption`, `rebalance`, `stateChange` and (from 1.10) `capacityReservation`. Required with `interruptionHandling`: CloudFormation names them `<stack>-<LogicalId>-<random>` (e.g. `Karpenter-my-cluster-ScheduledChangeRule-1A2B3C4D5E6F`); `aws events list-rule-names-by-target --target-arn <queue ARN>` lists them. An empty name says the install has no such rule (e.g. `capacityReservation`, which came with 1.10): the component creates it.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] node_class_names: Names of the install's EC2NodeClasses (AWSNodeTemplates before 0.32) to import when `nodeClasses` declares them; a class not named here is created. Default: `["default"]` (the getting-started guide's).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] node_pool_names: Names of the install's NodePools (Provisioners before 0.32) to import when `nodePools` declares them; a pool of `nodePools` not named here is created. A name here that `nodePools` does not declare stays in the cluster, not managed (a warning says so). Default: `["default"]` (the getting-started guide's).
         :param pulumi.Input[_builtins.str] node_role_name: Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-<clusterName>` (the template's).
-        :param pulumi.Input[_builtins.str] pod_identity_association_id: Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] node_role_policies: Names of the AWS managed policies attached to the install's node role (e.g. `AmazonEKSWorkerNodePolicy`): the component imports its attachment of each of its node policies named here and attaches the others. IAM cannot list them to the component (pulumi-aws has no function for a role's attached policies). terraform-aws-modules' `karpenter` module v21 attaches `AmazonEKSWorkerNodePolicy`, `AmazonEKS_CNI_Policy` and `AmazonEC2ContainerRegistryPullOnly` (no `AmazonSSMManagedInstanceCore`). Default: the component's own node policies for the version (the template's four).
+        :param pulumi.Input[_builtins.str] pod_identity_association_id: Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it. An empty id says the install has none (it ran with IRSA): the component creates it.
         """
+        if allow_node_replacement is not None:
+            pulumi.set(__self__, "allow_node_replacement", allow_node_replacement)
         if controller_policy_names is not None:
             pulumi.set(__self__, "controller_policy_names", controller_policy_names)
         if controller_role_name is not None:
@@ -140,10 +166,28 @@ class AdoptionArgs:
             pulumi.set(__self__, "interruption_queue_name", interruption_queue_name)
         if interruption_rule_names is not None:
             pulumi.set(__self__, "interruption_rule_names", interruption_rule_names)
+        if node_class_names is not None:
+            pulumi.set(__self__, "node_class_names", node_class_names)
+        if node_pool_names is not None:
+            pulumi.set(__self__, "node_pool_names", node_pool_names)
         if node_role_name is not None:
             pulumi.set(__self__, "node_role_name", node_role_name)
+        if node_role_policies is not None:
+            pulumi.set(__self__, "node_role_policies", node_role_policies)
         if pod_identity_association_id is not None:
             pulumi.set(__self__, "pod_identity_association_id", pod_identity_association_id)
+
+    @_builtins.property
+    @pulumi.getter(name="allowNodeReplacement")
+    def allow_node_replacement(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Let the adopting `up` change fields of the install's NodePools and node classes that Karpenter's drift covers (a class's tags, userData, role, block devices, kubelet, AMI selection; a pool's template labels, taints, nodeClassRef, expireAfter), which replaces every node of that pool or class, paced by the pool's disruption budgets. Unset, the preview refuses such a change, naming the object and the fields: declare them as they run, or set this to accept the rollout. Default: `false`.
+        """
+        return pulumi.get(self, "allow_node_replacement")
+
+    @allow_node_replacement.setter
+    def allow_node_replacement(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_node_replacement", value)
 
     @_builtins.property
     @pulumi.getter(name="controllerPolicyNames")
@@ -173,7 +217,7 @@ class AdoptionArgs:
     @pulumi.getter(name="instanceProfileName")
     def instance_profile_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+        Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-<clusterName>` (the template's before 0.32; from 0.32 the template creates none: an install made before 0.32 keeps this one when it exists, so its nodes' profile is not replaced, and otherwise the component creates its own).
         """
         return pulumi.get(self, "instance_profile_name")
 
@@ -206,6 +250,30 @@ class AdoptionArgs:
         pulumi.set(self, "interruption_rule_names", value)
 
     @_builtins.property
+    @pulumi.getter(name="nodeClassNames")
+    def node_class_names(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Names of the install's EC2NodeClasses (AWSNodeTemplates before 0.32) to import when `nodeClasses` declares them; a class not named here is created. Default: `["default"]` (the getting-started guide's).
+        """
+        return pulumi.get(self, "node_class_names")
+
+    @node_class_names.setter
+    def node_class_names(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "node_class_names", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodePoolNames")
+    def node_pool_names(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Names of the install's NodePools (Provisioners before 0.32) to import when `nodePools` declares them; a pool of `nodePools` not named here is created. A name here that `nodePools` does not declare stays in the cluster, not managed (a warning says so). Default: `["default"]` (the getting-started guide's).
+        """
+        return pulumi.get(self, "node_pool_names")
+
+    @node_pool_names.setter
+    def node_pool_names(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "node_pool_names", value)
+
+    @_builtins.property
     @pulumi.getter(name="nodeRoleName")
     def node_role_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -218,10 +286,22 @@ class AdoptionArgs:
         pulumi.set(self, "node_role_name", value)
 
     @_builtins.property
+    @pulumi.getter(name="nodeRolePolicies")
+    def node_role_policies(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Names of the AWS managed policies attached to the install's node role (e.g. `AmazonEKSWorkerNodePolicy`): the component imports its attachment of each of its node policies named here and attaches the others. IAM cannot list them to the component (pulumi-aws has no function for a role's attached policies). terraform-aws-modules' `karpenter` module v21 attaches `AmazonEKSWorkerNodePolicy`, `AmazonEKS_CNI_Policy` and `AmazonEC2ContainerRegistryPullOnly` (no `AmazonSSMManagedInstanceCore`). Default: the component's own node policies for the version (the template's four).
+        """
+        return pulumi.get(self, "node_role_policies")
+
+    @node_role_policies.setter
+    def node_role_policies(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "node_role_policies", value)
+
+    @_builtins.property
     @pulumi.getter(name="podIdentityAssociationId")
     def pod_identity_association_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it.
+        Id of the controller's pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name <clusterName> --namespace <namespace> --service-account <serviceAccountName>` prints it. An empty id says the install has none (it ran with IRSA): the component creates it.
         """
         return pulumi.get(self, "pod_identity_association_id")
 

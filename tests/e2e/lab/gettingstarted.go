@@ -365,7 +365,7 @@ spec:
 
 // applyGettingStartedPool is the guide's `kubectl apply` of its pool and class: kubectl's
 // client-side apply creates each object with the configuration it applied in the
-// last-applied-configuration annotation.
+// last-applied-configuration annotation, under its field manager (kubectl-client-side-apply).
 func (w *World) applyGettingStartedPool(ctx context.Context, g *GettingStarted, names catalog.GettingStarted) error {
 	for _, doc := range strings.Split(fmt.Sprintf(gettingStartedPool, g.Cluster, names.NodeRole), "\n---\n") {
 		obj := &unstructured.Unstructured{}
@@ -377,7 +377,7 @@ func (w *World) applyGettingStartedPool(ctx context.Context, g *GettingStarted, 
 			return err
 		}
 		obj.SetAnnotations(map[string]string{"kubectl.kubernetes.io/last-applied-configuration": string(applied) + "\n"})
-		if _, err := w.Cluster.Create(ctx, obj); err != nil {
+		if _, err := w.Cluster.CreateAs(ctx, obj, "kubectl-client-side-apply"); err != nil {
 			return fmt.Errorf("kubectl apply %s %s: %w", obj.GetKind(), obj.GetName(), err)
 		}
 	}

@@ -34,6 +34,10 @@ var invokes = map[string]invokeFunc{
 	"aws:ec2/getSubnet:getSubnet":                               getSubnet,
 	"aws:ec2/getSecurityGroups:getSecurityGroups":               getSecurityGroups,
 	"aws:ec2/getVpc:getVpc":                                     getVpc,
+	// An adoption's reads of which parts of the install exist (invokes_reads.go).
+	"aws:iam/getPolicy:getPolicy":           getIAMPolicy,
+	"aws:sqs/getQueue:getQueue":             getSQSQueue,
+	"aws:eks/getAccessEntry:getAccessEntry": getAccessEntry,
 }
 
 // inputCheckInvokes are the reads served for the component's checks of its inputs against the

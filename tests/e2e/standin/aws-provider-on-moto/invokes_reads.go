@@ -10,6 +10,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 )
 
@@ -219,4 +221,80 @@ func getParameter(ctx context.Context, p *provider, args pmap) (pmap, error) {
 		"arn": sv(param.ARN), "id": sv(param.Name), "insecureValue": sv(insecure), "name": sv(param.Name),
 		"type": sv(param.Type), "value": sv(param.Value), "version": nv(param.Version), "withDecryption": bv(decrypt),
 	}, nil
+}
+
+// The reads of an adoption (provider/plan/adoption.go, ReadAdoption): whether each part of a
+// running install exists.
+
+// getIAMPolicy is aws:iam/getPolicy:getPolicy by arn (internal/service/iam/policy_data_source.go:
+// "reading IAM Policy (%s): %s" around findPolicyByARN, NoSuchEntity as retry.NotFoundError).
+func getIAMPolicy(ctx context.Context, p *provider, args pmap) (pmap, error) {
+	c, err := p.clients()
+	if err != nil {
+		return nil, err
+	}
+	arn := str(args, "arn")
+	out, err := c.iam.GetPolicy(ctx, &iam.GetPolicyInput{PolicyArn: aws.String(arn)})
+	if isNotFound(err) {
+		return nil, fmt.Errorf("reading IAM Policy (%s): %s", arn, couldNotFind)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading IAM Policy (%s): %w", arn, err)
+	}
+	pol := out.Policy
+	document := ""
+	if v, err := c.iam.GetPolicyVersion(ctx, &iam.GetPolicyVersionInput{PolicyArn: pol.Arn, VersionId: pol.DefaultVersionId}); err == nil {
+		document, _ = url.QueryUnescape(aws.ToString(v.PolicyVersion.Document))
+	}
+	tags := map[string]string{}
+	for _, t := range pol.Tags {
+		tags[aws.ToString(t.Key)] = aws.ToString(t.Value)
+	}
+	return pmap{
+		"arn": sv(arn), "attachmentCount": nv(int(aws.ToInt32(pol.AttachmentCount))), "description": sv(aws.ToString(pol.Description)),
+		"id": sv(arn), "name": sv(aws.ToString(pol.PolicyName)), "path": sv(aws.ToString(pol.Path)), "policy": sv(document),
+		"policyId": sv(aws.ToString(pol.PolicyId)), "tags": mapValue(tags),
+	}, nil
+}
+
+// getSQSQueue is aws:sqs/getQueue:getQueue (internal/service/sqs/queue_data_source.go:
+// GetQueueUrl, then the queue's ARN; "reading SQS Queue (%s) URL: %s" when it fails, the SDK's
+// error as it is: AWS.SimpleQueueService.NonExistentQueue / QueueDoesNotExist).
+func getSQSQueue(ctx context.Context, p *provider, args pmap) (pmap, error) {
+	c, err := p.clients()
+	if err != nil {
+		return nil, err
+	}
+	name := str(args, "name")
+	out, err := c.sqs.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String(name)})
+	if err != nil {
+		return nil, fmt.Errorf("reading SQS Queue (%s) URL: %w", name, err)
+	}
+	queueURL := aws.ToString(out.QueueUrl)
+	attrs, err := c.sqs.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: out.QueueUrl, AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameQueueArn}})
+	if err != nil {
+		return nil, fmt.Errorf("reading SQS Queue (%s): %w", queueURL, err)
+	}
+	return pmap{
+		"arn": sv(attrs.Attributes[string(sqstypes.QueueAttributeNameQueueArn)]), "id": sv(queueURL), "name": sv(name),
+		"tags": mapValue(map[string]string{}), "url": sv(queueURL),
+	}, nil
+}
+
+// getAccessEntry is aws:eks/getAccessEntry:getAccessEntry (internal/service/eks/
+// access_entry_datasource.go: "reading EKS Access Entry (%s): %s" around findAccessEntryByTwoPartKey,
+// ResourceNotFoundException as retry.NotFoundError), answered from the stand-in's EKS record.
+func getAccessEntry(_ context.Context, p *provider, args pmap) (pmap, error) {
+	id := str(args, "clusterName") + ":" + str(args, "principalArn")
+	e, err := p.eks.get(accessEntries, id)
+	if err != nil {
+		return nil, err
+	}
+	if e == nil {
+		return nil, fmt.Errorf("reading EKS Access Entry (%s): %s", id, couldNotFind)
+	}
+	out := entryOutputs(e)
+	out["id"] = sv(id)
+	delete(out, "tags")
+	return out, nil
 }

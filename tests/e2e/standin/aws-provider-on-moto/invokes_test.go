@@ -191,6 +191,48 @@ func TestGetRole(t *testing.T) {
 	}
 }
 
+// TestAdoptionReads: the reads an adoption makes of the parts of a running install, found and not.
+func TestAdoptionReads(t *testing.T) {
+	p := newPlugin(t, testSettings(t))
+	const document = `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"ec2:DescribeImages","Resource":"*"}]}`
+	policy := p.create(t, tPolicy, "controller-policy", pmap{"name": sv(unique(t, "pol")), "policy": sv(document)})
+	t.Cleanup(func() { _ = p.tryDelete(policy) })
+	got, err := p.invoke(t, "aws:iam/getPolicy:getPolicy", pmap{"arn": sv(policy.id)})
+	if err != nil || str(got, "arn") != policy.id || str(got, "name") != str(policy.inputs, "name") || !jsonEquivalent(str(got, "policy"), document) {
+		t.Errorf("getPolicy = %v, %v", got, err)
+	}
+	missing := "arn:aws:iam::" + testAccount + ":policy/no-such-policy"
+	if msg := invokeErr(t, p, "aws:iam/getPolicy:getPolicy", pmap{"arn": sv(missing)}); msg != "reading IAM Policy ("+missing+"): couldn't find resource" {
+		t.Errorf("getPolicy of a missing policy: %q", msg)
+	}
+
+	queue := p.create(t, tQueue, "q", pmap{"name": sv(unique(t, "q"))})
+	t.Cleanup(func() { _ = p.tryDelete(queue) })
+	got, err = p.invoke(t, "aws:sqs/getQueue:getQueue", pmap{"name": queue.inputs["name"]})
+	if err != nil || str(got, "url") != queue.id || str(got, "arn") != str(queue.outputs, "arn") {
+		t.Errorf("getQueue = %v, %v", got, err)
+	}
+	if msg := invokeErr(t, p, "aws:sqs/getQueue:getQueue", pmap{"name": sv("no-such-queue")}); !strings.HasPrefix(msg, "reading SQS Queue (no-such-queue) URL: ") ||
+		!regexp.MustCompile(`NonExistentQueue|QueueDoesNotExist`).MatchString(msg) {
+		t.Errorf("getQueue of a missing queue: %q", msg)
+	}
+
+	role := p.create(t, tRole, "node", pmap{"name": sv(unique(t, "node")), "assumeRolePolicy": sv(trust("ec2.amazonaws.com"))})
+	t.Cleanup(func() { _ = p.tryDelete(role) })
+	cluster := createTestCluster(t, p, "adopted", pmap{"name": sv(unique(t, "adopted")),
+		"accessConfig": resource.NewObjectProperty(pmap{"authenticationMode": sv("API")})}).id
+	entryArgs := pmap{"clusterName": sv(cluster), "principalArn": role.outputs["arn"]}
+	if msg := invokeErr(t, p, "aws:eks/getAccessEntry:getAccessEntry", entryArgs); msg != "reading EKS Access Entry ("+cluster+":"+str(role.outputs, "arn")+"): couldn't find resource" {
+		t.Errorf("getAccessEntry before the entry: %q", msg)
+	}
+	entry := p.create(t, tAccessEntry, "node-access", pmap{"clusterName": sv(cluster), "principalArn": role.outputs["arn"], "type": sv("EC2_LINUX")})
+	t.Cleanup(func() { _ = p.tryDelete(entry) })
+	got, err = p.invoke(t, "aws:eks/getAccessEntry:getAccessEntry", entryArgs)
+	if err != nil || str(got, "id") != entry.id || str(got, "type") != "EC2_LINUX" || str(got, "userName") != "system:node:{{EC2PrivateDNSName}}" {
+		t.Errorf("getAccessEntry = %v, %v", got, err)
+	}
+}
+
 // TestGetParameter reads the EKS optimized-AMI parameters tests/e2e/lab/moto/motoserver.py preloads.
 func TestGetParameter(t *testing.T) {
 	p := newPlugin(t, testSettings(t))

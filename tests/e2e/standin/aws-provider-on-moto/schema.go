@@ -219,6 +219,14 @@ func functionSpecs() (functions, objectTypes map[string]any) {
 			"name": str, "path": str, "permissionsBoundary": str, "tags": strMap, "uniqueId": str,
 			"roleLastUseds": list(object("aws:iam/getRoleRoleLastUsed:getRoleRoleLastUsed", map[string]any{"lastUsedDate": str, "region": str})),
 		}),
+		"aws:iam/getPolicy:getPolicy": fn(map[string]any{"arn": str, "name": str, "pathPrefix": str, "tags": strMap}, nil, map[string]any{
+			"arn": str, "attachmentCount": integer, "description": str, "id": str, "name": str, "path": str, "policy": str,
+			"policyId": str, "tags": strMap,
+		}),
+		"aws:sqs/getQueue:getQueue": fn(map[string]any{"name": str, "tags": strMap}, []string{"name"}, map[string]any{"arn": str, "id": str, "name": str, "tags": strMap, "url": str}),
+		"aws:eks/getAccessEntry:getAccessEntry": fn(map[string]any{"clusterName": str, "principalArn": str, "tags": strMap}, []string{"clusterName", "principalArn"},
+			map[string]any{"accessEntryArn": str, "clusterName": str, "createdAt": str, "id": str, "kubernetesGroups": strList,
+				"modifiedAt": str, "principalArn": str, "tagsAll": strMap, "type": str, "userName": str}),
 		"aws:ssm/getParameter:getParameter": fn(map[string]any{"name": str, "withDecryption": boolean}, []string{"name"}, map[string]any{
 			"arn": str, "id": str, "insecureValue": str, "name": str, "type": str, "value": str, "version": integer, "withDecryption": boolean,
 		}),

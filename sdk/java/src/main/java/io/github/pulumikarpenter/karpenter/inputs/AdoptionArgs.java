@@ -5,7 +5,9 @@ package io.github.pulumikarpenter.karpenter.inputs;
 
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
+import java.lang.Boolean;
 import java.lang.String;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,12 +15,27 @@ import javax.annotation.Nullable;
 
 
 /**
- * A running Karpenter install for the component to take over without replacing a node: every child the component would create is imported from what exists (Pulumi&#39;s `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and each NodePool and node class by its name (the getting-started guide&#39;s are both `default`). Keep `adopt` in the program after the first `up`: it holds the names of what was imported. Unset names are those Karpenter&#39;s getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
+ * A running Karpenter install for the component to take over without replacing a node: each child the install has is imported from what exists (Pulumi&#39;s `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. At each preview the component reads which of the named IAM roles, policies, instance profile, queue, access entry and Pod Identity add-on exist: those are imported, the others created under the component&#39;s own names (a policy a later Karpenter version splits out, access entries after aws-auth), and a name given here that does not exist is refused. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and the NodePools and node classes named in `nodePoolNames` and `nodeClassNames` by their names; other pools and classes are created. Keep `adopt` in the program after the first `up`: what it imported is then the component&#39;s, so keeping it changes nothing, and it holds the names. Unset names are those Karpenter&#39;s getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.
  * 
  */
 public final class AdoptionArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final AdoptionArgs Empty = new AdoptionArgs();
+
+    /**
+     * Let the adopting `up` change fields of the install&#39;s NodePools and node classes that Karpenter&#39;s drift covers (a class&#39;s tags, userData, role, block devices, kubelet, AMI selection; a pool&#39;s template labels, taints, nodeClassRef, expireAfter), which replaces every node of that pool or class, paced by the pool&#39;s disruption budgets. Unset, the preview refuses such a change, naming the object and the fields: declare them as they run, or set this to accept the rollout. Default: `false`.
+     * 
+     */
+    @Import(name="allowNodeReplacement")
+    private @Nullable Output<Boolean> allowNodeReplacement;
+
+    /**
+     * @return Let the adopting `up` change fields of the install&#39;s NodePools and node classes that Karpenter&#39;s drift covers (a class&#39;s tags, userData, role, block devices, kubelet, AMI selection; a pool&#39;s template labels, taints, nodeClassRef, expireAfter), which replaces every node of that pool or class, paced by the pool&#39;s disruption budgets. Unset, the preview refuses such a change, naming the object and the fields: declare them as they run, or set this to accept the rollout. Default: `false`.
+     * 
+     */
+    public Optional<Output<Boolean>> allowNodeReplacement() {
+        return Optional.ofNullable(this.allowNodeReplacement);
+    }
 
     /**
      * Names of the controller&#39;s managed policies to import (with their attachments to the controller role), keyed like the component&#39;s policies: `policy` where there is one (before 1.9); `node-lifecycle`, `iam-integration`, `eks-integration`, `interruption`, `resource-discovery` and `zonal-shift` where they are split (from 1.9). A key not given takes the template&#39;s name: `KarpenterControllerPolicy-&lt;clusterName&gt;`, `KarpenterControllerNodeLifecyclePolicy-&lt;clusterName&gt;`, `KarpenterControllerIAMIntegrationPolicy-&lt;clusterName&gt;`, and so on.
@@ -51,14 +68,14 @@ public final class AdoptionArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-&lt;clusterName&gt;` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+     * Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-&lt;clusterName&gt;` (the template&#39;s before 0.32; from 0.32 the template creates none: an install made before 0.32 keeps this one when it exists, so its nodes&#39; profile is not replaced, and otherwise the component creates its own).
      * 
      */
     @Import(name="instanceProfileName")
     private @Nullable Output<String> instanceProfileName;
 
     /**
-     * @return Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-&lt;clusterName&gt;` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+     * @return Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-&lt;clusterName&gt;` (the template&#39;s before 0.32; from 0.32 the template creates none: an install made before 0.32 keeps this one when it exists, so its nodes&#39; profile is not replaced, and otherwise the component creates its own).
      * 
      */
     public Optional<Output<String>> instanceProfileName() {
@@ -96,6 +113,36 @@ public final class AdoptionArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Names of the install&#39;s EC2NodeClasses (AWSNodeTemplates before 0.32) to import when `nodeClasses` declares them; a class not named here is created. Default: `[&#34;default&#34;]` (the getting-started guide&#39;s).
+     * 
+     */
+    @Import(name="nodeClassNames")
+    private @Nullable Output<List<String>> nodeClassNames;
+
+    /**
+     * @return Names of the install&#39;s EC2NodeClasses (AWSNodeTemplates before 0.32) to import when `nodeClasses` declares them; a class not named here is created. Default: `[&#34;default&#34;]` (the getting-started guide&#39;s).
+     * 
+     */
+    public Optional<Output<List<String>>> nodeClassNames() {
+        return Optional.ofNullable(this.nodeClassNames);
+    }
+
+    /**
+     * Names of the install&#39;s NodePools (Provisioners before 0.32) to import when `nodePools` declares them; a pool of `nodePools` not named here is created. A name here that `nodePools` does not declare stays in the cluster, not managed (a warning says so). Default: `[&#34;default&#34;]` (the getting-started guide&#39;s).
+     * 
+     */
+    @Import(name="nodePoolNames")
+    private @Nullable Output<List<String>> nodePoolNames;
+
+    /**
+     * @return Names of the install&#39;s NodePools (Provisioners before 0.32) to import when `nodePools` declares them; a pool of `nodePools` not named here is created. A name here that `nodePools` does not declare stays in the cluster, not managed (a warning says so). Default: `[&#34;default&#34;]` (the getting-started guide&#39;s).
+     * 
+     */
+    public Optional<Output<List<String>>> nodePoolNames() {
+        return Optional.ofNullable(this.nodePoolNames);
+    }
+
+    /**
      * Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-&lt;clusterName&gt;` (the template&#39;s).
      * 
      */
@@ -111,14 +158,29 @@ public final class AdoptionArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Id of the controller&#39;s pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name &lt;clusterName&gt; --namespace &lt;namespace&gt; --service-account &lt;serviceAccountName&gt;` prints it.
+     * Names of the AWS managed policies attached to the install&#39;s node role (e.g. `AmazonEKSWorkerNodePolicy`): the component imports its attachment of each of its node policies named here and attaches the others. IAM cannot list them to the component (pulumi-aws has no function for a role&#39;s attached policies). terraform-aws-modules&#39; `karpenter` module v21 attaches `AmazonEKSWorkerNodePolicy`, `AmazonEKS_CNI_Policy` and `AmazonEC2ContainerRegistryPullOnly` (no `AmazonSSMManagedInstanceCore`). Default: the component&#39;s own node policies for the version (the template&#39;s four).
+     * 
+     */
+    @Import(name="nodeRolePolicies")
+    private @Nullable Output<List<String>> nodeRolePolicies;
+
+    /**
+     * @return Names of the AWS managed policies attached to the install&#39;s node role (e.g. `AmazonEKSWorkerNodePolicy`): the component imports its attachment of each of its node policies named here and attaches the others. IAM cannot list them to the component (pulumi-aws has no function for a role&#39;s attached policies). terraform-aws-modules&#39; `karpenter` module v21 attaches `AmazonEKSWorkerNodePolicy`, `AmazonEKS_CNI_Policy` and `AmazonEC2ContainerRegistryPullOnly` (no `AmazonSSMManagedInstanceCore`). Default: the component&#39;s own node policies for the version (the template&#39;s four).
+     * 
+     */
+    public Optional<Output<List<String>>> nodeRolePolicies() {
+        return Optional.ofNullable(this.nodeRolePolicies);
+    }
+
+    /**
+     * Id of the controller&#39;s pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name &lt;clusterName&gt; --namespace &lt;namespace&gt; --service-account &lt;serviceAccountName&gt;` prints it. An empty id says the install has none (it ran with IRSA): the component creates it.
      * 
      */
     @Import(name="podIdentityAssociationId")
     private @Nullable Output<String> podIdentityAssociationId;
 
     /**
-     * @return Id of the controller&#39;s pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name &lt;clusterName&gt; --namespace &lt;namespace&gt; --service-account &lt;serviceAccountName&gt;` prints it.
+     * @return Id of the controller&#39;s pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name &lt;clusterName&gt; --namespace &lt;namespace&gt; --service-account &lt;serviceAccountName&gt;` prints it. An empty id says the install has none (it ran with IRSA): the component creates it.
      * 
      */
     public Optional<Output<String>> podIdentityAssociationId() {
@@ -128,12 +190,16 @@ public final class AdoptionArgs extends com.pulumi.resources.ResourceArgs {
     private AdoptionArgs() {}
 
     private AdoptionArgs(AdoptionArgs $) {
+        this.allowNodeReplacement = $.allowNodeReplacement;
         this.controllerPolicyNames = $.controllerPolicyNames;
         this.controllerRoleName = $.controllerRoleName;
         this.instanceProfileName = $.instanceProfileName;
         this.interruptionQueueName = $.interruptionQueueName;
         this.interruptionRuleNames = $.interruptionRuleNames;
+        this.nodeClassNames = $.nodeClassNames;
+        this.nodePoolNames = $.nodePoolNames;
         this.nodeRoleName = $.nodeRoleName;
+        this.nodeRolePolicies = $.nodeRolePolicies;
         this.podIdentityAssociationId = $.podIdentityAssociationId;
     }
 
@@ -153,6 +219,27 @@ public final class AdoptionArgs extends com.pulumi.resources.ResourceArgs {
 
         public Builder(AdoptionArgs defaults) {
             $ = new AdoptionArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param allowNodeReplacement Let the adopting `up` change fields of the install&#39;s NodePools and node classes that Karpenter&#39;s drift covers (a class&#39;s tags, userData, role, block devices, kubelet, AMI selection; a pool&#39;s template labels, taints, nodeClassRef, expireAfter), which replaces every node of that pool or class, paced by the pool&#39;s disruption budgets. Unset, the preview refuses such a change, naming the object and the fields: declare them as they run, or set this to accept the rollout. Default: `false`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder allowNodeReplacement(@Nullable Output<Boolean> allowNodeReplacement) {
+            $.allowNodeReplacement = allowNodeReplacement;
+            return this;
+        }
+
+        /**
+         * @param allowNodeReplacement Let the adopting `up` change fields of the install&#39;s NodePools and node classes that Karpenter&#39;s drift covers (a class&#39;s tags, userData, role, block devices, kubelet, AMI selection; a pool&#39;s template labels, taints, nodeClassRef, expireAfter), which replaces every node of that pool or class, paced by the pool&#39;s disruption budgets. Unset, the preview refuses such a change, naming the object and the fields: declare them as they run, or set this to accept the rollout. Default: `false`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder allowNodeReplacement(Boolean allowNodeReplacement) {
+            return allowNodeReplacement(Output.of(allowNodeReplacement));
         }
 
         /**
@@ -198,7 +285,7 @@ public final class AdoptionArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param instanceProfileName Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-&lt;clusterName&gt;` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+         * @param instanceProfileName Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-&lt;clusterName&gt;` (the template&#39;s before 0.32; from 0.32 the template creates none: an install made before 0.32 keeps this one when it exists, so its nodes&#39; profile is not replaced, and otherwise the component creates its own).
          * 
          * @return builder
          * 
@@ -209,7 +296,7 @@ public final class AdoptionArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param instanceProfileName Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-&lt;clusterName&gt;` (for versions before 0.32, whose template creates it; from 0.32 the template creates none, and the component creates its own).
+         * @param instanceProfileName Name of the node instance profile to import, when the component has one (`createInstanceProfile`). Default: `KarpenterNodeInstanceProfile-&lt;clusterName&gt;` (the template&#39;s before 0.32; from 0.32 the template creates none: an install made before 0.32 keeps this one when it exists, so its nodes&#39; profile is not replaced, and otherwise the component creates its own).
          * 
          * @return builder
          * 
@@ -261,6 +348,68 @@ public final class AdoptionArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
+         * @param nodeClassNames Names of the install&#39;s EC2NodeClasses (AWSNodeTemplates before 0.32) to import when `nodeClasses` declares them; a class not named here is created. Default: `[&#34;default&#34;]` (the getting-started guide&#39;s).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder nodeClassNames(@Nullable Output<List<String>> nodeClassNames) {
+            $.nodeClassNames = nodeClassNames;
+            return this;
+        }
+
+        /**
+         * @param nodeClassNames Names of the install&#39;s EC2NodeClasses (AWSNodeTemplates before 0.32) to import when `nodeClasses` declares them; a class not named here is created. Default: `[&#34;default&#34;]` (the getting-started guide&#39;s).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder nodeClassNames(List<String> nodeClassNames) {
+            return nodeClassNames(Output.of(nodeClassNames));
+        }
+
+        /**
+         * @param nodeClassNames Names of the install&#39;s EC2NodeClasses (AWSNodeTemplates before 0.32) to import when `nodeClasses` declares them; a class not named here is created. Default: `[&#34;default&#34;]` (the getting-started guide&#39;s).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder nodeClassNames(String... nodeClassNames) {
+            return nodeClassNames(List.of(nodeClassNames));
+        }
+
+        /**
+         * @param nodePoolNames Names of the install&#39;s NodePools (Provisioners before 0.32) to import when `nodePools` declares them; a pool of `nodePools` not named here is created. A name here that `nodePools` does not declare stays in the cluster, not managed (a warning says so). Default: `[&#34;default&#34;]` (the getting-started guide&#39;s).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder nodePoolNames(@Nullable Output<List<String>> nodePoolNames) {
+            $.nodePoolNames = nodePoolNames;
+            return this;
+        }
+
+        /**
+         * @param nodePoolNames Names of the install&#39;s NodePools (Provisioners before 0.32) to import when `nodePools` declares them; a pool of `nodePools` not named here is created. A name here that `nodePools` does not declare stays in the cluster, not managed (a warning says so). Default: `[&#34;default&#34;]` (the getting-started guide&#39;s).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder nodePoolNames(List<String> nodePoolNames) {
+            return nodePoolNames(Output.of(nodePoolNames));
+        }
+
+        /**
+         * @param nodePoolNames Names of the install&#39;s NodePools (Provisioners before 0.32) to import when `nodePools` declares them; a pool of `nodePools` not named here is created. A name here that `nodePools` does not declare stays in the cluster, not managed (a warning says so). Default: `[&#34;default&#34;]` (the getting-started guide&#39;s).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder nodePoolNames(String... nodePoolNames) {
+            return nodePoolNames(List.of(nodePoolNames));
+        }
+
+        /**
          * @param nodeRoleName Name of the node role to import (with its four AWS managed policy attachments and its access entry). Default: `KarpenterNodeRole-&lt;clusterName&gt;` (the template&#39;s).
          * 
          * @return builder
@@ -282,7 +431,38 @@ public final class AdoptionArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param podIdentityAssociationId Id of the controller&#39;s pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name &lt;clusterName&gt; --namespace &lt;namespace&gt; --service-account &lt;serviceAccountName&gt;` prints it.
+         * @param nodeRolePolicies Names of the AWS managed policies attached to the install&#39;s node role (e.g. `AmazonEKSWorkerNodePolicy`): the component imports its attachment of each of its node policies named here and attaches the others. IAM cannot list them to the component (pulumi-aws has no function for a role&#39;s attached policies). terraform-aws-modules&#39; `karpenter` module v21 attaches `AmazonEKSWorkerNodePolicy`, `AmazonEKS_CNI_Policy` and `AmazonEC2ContainerRegistryPullOnly` (no `AmazonSSMManagedInstanceCore`). Default: the component&#39;s own node policies for the version (the template&#39;s four).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder nodeRolePolicies(@Nullable Output<List<String>> nodeRolePolicies) {
+            $.nodeRolePolicies = nodeRolePolicies;
+            return this;
+        }
+
+        /**
+         * @param nodeRolePolicies Names of the AWS managed policies attached to the install&#39;s node role (e.g. `AmazonEKSWorkerNodePolicy`): the component imports its attachment of each of its node policies named here and attaches the others. IAM cannot list them to the component (pulumi-aws has no function for a role&#39;s attached policies). terraform-aws-modules&#39; `karpenter` module v21 attaches `AmazonEKSWorkerNodePolicy`, `AmazonEKS_CNI_Policy` and `AmazonEC2ContainerRegistryPullOnly` (no `AmazonSSMManagedInstanceCore`). Default: the component&#39;s own node policies for the version (the template&#39;s four).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder nodeRolePolicies(List<String> nodeRolePolicies) {
+            return nodeRolePolicies(Output.of(nodeRolePolicies));
+        }
+
+        /**
+         * @param nodeRolePolicies Names of the AWS managed policies attached to the install&#39;s node role (e.g. `AmazonEKSWorkerNodePolicy`): the component imports its attachment of each of its node policies named here and attaches the others. IAM cannot list them to the component (pulumi-aws has no function for a role&#39;s attached policies). terraform-aws-modules&#39; `karpenter` module v21 attaches `AmazonEKSWorkerNodePolicy`, `AmazonEKS_CNI_Policy` and `AmazonEC2ContainerRegistryPullOnly` (no `AmazonSSMManagedInstanceCore`). Default: the component&#39;s own node policies for the version (the template&#39;s four).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder nodeRolePolicies(String... nodeRolePolicies) {
+            return nodeRolePolicies(List.of(nodeRolePolicies));
+        }
+
+        /**
+         * @param podIdentityAssociationId Id of the controller&#39;s pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name &lt;clusterName&gt; --namespace &lt;namespace&gt; --service-account &lt;serviceAccountName&gt;` prints it. An empty id says the install has none (it ran with IRSA): the component creates it.
          * 
          * @return builder
          * 
@@ -293,7 +473,7 @@ public final class AdoptionArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param podIdentityAssociationId Id of the controller&#39;s pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name &lt;clusterName&gt; --namespace &lt;namespace&gt; --service-account &lt;serviceAccountName&gt;` prints it.
+         * @param podIdentityAssociationId Id of the controller&#39;s pod identity association to import (`a-...`). Required when `controllerIdentity` is `podIdentity` or `both`: `aws eks list-pod-identity-associations --cluster-name &lt;clusterName&gt; --namespace &lt;namespace&gt; --service-account &lt;serviceAccountName&gt;` prints it. An empty id says the install has none (it ran with IRSA): the component creates it.
          * 
          * @return builder
          * 
