@@ -218,7 +218,7 @@ func TestSchemaAndConfig(t *testing.T) {
 	if err := json.Unmarshal([]byte(resp.GetSchema()), &s); err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "aws" || s.Version != "6.83.2" || !strings.Contains(s.Description, "stand-in") || len(s.Resources) != 18 || len(s.Functions) != 13 {
+	if s.Name != "aws" || s.Version != "6.83.2" || !strings.Contains(s.Description, "stand-in") || len(s.Resources) != 18 || len(s.Functions) != 16 {
 		t.Errorf("schema %s %s %q: %d resources, %d functions", s.Name, s.Version, s.Description, len(s.Resources), len(s.Functions))
 	}
 	// aws:region wins over AWS_REGION; no region at all fails CheckConfig.
