@@ -143,9 +143,9 @@ func (p *Plan) adoptWarnings() []string {
 // DriftingFields are the fields of an adopted NodePool (pool) or node class whose value the
 // component would change in the running object, that Karpenter's drift covers: each one replaces
 // every node of the object (catalog.NodeClassHashIgnored, NodePoolHashed). desired is the spec the
-// component applies, live the object's spec as the API server holds it. Only what the component
-// sets is compared, and a map only by its keys the component sets: what it leaves out stays as the
-// install's other field managers wrote it, defaults included. A class's amiSelectorTerms that
+// component applies, live the object's spec as the API server holds it, both as encoding/json
+// decodes them. Only what the component sets is compared, and a map only by its keys the component
+// sets: what it leaves out stays as the install's other field managers wrote it, defaults included. A class's amiSelectorTerms that
 // differ are named too (drift when the images they resolve to differ from the nodes').
 func DriftingFields(pool bool, desired, live map[string]any) []string {
 	var out []string
@@ -190,14 +190,10 @@ func differences(desired, live map[string]any, prefix string) []string {
 	return out
 }
 
-// sameValue compares two JSON values, numbers by value (the API server answers 1 where the
-// component sends 1.0) and lists as Karpenter's hash does (SlicesAsSets).
+// sameValue compares two JSON values as encoding/json decodes them (numbers are float64 on both
+// sides, so the API server's 1 equals the component's 1.0), lists as Karpenter's hash does
+// (SlicesAsSets).
 func sameValue(a, b any) bool {
-	na, aNum := number(a)
-	nb, bNum := number(b)
-	if aNum || bNum {
-		return aNum && bNum && na == nb
-	}
 	la, aList := a.([]any)
 	lb, bList := b.([]any)
 	if aList || bList {
@@ -225,16 +221,4 @@ func sameValue(a, b any) bool {
 		return true
 	}
 	return a == b
-}
-
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case int:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	}
-	return 0, false
 }
