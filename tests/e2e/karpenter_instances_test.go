@@ -119,7 +119,7 @@ func checkKarpenterDestroy(t *testing.T, w *karpenterWorld, node lab.Instance, r
 	// When the instance was terminated, when the controller stopped, when its IAM went.
 	var terminated time.Time
 	for _, c := range w.recorder.Calls() {
-		if c.Action == "TerminateInstances" && c.Status == 200 && slices.Contains(c.Params["InstanceId.1"], node.ID) {
+		if c.Action == "TerminateInstances" && c.Status == 200 && slices.Contains(c.ListParam("InstanceId"), node.ID) {
 			terminated = c.Time
 		}
 	}

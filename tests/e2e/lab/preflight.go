@@ -19,16 +19,12 @@ func (r *AWSRecorder) preflight(ctx context.Context, c *AWSCall) {
 	c.ResourceTags = map[string]map[string]string{}
 	switch c.Service + ":" + c.Action {
 	case "ec2:TerminateInstances", "ec2:CreateTags":
+		param := "InstanceId"
+		if c.Action == "CreateTags" {
+			param = "ResourceId"
+		}
 		var ids []string
-		for i := 1; ; i++ {
-			key := fmt.Sprintf("InstanceId.%d", i)
-			if c.Action == "CreateTags" {
-				key = fmt.Sprintf("ResourceId.%d", i)
-			}
-			id := c.Params.Get(key)
-			if id == "" {
-				break
-			}
+		for _, id := range c.ListParam(param) {
 			if strings.HasPrefix(id, "i-") {
 				ids = append(ids, id)
 			}

@@ -53,6 +53,17 @@ type AWSCall struct {
 	Received []SQSMessage `json:",omitempty"`
 }
 
+// ListParam is a list parameter of a query-protocol call, which the AWS SDKs flatten to
+// name.1, name.2, ...: the instances one TerminateInstances ends (Karpenter batches the nodes it
+// deletes at once into one call), the resources one CreateTags tags.
+func (c AWSCall) ListParam(name string) []string {
+	var out []string
+	for i := 1; c.Params.Has(fmt.Sprintf("%s.%d", name, i)); i++ {
+		out = append(out, c.Params.Get(fmt.Sprintf("%s.%d", name, i)))
+	}
+	return out
+}
+
 // SQSMessage is a message as ReceiveMessage returns it.
 type SQSMessage struct {
 	MessageId, ReceiptHandle, Body string
