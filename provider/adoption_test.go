@@ -392,3 +392,65 @@ func TestAdoptionAttachesTheNodePoliciesTheRoleLacks(t *testing.T) {
 	assert.Contains(t, renderError(t, withAdopt(t, adoptGettingStarted, `{"nodeRolePolicies":["arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy"]}`)),
 		`adopt.nodeRolePolicies[0]: "arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy" is not an IAM policy name`)
 }
+
+// After the adopting `up`, adopt is inert: that `up` described the install's roles as this
+// component's, so the same program without adopt resumes the adoption — the install's names, the
+// same imports, the interruption rules' names (CloudFormation's, which only adopt gave) kept as
+// the stack has them — where it would otherwise refuse a second install beside a running one.
+func TestAdoptionResumesWithoutAdopt(t *testing.T) {
+	withoutAdopt := strings.Replace(adoptGettingStarted, `,
+	"adopt":`, `,"unused":`, 1)
+	ours := `{"roles":["KarpenterNodeRole-demo","demo-karpenter"],"roleDescriptions":{"KarpenterNodeRole-demo":"Karpenter node role (Pulumi project/stack, component karpenter)"}}`
+	r := renderArgs(t, mergeArgs(t, withoutUnused(t, withoutAdopt), `{"cluster":`+ours+`}`))
+	for name, id := range map[string]string{
+		"karpenter-node":             "KarpenterNodeRole-demo",
+		"karpenter-controller":       "demo-karpenter",
+		"karpenter-interruption":     "https://sqs.us-west-2.amazonaws.com/123456789012/demo",
+		"karpenter-release":          "kube-system/karpenter",
+		"karpenter-nodepool-default": "default",
+	} {
+		assert.Equal(t, id, r.get(name).ImportID, name)
+	}
+	rule := r.get("karpenter-scheduled-change")
+	assert.Empty(t, rule.ImportID, "the rule's name is not known without adopt")
+	assert.Equal(t, []string{"name"}, rule.IgnoreChanges, "the rule keeps the name the adoption imported")
+	assert.Equal(t, "demo", r.get("karpenter-release").String("values.settings.interruptionQueue"))
+
+	// Another stack's component, or no description: a running install beside this one.
+	for description, want := range map[string]string{
+		"Karpenter node role (Pulumi project/prod, component karpenter)": `which the Pulumi component its description names manages ("Karpenter node role (Pulumi project/prod, component karpenter)")`,
+		"": "set adopt to take it over",
+	} {
+		other := strings.Replace(ours, "project/stack", "project/prod", 1)
+		if description == "" {
+			other = `{"roles":["KarpenterNodeRole-demo"]}`
+		}
+		msg := renderError(t, mergeArgs(t, withoutUnused(t, withoutAdopt), `{"cluster":`+other+`}`))
+		assert.Contains(t, msg, "adopt: unset, and the IAM role KarpenterNodeRole-demo exists")
+		assert.Contains(t, msg, want)
+	}
+}
+
+// After an `up` without adopt (resumed), the state's children have no import id; the rules'
+// targets and the pod identity association, whose provider id is not their import id, would
+// then be imported again — and the old ones deleted — if adopt came back. Once the install's
+// controller role is described as this component's, adopt imports neither.
+func TestAdoptionPutBackDoesNotImportAgain(t *testing.T) {
+	taken := `{"roleDescriptions":{"demo-karpenter":"Karpenter controller role (Pulumi project/stack, component karpenter)"}}`
+	r := renderArgs(t, adoptWithCluster(t, taken))
+	assert.Empty(t, r.get("karpenter-pod-identity").ImportID)
+	assert.Empty(t, r.get("karpenter-scheduled-change-target").ImportID)
+	assert.Equal(t, "Karpenter-demo-ScheduledChangeRule-1A2B3C4D5E6F", r.get("karpenter-scheduled-change").ImportID, "an import the stack has is no change")
+	assert.Equal(t, "demo,a-0123456789abcdef0", renderArgs(t, adoptGettingStarted).get("karpenter-pod-identity").ImportID, "not taken yet: imported")
+}
+
+// withoutUnused drops the "unused" input withoutAdopt parks adopt under.
+func withoutUnused(t *testing.T, args string) string {
+	t.Helper()
+	var m map[string]any
+	require.NoError(t, json.Unmarshal([]byte(args), &m))
+	delete(m, "unused")
+	out, err := json.Marshal(m)
+	require.NoError(t, err)
+	return string(out)
+}

@@ -74,6 +74,7 @@ func NewKarpenter(ctx *pulumi.Context, name string, args inputs.KarpenterArgs, o
 	if err != nil {
 		return nil, err
 	}
+	children.ResumeAdoption(ctx, comp, p, cluster)
 	clusterWarnings, err := children.CheckCluster(ctx, comp, p, cluster)
 	if err != nil {
 		return nil, err

@@ -202,7 +202,7 @@ func (b *builder) createPodIdentity(roleArn pulumi.StringOutput) ([]pulumi.Resou
 		out = append(out, addon)
 	}
 	var associationID string
-	if a := b.plan.Adopt; a != nil && a.PodIdentityAssociationID != "" { // "": the install has none
+	if a := b.plan.Adopt; a != nil && a.PodIdentityAssociationID != "" && !a.Taken { // "": the install has none
 		associationID = podIdentityID(b.adoptedCluster(), a.PodIdentityAssociationID)
 	}
 	association, err := b.newChild(eksPodIdentity, "-pod-identity", pulumi.Map{

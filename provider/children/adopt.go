@@ -22,6 +22,17 @@ import (
 // whose inputs would replace the child fails instead ("previously-imported resources that still
 // specify an ID may not be replaced"), so adoption never replaces anything.
 
+// ResumeAdoption resumes, before the cluster checks, an adoption an earlier `up` of this
+// component made when adopt is no longer in the program (plan.ResumeAdoption): the install's
+// roles then carry this component's descriptions. It reads where the running-install check it
+// stands before reads: with the cluster read.
+func ResumeAdoption(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan, read ClusterRead) {
+	if !p.ReadCluster || read.Cluster == nil {
+		return
+	}
+	p.ResumeAdoption(&awsReader{ctx: ctx, comp: comp}, func(what string) string { return description(ctx, p, what) })
+}
+
 // readAdoption reads which parts of the adopted install exist, before any child is registered
 // (plan.ReadAdoption): the children import those and create the others.
 func (b *builder) readAdoption() error {
@@ -36,7 +47,7 @@ func (b *builder) readAdoption() error {
 	for _, p := range b.controllerPolicyLayout(queueArn) {
 		keys = append(keys, p.Key)
 	}
-	return b.plan.ReadAdoption(&awsReader{ctx: b.ctx, comp: b.parent}, b.aws, keys, podIdentityAgentAddon)
+	return b.plan.ReadAdoption(&awsReader{ctx: b.ctx, comp: b.parent}, b.aws, keys, podIdentityAgentAddon, func(what string) string { return description(b.ctx, b.plan, what) })
 }
 
 // adopting are the options of a child the running install has: import it by id, and keep the

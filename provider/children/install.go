@@ -202,7 +202,13 @@ func (b *builder) physicalName(suffix string) string {
 // describe is the description of an AWS child: what it is and which component owns it. Plain
 // strings (the cluster name is an Output) keep registration cheap.
 func (b *builder) describe(what string) pulumi.String {
-	return pulumi.String(fmt.Sprintf("Karpenter %s (Pulumi %s/%s, component %s)", what, b.ctx.Project(), b.ctx.Stack(), b.plan.Name))
+	return pulumi.String(description(b.ctx, b.plan, what))
+}
+
+// description is what describe writes; an adopted role carries it from the adopting `up` on,
+// which is how a later preview knows the install is this component's (plan.ResumeAdoption).
+func description(ctx *pulumi.Context, p *plan.Plan, what string) string {
+	return fmt.Sprintf("Karpenter %s (Pulumi %s/%s, component %s)", what, ctx.Project(), ctx.Stack(), p.Name)
 }
 
 // opts are the options of every child: parented to the component, gated on valid inputs.

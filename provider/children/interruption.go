@@ -49,7 +49,7 @@ func (b *builder) createInterruptionQueue() (interruptionQueue, error) {
 			"description":  b.describe("interruption handling: " + r.DetailType),
 			"eventPattern": pulumi.String(string(pattern)),
 			"tags":         b.plan.Deferred.Tags,
-		}, b.adoptingIf(adoptedRule, ruleName)...)
+		}, b.ruleAdoption(adoptedRule, ruleName)...)
 		if err != nil {
 			return interruptionQueue{}, err
 		}
@@ -57,11 +57,21 @@ func (b *builder) createInterruptionQueue() (interruptionQueue, error) {
 			"rule":     rule.Name,
 			"arn":      queue.Arn,
 			"targetId": pulumi.String(catalog.InterruptionQueueTargetID),
-		}, b.adoptingIf(adoptedRule, eventTargetID(ruleName, catalog.InterruptionQueueTargetID))...)
+		}, b.adoptingIf(adoptedRule && !b.plan.Adopt.Taken, eventTargetID(ruleName, catalog.InterruptionQueueTargetID))...)
 		if err != nil {
 			return interruptionQueue{}, err
 		}
 		out.resources = append(out.resources, rule, target)
 	}
 	return out, nil
+}
+
+// ruleAdoption are the options of an interruption rule: imported by name when adopted; when an
+// earlier `up` adopted the install and adopt has left the program (AdoptionNames.Resumed), its
+// name is not known here (CloudFormation named it) and stays as the stack has it.
+func (b *builder) ruleAdoption(adopted bool, name string) []pulumi.ResourceOption {
+	if a := b.plan.Adopt; a != nil && a.Resumed {
+		return []pulumi.ResourceOption{pulumi.IgnoreChanges([]string{"name"})}
+	}
+	return b.adoptingIf(adopted, name)
 }

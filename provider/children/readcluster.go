@@ -265,16 +265,24 @@ func (r *awsReader) ParameterExists(name string) (bool, error) {
 }
 
 func (r *awsReader) RoleExists(name string) (bool, error) {
-	exists, err := r.once("role:"+name, func() (any, error) {
+	role, err := r.Role(name)
+	return role.Exists, err
+}
+
+// Role reads the IAM role name: whether it exists, and its description.
+func (r *awsReader) Role(name string) (plan.Role, error) {
+	role, err := r.once("role:"+name, func() (any, error) {
 		var result struct {
-			Arn string `pulumi:"arn"`
+			Arn         string `pulumi:"arn"`
+			Description string `pulumi:"description"`
 		}
 		args := struct {
 			Name string `pulumi:"name"`
 		}{name}
-		return existence(r.invoke(InvokeRole, args, &result))
+		exists, err := existence(r.invoke(InvokeRole, args, &result))
+		return plan.Role{Exists: exists, Description: result.Description}, err
 	})
-	return exists.(bool), err
+	return role.(plan.Role), err
 }
 
 // The reads of an adoption (plan.InstallReader): whether each part of the running install exists.

@@ -31,7 +31,7 @@ type Adoption struct {
 }
 
 func (a *Adoption) Annotate(an infer.Annotator) {
-	an.Describe(&a, "A running Karpenter install for the component to take over without replacing a node: each child the install has is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. At each preview the component reads which of the named IAM roles, policies, instance profile, queue, access entry and Pod Identity add-on exist: those are imported, the others created under the component's own names (a policy a later Karpenter version splits out, access entries after aws-auth), and a name given here that does not exist is refused. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and the NodePools and node classes named in `nodePoolNames` and `nodeClassNames` by their names; other pools and classes are created. Keep `adopt` in the program after the first `up`: what it imported is then the component's, so keeping it changes nothing, and it holds the names. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.")
+	an.Describe(&a, "A running Karpenter install for the component to take over without replacing a node: each child the install has is imported from what exists (Pulumi's `import`), under the name it has, and updated in place where the inputs ask for something else; a change that would replace an imported child fails instead. At each preview the component reads which of the named IAM roles, policies, instance profile, queue, access entry and Pod Identity add-on exist: those are imported, the others created under the component's own names (a policy a later Karpenter version splits out, access entries after aws-auth), and a name given here that does not exist is refused. The Helm releases are imported by their names (`karpenter`, in `namespace`), the CRDs are handed to the `karpenter-crd` release, and the NodePools and node classes named in `nodePoolNames` and `nodeClassNames` by their names; other pools and classes are created. After the first `up`, `adopt` is inert: what it imported is then the component's, so keeping it changes nothing, and removing it changes nothing either when the install has the guide's names (the adopting `up` describes the install's roles as this component's, and a later preview that finds them so resumes the adoption); an install adopted under other names keeps `adopt` with them. Unset names are those Karpenter's getting-started guide gives the cluster (its CloudFormation template and eksctl config). docs/migrating.md has the steps for each way of installing Karpenter.")
 	an.Describe(&a.NodeRoleName, "Name of the node role to import (with its four AWS managed policy attachments and its access entry). "+DefaultWith("KarpenterNodeRole-<clusterName>", "the template's"))
 	an.Describe(&a.InstanceProfileName, "Name of the node instance profile to import, when the component has one (`createInstanceProfile`). "+DefaultWith("KarpenterNodeInstanceProfile-<clusterName>", "the template's before 0.32; from 0.32 the template creates none: an install made before 0.32 keeps this one when it exists, so its nodes' profile is not replaced, and otherwise the component creates its own"))
 	an.Describe(&a.ControllerRoleName, "Name of the controller role to import. "+DefaultWith("<clusterName>-karpenter", "the role the guide's eksctl config creates for the service account"))
@@ -100,6 +100,15 @@ type AdoptionNames struct {
 	// Given are the names the user set, by where they were set: one that does not exist is a
 	// finding there, where a default (the guide's) that does not exist is created.
 	Given map[string]*field.Path
+	// Resumed: adopt is not in the program, and an earlier `up` of this component adopted the
+	// install (plan.ResumeAdoption): names the guide does not give (the rules') are the stack's.
+	Resumed bool
+	// Taken: an earlier `up` adopted the install (its roles are described as this component's,
+	// plan.ReadAdoption), so every child of it is in the stack. The children whose provider id is
+	// not their import id (the rules' targets, the pod identity association) are then not imported
+	// again: after an `up` without adopt the engine would take that import for a new one and
+	// replace them (import, then delete what it imported).
+	Taken bool
 }
 
 // HasNodeRolePolicy says whether the adopted node role has the AWS managed policy named name

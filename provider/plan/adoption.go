@@ -28,11 +28,44 @@ func (p *Plan) resolveAdoption(args inputs.KarpenterArgs) error {
 	return nil
 }
 
+// ResumeAdoption makes adopt inert after the `up` that adopted: that `up` gave the install's
+// roles the component's own descriptions (describe, the children's), so when a later program no
+// longer sets adopt, the getting-started node role (or, with nodeRoleArn, controller role) that
+// says it is this component's is not a running install beside this one but this one, and the
+// adoption resumes as `adopt: {}` would: the same names, the same imports, nothing renamed or
+// replaced. What the guide does not name (the interruption rules: CloudFormation named them) is
+// kept as the stack has it (AdoptionNames.Resumed). A role that cannot be read is left to the
+// running-install check, which says so.
+func (p *Plan) ResumeAdoption(r ClusterReader, describe func(what string) string) {
+	if p.Adopt != nil || p.Mode != inputs.ModeSelfManaged {
+		return
+	}
+	cluster, ok := p.known.String("clusterName")
+	if !ok {
+		return
+	}
+	names := inputs.Adoption{}.Names(p.Release, cluster)
+	role, what := names.NodeRole, "node role"
+	switch {
+	case p.CreateNodeRole:
+	case p.CreateControllerIAM:
+		role, what = names.ControllerRole, "controller role"
+	default:
+		return
+	}
+	if read, err := r.Role(role); err != nil || !read.Exists || read.Description != describe(what) {
+		return
+	}
+	names.Resumed = true
+	p.Adopt = &names
+}
+
 // InstallReader answers whether a running install's parts exist in the account (the component
 // reads them through its aws provider: children/readcluster.go). Each answers false, nil for
 // something that does not exist.
 type InstallReader interface {
 	RoleExists(name string) (bool, error)
+	Role(name string) (Role, error)
 	PolicyExists(arn string) (bool, error)
 	InstanceProfileExists(name string) (bool, error)
 	QueueExists(name string) (bool, error)
@@ -48,7 +81,8 @@ type InstallReader interface {
 // it would fail in the engine ("resource does not exist") without saying which input to fix.
 // After the first `up` every part is the component's and exists, so adopt changes nothing.
 // policyKeys are the layout keys of the controller policies the component has for its release.
-func (p *Plan) ReadAdoption(r InstallReader, aws catalog.AwsScope, policyKeys []string, podIdentityAgentAddon string) error {
+// describe is the description the component gives its roles (AdoptionNames.Taken).
+func (p *Plan) ReadAdoption(r InstallReader, aws catalog.AwsScope, policyKeys []string, podIdentityAgentAddon string, describe func(what string) string) error {
 	a := p.Adopt
 	if a == nil {
 		return nil
@@ -87,6 +121,7 @@ func (p *Plan) ReadAdoption(r InstallReader, aws catalog.AwsScope, policyKeys []
 	if p.Interruption {
 		keep(&a.Queue, "SQS queue", r.QueueExists)
 	}
+	a.Taken = a.Resumed || p.takenBefore(r, describe)
 	var err error
 	if principal, ok := p.adoptedNodeRoleArn(aws); ok && p.NodeAccess == inputs.NodeAccessEntry {
 		if a.AccessEntry, err = r.AccessEntryExists(cluster, principal); err != nil {
@@ -104,6 +139,22 @@ func (p *Plan) ReadAdoption(r InstallReader, aws catalog.AwsScope, policyKeys []
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// takenBefore says whether an earlier `up` of this component adopted the install: the controller
+// role (or, without one, the node role) carries the component's description, which that `up`
+// wrote before anything that depends on the role (the pod identity association). A role that
+// cannot be read counts as not taken: the imports then stand.
+func (p *Plan) takenBefore(r InstallReader, describe func(string) string) bool {
+	role, what := p.Adopt.ControllerRole, "controller role"
+	if !p.CreateControllerIAM || role == "" {
+		role, what = p.Adopt.NodeRole, "node role"
+		if !p.CreateNodeRole || role == "" {
+			return false
+		}
+	}
+	read, err := r.Role(role)
+	return err == nil && read.Exists && read.Description == describe(what)
 }
 
 // adoptedNodeRoleArn is the ARN of the install's node role whose access entry an adoption may

@@ -64,6 +64,13 @@ type ClusterReader interface {
 	SecurityGroups(filters []Filter) ([]SecurityGroup, error)
 	ParameterExists(name string) (bool, error)
 	RoleExists(name string) (bool, error)
+	Role(name string) (Role, error)
+}
+
+// Role is an IAM role as the checks read it.
+type Role struct {
+	Exists      bool
+	Description string
 }
 
 // Findings are the outcome of the checks: errors fail before any child is created; warnings
@@ -190,12 +197,15 @@ func (p *Plan) checkRunningInstall(c Cluster, r ClusterReader) (f Findings) {
 		return f
 	}
 	role := catalog.GettingStartedNames(p.Release, c.Name).NodeRole
-	exists, err := r.RoleExists(role)
+	read, err := r.Role(role)
 	switch {
 	case err != nil:
 		f.warnClusterf("could not read the IAM role %s, the node role of a getting-started install of Karpenter on cluster %s (%v): not checked whether one runs (the check needs iam:GetRole)", role, c.Name, err)
-	case exists:
-		f.errorf(at(field.NewPath("adopt")), "unset, and the IAM role %s exists: the node role Karpenter's getting-started guide creates for cluster %s. If Karpenter runs there, a second install would fail in the middle of `up` (its CRDs belong to no Helm release, and the release karpenter and the NodePool default exist); set adopt to take it over (docs/migrating.md, Adopting a running install); if this stack adopted that install, keep adopt in the program (without it the component would name its children its own way and replace what it imported). If only the IAM is left, set nodeRoleArn to that role to use it, or delete it", role, c.Name)
+	case read.Exists && strings.HasPrefix(read.Description, "Karpenter node role (Pulumi "):
+		// Another component took that install over (its adopting `up` described the role).
+		f.errorf(at(field.NewPath("adopt")), "unset, and the IAM role %s exists: the node role of the Karpenter install on cluster %s, which the Pulumi component its description names manages (%q). A cluster runs one Karpenter: install it from that program, or destroy that stack first", role, c.Name, read.Description)
+	case read.Exists:
+		f.errorf(at(field.NewPath("adopt")), "unset, and the IAM role %s exists: the node role Karpenter's getting-started guide creates for cluster %s. If Karpenter runs there, a second install would fail in the middle of `up` (its CRDs belong to no Helm release, and the release karpenter and the NodePool default exist); set adopt to take it over (docs/migrating.md, Adopting a running install). If only the IAM is left, set nodeRoleArn to that role to use it, or delete it", role, c.Name)
 	}
 	return f
 }

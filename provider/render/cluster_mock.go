@@ -30,6 +30,8 @@ type Cluster struct {
 	NoSpotServiceLinkedRole bool `json:"noSpotServiceLinkedRole"`
 	// Roles are the account's IAM roles besides the Spot service-linked role, by name.
 	Roles []string `json:"roles"`
+	// RoleDescriptions are descriptions of roles of Roles, by name (default: none).
+	RoleDescriptions map[string]string `json:"roleDescriptions"`
 	// Absent names what an adopted install lacks (adopt): IAM roles, policies and instance
 	// profiles and SQS queues by name, "access-entry" for the node role's access entry, an
 	// EKS add-on by its name. Everything else adopt names exists.
@@ -216,7 +218,8 @@ func (c *Cluster) call(token string, args presource.PropertyMap) (result presour
 		if spot := arg("name") == "AWSServiceRoleForEC2Spot"; spot && c.NoSpotServiceLinkedRole || !spot && !installed && !slices.Contains(c.Roles, arg("name")) {
 			return nil, true, fmt.Errorf("reading IAM Role (%s): couldn't find resource", arg("name"))
 		}
-		return mockMap(map[string]any{"id": arg("name"), "name": arg("name"), "arn": fmt.Sprintf("arn:%s:iam::%s:role/%s", partition, account, arg("name"))}), true, nil
+		return mockMap(map[string]any{"id": arg("name"), "name": arg("name"), "arn": fmt.Sprintf("arn:%s:iam::%s:role/%s", partition, account, arg("name")),
+			"description": c.RoleDescriptions[arg("name")]}), true, nil
 	}
 	return nil, false, nil
 }
