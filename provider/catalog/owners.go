@@ -1,5 +1,7 @@
 package catalog
 
+import "strings"
+
 // Who else writes into what the component would write into. The component shares two kinds of
 // object with other owners: the tags of the subnets and security groups given to `discovery`
 // (an aws:ec2/tag:Tag per id) and kube-system/aws-auth's mapRoles (node access on a CONFIG_MAP
@@ -99,3 +101,15 @@ const AwsAuthFieldManager = "pulumi-karpenter"
 // Managers that read, change and write back (eksctl, EKS for managed node groups, `kubectl edit`)
 // keep what others added.
 var DocumentManagers = []string{"kubectl-client-side-apply"}
+
+// AwsAuthRoleArn is a role's ARN as aws-auth's mapRoles takes it: without the role's path. EKS
+// User Guide, "Create access entries": "If the ARN is for an IAM role, it can include a path.
+// ARNs in aws-auth ConfigMap entries, can't include a path" (aws-iam-authenticator matches the
+// role of the session, whose ARN has none). An access entry takes the ARN whole.
+func AwsAuthRoleArn(arn string) string {
+	prefix, resource, ok := strings.Cut(arn, ":role/")
+	if !ok {
+		return arn
+	}
+	return prefix + ":role/" + resource[strings.LastIndex(resource, "/")+1:]
+}

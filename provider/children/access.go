@@ -125,7 +125,7 @@ func (b *builder) createAwsAuthMapping(roleArn pulumi.StringOutput) ([]pulumi.Re
 	groups := b.plan.NodeRoleGroups()
 	mapRoles := pulumi.All(b.awsAuth.Data, roleArn).ApplyT(func(vals []any) (string, error) {
 		existing := vals[0].(map[string]string)["mapRoles"]
-		return mergeMapRoles(existing, vals[1].(string), groups)
+		return mergeMapRoles(existing, catalog.AwsAuthRoleArn(vals[1].(string)), groups)
 	}).(pulumi.StringOutput)
 	patch, err := b.newChild(configMapPatch, "-aws-auth", pulumi.Map{
 		"apiVersion": pulumi.String("v1"),
@@ -349,6 +349,6 @@ func init() { pulumi.RegisterOutputType(RoleMappingOutput{}) }
 func (b *builder) nodeRoleMapping() RoleMappingOutput {
 	groups := b.plan.NodeRoleGroups()
 	return b.node.roleArn.ApplyT(func(arn string) inputs.RoleMapping {
-		return inputs.RoleMapping{RoleArn: arn, Username: plan.NodeUsername, Groups: groups}
+		return inputs.RoleMapping{RoleArn: catalog.AwsAuthRoleArn(arn), Username: plan.NodeUsername, Groups: groups}
 	}).(RoleMappingOutput)
 }

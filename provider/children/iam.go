@@ -103,17 +103,18 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 	var policyArns pulumi.StringArray
 	for _, p := range policies {
 		name, adoptedPolicy := b.adoptedName(func() string { return b.plan.Adopt.ControllerPolicies[p.Key] }, "-controller-"+p.Key)
+		arn := b.iamArn(name, adoptedPolicy, b.aws.PolicyArn)
 		policy, err := b.newChild(iamPolicy, "-controller-"+p.Key, pulumi.Map{
 			"name":        pulumi.String(name),
 			"description": b.describe("controller policy: " + p.Description),
 			"policy":      documents.MapIndex(pulumi.String(p.Key)),
 			"tags":        b.plan.Deferred.Tags,
 			// IAM cannot change a policy's description or path: the install's are kept.
-		}, b.adoptingIf(adoptedPolicy, b.aws.PolicyArn(name), "description", "path")...)
+		}, b.adoptingIf(adoptedPolicy, arn, "description", "path")...)
 		if err != nil {
 			return controllerIAM{}, err
 		}
-		attachment := b.adoptingIf(adopted && adoptedPolicy, attachmentID(roleName, b.aws.PolicyArn(name)))
+		attachment := b.adoptingIf(adopted && adoptedPolicy, attachmentID(roleName, arn))
 		if err := b.attach(&out, role, "-controller-"+p.Key+"-attach", policy.Arn, attachment...); err != nil {
 			return controllerIAM{}, err
 		}
@@ -286,7 +287,7 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 		roleName: role.Name,
 		// The ARN is known from the name, so the controller's PassRole statement does not
 		// wait for the role to exist.
-		passRoleArns:        b.passRoleArns(pulumi.String(b.aws.RoleArn(name))),
+		passRoleArns:        b.passRoleArns(pulumi.String(b.iamArn(name, adopted, b.aws.RoleArn))),
 		instanceProfileName: pulumi.String("").ToStringOutput(),
 		resources:           []pulumi.Resource{role},
 	}
@@ -325,8 +326,8 @@ func (b *builder) createNodeIAM() (nodeIAM, error) {
 // creates (named from the start), or a nodeRoleArn the engine sent known.
 func (b *builder) knownNodeRoleArn() (string, bool) {
 	if b.plan.CreateNodeRole {
-		name, _ := b.nodeRoleName()
-		return b.aws.RoleArn(name), true
+		name, adopted := b.nodeRoleName()
+		return b.iamArn(name, adopted, b.aws.RoleArn), true
 	}
 	return b.plan.KnownInput("nodeRoleArn")
 }
@@ -335,4 +336,14 @@ func (b *builder) knownNodeRoleArn() (string, bool) {
 // component's own. adopted says which.
 func (b *builder) nodeRoleName() (name string, adopted bool) {
 	return b.adoptedName(func() string { return b.plan.Adopt.NodeRole }, catalog.NodeRoleSuffix)
+}
+
+// iamArn is the ARN of the IAM role or policy name: an adopted one's as read, with the path it
+// was created under (PassRole, access entries and import ids name it whole); else built from the
+// name, the component creating its own under the path "/".
+func (b *builder) iamArn(name string, adopted bool, pathless func(string) string) string {
+	if adopted {
+		return b.plan.Adopt.Arn(name, pathless)
+	}
+	return pathless(name)
 }

@@ -269,8 +269,8 @@ func (r *awsReader) RoleExists(name string) (bool, error) {
 	return role.Exists, err
 }
 
-// Role reads the IAM role name: whether it exists, and its description.
-func (r *awsReader) Role(name string) (plan.Role, error) {
+// Role reads the IAM role name: whether it exists, its ARN and its description.
+func (r *awsReader) Role(name string) (plan.IAMRead, error) {
 	role, err := r.once("role:"+name, func() (any, error) {
 		var result struct {
 			Arn         string `pulumi:"arn"`
@@ -280,17 +280,24 @@ func (r *awsReader) Role(name string) (plan.Role, error) {
 			Name string `pulumi:"name"`
 		}{name}
 		exists, err := existence(r.invoke(InvokeRole, args, &result))
-		return plan.Role{Exists: exists, Description: result.Description}, err
+		return plan.IAMRead{Exists: exists, Arn: result.Arn, Description: result.Description}, err
 	})
-	return role.(plan.Role), err
+	return role.(plan.IAMRead), err
 }
 
 // The reads of an adoption (plan.InstallReader): whether each part of the running install exists.
 
-func (r *awsReader) PolicyExists(arn string) (bool, error) {
-	return r.exists(InvokePolicy, struct {
-		Arn string `pulumi:"arn"`
-	}{arn})
+// Policy reads the customer managed policy name, by name (getPolicy lists the account's
+// policies for it): its ARN has the path it was created under.
+func (r *awsReader) Policy(name string) (plan.IAMRead, error) {
+	var result struct {
+		Arn         string `pulumi:"arn"`
+		Description string `pulumi:"description"`
+	}
+	exists, err := existence(r.invoke(InvokePolicy, struct {
+		Name string `pulumi:"name"`
+	}{name}, &result))
+	return plan.IAMRead{Exists: exists, Arn: result.Arn, Description: result.Description}, err
 }
 
 func (r *awsReader) InstanceProfileExists(name string) (bool, error) {

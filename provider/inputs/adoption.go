@@ -109,6 +109,19 @@ type AdoptionNames struct {
 	// again: after an `up` without adopt the engine would take that import for a new one and
 	// replace them (import, then delete what it imported).
 	Taken bool
+	// Arns are the ARNs of the install's IAM roles and policies, by name, as read: with the path
+	// each was created under, which a name does not tell (and PassRole, access entries and
+	// import ids need).
+	Arns map[string]string
+}
+
+// Arn is the ARN of the install's IAM role or policy name: as read, else built by pathless from
+// the name alone.
+func (n *AdoptionNames) Arn(name string, pathless func(string) string) string {
+	if arn, ok := n.Arns[name]; ok {
+		return arn
+	}
+	return pathless(name)
 }
 
 // HasNodeRolePolicy says whether the adopted node role has the AWS managed policy named name

@@ -65,8 +65,8 @@ func (p *Plan) ResumeAdoption(r ClusterReader, describe func(what string) string
 // something that does not exist.
 type InstallReader interface {
 	RoleExists(name string) (bool, error)
-	Role(name string) (Role, error)
-	PolicyExists(arn string) (bool, error)
+	Role(name string) (IAMRead, error)
+	Policy(name string) (IAMRead, error)
 	InstanceProfileExists(name string) (bool, error)
 	QueueExists(name string) (bool, error)
 	AccessEntryExists(cluster, principalArn string) (bool, error)
@@ -104,17 +104,28 @@ func (p *Plan) ReadAdoption(r InstallReader, aws catalog.AwsScope, policyKeys []
 			*name = ""
 		}
 	}
+	// withArn is an IAM read whose ARN, path included, the adoption keeps (AdoptionNames.Arns).
+	withArn := func(read func(string) (IAMRead, error)) func(string) (bool, error) {
+		return func(name string) (bool, error) {
+			got, err := read(name)
+			if got.Exists && got.Arn != "" {
+				a.Arns[name] = got.Arn
+			}
+			return got.Exists, err
+		}
+	}
+	a.Arns = map[string]string{}
 	if p.CreateNodeRole {
-		keep(&a.NodeRole, "IAM role", r.RoleExists)
+		keep(&a.NodeRole, "IAM role", withArn(r.Role))
 	}
 	if p.CreateInstanceProfile {
 		keep(&a.InstanceProfile, "IAM instance profile", r.InstanceProfileExists)
 	}
 	if p.CreateControllerIAM {
-		keep(&a.ControllerRole, "IAM role", r.RoleExists)
+		keep(&a.ControllerRole, "IAM role", withArn(r.Role))
 		for _, key := range policyKeys {
 			name := a.ControllerPolicies[key]
-			keep(&name, "IAM policy", func(n string) (bool, error) { return r.PolicyExists(aws.PolicyArn(n)) })
+			keep(&name, "IAM policy", withArn(r.Policy))
 			a.ControllerPolicies[key] = name
 		}
 	}
@@ -167,7 +178,7 @@ func (p *Plan) adoptedNodeRoleArn(aws catalog.AwsScope) (string, bool) {
 	if p.Adopt.NodeRole == "" {
 		return "", false
 	}
-	return aws.RoleArn(p.Adopt.NodeRole), true
+	return p.Adopt.Arn(p.Adopt.NodeRole, aws.RoleArn), true
 }
 
 // adoptWarnings are the install's pools and classes adopt names that the program does not

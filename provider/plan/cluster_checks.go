@@ -64,13 +64,14 @@ type ClusterReader interface {
 	SecurityGroups(filters []Filter) ([]SecurityGroup, error)
 	ParameterExists(name string) (bool, error)
 	RoleExists(name string) (bool, error)
-	Role(name string) (Role, error)
+	Role(name string) (IAMRead, error)
 }
 
-// Role is an IAM role as the checks read it.
-type Role struct {
-	Exists      bool
-	Description string
+// IAMRead is an IAM role or managed policy as read by name: whether it exists, its ARN (with the
+// path it was created under, which a name does not tell) and its description.
+type IAMRead struct {
+	Exists           bool
+	Arn, Description string
 }
 
 // Findings are the outcome of the checks: errors fail before any child is created; warnings

@@ -32,6 +32,8 @@ type Cluster struct {
 	Roles []string `json:"roles"`
 	// RoleDescriptions are descriptions of roles of Roles, by name (default: none).
 	RoleDescriptions map[string]string `json:"roleDescriptions"`
+	// IAMPaths are the paths of IAM roles and policies, by name (default: "/").
+	IAMPaths map[string]string `json:"iamPaths"`
 	// Absent names what an adopted install lacks (adopt): IAM roles, policies and instance
 	// profiles and SQS queues by name, "access-entry" for the node role's access entry, an
 	// EKS add-on by its name. Everything else adopt names exists.
@@ -218,7 +220,7 @@ func (c *Cluster) call(token string, args presource.PropertyMap) (result presour
 		if spot := arg("name") == "AWSServiceRoleForEC2Spot"; spot && c.NoSpotServiceLinkedRole || !spot && !installed && !slices.Contains(c.Roles, arg("name")) {
 			return nil, true, fmt.Errorf("reading IAM Role (%s): couldn't find resource", arg("name"))
 		}
-		return mockMap(map[string]any{"id": arg("name"), "name": arg("name"), "arn": fmt.Sprintf("arn:%s:iam::%s:role/%s", partition, account, arg("name")),
+		return mockMap(map[string]any{"id": arg("name"), "name": arg("name"), "arn": c.iamArn("role", arg("name")),
 			"description": c.RoleDescriptions[arg("name")]}), true, nil
 	}
 	return nil, false, nil
@@ -270,4 +272,13 @@ func tagsAny(m map[string]string) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// iamArn is the ARN of the IAM role or policy (kind) name, under its path (IAMPaths).
+func (c *Cluster) iamArn(kind, name string) string {
+	path := "/"
+	if c != nil && c.IAMPaths[name] != "" {
+		path = c.IAMPaths[name]
+	}
+	return fmt.Sprintf("arn:%s:iam::%s:%s%s%s", partition, account, kind, path, name)
 }

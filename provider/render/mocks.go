@@ -78,11 +78,13 @@ func (m *Mocks) call(token string, args presource.PropertyMap) (presource.Proper
 		name := arg("name")
 		return mockMap(map[string]any{"id": name, "name": name, "arn": fmt.Sprintf("arn:%s:iam::%s:role/%s", partition, account, name)}), nil
 	case "aws:iam/getPolicy:getPolicy":
-		name := inputs.NameFromArn(arg("arn"))
+		// By name, as the component reads it: pulumi-aws lists the policies (ListPolicies).
+		name := arg("name")
 		if !m.Cluster.has(name) {
-			return nil, fmt.Errorf("reading IAM Policy (%s): couldn't find resource", arg("arn"))
+			return nil, fmt.Errorf("no matching IAM Policy found")
 		}
-		return mockMap(map[string]any{"id": arg("arn"), "arn": arg("arn"), "name": name, "path": "/"}), nil
+		arn := m.Cluster.iamArn("policy", name)
+		return mockMap(map[string]any{"id": arn, "arn": arn, "name": name}), nil
 	case "aws:sqs/getQueue:getQueue":
 		name := arg("name")
 		if !m.Cluster.has(name) {
@@ -171,10 +173,10 @@ func (m *Mocks) newResource(reg *Registration) (string, presource.PropertyMap, e
 	}
 	id := physical
 	switch reg.Type {
-	case "aws:iam/role:Role":
-		set("arn", fmt.Sprintf("arn:%s:iam::%s:role/%s", partition, account, physical))
+	case "aws:iam/role:Role": // an imported role or policy keeps its path (Cluster.IAMPaths)
+		set("arn", m.Cluster.iamArn("role", physical))
 	case "aws:iam/policy:Policy":
-		id = fmt.Sprintf("arn:%s:iam::%s:policy/%s", partition, account, physical)
+		id = m.Cluster.iamArn("policy", physical)
 		set("arn", id)
 	case "aws:iam/instanceProfile:InstanceProfile":
 		set("arn", fmt.Sprintf("arn:%s:iam::%s:instance-profile/%s", partition, account, physical))

@@ -130,7 +130,7 @@ namespace PulumiKarpenter.Karpenter
         public Output<string> NodeRoleArn { get; private set; } = null!;
 
         /// <summary>
-        /// The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn`, `username`, `groups`, as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
+        /// The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn` without the role's path, which aws-auth does not take; `username`, `groups`; as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
         /// </summary>
         [Output("nodeRoleMapping")]
         public Output<Outputs.RoleMapping> NodeRoleMapping { get; private set; } = null!;

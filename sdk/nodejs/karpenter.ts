@@ -104,7 +104,7 @@ export class Karpenter extends pulumi.ComponentResource {
      */
     declare public readonly nodeRoleArn: pulumi.Output<string>;
     /**
-     * The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn`, `username`, `groups`, as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
+     * The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn` without the role's path, which aws-auth does not take; `username`, `groups`; as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
      */
     declare public /*out*/ readonly nodeRoleMapping: pulumi.Output<outputs.RoleMapping>;
     /**

@@ -93,7 +93,7 @@ type Karpenter struct {
 	NodePoolNames pulumi.StringArrayOutput `pulumi:"nodePoolNames"`
 	// ARN of the node IAM role (created, or `nodeRoleArn`).
 	NodeRoleArn pulumi.StringOutput `pulumi:"nodeRoleArn"`
-	// The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn`, `username`, `groups`, as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
+	// The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn` without the role's path, which aws-auth does not take; `username`, `groups`; as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
 	NodeRoleMapping RoleMappingOutput `pulumi:"nodeRoleMapping"`
 	// Name of the node IAM role; the default EC2NodeClass's `role`.
 	NodeRoleName pulumi.StringOutput `pulumi:"nodeRoleName"`
@@ -430,7 +430,7 @@ func (o KarpenterOutput) NodeRoleArn() pulumi.StringOutput {
 	return o.ApplyT(func(v *Karpenter) pulumi.StringOutput { return v.NodeRoleArn }).(pulumi.StringOutput)
 }
 
-// The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn`, `username`, `groups`, as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
+// The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn` without the role's path, which aws-auth does not take; `username`, `groups`; as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
 func (o KarpenterOutput) NodeRoleMapping() RoleMappingOutput {
 	return o.ApplyT(func(v *Karpenter) RoleMappingOutput { return v.NodeRoleMapping }).(RoleMappingOutput)
 }

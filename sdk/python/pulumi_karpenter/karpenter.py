@@ -977,7 +977,7 @@ class Karpenter(pulumi.ComponentResource):
     @pulumi.getter(name="nodeRoleMapping")
     def node_role_mapping(self) -> pulumi.Output['outputs.RoleMapping']:
         """
-        The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn`, `username`, `groups`, as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
+        The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn` without the role's path, which aws-auth does not take; `username`, `groups`; as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
         """
         return pulumi.get(self, "node_role_mapping")
 

@@ -226,7 +226,7 @@ func getParameter(ctx context.Context, p *provider, args pmap) (pmap, error) {
 // The reads of an adoption (provider/plan/adoption.go, ReadAdoption): whether each part of a
 // running install exists.
 
-// getIAMPolicy is aws:iam/getPolicy:getPolicy by arn (internal/service/iam/policy_data_source.go:
+// getIAMPolicy is aws:iam/getPolicy:getPolicy by arn or by name (internal/service/iam/policy_data_source.go:
 // "reading IAM Policy (%s): %s" around findPolicyByARN, NoSuchEntity as retry.NotFoundError).
 func getIAMPolicy(ctx context.Context, p *provider, args pmap) (pmap, error) {
 	c, err := p.clients()
@@ -234,6 +234,14 @@ func getIAMPolicy(ctx context.Context, p *provider, args pmap) (pmap, error) {
 		return nil, err
 	}
 	arn := str(args, "arn")
+	if arn == "" {
+		// By name (and path prefix): policy_data_source.go's findPolicies, ListPolicies filtered by
+		// name, then tfresource.AssertSingleValueResult (SingularDataSourceFindError's messages).
+		var err error
+		if arn, err = policyArnByName(ctx, c.iam, str(args, "name"), str(args, "pathPrefix")); err != nil {
+			return nil, err
+		}
+	}
 	out, err := c.iam.GetPolicy(ctx, &iam.GetPolicyInput{PolicyArn: aws.String(arn)})
 	if isNotFound(err) {
 		return nil, fmt.Errorf("reading IAM Policy (%s): %s", arn, couldNotFind)
@@ -255,6 +263,34 @@ func getIAMPolicy(ctx context.Context, p *provider, args pmap) (pmap, error) {
 		"id": sv(arn), "name": sv(aws.ToString(pol.PolicyName)), "path": sv(aws.ToString(pol.Path)), "policy": sv(document),
 		"policyId": sv(aws.ToString(pol.PolicyId)), "tags": mapValue(tags),
 	}, nil
+}
+
+// policyArnByName is the ARN of the one policy named name under pathPrefix.
+func policyArnByName(ctx context.Context, client *iam.Client, name, pathPrefix string) (string, error) {
+	input := &iam.ListPoliciesInput{}
+	if pathPrefix != "" {
+		input.PathPrefix = aws.String(pathPrefix)
+	}
+	var arns []string
+	pages := iam.NewListPoliciesPaginator(client, input)
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return "", fmt.Errorf("reading IAM Policies: %w", err)
+		}
+		for _, p := range page.Policies {
+			if aws.ToString(p.PolicyName) == name {
+				arns = append(arns, aws.ToString(p.Arn))
+			}
+		}
+	}
+	switch len(arns) {
+	case 0:
+		return "", errors.New("no matching IAM Policy found")
+	case 1:
+		return arns[0], nil
+	}
+	return "", errors.New("multiple IAM Policys matched; use additional constraints to reduce matches to a single IAM Policy")
 }
 
 // getSQSQueue is aws:sqs/getQueue:getQueue (internal/service/sqs/queue_data_source.go:

@@ -205,6 +205,16 @@ func TestAdoptionReads(t *testing.T) {
 	if msg := invokeErr(t, p, "aws:iam/getPolicy:getPolicy", pmap{"arn": sv(missing)}); msg != "reading IAM Policy ("+missing+"): couldn't find resource" {
 		t.Errorf("getPolicy of a missing policy: %q", msg)
 	}
+	// By name, as the component reads it: the ARN carries the policy's path.
+	pathed := p.create(t, tPolicy, "pathed-policy", pmap{"name": sv(unique(t, "pol")), "path": sv("/karpenter/"), "policy": sv(document)})
+	t.Cleanup(func() { _ = p.tryDelete(pathed) })
+	got, err = p.invoke(t, "aws:iam/getPolicy:getPolicy", pmap{"name": pathed.inputs["name"]})
+	if err != nil || str(got, "arn") != pathed.id || !strings.Contains(pathed.id, ":policy/karpenter/") {
+		t.Errorf("getPolicy by name = %v, %v (want the ARN %s)", got, err, pathed.id)
+	}
+	if msg := invokeErr(t, p, "aws:iam/getPolicy:getPolicy", pmap{"name": sv("no-such-policy")}); msg != "no matching IAM Policy found" {
+		t.Errorf("getPolicy by the name of a missing policy: %q", msg)
+	}
 
 	queue := p.create(t, tQueue, "q", pmap{"name": sv(unique(t, "q"))})
 	t.Cleanup(func() { _ = p.tryDelete(queue) })

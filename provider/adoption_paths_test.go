@@ -1,0 +1,31 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// An install's IAM roles and policies may have a path (terraform-aws-modules' `iam_role_path`,
+// `node_iam_role_path`, `iam_policy_path`): their ARNs are not built from the name alone. The
+// adoption reads them (getRole, getPolicy by name) and uses the ARN as read wherever an ARN
+// names them — import ids, the controller's PassRole, the node access entry — while aws-auth's
+// mapRoles takes the node role's ARN without its path, as EKS documents.
+func TestAdoptionKeepsIAMPaths(t *testing.T) {
+	paths := `{"iamPaths":{"KarpenterNodeRole-demo":"/karpenter/","KarpenterControllerNodeLifecyclePolicy-demo":"/karpenter/"}}`
+	r := renderArgs(t, adoptWithCluster(t, paths))
+	nodeRole := "arn:aws:iam::123456789012:role/karpenter/KarpenterNodeRole-demo"
+	lifecycle := "arn:aws:iam::123456789012:policy/karpenter/KarpenterControllerNodeLifecyclePolicy-demo"
+	assert.Equal(t, lifecycle, r.get("karpenter-controller-node-lifecycle").ImportID)
+	assert.Equal(t, "demo-karpenter/"+lifecycle, r.get("karpenter-controller-node-lifecycle-attach").ImportID)
+	assert.Equal(t, "arn:aws:iam::123456789012:policy/KarpenterControllerZonalShiftPolicy-demo", r.get("karpenter-controller-zonal-shift").ImportID, "a policy without a path")
+	assert.Equal(t, "KarpenterNodeRole-demo", r.get("karpenter-node").ImportID, "a role is imported by its name")
+	assert.Equal(t, "demo:"+nodeRole, r.get("karpenter-node-access").ImportID)
+	assert.Equal(t, nodeRole, r.get("karpenter-node-access").String("principalArn"))
+	assert.Contains(t, r.get("karpenter-controller-iam-integration").String("policy"), `"Resource":"`+nodeRole+`"`, "PassRole names the role with its path")
+
+	r = renderArgs(t, mergeArgs(t, adoptWithCluster(t, paths), `{"nodeAccess":"awsAuth"}`))
+	mapRoles := r.get("karpenter-aws-auth").String("data.mapRoles")
+	assert.Contains(t, mapRoles, "rolearn: arn:aws:iam::123456789012:role/KarpenterNodeRole-demo\n")
+	assert.NotContains(t, mapRoles, "role/karpenter/")
+}
