@@ -112,6 +112,13 @@ func TestDiscoveryTagsAndSpotRole(t *testing.T) {
 	assert.Equal(t, "spot.amazonaws.com", r.get("karpenter-spot-service-linked-role").Inputs["awsServiceName"])
 	assert.True(t, r.get("karpenter-spot-service-linked-role").RetainOnDelete, "the account-wide role is kept on destroy")
 	assert.Contains(t, r.get("karpenter-release").DependsOn, "karpenter-spot-service-linked-role")
+
+	// The account has one such role: where it exists the component imports it (creating it
+	// would fail at `up`: "has been taken in this account"), where not it creates it.
+	spot := `{"createSpotServiceLinkedRole":true}`
+	arn := "arn:aws:iam::123456789012:role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot"
+	assert.Equal(t, arn, renderArgs(t, withCluster(t, `{}`, spot)).get("karpenter-spot-service-linked-role").ImportID)
+	assert.Empty(t, renderArgs(t, withCluster(t, `{"noSpotServiceLinkedRole":true}`, spot)).get("karpenter-spot-service-linked-role").ImportID)
 	assert.Contains(t, renderError(t, withDefaults(t, `{"discovery":{"subnetIds":["sg-0a"]}}`)), `discovery.subnetIds[0]: "sg-0a" is not an id of the form subnet-<hex>`)
 }
 

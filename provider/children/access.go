@@ -269,13 +269,22 @@ func (b *builder) createDiscoveryTags() ([]pulumi.Resource, error) {
 
 // createSpotServiceLinkedRole creates AWSServiceRoleForEC2Spot, which EC2 requires before an
 // account's first Spot launch. It is account-wide and may serve other workloads, so it is
-// kept on destroy.
+// kept on destroy. An account has one: where it exists already (another stack made it, or EC2
+// did), creating it would fail at `up` ("has been taken in this account"), so the role is read
+// first and imported (its id is its ARN, which is also the id the stack holds once it has it:
+// the import is then no change).
 func (b *builder) createSpotServiceLinkedRole() ([]pulumi.Resource, error) {
 	if !b.plan.SpotServiceLinkedRole {
 		return nil, nil
 	}
-	adopted := b.plan.Adopt != nil && b.plan.Adopt.SpotServiceLinkedRole
-	opts := append([]pulumi.ResourceOption{pulumi.RetainOnDelete(true)}, b.adoptingIf(adopted, b.spotServiceLinkedRoleArn())...)
+	exists, err := (&awsReader{ctx: b.ctx, comp: b.parent}).RoleExists(catalog.SpotServiceLinkedRole)
+	if err != nil {
+		return nil, field.Invalidf(field.NewPath("createSpotServiceLinkedRole"), "could not read whether the account has the %s service-linked role (%v): the component creates it only where it does not exist (the read needs iam:GetRole)", catalog.SpotServiceLinkedRole, err)
+	}
+	opts := []pulumi.ResourceOption{pulumi.RetainOnDelete(true)}
+	if exists {
+		opts = append(opts, pulumi.Import(pulumi.ID(b.spotServiceLinkedRoleArn())))
+	}
 	role, err := b.newChild(iamServiceLinkedRole, "-spot-service-linked-role", pulumi.Map{
 		"awsServiceName": pulumi.String("spot.amazonaws.com"),
 		"tags":           b.plan.Deferred.Tags,

@@ -93,10 +93,11 @@ type AdoptionNames struct {
 	// (nil: all of the component's).
 	NodeRolePolicies []string
 
-	// What plan.ReadAdoption found in the account, read before any child: the node access entry,
-	// the Pod Identity agent add-on and the Spot service-linked role exist (imported, not created).
+	// What plan.ReadAdoption found in the account, read before any child: the node access entry
+	// and the Pod Identity agent add-on exist (imported, not created). (The Spot service-linked
+	// role is read whether adopting or not: children's createSpotServiceLinkedRole.)
 	// A name above that does not exist is "" once read (created, not imported).
-	AccessEntry, PodIdentityAgent, SpotServiceLinkedRole bool
+	AccessEntry, PodIdentityAgent bool
 	// Given are the names the user set, by where they were set: one that does not exist is a
 	// finding there, where a default (the guide's) that does not exist is created.
 	Given map[string]*field.Path

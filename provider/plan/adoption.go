@@ -144,11 +144,6 @@ func (p *Plan) ReadAdoption(r InstallReader, aws catalog.AwsScope, policyKeys []
 			errs = append(errs, field.Invalidf(field.NewPath("adopt"), "could not read the %s add-on of cluster %s (%v)", podIdentityAgentAddon, cluster, err))
 		}
 	}
-	if p.SpotServiceLinkedRole {
-		if a.SpotServiceLinkedRole, err = r.RoleExists(catalog.SpotServiceLinkedRole); err != nil {
-			errs = append(errs, field.Invalidf(field.NewPath("adopt"), "could not read the IAM role %s (%v)", catalog.SpotServiceLinkedRole, err))
-		}
-	}
 	return errors.Join(errs...)
 }
 

@@ -267,7 +267,7 @@ export interface KarpenterArgs {
      */
     createPodIdentityAgent?: boolean;
     /**
-     * Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
+     * Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch; where the account has it already, it is imported instead (the preview reads it). Kept on destroy: other workloads may use it. Default: `false`.
      */
     createSpotServiceLinkedRole?: boolean;
     /**

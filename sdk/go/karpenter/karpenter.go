@@ -154,7 +154,7 @@ type karpenterArgs struct {
 	CreateInstanceProfile *bool `pulumi:"createInstanceProfile"`
 	// With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: `false`.
 	CreatePodIdentityAgent *bool `pulumi:"createPodIdentityAgent"`
-	// Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
+	// Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch; where the account has it already, it is imported instead (the preview reads it). Kept on destroy: other workloads may use it. Default: `false`.
 	CreateSpotServiceLinkedRole *bool `pulumi:"createSpotServiceLinkedRole"`
 	// Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: `true`.
 	DefaultNodePool *bool `pulumi:"defaultNodePool"`
@@ -230,7 +230,7 @@ type KarpenterArgs struct {
 	CreateInstanceProfile *bool
 	// With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: `false`.
 	CreatePodIdentityAgent *bool
-	// Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
+	// Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch; where the account has it already, it is imported instead (the preview reads it). Kept on destroy: other workloads may use it. Default: `false`.
 	CreateSpotServiceLinkedRole *bool
 	// Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: `true`.
 	DefaultNodePool *bool

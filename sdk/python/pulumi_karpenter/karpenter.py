@@ -74,7 +74,7 @@ class KarpenterArgs:
         :param pulumi.Input[_builtins.str] controller_role_arn: ARN of an existing IAM role for the controller. When set, the component creates no controller IAM (no role, no policies) and annotates the service account with this role.
         :param _builtins.bool create_instance_profile: Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: `true` (`false` with mode `autoMode`: EKS creates one from each NodeClass's role).
         :param _builtins.bool create_pod_identity_agent: With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: `false`.
-        :param _builtins.bool create_spot_service_linked_role: Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
+        :param _builtins.bool create_spot_service_linked_role: Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch; where the account has it already, it is imported instead (the preview reads it). Kept on destroy: other workloads may use it. Default: `false`.
         :param _builtins.bool default_node_pool: Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: `true`.
         :param pulumi.Input['DiscoveryArgs'] discovery: Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
         :param _builtins.bool install_crds: Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: `true`.
@@ -330,7 +330,7 @@ class KarpenterArgs:
     @pulumi.getter(name="createSpotServiceLinkedRole")
     def create_spot_service_linked_role(self) -> Optional[_builtins.bool]:
         """
-        Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
+        Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch; where the account has it already, it is imported instead (the preview reads it). Kept on destroy: other workloads may use it. Default: `false`.
         """
         return pulumi.get(self, "create_spot_service_linked_role")
 
@@ -691,7 +691,7 @@ class Karpenter(pulumi.ComponentResource):
         :param pulumi.Input[_builtins.str] controller_role_arn: ARN of an existing IAM role for the controller. When set, the component creates no controller IAM (no role, no policies) and annotates the service account with this role.
         :param _builtins.bool create_instance_profile: Create an instance profile for the node role (for node classes that set `instanceProfile`, or tools that need one). Default: `true` (`false` with mode `autoMode`: EKS creates one from each NodeClass's role).
         :param _builtins.bool create_pod_identity_agent: With `podIdentity`, install the `eks-pod-identity-agent` EKS add-on. When false, the component checks that the add-on is installed. Default: `false`.
-        :param _builtins.bool create_spot_service_linked_role: Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
+        :param _builtins.bool create_spot_service_linked_role: Create the account's `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch; where the account has it already, it is imported instead (the preview reads it). Kept on destroy: other workloads may use it. Default: `false`.
         :param _builtins.bool default_node_pool: Create a default NodePool and node class when `nodePools` is empty: named `default` (an EC2NodeClass), or `auto-default` with mode `autoMode` (EKS owns the `default` NodeClass). Default: `true`.
         :param pulumi.Input[Union['DiscoveryArgs', 'DiscoveryArgsDict']] discovery: Subnets and security groups to tag `karpenter.sh/discovery: <clusterName>`, so node classes that select by the discovery tag (the default class does) find them.
         :param _builtins.bool install_crds: Install and upgrade the CRDs with the `karpenter-crd` chart. Set false only when something else manages Karpenter's CRDs. Default: `true`.

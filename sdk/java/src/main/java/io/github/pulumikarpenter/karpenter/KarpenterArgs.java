@@ -226,14 +226,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Create the account&#39;s `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
+     * Create the account&#39;s `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch; where the account has it already, it is imported instead (the preview reads it). Kept on destroy: other workloads may use it. Default: `false`.
      * 
      */
     @Import(name="createSpotServiceLinkedRole")
     private @Nullable Boolean createSpotServiceLinkedRole;
 
     /**
-     * @return Create the account&#39;s `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
+     * @return Create the account&#39;s `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch; where the account has it already, it is imported instead (the preview reads it). Kept on destroy: other workloads may use it. Default: `false`.
      * 
      */
     public Optional<Boolean> createSpotServiceLinkedRole() {
@@ -863,7 +863,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param createSpotServiceLinkedRole Create the account&#39;s `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch. Fails if the account already has it (import it or leave this off). Kept on destroy: other workloads may use it. Default: `false`.
+         * @param createSpotServiceLinkedRole Create the account&#39;s `AWSServiceRoleForEC2Spot` service-linked role, which EC2 needs before the first Spot launch; where the account has it already, it is imported instead (the preview reads it). Kept on destroy: other workloads may use it. Default: `false`.
          * 
          * @return builder
          * 
