@@ -360,6 +360,42 @@ func KarpenterFor(k8s string) (needs semver.Version, known bool) {
 	return semver.Version{}, false
 }
 
+// kubernetesFloor is the oldest Kubernetes minor each Karpenter release runs on: MinK8sVersion in
+// karpenter-provider-aws pkg/providers/version/version.go, which the controller checks the
+// cluster against ("karpenter is not compatible with kubernetes version"), by the first tag that
+// raised it: v0.31.0 1.23 (the first with the constant), v1.0.0 1.25, v1.5.0 1.26 (unchanged to
+// v1.15.1). Releases before 0.31 state none. The matrix above gives the other end.
+var kubernetesFloor = []struct {
+	from       semver.Version
+	kubernetes string
+}{
+	{semver.MustParse("0.31.0"), "1.23"},
+	{semver.MustParse("1.0.0"), "1.25"},
+	{semver.MustParse("1.5.0"), "1.26"},
+}
+
+// OldestKubernetes is the oldest Kubernetes minor the release runs on; known is false for a
+// release that states none.
+func (r Release) OldestKubernetes() (minor string, known bool) {
+	for _, row := range kubernetesFloor {
+		if !r.Version.LT(row.from) {
+			minor, known = row.kubernetes, true
+		}
+	}
+	return minor, known
+}
+
+// LastKarpenterBefore is the release line that raised the floor above a Kubernetes version: the
+// releases before it (floorFrom) still run on k8s.
+func LastKarpenterBefore(k8s string) (floorFrom semver.Version, ok bool) {
+	for _, row := range kubernetesFloor {
+		if compareMinor(MinorOf(k8s), row.kubernetes) < 0 {
+			return row.from, true
+		}
+	}
+	return semver.Version{}, false
+}
+
 // SupportsKubernetes says whether the release supports a Kubernetes version, and the first release
 // that does; known is false for a version the matrix does not cover.
 func (r Release) SupportsKubernetes(k8s string) (supported bool, needs semver.Version, known bool) {
@@ -388,7 +424,21 @@ func CheckKubernetesVersion(k8s string, r Release) error {
 	if r.Version.LT(needs) {
 		return field.Invalidf(path, "Kubernetes %s needs Karpenter %s or later; version is %s", minor, needs, r.Version)
 	}
+	if msg := r.TooOldKubernetes(minor, "kubernetesVersion"); msg != "" {
+		return field.Invalid(path, msg)
+	}
 	return nil
+}
+
+// TooOldKubernetes says why the release does not run on Kubernetes k8s (of which: "the
+// cluster's", ...), older than its floor, and what does; "" when it does.
+func (r Release) TooOldKubernetes(k8s, of string) string {
+	oldest, known := r.OldestKubernetes()
+	if !known || compareMinor(MinorOf(k8s), oldest) >= 0 {
+		return ""
+	}
+	until, _ := LastKarpenterBefore(k8s)
+	return fmt.Sprintf("Karpenter %s runs on Kubernetes %s and later (the controller's MinK8sVersion), not on %s %s; upgrade the cluster to %s or later, or set version below %s", r.Version, oldest, of, MinorOf(k8s), oldest, until)
 }
 
 // LabelRequirement is a node selector requirement of the catalog's default pools.

@@ -264,6 +264,9 @@ func (p *Plan) checkKubernetesVersion(c Cluster) (f Findings) {
 	case !supported:
 		f.errorf(at(field.NewPath("version")), "Karpenter %s does not support Kubernetes %s, which cluster %s runs (%s needs Karpenter %s or later, Karpenter's compatibility matrix); set version to %s or later", p.Release.Version, c.Version, c.Name, c.Version, needs, needs)
 	}
+	if msg := p.Release.TooOldKubernetes(c.Version, "cluster "+c.Name+"'s"); msg != "" {
+		f.errorf(at(field.NewPath("version")), "%s", msg)
+	}
 	return f
 }
 

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -64,6 +65,30 @@ func TestKubernetesCompatibility(t *testing.T) {
 	planVersion(t, "1.15.0", `{"kubernetesVersion":"1.37"}`)
 	assert.Contains(t, planError(t, withDefaults(t, `{"kubernetesVersion":"1.99"}`)), "kubernetesVersion: \"1.99\" is not a Kubernetes version the compatibility matrix covers")
 	assert.Contains(t, planError(t, withDefaults(t, `{"version":"0.36.0","kubernetesVersion":"1.30"}`)), "needs Karpenter 0.37.0")
+}
+
+// The other end: each release's oldest Kubernetes (the controller's MinK8sVersion), both ways
+// at each step the matrix covers: 1.25 from 1.0, 1.26 from 1.5 (1.23, from 0.31, is its first row).
+func TestKubernetesFloor(t *testing.T) {
+	for _, tc := range []struct{ version, oldest, below string }{
+		{"1.0.8", "1.25", "1.0.0"}, {"1.4.1", "1.25", "1.0.0"}, {"1.5.0", "1.26", "1.5.0"}, {"1.15.1", "1.26", "1.5.0"},
+	} {
+		older := fmt.Sprintf("1.%d", mustMinor(t, tc.oldest)-1)
+		assert.Contains(t, planError(t, withDefaults(t, `{"version":"`+tc.version+`","kubernetesVersion":"`+older+`"}`)),
+			"kubernetesVersion: Karpenter "+tc.version+" runs on Kubernetes "+tc.oldest+" and later (the controller's MinK8sVersion), not on kubernetesVersion "+older+"; upgrade the cluster to "+tc.oldest+" or later, or set version below "+tc.below, tc.version)
+		planVersion(t, tc.version, `{"kubernetesVersion":"`+tc.oldest+`"}`)
+	}
+	planVersion(t, "0.30.0", `{"kubernetesVersion":"1.23"}`) // states no floor
+}
+
+func mustMinor(t *testing.T, k8s string) int {
+	t.Helper()
+	var major, minor int
+	_, err := fmt.Sscanf(k8s, "%d.%d", &major, &minor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return minor
 }
 
 // Before 0.32 nodes launch with an instance profile: with nodeRoleArn the component creates

@@ -301,14 +301,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The cluster&#39;s Kubernetes version (e.g. `1.33`), checked against Karpenter&#39;s compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster&#39;s own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
+     * The cluster&#39;s Kubernetes version (e.g. `1.33`), checked against Karpenter&#39;s compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later; Karpenter 1.5 and later run on Kubernetes 1.26 or later). Default: the cluster&#39;s own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
      * 
      */
     @Import(name="kubernetesVersion")
     private @Nullable String kubernetesVersion;
 
     /**
-     * @return The cluster&#39;s Kubernetes version (e.g. `1.33`), checked against Karpenter&#39;s compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster&#39;s own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
+     * @return The cluster&#39;s Kubernetes version (e.g. `1.33`), checked against Karpenter&#39;s compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later; Karpenter 1.5 and later run on Kubernetes 1.26 or later). Default: the cluster&#39;s own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
      * 
      */
     public Optional<String> kubernetesVersion() {
@@ -928,7 +928,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param kubernetesVersion The cluster&#39;s Kubernetes version (e.g. `1.33`), checked against Karpenter&#39;s compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later). Default: the cluster&#39;s own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
+         * @param kubernetesVersion The cluster&#39;s Kubernetes version (e.g. `1.33`), checked against Karpenter&#39;s compatibility matrix: a `version` that does not support it fails (Kubernetes 1.33 needs Karpenter 1.5 or later; Karpenter 1.5 and later run on Kubernetes 1.26 or later). Default: the cluster&#39;s own, read from EKS (`readCluster`); set it only when the component does not read the cluster. A value the cluster disagrees with fails naming both.
          * 
          * @return builder
          * 
