@@ -35,6 +35,7 @@ type selector struct {
 	filters     []Filter
 	onDiscovery []Filter
 	discovery   bool   // the term selects by the cluster's discovery tag
+	byID        bool   // the term names one object by its id: no tag can make it match
 	waiting     string // a value the term needs that is not known yet
 }
 
@@ -122,7 +123,7 @@ func (p *Plan) subnetSelectors(i int, cluster string, known Known) []selector {
 			out = append(out, selector{waiting: path})
 			continue
 		}
-		out = append(out, selector{describe: "is " + id, filters: []Filter{{Name: "subnet-id", Values: []string{id}}}})
+		out = append(out, selector{describe: "is " + id, byID: true, filters: []Filter{{Name: "subnet-id", Values: []string{id}}}})
 	}
 	return out
 }
@@ -143,7 +144,7 @@ func (p *Plan) securityGroupSelectors(i int, cluster string, known Known) []sele
 				out = append(out, selector{waiting: path})
 				continue
 			}
-			out = append(out, selector{describe: "is " + id, filters: []Filter{{Name: "group-id", Values: []string{id}}}})
+			out = append(out, selector{describe: "is " + id, byID: true, filters: []Filter{{Name: "group-id", Values: []string{id}}}})
 		case t.Name != nil:
 			out = append(out, selector{describe: "is named " + *t.Name, filters: []Filter{{Name: "group-name", Values: []string{*t.Name}}}})
 		default:
@@ -162,6 +163,12 @@ func describeSelectors(sels []selector) string {
 		}
 	}
 	return strings.Join(parts, ", or ")
+}
+
+// allByID says whether every term names an object by its id (a finding's fix is then the id, not
+// a tag).
+func allByID(sels []selector) bool {
+	return !slices.ContainsFunc(sels, func(s selector) bool { return !s.byID })
 }
 
 // usesDiscovery says whether a finding's fix is the discovery tag (the terms select by it).
@@ -222,7 +229,10 @@ func (p *Plan) checkSubnets(i int, c Cluster, r ClusterReader, known Known) (f F
 		f.Waiting = append(f.Waiting, terms.String()+" against the cluster's subnets")
 	case len(in) == 0:
 		fix := "tag the subnets you want with what the selector asks, or change the selector"
-		if usesDiscovery(sels) {
+		switch {
+		case allByID(sels):
+			fix = "no subnet of that id exists where the aws provider looks (its account and region): check the id"
+		case usesDiscovery(sels):
 			fix = fmt.Sprintf("list the cluster's private subnets in discovery.subnetIds (the component tags them), tag them %s=%s, or change the selector", catalog.DiscoveryTag, c.Name)
 		}
 		f.errorf(terms, "no subnet in %s (cluster %s's VPC) %s, so Karpenter would find none: the class would never become Ready and pods would stay Pending; %s", c.VpcID, c.Name, describeSelectors(sels), fix)
@@ -257,7 +267,10 @@ func (p *Plan) checkSecurityGroups(i int, c Cluster, r ClusterReader, known Know
 		f.Waiting = append(f.Waiting, terms.String()+" against the cluster's security groups")
 	case len(in) == 0:
 		fix := "tag the security groups you want with what the selector asks, or change the selector"
-		if usesDiscovery(sels) {
+		switch {
+		case allByID(sels):
+			fix = "no security group of that id exists where the aws provider looks (its account and region): check the id"
+		case usesDiscovery(sels):
 			fix = fmt.Sprintf("list the cluster's node security group in discovery.securityGroupIds (the component tags it), tag it %s=%s, or change the selector", catalog.DiscoveryTag, c.Name)
 		}
 		f.errorf(terms, "no security group in %s (cluster %s's VPC) %s, so Karpenter would find none: the class would never become Ready and pods would stay Pending; %s", c.VpcID, c.Name, describeSelectors(sels), fix)
