@@ -262,3 +262,16 @@ func TestARunningInstallIsLookedForOnlyByANewInstall(t *testing.T) {
 		})
 	}
 }
+
+// A subnet or security group listed in discovery is checked at its entry: one in another VPC or
+// that does not exist is named there, once, and not at each class that selects the discovery tag
+// the component puts on it.
+func TestDiscoveryIDsAreCheckedWhereTheyAreListed(t *testing.T) {
+	cluster := `{"subnets":[{"id":"subnet-1","zone":"us-west-2a"},{"id":"subnet-2","zone":"us-west-2b","vpcId":"vpc-other","tags":{}}]}`
+	msg := renderError(t, withCluster(t, cluster, `{"discovery":{"subnetIds":["subnet-1","subnet-2","subnet-0nope"]}}`))
+	assert.Contains(t, msg, "discovery.subnetIds[1]: subnet-2 is in vpc-other, not in cluster demo's VPC vpc-0render: nodes Karpenter launched with it could not reach the cluster; list the subnets of vpc-0render")
+	assert.Contains(t, msg, "discovery.subnetIds[2]: subnet-0nope: no subnet of that id exists where the aws provider looks (its account and region); check the id")
+	assert.NotContains(t, msg, "subnetSelectorTerms (the default class): matches subnet-2")
+	assert.NotContains(t, msg, "discovery.subnetIds[0]")
+	renderArgs(t, withCluster(t, cluster, `{"discovery":{"subnetIds":["subnet-1"]}}`)) // in the VPC: no finding
+}

@@ -138,7 +138,8 @@ func (p *Plan) CheckCluster(c Cluster, r ClusterReader) Findings {
 			func() Findings { return p.checkAmi(i, c, r) },
 		)
 	}
-	checks = append(checks, func() Findings { return p.checkSpotRole(r) }, func() Findings { return p.checkRunningInstall(c, r) })
+	checks = append(checks, func() Findings { return p.checkDiscoveryIDs(c, r, known) },
+		func() Findings { return p.checkSpotRole(r) }, func() Findings { return p.checkRunningInstall(c, r) })
 
 	results := make([]Findings, len(checks))
 	var wg sync.WaitGroup

@@ -212,10 +212,13 @@ func (p *Plan) checkSubnets(i int, c Cluster, r ClusterReader, known Known) (f F
 	}
 	var in, out []string
 	zones := map[string]bool{}
+	listed := discoveryIDsOf("subnetIds", p.inputs.discoverySubnets, known) // checkDiscoveryIDs says where they are
 	for _, id := range slices.Sorted(maps.Keys(found)) {
 		s := found[id]
 		if s.VpcID != c.VpcID {
-			out = append(out, fmt.Sprintf("%s (%s)", id, s.VpcID))
+			if !slices.Contains(listed, id) {
+				out = append(out, fmt.Sprintf("%s (%s)", id, s.VpcID))
+			}
 			continue
 		}
 		in = append(in, id)
@@ -252,9 +255,12 @@ func (p *Plan) checkSecurityGroups(i int, c Cluster, r ClusterReader, known Know
 		return f
 	}
 	var in, out []string
+	listed := discoveryIDsOf("securityGroupIds", p.inputs.discoverySecurityGroups, known) // checkDiscoveryIDs says where they are
 	for _, id := range slices.Sorted(maps.Keys(found)) {
 		if g := found[id]; g.VpcID != c.VpcID {
-			out = append(out, fmt.Sprintf("%s (%s)", id, g.VpcID))
+			if !slices.Contains(listed, id) {
+				out = append(out, fmt.Sprintf("%s (%s)", id, g.VpcID))
+			}
 		} else {
 			in = append(in, id)
 		}
