@@ -275,3 +275,12 @@ func TestDiscoveryIDsAreCheckedWhereTheyAreListed(t *testing.T) {
 	assert.NotContains(t, msg, "discovery.subnetIds[0]")
 	renderArgs(t, withCluster(t, cluster, `{"discovery":{"subnetIds":["subnet-1"]}}`)) // in the VPC: no finding
 }
+
+// A selector's tag value with EC2's wildcards matches as EC2 matches it (render's mock too), so
+// render refuses only what AWS would.
+func TestWildcardSelectorsMatchAsEC2Does(t *testing.T) {
+	cluster := `{"subnets":[{"id":"subnet-1","zone":"us-west-2a","tags":{"Name":"private-a"}},{"id":"subnet-2","zone":"us-west-2b","tags":{"Name":"private-b"}}]}`
+	renderArgs(t, withCluster(t, cluster, `{"nodeClasses":[{"name":"a","subnetSelectorTerms":[{"tags":{"Name":"private-*"}}]}]}`))
+	assert.Contains(t, renderError(t, withCluster(t, cluster, `{"nodeClasses":[{"name":"a","subnetSelectorTerms":[{"tags":{"Name":"public-*"}}]}]}`)),
+		"nodeClasses[0].subnetSelectorTerms: no subnet in vpc-0render (cluster demo's VPC) carries Name=public-*")
+}

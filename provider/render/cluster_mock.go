@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -251,11 +252,39 @@ func matchesFilters(args presource.PropertyMap, attributes map[string][]string, 
 		default:
 			have = attributes[name]
 		}
-		if !slices.ContainsFunc(values, func(v string) bool { return slices.Contains(have, v) }) {
+		if !slices.ContainsFunc(values, func(v string) bool {
+			return slices.ContainsFunc(have, func(h string) bool { return filterValueMatches(v, h) })
+		}) {
 			return false
 		}
 	}
 	return true
+}
+
+// filterValueMatches matches an EC2 filter value against a value as EC2 does: `*` matches any
+// characters, `?` one, and a backslash makes the next character literal (EC2 API Reference,
+// "Filtering": "You can use wildcards with the filter values").
+func filterValueMatches(pattern, value string) bool {
+	var re strings.Builder
+	re.WriteString("^")
+	escaped := false
+	for _, c := range pattern {
+		switch {
+		case escaped:
+			re.WriteString(regexp.QuoteMeta(string(c)))
+			escaped = false
+		case c == '\\':
+			escaped = true
+		case c == '*':
+			re.WriteString("(?s:.*)")
+		case c == '?':
+			re.WriteString("(?s:.)")
+		default:
+			re.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	re.WriteString("$")
+	return regexp.MustCompile(re.String()).MatchString(value)
 }
 
 func stringsAny(items []string) []any {
