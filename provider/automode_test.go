@@ -317,3 +317,12 @@ func TestAutoModeClassWarnings(t *testing.T) {
 	require.Len(t, standalone, 1)
 	assert.Contains(t, standalone[0], "spec.tags: EKS Auto Mode applies them only if")
 }
+
+// An Auto Mode Spot pool needs nothing of the account: EKS creates the Spot service-linked role
+// through the cluster role's AmazonEKSComputePolicy. A self-managed one in the same account is
+// refused without it.
+func TestAutoModeSpotNeedsNoServiceLinkedRole(t *testing.T) {
+	spot := `{"nodePools":[{"name":"spot","requirements":[{"key":"karpenter.sh/capacity-type","operator":"In","values":["spot"]}]}]}`
+	renderArgs(t, mergeArgs(t, autoModeWith(t, spot), `{"cluster":{"autoMode":true,"noSpotServiceLinkedRole":true}}`))
+	assert.Contains(t, renderError(t, withCluster(t, `{"noSpotServiceLinkedRole":true}`, spot)), "allows Spot, and this account has no AWSServiceRoleForEC2Spot service-linked role")
+}

@@ -327,7 +327,10 @@ func spotRequirement(reqs []inputs.Requirement) int {
 // checkSpotRole: EC2 refuses every Spot launch in an account without AWSServiceRoleForEC2Spot,
 // which Karpenter may not create.
 func (p *Plan) checkSpotRole(r ClusterReader) (f Findings) {
-	if p.SpotServiceLinkedRole {
+	// Auto Mode launches through the cluster role, whose AmazonEKSComputePolicy lets EKS create
+	// the role itself (iam:CreateServiceLinkedRole for spot.amazonaws.com; AWS Managed Policy
+	// Reference, AmazonEKSComputePolicy): nothing to ask of the account.
+	if p.SpotServiceLinkedRole || p.Mode == inputs.ModeAutoMode {
 		return f
 	}
 	var fields []*field.Path
