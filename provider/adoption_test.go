@@ -426,7 +426,7 @@ func TestAdoptionResumesWithoutAdopt(t *testing.T) {
 			other = `{"roles":["KarpenterNodeRole-demo"]}`
 		}
 		msg := renderError(t, mergeArgs(t, withoutUnused(t, withoutAdopt), `{"cluster":`+other+`}`))
-		assert.Contains(t, msg, "adopt: unset, and the IAM role KarpenterNodeRole-demo exists")
+		assert.Contains(t, msg, "adopt: unset, and the IAM role KarpenterNodeRole-demo and the queue demo exist")
 		assert.Contains(t, msg, want)
 	}
 }

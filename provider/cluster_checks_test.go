@@ -135,8 +135,8 @@ func TestFindingsNameTheInputTheFactAndTheFix(t *testing.T) {
 			`{"nodePools":[{"name":"od"},{"name":"spot","requirements":[{"key":"karpenter.sh/capacity-type","operator":"In","values":["spot"]}]}]}`,
 			[]string{"nodePools[1].requirements[0]: allows Spot, and this account has no AWSServiceRoleForEC2Spot service-linked role", "set createSpotServiceLinkedRole: true"}},
 		{"a getting-started install running", `{"roles":["KarpenterNodeRole-demo"]}`, `{}`,
-			[]string{"adopt: unset, and the IAM role KarpenterNodeRole-demo exists: the node role Karpenter's getting-started guide creates for cluster demo",
-				"set adopt to take it over", "set nodeRoleArn to that role to use it, or delete it"}},
+			[]string{"adopt: unset, and the IAM role KarpenterNodeRole-demo and the queue demo exist: the node role and interruption queue Karpenter's getting-started guide creates for cluster demo",
+				"set adopt to take it over", "set nodeRoleArn to that role to use it"}},
 		{"a cluster that does not exist", `{"missing":true}`, `{}`,
 			[]string{"clusterName: no EKS cluster named demo exists where the aws provider looks", "readCluster: false"}},
 		{"Auto Mode on a cluster without it", `{}`, `{"mode":"autoMode","oidcProviderArn":null}`,
@@ -283,4 +283,16 @@ func TestWildcardSelectorsMatchAsEC2Does(t *testing.T) {
 	renderArgs(t, withCluster(t, cluster, `{"nodeClasses":[{"name":"a","subnetSelectorTerms":[{"tags":{"Name":"private-*"}}]}]}`))
 	assert.Contains(t, renderError(t, withCluster(t, cluster, `{"nodeClasses":[{"name":"a","subnetSelectorTerms":[{"tags":{"Name":"public-*"}}]}]}`)),
 		"nodeClasses[0].subnetSelectorTerms: no subnet in vpc-0render (cluster demo's VPC) carries Name=public-*")
+}
+
+// IAM names are account-wide and clusters regional: the getting-started node role of a cluster
+// named like this one, without the install's queue in this region, is a same-named cluster's
+// install elsewhere — a warning, not a refusal (and never "delete the role").
+func TestARunningInstallIsOneInThisRegion(t *testing.T) {
+	said, err := constructLogged(t, withCluster(t, `{"roles":["KarpenterNodeRole-demo"],"absent":["demo"]}`, `{}`), false, nil)
+	require.NoError(t, err)
+	assert.Contains(t, strings.Join(said, "\n"), "the IAM role KarpenterNodeRole-demo exists, the node role of a getting-started install of Karpenter on a cluster named demo, but this region has no queue demo")
+	for _, w := range said {
+		assert.NotContains(t, w, "delete")
+	}
 }

@@ -65,6 +65,7 @@ type ClusterReader interface {
 	ParameterExists(name string) (bool, error)
 	RoleExists(name string) (bool, error)
 	Role(name string) (IAMRead, error)
+	QueueExists(name string) (bool, error)
 }
 
 // IAMRead is an IAM role or managed policy as read by name: whether it exists, its ARN (with the
@@ -177,7 +178,7 @@ func (p *Plan) ClusterChecks() []string {
 	}
 	out = append(out, "the EC2 Spot service-linked role, if a pool allows Spot")
 	if p.looksForRunningInstall() {
-		out = append(out, "that no getting-started install of Karpenter runs on it (its node role), which adopt would take over")
+		out = append(out, "that no getting-started install of Karpenter runs on it (its node role, and its queue in this region), which adopt would take over")
 	}
 	return out
 }
@@ -193,21 +194,35 @@ func (p *Plan) looksForRunningInstall() bool {
 // that install's chart put there, owned by no release (Helm: "invalid ownership metadata"),
 // after the IAM and the queue were created — so the template's node role for the cluster (the
 // getting-started guide's names, catalog.GettingStartedNames), which the component never
-// creates, is looked for first. With nodeRoleArn the user names existing IAM on purpose.
+// creates, is looked for first. IAM names are account-wide and clusters regional: a same-named
+// cluster's install in another region has that role too, so the refusal needs the install's
+// interruption queue (the template's, named after the cluster) in this region; the role alone
+// is a warning. With nodeRoleArn the user names existing IAM on purpose.
 func (p *Plan) checkRunningInstall(c Cluster, r ClusterReader) (f Findings) {
 	if !p.looksForRunningInstall() {
 		return f
 	}
-	role := catalog.GettingStartedNames(p.Release, c.Name).NodeRole
+	names := catalog.GettingStartedNames(p.Release, c.Name)
+	role := names.NodeRole
 	read, err := r.Role(role)
+	if err != nil {
+		f.warnClusterf("could not read the IAM role %s, the node role of a getting-started install of Karpenter on cluster %s (%v): not checked whether one runs (the check needs iam:GetRole)", role, c.Name, err)
+		return f
+	}
+	if !read.Exists {
+		return f
+	}
+	here, err := r.QueueExists(names.Queue)
 	switch {
 	case err != nil:
-		f.warnClusterf("could not read the IAM role %s, the node role of a getting-started install of Karpenter on cluster %s (%v): not checked whether one runs (the check needs iam:GetRole)", role, c.Name, err)
-	case read.Exists && strings.HasPrefix(read.Description, "Karpenter node role (Pulumi "):
+		f.warnClusterf("the IAM role %s exists, the node role of a getting-started install of Karpenter on a cluster named %s, and its queue %s could not be read (%v): not checked whether that install runs in this region (the check needs sqs:GetQueueUrl)", role, c.Name, names.Queue, err)
+	case !here:
+		f.warnClusterf("the IAM role %s exists, the node role of a getting-started install of Karpenter on a cluster named %s, but this region has no queue %s, which that install has: it runs on a same-named cluster in another region (IAM names are account-wide), or without its queue. Not refused; if Karpenter runs on this cluster, set adopt to take it over", role, c.Name, names.Queue)
+	case strings.HasPrefix(read.Description, "Karpenter node role (Pulumi "):
 		// Another component took that install over (its adopting `up` described the role).
-		f.errorf(at(field.NewPath("adopt")), "unset, and the IAM role %s exists: the node role of the Karpenter install on cluster %s, which the Pulumi component its description names manages (%q). A cluster runs one Karpenter: install it from that program, or destroy that stack first", role, c.Name, read.Description)
-	case read.Exists:
-		f.errorf(at(field.NewPath("adopt")), "unset, and the IAM role %s exists: the node role Karpenter's getting-started guide creates for cluster %s. If Karpenter runs there, a second install would fail in the middle of `up` (its CRDs belong to no Helm release, and the release karpenter and the NodePool default exist); set adopt to take it over (docs/migrating.md, Adopting a running install). If only the IAM is left, set nodeRoleArn to that role to use it, or delete it", role, c.Name)
+		f.errorf(at(field.NewPath("adopt")), "unset, and the IAM role %s and the queue %s exist: the Karpenter install on cluster %s, which the Pulumi component its description names manages (%q). A cluster runs one Karpenter: install it from that program, or destroy that stack first", role, names.Queue, c.Name, read.Description)
+	default:
+		f.errorf(at(field.NewPath("adopt")), "unset, and the IAM role %s and the queue %s exist: the node role and interruption queue Karpenter's getting-started guide creates for cluster %s. A second install would fail in the middle of `up` (its CRDs belong to no Helm release, and the release karpenter and the NodePool default exist); set adopt to take it over (docs/migrating.md, Adopting a running install). If only the IAM and the queue are left of an install that is gone, set nodeRoleArn to that role to use it", role, names.Queue, c.Name)
 	}
 	return f
 }

@@ -107,7 +107,7 @@ func TestKarpenterAdoption(t *testing.T) {
 		if err == nil {
 			t.Fatalf("preview succeeded:\n%s", stdout)
 		}
-		want := "adopt: unset, and the IAM role KarpenterNodeRole-" + cluster + " exists"
+		want := "adopt: unset, and the IAM role KarpenterNodeRole-" + cluster + " and the queue " + cluster + " exist"
 		if !strings.Contains(stdout, want) {
 			t.Errorf("preview output does not say %q:\n%s\n%s", want, stdout, stderr)
 		}
