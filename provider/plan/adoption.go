@@ -53,7 +53,7 @@ func (p *Plan) ResumeAdoption(r ClusterReader, describe func(what string) string
 	default:
 		return
 	}
-	if read, err := r.Role(role); err != nil || !read.Exists || read.Description != describe(what) {
+	if !describedAsOurs(r, role, what, describe) {
 		return
 	}
 	names.Resumed = true
@@ -64,7 +64,6 @@ func (p *Plan) ResumeAdoption(r ClusterReader, describe func(what string) string
 // reads them through its aws provider: children/readcluster.go). Each answers false, nil for
 // something that does not exist.
 type InstallReader interface {
-	RoleExists(name string) (bool, error)
 	Role(name string) (IAMRead, error)
 	Policy(name string) (IAMRead, error)
 	InstanceProfileExists(name string) (bool, error)
@@ -159,7 +158,13 @@ func (p *Plan) takenBefore(r InstallReader, describe func(string) string) bool {
 			return false
 		}
 	}
-	read, err := r.Role(role)
+	return describedAsOurs(r, role, what, describe)
+}
+
+// describedAsOurs says whether the IAM role name exists with the description the component gives
+// its what ("node role", "controller role"): an earlier `up` of this component has it.
+func describedAsOurs(r interface{ Role(string) (IAMRead, error) }, name, what string, describe func(string) string) bool {
+	read, err := r.Role(name)
 	return err == nil && read.Exists && read.Description == describe(what)
 }
 
