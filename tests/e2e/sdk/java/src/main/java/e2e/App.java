@@ -307,7 +307,18 @@ public final class App {
         return out;
     }
 
-    public static void main(String[] argv) throws Exception {
+    public static void main(String[] argv) {
+        try {
+            run(argv);
+        } catch (Throwable e) {
+            // The Automation API's gRPC server threads would keep the JVM alive after the
+            // exception, until the harness's timeout: exit with it instead.
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void run(String[] argv) throws Exception {
         var step = argv[0];
         var result = new LinkedHashMap<String, Object>();
         result.put("step", step);
