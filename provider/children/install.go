@@ -208,7 +208,7 @@ func (b *builder) describe(what string) pulumi.String {
 // description is what describe writes; an adopted role carries it from the adopting `up` on,
 // which is how a later preview knows the install is this component's (plan.ResumeAdoption).
 func description(ctx *pulumi.Context, p *plan.Plan, what string) string {
-	return fmt.Sprintf("Karpenter %s (Pulumi %s/%s, component %s)", what, ctx.Project(), ctx.Stack(), p.Name)
+	return plan.Description(what, ctx.Project()+"/"+ctx.Stack(), p.Name)
 }
 
 // opts are the options of every child: parented to the component, gated on valid inputs.

@@ -161,6 +161,21 @@ func (p *Plan) takenBefore(r InstallReader, describe func(string) string) bool {
 	return describedAsOurs(r, role, what, describe)
 }
 
+// Description is the description the component gives an AWS child that has one (its roles,
+// policies and rules): what it is, and the stack (project/stack) and component that own it.
+func Description(what, stack, component string) string {
+	return descriptionPrefix(what) + stack + ", component " + component + ")"
+}
+
+// descriptionPrefix is what every Description of what starts with, whichever stack and component.
+func descriptionPrefix(what string) string { return "Karpenter " + what + " (Pulumi " }
+
+// describedByAComponent says whether description is one the component writes for what, of any
+// stack and component.
+func describedByAComponent(description, what string) bool {
+	return strings.HasPrefix(description, descriptionPrefix(what))
+}
+
 // describedAsOurs says whether the IAM role name exists with the description the component gives
 // its what ("node role", "controller role"): an earlier `up` of this component has it.
 func describedAsOurs(r interface{ Role(string) (IAMRead, error) }, name, what string, describe func(string) string) bool {

@@ -218,7 +218,7 @@ func (p *Plan) checkRunningInstall(c Cluster, r ClusterReader) (f Findings) {
 		f.warnClusterf("the IAM role %s exists, the node role of a getting-started install of Karpenter on a cluster named %s, and its queue %s could not be read (%v): not checked whether that install runs in this region (the check needs sqs:GetQueueUrl)", role, c.Name, names.Queue, err)
 	case !here:
 		f.warnClusterf("the IAM role %s exists, the node role of a getting-started install of Karpenter on a cluster named %s, but this region has no queue %s, which that install has: it runs on a same-named cluster in another region (IAM names are account-wide), or without its queue. Not refused; if Karpenter runs on this cluster, set adopt to take it over", role, c.Name, names.Queue)
-	case strings.HasPrefix(read.Description, "Karpenter node role (Pulumi "):
+	case describedByAComponent(read.Description, "node role"):
 		// Another component took that install over (its adopting `up` described the role).
 		f.errorf(at(field.NewPath("adopt")), "unset, and the IAM role %s and the queue %s exist: the Karpenter install on cluster %s, which the Pulumi component its description names manages (%q). A cluster runs one Karpenter: install it from that program, or destroy that stack first", role, names.Queue, c.Name, read.Description)
 	default:

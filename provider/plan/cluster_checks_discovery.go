@@ -9,31 +9,40 @@ import (
 // node class that selects the discovery tag the component puts on it (the classes' checks leave
 // those ids to this one: discoveryIDsOf).
 func (p *Plan) checkDiscoveryIDs(c Cluster, r ClusterReader, known Known) (f Findings) {
-	subnets, _ := discoveryIDs("subnetIds", p.inputs.discoverySubnets, known)
-	if len(subnets) > 0 {
-		found, err := r.Subnets([]Filter{{Name: "subnet-id", Values: subnets}})
-		if err != nil {
-			f.warnClusterf("could not read the subnets of discovery.subnetIds (%v): not checked (the check needs ec2:DescribeSubnets)", err)
-		} else {
-			vpcs := map[string]string{}
-			for _, s := range found {
-				vpcs[s.ID] = s.VpcID
-			}
-			f.add(p.discoveryFindings("subnetIds", "subnet", subnets, vpcs, c))
+	subnetVPCs := func(ids []string) (map[string]string, error) {
+		found, err := r.Subnets([]Filter{{Name: "subnet-id", Values: ids}})
+		vpcs := map[string]string{}
+		for _, s := range found {
+			vpcs[s.ID] = s.VpcID
 		}
+		return vpcs, err
 	}
-	groups, _ := discoveryIDs("securityGroupIds", p.inputs.discoverySecurityGroups, known)
-	if len(groups) > 0 {
-		found, err := r.SecurityGroups([]Filter{{Name: "group-id", Values: groups}})
-		if err != nil {
-			f.warnClusterf("could not read the security groups of discovery.securityGroupIds (%v): not checked (the check needs ec2:DescribeSecurityGroups)", err)
-		} else {
-			vpcs := map[string]string{}
-			for _, g := range found {
-				vpcs[g.ID] = g.VpcID
-			}
-			f.add(p.discoveryFindings("securityGroupIds", "security group", groups, vpcs, c))
+	groupVPCs := func(ids []string) (map[string]string, error) {
+		found, err := r.SecurityGroups([]Filter{{Name: "group-id", Values: ids}})
+		vpcs := map[string]string{}
+		for _, g := range found {
+			vpcs[g.ID] = g.VpcID
 		}
+		return vpcs, err
+	}
+	for _, l := range []struct {
+		list, what, action string
+		n                  int
+		vpcs               func([]string) (map[string]string, error)
+	}{
+		{"subnetIds", "subnet", "ec2:DescribeSubnets", p.inputs.discoverySubnets, subnetVPCs},
+		{"securityGroupIds", "security group", "ec2:DescribeSecurityGroups", p.inputs.discoverySecurityGroups, groupVPCs},
+	} {
+		ids := discoveryIDsOf(l.list, l.n, known)
+		if len(ids) == 0 {
+			continue
+		}
+		vpcs, err := l.vpcs(ids)
+		if err != nil {
+			f.warnClusterf("could not read the %ss of discovery.%s (%v): not checked (the check needs %s)", l.what, l.list, err, l.action)
+			continue
+		}
+		f.add(p.discoveryFindings(l.list, l.what, ids, vpcs, c))
 	}
 	return f
 }
