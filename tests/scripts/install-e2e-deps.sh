@@ -120,24 +120,30 @@ moto_venv() {
 # The real pulumi-kubernetes provider.
 kubernetes_provider() {
   PREBUILD="cd cmd/pulumi-resource-kubernetes && VERSION=$K8S_PROVIDER_VERSION GOWORK=off GOFLAGS=-mod=readonly go run generate.go" \
-    go_tool pulumi-resource-kubernetes "$k8s_provider_dir" ./cmd/pulumi-resource-kubernetes "v$K8S_PROVIDER_VERSION" \
+    GCFLAGS="$NO_INLINE" go_tool pulumi-resource-kubernetes "$k8s_provider_dir" ./cmd/pulumi-resource-kubernetes "v$K8S_PROVIDER_VERSION" \
     "-s -w -X github.com/pulumi/pulumi-kubernetes/provider/v4/pkg/version.Version=$K8S_PROVIDER_VERSION"
 }
 
 # The OCI registry serving the Karpenter charts.
 registry() {
-  go_tool registry "$registry_dir" github.com/distribution/distribution/v3/cmd/registry "$REGISTRY_VERSION" \
+  GCFLAGS="$NO_INLINE" go_tool registry "$registry_dir" github.com/distribution/distribution/v3/cmd/registry "$REGISTRY_VERSION" \
     "-s -w -X github.com/distribution/distribution/v3/version.version=$REGISTRY_VERSION"
 }
 
-# A Karpenter controller: karpenter_controller DIR VERSION. The default release's
-# (tests/tools/karpenter-1.15) needs Go 1.26.10 or newer (its go directive): the machines have
-# 1.26.8, so its build asks the module proxy for the go1.27.3 toolchain (GOTOOLCHAIN, set by the
-# caller; a one-time ~76 MB download into the module cache). The previous release's
-# (tests/tools/karpenter-1.14), for the upgrade with a node running, builds with the machines' Go.
+# A Karpenter controller: karpenter_controller DIR VERSION, with CONTROLLERS_TOOLCHAIN (lib.sh).
 karpenter_controller() {
-  go_tool karpenter "$1" github.com/aws/karpenter-provider-aws/cmd/controller \
-    "$2" "-s -w -X sigs.k8s.io/karpenter/pkg/operator.Version=${2#v}"
+  GOTOOLCHAIN="$CONTROLLERS_TOOLCHAIN" GCFLAGS="$NO_INLINE" go_tool karpenter "$1" \
+    github.com/aws/karpenter-provider-aws/cmd/controller "$2" "-s -w -X sigs.k8s.io/karpenter/pkg/operator.Version=${2#v}"
+}
+
+# The default release's controller, then (unless E2E_DEPS_FOR=demo) the previous release's, for the
+# upgrade with a node running: one job, so the second finds the first's compiled packages (their
+# modules pin the same dependency versions, tests/tools/karpenter-1.14).
+karpenter_controllers() {
+  karpenter_controller "$karpenter_dir" "$KARPENTER_VERSION"
+  if [ "$E2E_DEPS_FOR" = all ]; then
+    karpenter_controller "$previous_dir" "$KARPENTER_PREVIOUS"
+  fi
 }
 
 # The IAM policy simulator (npm): @cloud-copilot/iam-simulate, pinned by
@@ -163,12 +169,8 @@ iam_simulator() {
 # YAML host comes well after the CLI, whose compiled packages it reuses (check-shared-pins.sh).
 job pulumi-kubernetes "the real pulumi-kubernetes provider, ~7-13 min cold" kubernetes_provider
 job pulumi "the Pulumi CLI, ~5-7 min cold" pulumi_cli
-job karpenter-1.15 "the Karpenter controller $KARPENTER_VERSION, ~4-5 min cold" \
-  GOTOOLCHAIN=go1.27.3 karpenter_controller "$karpenter_dir" "$KARPENTER_VERSION"
-if [ "$E2E_DEPS_FOR" = all ]; then
-  job karpenter-1.14 "the Karpenter controller $KARPENTER_PREVIOUS for the upgrade test, ~4 min cold" \
-    karpenter_controller "$previous_dir" "$KARPENTER_PREVIOUS"
-fi
+job karpenter "the Karpenter controllers $KARPENTER_VERSION and $KARPENTER_PREVIOUS, ~6 min cold" \
+  karpenter_controllers
 job registry "the OCI registry for the charts, ~1.5-2 min cold" registry
 job pulumi-language-yaml "the YAML language host, ~1 min cold after the CLI" yaml_host
 job moto "moto[server] in a venv, ~1 min cold" moto_venv

@@ -399,7 +399,7 @@ func Parts(tools Tools) []string {
 		fmt.Sprintf("real: pulumi-kubernetes %s, installed as %s (the version the component requests)", KubernetesProviderVersion, KubernetesVersion),
 		fmt.Sprintf("real: etcd, kube-apiserver, kube-controller-manager, kube-scheduler %s", harness.KubernetesVersion),
 		fmt.Sprintf("real: the Karpenter charts from a private OCI registry (distribution %s, TLS, helm registry login)", harness.RegistryVersion),
-		fmt.Sprintf("real: the Karpenter controllers %s (core v1.15.0) and %s, beside their pods, in TestKarpenter*, make demo", KarpenterVersion, KarpenterPreviousVersion),
+		fmt.Sprintf("real: the Karpenter controllers %s (core v1.15.0) and %s (its code on the first's dependencies), beside their pods, in TestKarpenter*, make demo", KarpenterVersion, KarpenterPreviousVersion),
 		fmt.Sprintf("stand-in: kwok %s for the kubelets (no container runs); the registrar for the kubelets of Karpenter's instances", harness.KwokVersion),
 		fmt.Sprintf("stand-in: pulumi-resource-aws %s (tests/e2e/standin/aws-provider-on-moto) against moto %s; EKS access entries, add-ons, pod identity in its record", AWSVersion, tools.MotoVersion),
 		"stand-in: moto's EC2 launch and IAM listing gaps filled for the controller (fixups.go); the EKS cluster the program makes is moto's and the stand-in's record, its control plane the world's API server",
