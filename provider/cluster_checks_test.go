@@ -296,3 +296,49 @@ func TestARunningInstallIsOneInThisRegion(t *testing.T) {
 		assert.NotContains(t, w, "delete")
 	}
 }
+
+// A read the deployer may not make (AccessDenied) says nothing about whether the thing exists: the
+// check it serves is skipped with a warning naming the IAM action, never a "not found" refusal.
+// The cluster itself, unreadable, is refused with the action and the way out (readCluster: false).
+func TestAReadRefusedIsNotAThingNotFound(t *testing.T) {
+	// A same-named cluster's getting-started node role, without its queue here: every read of a
+	// new install is made.
+	account := `"roles":["KarpenterNodeRole-demo"],"absent":["demo"]`
+	args := withCluster(t, `{`+account+`}`, `{}`)
+	actions := map[string]bool{}
+	for _, tok := range invokedTokens(renderArgs(t, args)) {
+		if a, ok := render.ReadActions[tok]; ok {
+			actions[a] = true
+		}
+	}
+	require.Contains(t, actions, "sqs:GetQueueUrl", "a new install looks for a running one")
+	for action := range actions {
+		t.Run(action, func(t *testing.T) {
+			denied := withCluster(t, `{`+account+`,"denied":["`+action+`"]}`, `{}`)
+			said, err := constructLogged(t, denied, false, nil)
+			if action == "eks:DescribeCluster" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "could not read EKS cluster demo")
+				assert.Contains(t, err.Error(), "readCluster: false")
+				return
+			}
+			require.NoError(t, err, "a refused read refuses nothing")
+			assert.Contains(t, strings.Join(said, "\n"), action, "the warning names the action the check needs")
+			for _, w := range said {
+				assert.NotContains(t, w, "not found")
+				assert.NotContains(t, w, "no such")
+			}
+		})
+	}
+}
+
+// An adoption that cannot read a part of the install refuses rather than guess whether to import
+// or create it, and says which read failed.
+func TestAnAdoptionThatCannotReadRefuses(t *testing.T) {
+	for _, action := range []string{"iam:GetRole", "iam:ListPolicies"} {
+		_, err := constructLogged(t, mergeArgs(t, withDefaults(t, adoptGettingStarted), `{"cluster":{"denied":["`+action+`"]}}`), false, nil)
+		require.Error(t, err, action)
+		assert.Contains(t, err.Error(), "adopt: could not read IAM")
+		assert.Contains(t, err.Error(), "not authorized to perform: "+action)
+	}
+}

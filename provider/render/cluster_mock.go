@@ -41,6 +41,9 @@ type Cluster struct {
 	Absent []string `json:"absent"`
 	// Missing: there is no such cluster.
 	Missing bool `json:"missing"`
+	// Denied are the IAM actions the deployer may not call (e.g. "iam:GetRole"): each read that
+	// needs one fails as AWS refuses it (AccessDenied), which is not "not found".
+	Denied []string `json:"denied"`
 
 	// What the cluster's API server holds, for the reads the component makes of it.
 	// AwsAuthManagers are kube-system/aws-auth's field managers of data.mapRoles (default: EKS's
@@ -155,6 +158,39 @@ func parseCluster(raw any, inputs map[string]any) (*Cluster, error) {
 		c.OIDCProviders = []OIDCProvider{{Arn: arn, URL: strings.TrimPrefix(c.OIDCIssuer, "https://"), ClientIDs: []string{"sts.amazonaws.com"}}}
 	}
 	return c, nil
+}
+
+// ReadActions are the IAM actions the reads of the component need, by invoke (pulumi-aws's data
+// sources: the AWS API call each makes first).
+var ReadActions = map[string]string{
+	"aws:eks/getCluster:getCluster":                             "eks:DescribeCluster",
+	"aws:iam/getOpenIdConnectProvider:getOpenIdConnectProvider": "iam:GetOpenIDConnectProvider",
+	"aws:ec2/getSubnets:getSubnets":                             "ec2:DescribeSubnets",
+	"aws:ec2/getSubnet:getSubnet":                               "ec2:DescribeSubnets",
+	"aws:ec2/getSecurityGroups:getSecurityGroups":               "ec2:DescribeSecurityGroups",
+	"aws:ssm/getParameter:getParameter":                         "ssm:GetParameter",
+	"aws:iam/getRole:getRole":                                   "iam:GetRole",
+	"aws:iam/getPolicy:getPolicy":                               "iam:ListPolicies",
+	"aws:iam/getInstanceProfile:getInstanceProfile":             "iam:GetInstanceProfile",
+	"aws:sqs/getQueue:getQueue":                                 "sqs:GetQueueUrl",
+	"aws:eks/getAddon:getAddon":                                 "eks:DescribeAddon",
+	"aws:eks/getAccessEntry:getAccessEntry":                     "eks:DescribeAccessEntry",
+}
+
+// deniedCodes are the error codes each service answers a refused call with.
+var deniedCodes = map[string]string{"ec2": "UnauthorizedOperation", "eks": "AccessDeniedException",
+	"ssm": "AccessDeniedException", "iam": "AccessDenied", "sqs": "AccessDenied"}
+
+// denied is the error pulumi-aws returns for a read whose action Denied names (the AWS SDK's
+// "operation error" with the service's refusal), or nil.
+func (c *Cluster) denied(token string) error {
+	action, ok := ReadActions[token]
+	if c == nil || !ok || !slices.Contains(c.Denied, action) {
+		return nil
+	}
+	service, operation, _ := strings.Cut(action, ":")
+	return fmt.Errorf("operation error %s: %s, https response error StatusCode: 403, RequestID: render, api error %s: User: arn:%s:iam::%s:user/render is not authorized to perform: %s because no identity-based policy allows the %s action",
+		strings.ToUpper(service), operation, deniedCodes[service], partition, account, action, action)
 }
 
 // call answers the cluster checks' invokes the way pulumi-aws does (its not-found messages

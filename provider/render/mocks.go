@@ -36,6 +36,9 @@ type Mocks struct {
 }
 
 func (m *Mocks) call(token string, args presource.PropertyMap) (presource.PropertyMap, error) {
+	if err := m.Cluster.denied(token); err != nil {
+		return nil, err
+	}
 	if result, ok, err := m.Cluster.call(token, args); ok {
 		return result, err
 	}
