@@ -342,3 +342,23 @@ func TestAnAdoptionThatCannotReadRefuses(t *testing.T) {
 		assert.Contains(t, err.Error(), "not authorized to perform: "+action)
 	}
 }
+
+// A finding's fix is never the value already set: an alias that has no AMI is not offered again,
+// nor discovery.subnetIds when it lists only subnets elsewhere.
+func TestAFixIsNeverTheValueSet(t *testing.T) {
+	latest := `{"version":"1.33","missingParameters":["/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/recommended/image_id","/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/arm64/standard/recommended/image_id"]}`
+	for _, tc := range []struct {
+		name, cluster, inputs, want, never string
+	}{
+		{"the default alias with no AMI in this region", latest, `{}`,
+			"use bottlerocket@latest, or wait until EKS publishes its al2023 AMIs for Kubernetes 1.33 in this region", "use al2023@latest"},
+		{"discovery.subnetIds listing another VPC's subnet", `{"subnets":[{"id":"subnet-1","zone":"us-west-2a","vpcId":"vpc-other","tags":{}}]}`, `{"discovery":{"subnetIds":["subnet-1"]}}`,
+			"list subnets of vpc-0render in discovery.subnetIds (it lists none: see its findings)", "list the cluster's private subnets in discovery.subnetIds"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			msg := renderError(t, withCluster(t, tc.cluster, tc.inputs))
+			assert.Contains(t, msg, tc.want)
+			assert.NotContains(t, msg, tc.never)
+		})
+	}
+}

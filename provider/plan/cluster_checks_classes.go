@@ -235,6 +235,8 @@ func (p *Plan) checkSubnets(i int, c Cluster, r ClusterReader, known Known) (f F
 		switch {
 		case allByID(sels):
 			fix = "no subnet of that id exists where the aws provider looks (its account and region): check the id"
+		case usesDiscovery(sels) && len(listed) > 0: // listing them is the value set
+			fix = fmt.Sprintf("list subnets of %s in discovery.subnetIds (it lists none: see its findings), tag them %s=%s, or change the selector", c.VpcID, catalog.DiscoveryTag, c.Name)
 		case usesDiscovery(sels):
 			fix = fmt.Sprintf("list the cluster's private subnets in discovery.subnetIds (the component tags them), tag them %s=%s, or change the selector", catalog.DiscoveryTag, c.Name)
 		}
@@ -276,6 +278,8 @@ func (p *Plan) checkSecurityGroups(i int, c Cluster, r ClusterReader, known Know
 		switch {
 		case allByID(sels):
 			fix = "no security group of that id exists where the aws provider looks (its account and region): check the id"
+		case usesDiscovery(sels) && len(listed) > 0: // listing it is the value set
+			fix = fmt.Sprintf("list a security group of %s in discovery.securityGroupIds (it lists none: see its findings), tag it %s=%s, or change the selector", c.VpcID, catalog.DiscoveryTag, c.Name)
 		case usesDiscovery(sels):
 			fix = fmt.Sprintf("list the cluster's node security group in discovery.securityGroupIds (the component tags it), tag it %s=%s, or change the selector", catalog.DiscoveryTag, c.Name)
 		}
@@ -327,7 +331,7 @@ func (p *Plan) checkAmi(i int, c Cluster, r ClusterReader) (f Findings) {
 	}
 	family, version, _ := strings.Cut(alias, "@")
 	if why := catalog.CheckAliasKubernetes(family, c.Version); why != "" {
-		f.errorf(in, "%s has no AMI for Kubernetes %s, which cluster %s runs: %s, so the class would never become Ready; use %s or bottlerocket@latest", alias, c.Version, c.Name, why, catalog.DefaultAmiAliasOf(p.Release))
+		f.errorf(in, "%s has no AMI for Kubernetes %s, which cluster %s runs: %s, so the class would never become Ready; use %s", alias, c.Version, c.Name, why, p.otherAliases(alias))
 		return f
 	}
 	params := catalog.AmiParameters(family, version, c.Version)
@@ -342,9 +346,25 @@ func (p *Plan) checkAmi(i int, c Cluster, r ClusterReader) (f Findings) {
 		}
 	}
 	if len(params) > 0 {
-		f.errorf(in, "%s has no AMI for Kubernetes %s, which cluster %s runs: Karpenter resolves it through the SSM parameter%s %s, and none exists in this region, so the class would never become Ready; use %s@latest or a release published for Kubernetes %s", alias, c.Version, c.Name, plural(len(params)), strings.Join(params, " and "), family, c.Version)
+		fix := fmt.Sprintf("use %s@latest or a release published for Kubernetes %s", family, c.Version)
+		if version == "latest" { // the fix above is the value set
+			fix = fmt.Sprintf("use %s, or wait until EKS publishes its %s AMIs for Kubernetes %s in this region", p.otherAliases(alias), family, c.Version)
+		}
+		f.errorf(in, "%s has no AMI for Kubernetes %s, which cluster %s runs: Karpenter resolves it through the SSM parameter%s %s, and none exists in this region, so the class would never become Ready; %s", alias, c.Version, c.Name, plural(len(params)), strings.Join(params, " and "), fix)
 	}
 	return f
+}
+
+// otherAliases are the aliases a class without AMIs can use instead of alias: the release's
+// default and Bottlerocket's latest, but the one set.
+func (p *Plan) otherAliases(alias string) string {
+	var out []string
+	for _, a := range []string{catalog.DefaultAmiAliasOf(p.Release), "bottlerocket@latest"} {
+		if a != alias {
+			out = append(out, a)
+		}
+	}
+	return strings.Join(out, " or ")
 }
 
 func plural(n int) string {
