@@ -362,3 +362,19 @@ func TestAFixIsNeverTheValueSet(t *testing.T) {
 		})
 	}
 }
+
+// A self-managed install on a cluster that runs EKS Auto Mode runs beside EKS's Karpenter: AWS
+// supports that to migrate (README, Migrating to EKS Auto Mode), from Karpenter 1.1 and without
+// touching the CRDs the two share — said, and refused before 1.1.
+func TestASelfManagedInstallBesideAutoMode(t *testing.T) {
+	autoMode := `{"autoMode":true}`
+	assert.Contains(t, renderError(t, withCluster(t, autoMode, `{"version":"1.0.8"}`)),
+		"version: Karpenter 1.0.8, and cluster demo runs EKS Auto Mode: AWS supports a self-managed Karpenter beside Auto Mode from 1.1.0 on")
+	said, err := constructLogged(t, withCluster(t, autoMode, `{}`), false, nil)
+	require.NoError(t, err, "both, while migrating")
+	assert.Contains(t, strings.Join(said, "\n"), "mode: selfManaged on cluster demo, which runs EKS Auto Mode: two Karpenters act on NodePools there")
+	assert.Contains(t, strings.Join(said, "\n"), "leave the CRDs they share, nodepools.karpenter.sh and nodeclaims.karpenter.sh, as they are (keep version as it is meanwhile")
+	said, err = constructLogged(t, withCluster(t, `{}`, `{}`), false, nil)
+	require.NoError(t, err)
+	assert.NotContains(t, strings.Join(said, "\n"), "runs EKS Auto Mode", "a cluster without Auto Mode")
+}

@@ -158,7 +158,15 @@ const (
 	FeatureIgnoreDRARequestsFalse Feature = "an explicit settings.ignoreDRARequests false"
 	// The 1.0 charts configure the v1beta1<->v1 conversion webhook; 1.1 removed those values.
 	FeatureWebhookValuesRemoved Feature = "charts without webhook values"
+	// A self-managed Karpenter beside EKS Auto Mode on one cluster (EKS User Guide, "Migrate from
+	// Karpenter to EKS Auto Mode using kubectl", prerequisites: Karpenter v1.1 or later).
+	FeatureBesideAutoMode Feature = "running beside EKS Auto Mode"
 )
+
+// AutoModeSharedCrds are the CRDs EKS Auto Mode's Karpenter and a self-managed one share, which
+// AWS says not to update or modify while both run (EKS User Guide, "Migrate from Karpenter to EKS
+// Auto Mode using kubectl").
+var AutoModeSharedCrds = []string{"nodepools.karpenter.sh", "nodeclaims.karpenter.sh"}
 
 // FeatureSince is when each feature appeared: the first release whose official template, chart
 // or CRDs have it (read from the karpenter-provider-aws, karpenter and karpenter-core module
@@ -195,6 +203,7 @@ var FeatureSince = map[Feature]semver.Version{
 	FeatureAssociatePublicIP:      semver.MustParse("0.35.0"),
 	FeatureInstanceStorePolicy:    semver.MustParse("0.34.0"),
 	FeatureWebhookValuesRemoved:   semver.MustParse("1.1.0"),
+	FeatureBesideAutoMode:         semver.MustParse("1.1.0"),
 	FeatureIgnoreDRARequestsFalse: semver.MustParse("1.15.0"),
 	FeatureReservedCapacity:       semver.MustParse("1.3.0"),
 

@@ -129,6 +129,7 @@ func (p *Plan) CheckCluster(c Cluster, r ClusterReader) Findings {
 	known := p.known
 	checks := []func() Findings{
 		func() Findings { return p.checkAuthentication(c) },
+		func() Findings { return p.checkBesideAutoMode(c) },
 		func() Findings { return p.checkKubernetesVersion(c) },
 		func() Findings { return p.checkOIDCProvider(c, r, known) },
 	}
@@ -260,6 +261,28 @@ func (p *Plan) checkAuthentication(c Cluster) (f Findings) {
 	case p.NodeAccess == inputs.NodeAccessAwsAuth && mode == inputs.AuthenticationModeApi:
 		f.errorf(at(field.NewPath("nodeAccess")), "awsAuth, but cluster %s is in API mode, which ignores kube-system/aws-auth: its nodes could not join; set nodeAccess: accessEntry (or leave it unset: the component follows the cluster)", c.Name)
 	}
+	return f
+}
+
+// checkBesideAutoMode: a self-managed install on a cluster that runs EKS Auto Mode runs beside
+// EKS's own Karpenter. AWS supports the two side by side to migrate from one to the other, from
+// Karpenter 1.1, without modifying the CRDs they share (catalog.AutoModeSharedCrds) — README,
+// Migrating to EKS Auto Mode, keeps the self-managed component through that migration.
+func (p *Plan) checkBesideAutoMode(c Cluster) (f Findings) {
+	if p.Mode == inputs.ModeAutoMode || !c.AutoMode {
+		return f
+	}
+	guide := "EKS User Guide, Migrate from Karpenter to EKS Auto Mode"
+	since := catalog.FeatureSince[catalog.FeatureBesideAutoMode]
+	if !p.Release.Has(catalog.FeatureBesideAutoMode) {
+		f.errorf(at(field.NewPath("version")), "Karpenter %s, and cluster %s runs EKS Auto Mode: AWS supports a self-managed Karpenter beside Auto Mode from %s on (%s); set version to %s or later, or mode: autoMode to use EKS's Karpenter", p.Release.Version, c.Name, since, guide, since)
+		return f
+	}
+	keep := ""
+	if p.InstallCrds {
+		keep = " (keep version as it is meanwhile: the karpenter-crd release upgrades them with it)"
+	}
+	f.warnf(at(field.NewPath("mode")), "selfManaged on cluster %s, which runs EKS Auto Mode: two Karpenters act on NodePools there, which AWS supports while workloads move from one to the other (%s); keep each one's NodePools apart (the guide taints Auto Mode's) and leave the CRDs they share, %s, as they are%s", c.Name, guide, strings.Join(catalog.AutoModeSharedCrds, " and "), keep)
 	return f
 }
 
