@@ -378,3 +378,13 @@ func TestASelfManagedInstallBesideAutoMode(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, strings.Join(said, "\n"), "runs EKS Auto Mode", "a cluster without Auto Mode")
 }
+
+// A node role of the user's with nodeAccess: none needs an access entry of its own on an API-mode
+// cluster, or its nodes never join: refused when the cluster has none, passed when it has one.
+func TestANodeRoleWithoutAccessOnAnAPIClusterIsRefused(t *testing.T) {
+	inputs := `{"nodeRoleArn":"arn:aws:iam::123456789012:role/nodes","nodeAccess":"none"}`
+	assert.Contains(t, renderError(t, withCluster(t, `{"authenticationMode":"API","absent":["access-entry"]}`, inputs)),
+		"nodeAccess: none, and cluster demo is in API mode with no access entry for nodeRoleArn arn:aws:iam::123456789012:role/nodes: Karpenter's nodes could not join")
+	renderArgs(t, withCluster(t, `{"authenticationMode":"API"}`, inputs))
+	renderArgs(t, withCluster(t, `{"authenticationMode":"API_AND_CONFIG_MAP","absent":["access-entry"]}`, inputs))
+}

@@ -66,6 +66,7 @@ type ClusterReader interface {
 	RoleExists(name string) (bool, error)
 	Role(name string) (IAMRead, error)
 	QueueExists(name string) (bool, error)
+	AccessEntryExists(cluster, principalArn string) (bool, error)
 }
 
 // IAMRead is an IAM role or managed policy as read by name: whether it exists, its ARN (with the
@@ -141,7 +142,8 @@ func (p *Plan) CheckCluster(c Cluster, r ClusterReader) Findings {
 		)
 	}
 	checks = append(checks, func() Findings { return p.checkDiscoveryIDs(c, r, known) },
-		func() Findings { return p.checkSpotRole(r) }, func() Findings { return p.checkRunningInstall(c, r) })
+		func() Findings { return p.checkSpotRole(r) }, func() Findings { return p.checkRunningInstall(c, r) },
+		func() Findings { return p.checkNodeRoleAccess(c, r) })
 
 	results := make([]Findings, len(checks))
 	var wg sync.WaitGroup
@@ -260,6 +262,29 @@ func (p *Plan) checkAuthentication(c Cluster) (f Findings) {
 		f.errorf(at(field.NewPath("nodeAccess")), "accessEntry, but cluster %s is in CONFIG_MAP mode, where EKS refuses access entries; set nodeAccess: awsAuth (or leave it unset: the component follows the cluster), or switch the cluster to API_AND_CONFIG_MAP (pulumi-eks: authenticationMode: \"API_AND_CONFIG_MAP\")", c.Name)
 	case p.NodeAccess == inputs.NodeAccessAwsAuth && mode == inputs.AuthenticationModeApi:
 		f.errorf(at(field.NewPath("nodeAccess")), "awsAuth, but cluster %s is in API mode, which ignores kube-system/aws-auth: its nodes could not join; set nodeAccess: accessEntry (or leave it unset: the component follows the cluster)", c.Name)
+	}
+	return f
+}
+
+// checkNodeRoleAccess: on an API-mode cluster EKS lets nodes join only through an access entry of
+// their role (EKS User Guide, "Grant IAM users access to Kubernetes with EKS access entries"); with
+// nodeAccess: none the component makes none, so the role the user gave must have one already.
+func (p *Plan) checkNodeRoleAccess(c Cluster, r ClusterReader) (f Findings) {
+	if p.Mode != inputs.ModeSelfManaged || p.CreateNodeRole || p.NodeAccess != inputs.NodeAccessNone ||
+		c.AuthenticationMode != inputs.AuthenticationModeApi {
+		return f
+	}
+	role, ok := p.known.String("nodeRoleArn")
+	if !ok {
+		f.Waiting = append(f.Waiting, "nodeRoleArn's access entry on the cluster")
+		return f
+	}
+	exists, err := r.AccessEntryExists(c.Name, role)
+	switch {
+	case err != nil:
+		f.warnf(at(field.NewPath("nodeAccess")), "could not read cluster %s's access entry for %s (%v): not checked (the check needs eks:DescribeAccessEntry)", c.Name, role, err)
+	case !exists:
+		f.errorf(at(field.NewPath("nodeAccess")), "none, and cluster %s is in API mode with no access entry for nodeRoleArn %s: Karpenter's nodes could not join (in API mode EKS authenticates nodes only through access entries); set nodeAccess: accessEntry (the component creates it), or create an EC2_LINUX access entry for the role", c.Name, role)
 	}
 	return f
 }
