@@ -14,7 +14,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 )
 
-// The children are registered at fixed provider versions (build.AWSVersion, build.KubernetesVersion). When a
+// The children are registered at fixed provider versions (children.AWSVersion, children.KubernetesVersion). When a
 // program passes no provider for a package — neither in the component's `providers` option nor
 // on a parent component, whose map the engine merges into the construct request — the engine
 // gives the children a *default* provider at that version, configured from the stack's
@@ -31,7 +31,7 @@ import (
 // awsV7OnlyConfigKeys are the `aws:` config keys pulumi-aws 7 knows and 6.83.2 does not: the
 // difference of the variables declared in config/vars.d.ts of the npm packages @pulumi/aws@6.83.2
 // and @pulumi/aws@7.48.0. (6.83.2's `assumeRole` object became 7's `assumeRoles` list.) Redo the
-// diff when build.AWSVersion changes.
+// diff when children.AWSVersion changes.
 var awsV7OnlyConfigKeys = []string{"assumeRoles", "tagPolicyCompliance", "userAgents"}
 
 // childPackages are the provider packages each component's children use: the standalone

@@ -2,7 +2,7 @@
 // karpenter:index:NodePool and karpenter:index:NodeClass components for pools and classes
 // declared outside it: the infer wiring on top of the layers catalog ← inputs ← plan ← children
 // (see their package docs), the default-provider checks, and `render` wired to this provider
-// (render.go; package render runs it under an in-process engine with mocks).
+// (renderer.go; package render runs it under an in-process engine with mocks).
 package provider
 
 import (

@@ -31,7 +31,7 @@ type Args struct {
 // ParseArgs parses a render args file (JSON or YAML): the component's inputs by their schema
 // names, plus optional `type` (one of the plugin's Components; Default when unset), `name`
 // (default "karpenter"), `project` and `stack` (which, like account and region, seed the
-// physical names), and `cluster` (the cluster to check the inputs against, cluster.go).
+// physical names), and `cluster` (the cluster to check the inputs against, cluster_mock.go).
 func (pl Plugin) ParseArgs(data []byte) (Args, error) {
 	var raw any
 	if err := yaml.Unmarshal(data, &raw); err != nil {
