@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -285,7 +286,48 @@ func AutoModeRelease() Release {
 	return Release{Generation: AutoModeGeneration}
 }
 
-// LookupRelease resolves a user-supplied version (with or without a leading "v").
+// LTSLines are the minor releases Karpenter names Long-Term Support ("Every 6 months, a minor
+// release is designated as a Long-Term Support (LTS) release", karpenter.sh Upgrading →
+// Compatibility → Support Policy; the releases' GitHub titles carry "(LTS)"), each with the newest
+// patch the project knows of (the module proxy's versions of github.com/aws/karpenter-provider-aws,
+// 2026-11-28) and its end of support as the release notes give it. `version` may name a line: it
+// installs that patch.
+var LTSLines = []struct {
+	Line, Newest, SupportedUntil string
+}{
+	{"1.9", "1.9.3", "2027-02"},
+	{"1.14", "1.14.3", "2027-07"},
+}
+
+// ltsLine matches a version that names a minor line (e.g. "1.14"), not a release.
+var ltsLine = regexp.MustCompile(`^v?(\d+\.\d+)$`)
+
+// LTSLinesText lists the LTS lines for messages and docs.
+func LTSLinesText() string {
+	var out []string
+	for _, l := range LTSLines {
+		out = append(out, fmt.Sprintf("%s (%s, supported until %s)", l.Line, l.Newest, l.SupportedUntil))
+	}
+	return strings.Join(out, ", ")
+}
+
+// resolveLTSLine is the newest known patch of the LTS line version names, the version itself
+// when it names a release, or a finding for a minor line that is not LTS.
+func resolveLTSLine(version string) (string, error) {
+	m := ltsLine.FindStringSubmatch(version)
+	if m == nil {
+		return version, nil
+	}
+	for _, l := range LTSLines {
+		if l.Line == m[1] {
+			return l.Newest, nil
+		}
+	}
+	return "", field.Invalidf(field.NewPath("version"), "%q names a minor line, and only Karpenter's Long-Term Support lines resolve to their newest patch: %s; give a full version (e.g. %s)", version, LTSLinesText(), DefaultVersion)
+}
+
+// LookupRelease resolves a user-supplied version (with or without a leading "v"), or an LTS
+// line (LTSLines) to its newest known patch.
 //
 // Newer patches of a known minor resolve like their minor. A newer minor (or any release past
 // the catalog in the same major) is refused unless allowUnverified is set: then it installs
@@ -294,6 +336,10 @@ func AutoModeRelease() Release {
 // major is refused either way: majors change the custom resource APIs.
 func LookupRelease(version string, allowUnverified bool) (Release, error) {
 	path := field.NewPath("version")
+	version, err := resolveLTSLine(version)
+	if err != nil {
+		return Release{}, err
+	}
 	v, err := semver.Parse(strings.TrimPrefix(version, "v"))
 	if err != nil {
 		return Release{}, field.Invalidf(path, "%q is not a semantic version (e.g. %s); supported: %s",

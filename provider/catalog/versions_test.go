@@ -81,3 +81,18 @@ func TestControllerPolicyLayout(t *testing.T) {
 	assert.Equal(t, []string{"policy"}, keys("1.8.6"))
 	assert.Equal(t, []string{"node-lifecycle", "iam-integration", "eks-integration", "interruption", "resource-discovery", "zonal-shift"}, keys("1.15.1"))
 }
+
+// An LTS line resolves to its newest known patch; another minor line is not a version.
+func TestLTSLinesResolveToTheirNewestPatch(t *testing.T) {
+	for line, want := range map[string]string{"1.14": "1.14.3", "v1.9": "1.9.3"} {
+		r, err := LookupRelease(line, false)
+		require.NoError(t, err, line)
+		assert.Equal(t, want, r.Version.String(), line)
+	}
+	r, err := LookupRelease("1.14.1", false)
+	require.NoError(t, err)
+	assert.Equal(t, "1.14.1", r.Version.String(), "a release names itself")
+	_, err = LookupRelease("1.13", false)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `version: "1.13" names a minor line, and only Karpenter's Long-Term Support lines resolve to their newest patch: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07)`)
+}
