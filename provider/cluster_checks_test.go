@@ -388,3 +388,12 @@ func TestANodeRoleWithoutAccessOnAnAPIClusterIsRefused(t *testing.T) {
 	renderArgs(t, withCluster(t, `{"authenticationMode":"API"}`, inputs))
 	renderArgs(t, withCluster(t, `{"authenticationMode":"API_AND_CONFIG_MAP","absent":["access-entry"]}`, inputs))
 }
+
+// A class's own role must exist: Karpenter makes the class's instance profile for it.
+func TestAClassRoleThatDoesNotExistIsRefused(t *testing.T) {
+	classes := `{"nodeClasses":[{"name":"gpu","role":"gpu-nodes"}]}`
+	assert.Contains(t, renderError(t, withCluster(t, `{}`, classes)),
+		"nodeClasses[0].role: no IAM role gpu-nodes exists in this account: Karpenter could not make the class's instance profile for it")
+	renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"]}`, classes))
+	renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"]}`, `{"nodeClasses":[{"name":"gpu","role":"arn:aws:iam::123456789012:role/teams/gpu-nodes"}]}`))
+}

@@ -239,3 +239,27 @@ func TestNoPerpetualDiffs(t *testing.T) {
 	assert.Equal(t, string(first), string(second))
 	assert.True(t, strings.Contains(string(first), "karpenter-node-extra-one"))
 }
+
+// A self-managed node class with a role of its own launches nodes of that role (Karpenter makes
+// its instance profile): they get node access like the node role's, or they never join.
+func TestAClassWithItsOwnRoleGetsNodeAccess(t *testing.T) {
+	classes := `"nodeClasses":[{"name":"general"},{"name":"gpu","role":"gpu-nodes"},{"name":"legacy","instanceProfile":"legacy-profile"}],"nodePools":[{"name":"gpu","nodeClassRef":"gpu"}]`
+	r := renderArgs(t, withDefaults(t, `{"nodeAccess":"accessEntry",`+classes+`}`))
+	assert.Equal(t, "arn:aws:iam::123456789012:role/gpu-nodes", r.get("karpenter-nodeclass-gpu-access").Inputs["principalArn"])
+	assert.Equal(t, "EC2_LINUX", r.get("karpenter-nodeclass-gpu-access").Inputs["type"])
+	assert.Contains(t, r.get("karpenter-nodepool-gpu").DependsOn, "karpenter-nodeclass-gpu-access", "its nodes launch once they can join")
+	assert.False(t, r.has("karpenter-nodeclass-legacy-access"), "a pre-made instance profile is the user's (it usually holds the node role)")
+	assert.False(t, r.has("karpenter-nodeclass-general-access"), "a class on the node role")
+
+	r = renderArgs(t, withDefaults(t, `{"clusterAuthenticationMode":"CONFIG_MAP",`+classes+`}`))
+	var roles []map[string]any
+	require.NoError(t, yaml.Unmarshal([]byte(dig(r.get("karpenter-aws-auth").Inputs, "data", "mapRoles").(string)), &roles))
+	var arns []any
+	for _, role := range roles {
+		arns = append(arns, role["rolearn"])
+	}
+	assert.Equal(t, []any{"arn:aws:iam::123456789012:role/managed-node-group", r.Outputs["nodeRoleArn"], "arn:aws:iam::123456789012:role/gpu-nodes"}, arns)
+
+	assert.Contains(t, renderError(t, withDefaults(t, `{"nodeAccess":"accessEntry","nodeRoleArn":"arn:aws:iam::123456789012:role/nodes","nodeClasses":[{"name":"a","role":"nodes"}]}`)),
+		"nodeClasses[0].role")
+}

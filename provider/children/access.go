@@ -64,18 +64,18 @@ func (b *builder) createAutoModeAccessEntry(suffix string, principalArn pulumi.S
 	return []pulumi.Resource{entry, association}, nil
 }
 
-// autoModeAccessPrincipals are the roles that get an access entry (nodeRoleArn, and the classes'
-// own roles), by the field that names each, for the check that no two are the same role (EKS
-// allows one entry per principal).
-func (b *builder) autoModeAccessPrincipals() (fields []*field.Path, arns []any) {
-	if b.plan.Mode == inputs.ModeSelfManaged || b.plan.NodeAccess != inputs.NodeAccessEntry {
+// accessPrincipals are the roles that get an access entry (nodeRoleArn, and the classes' own
+// roles), by the field that names each, for the check that no two are the same role (EKS allows
+// one entry per principal).
+func (b *builder) accessPrincipals() (fields []*field.Path, arns []any) {
+	if b.plan.NodeAccess != inputs.NodeAccessEntry {
 		return nil, nil
 	}
 	if b.plan.Deferred.NodeRoleArn != nil {
 		fields, arns = append(fields, field.NewPath("nodeRoleArn")), append(arns, b.plan.Deferred.NodeRoleArn.ToStringPtrOutput().Elem())
 	}
 	for i, c := range b.plan.Classes {
-		if arn, ok := b.classRoleArn(c); ok {
+		if arn, ok := b.accessRoleArn(c); ok {
 			path := field.NewPath("nodeClasses").Index(i).Child("role")
 			if c.Role == nil {
 				path = field.NewPath("nodeClasses").Index(i).Child("instanceProfile")
@@ -88,9 +88,9 @@ func (b *builder) autoModeAccessPrincipals() (fields []*field.Path, arns []any) 
 
 const podIdentityAgentAddon = "eks-pod-identity-agent"
 
-// createNodeAccess lets the node role's instances join the cluster, with an access entry or an
-// aws-auth mapping. Node classes wait for it, so nodes never launch before they can join, and
-// it goes only after they are gone.
+// createNodeAccess lets the instances of the node role, and of every node class with a role of its
+// own, join the cluster, with an access entry each or aws-auth mappings. Node classes wait for it,
+// so nodes never launch before they can join, and it goes only after they are gone.
 func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
 	switch b.plan.NodeAccess {
 	case inputs.NodeAccessEntry:
@@ -108,24 +108,68 @@ func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resour
 		if err != nil {
 			return nil, err
 		}
-		return []pulumi.Resource{entry}, nil
+		access := []pulumi.Resource{entry}
+		for _, c := range b.plan.Classes {
+			arn, ok := b.accessRoleArn(c)
+			if !ok {
+				continue
+			}
+			entry, err := b.newChild(eksAccessEntry, "-nodeclass-"+c.Name+"-access", pulumi.Map{
+				"clusterName":  b.plan.Deferred.ClusterName,
+				"principalArn": arn,
+				"type":         pulumi.String(entryType),
+				"tags":         b.plan.Deferred.Tags,
+			})
+			if err != nil {
+				return nil, err
+			}
+			access = append(access, entry)
+		}
+		return access, nil
 	case inputs.NodeAccessAwsAuth:
-		return b.createAwsAuthMapping(roleArn)
+		roles := []pulumi.StringOutput{roleArn}
+		for _, c := range b.plan.Classes {
+			if arn, ok := b.accessRoleArn(c); ok {
+				roles = append(roles, arn)
+			}
+		}
+		return b.createAwsAuthMapping(roles)
 	}
 	return nil, nil
 }
 
-// createAwsAuthMapping merges the node role into kube-system/aws-auth's mapRoles. mapRoles is
+// accessRoleArn is the role of a node class that needs node access of its own: in Auto Mode its
+// own role (classRoleArn); self-managed, its `role`, whose instance profile Karpenter makes — a
+// class's pre-made instanceProfile is the user's, and usually holds the node role, which has
+// access already.
+func (b *builder) accessRoleArn(c inputs.NodeClassSpec) (pulumi.StringOutput, bool) {
+	if b.plan.Mode == inputs.ModeSelfManaged && c.Role == nil {
+		return pulumi.StringOutput{}, false
+	}
+	return b.classRoleArn(c)
+}
+
+// createAwsAuthMapping merges the node roles into kube-system/aws-auth's mapRoles. mapRoles is
 // one string other tools write too, so the component reads it (before any child: the gate refuses
 // a mapRoles another owner applies whole, plan.CheckAwsAuthManagers), adds its entry (keeping
 // every other entry as it is) and applies the result under its own field manager. The patch is
 // kept on destroy: removing it would remove the whole mapRoles field it had to take over, locking
 // every other node out.
-func (b *builder) createAwsAuthMapping(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
+func (b *builder) createAwsAuthMapping(roles []pulumi.StringOutput) ([]pulumi.Resource, error) {
 	groups := b.plan.NodeRoleGroups()
-	mapRoles := pulumi.All(b.awsAuth.Data, roleArn).ApplyT(func(vals []any) (string, error) {
-		existing := vals[0].(map[string]string)["mapRoles"]
-		return mergeMapRoles(existing, catalog.AwsAuthRoleArn(vals[1].(string)), groups)
+	all := []any{b.awsAuth.Data}
+	for _, r := range roles {
+		all = append(all, r)
+	}
+	mapRoles := pulumi.All(all...).ApplyT(func(vals []any) (string, error) {
+		mapped := vals[0].(map[string]string)["mapRoles"]
+		for _, r := range vals[1:] {
+			var err error
+			if mapped, err = mergeMapRoles(mapped, catalog.AwsAuthRoleArn(r.(string)), groups); err != nil {
+				return "", err
+			}
+		}
+		return mapped, nil
 	}).(pulumi.StringOutput)
 	patch, err := b.newChild(configMapPatch, "-aws-auth", pulumi.Map{
 		"apiVersion": pulumi.String("v1"),

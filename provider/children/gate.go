@@ -57,7 +57,7 @@ func (b *builder) validateInputs() pulumi.ResourceArrayOutput {
 	if args.Tags != nil {
 		tags = args.Tags
 	}
-	principalFields, principals := b.autoModeAccessPrincipals()
+	principalFields, principals := b.accessPrincipals()
 	rel, owned := b.plan.Release, b.plan.OwnedChartValues()
 	values := append(stringChecks(checks),
 		valueCheck{chartValues.ToMapOutput(), func(v any) []error {

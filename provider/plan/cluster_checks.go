@@ -139,6 +139,7 @@ func (p *Plan) CheckCluster(c Cluster, r ClusterReader) Findings {
 			func() Findings { return p.checkSubnets(i, c, r, known) },
 			func() Findings { return p.checkSecurityGroups(i, c, r, known) },
 			func() Findings { return p.checkAmi(i, c, r) },
+			func() Findings { return p.checkClassRole(i, r, known) },
 		)
 	}
 	checks = append(checks, func() Findings { return p.checkDiscoveryIDs(c, r, known) },

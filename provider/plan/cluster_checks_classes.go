@@ -319,6 +319,29 @@ func (p *Plan) amiAlias(i int) (in input, alias string) {
 	return p.classField(i, "amiAlias"), p.DefaultAmiAlias
 }
 
+// checkClassRole: a class's own role must exist — Karpenter (or EKS Auto Mode) makes the class's
+// instance profile for it, and a role that does not exist leaves the class never Ready.
+func (p *Plan) checkClassRole(i int, r ClusterReader, known Known) (f Findings) {
+	if p.Classes[i].Role == nil {
+		return f
+	}
+	in := p.classField(i, "role")
+	role, ok := known.Value(in.path.String())
+	if !ok {
+		f.Waiting = append(f.Waiting, in.path.String()+" against the account's roles")
+		return f
+	}
+	name := role[strings.LastIndex(role, "/")+1:] // a name, or an ARN (with a path or not)
+	read, err := r.Role(name)
+	switch {
+	case err != nil:
+		f.warnf(in, "could not read the IAM role %s (%v): not checked (the check needs iam:GetRole)", name, err)
+	case !read.Exists:
+		f.errorf(in, "no IAM role %s exists in this account: Karpenter could not make the class's instance profile for it, so the class would never become Ready; create the role (with the node role's managed policies; a role this program creates: pass its name output, so the class waits for it) or leave role unset to use the component's node role", name)
+	}
+	return f
+}
+
 // checkAmi: an alias with no optimized AMI for the cluster's Kubernetes version leaves the class
 // without AMIs: it never becomes Ready.
 func (p *Plan) checkAmi(i int, c Cluster, r ClusterReader) (f Findings) {

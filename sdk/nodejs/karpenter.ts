@@ -355,7 +355,7 @@ export interface KarpenterArgs {
      */
     values?: pulumi.Input<{[key: string]: any} | undefined>;
     /**
-     * Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
+     * Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
      */
     version?: string;
 }

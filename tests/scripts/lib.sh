@@ -118,15 +118,14 @@ CONTROLLERS_TOOLCHAIN=go1.27.3
 # committed go.mod/go.sum are the pin; a missing go.sum entry fails the build instead of silently
 # resolving something new. The environment passes through (GOTOOLCHAIN for a module that needs a
 # newer Go than the machine's); PREBUILD, if set, is a command run in DIR before a build; GCFLAGS,
-# if set, is passed as -gcflags (NO_INLINE below). The flags and the toolchain are part of the key.
+# if set, is passed as -gcflags (NO_INLINE below). The key is the pins only: flags that change how
+# much the compiler works, not what the program does, rebuild nothing already built.
 go_tools() {
   local name="$1" dir="$2" version="$3" ldflags="$4"
   shift 4
   local out="$CACHE_DIR/bin/$name-$version" key start pkg missing="" sources
   mapfile -t sources < <(find "$dir" -name "*.go" | sort)
-  key="$( (cat "$dir/go.mod" "$dir/go.sum" "${sources[@]}"
-    printf 'ldflags %s gcflags %s toolchain %s\n' "$ldflags" "${GCFLAGS:-}" "${GOTOOLCHAIN:-local}") |
-    sha256sum | cut -d' ' -f1)"
+  key="$(source_key "$dir/go.mod" "$dir/go.sum" "${sources[@]}")"
   for pkg in "$@"; do
     [ -x "$out/$(basename "$pkg")" ] || missing=1
   done

@@ -198,7 +198,7 @@ type karpenterArgs struct {
 	Tags map[string]string `pulumi:"tags"`
 	// Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets (`null` removes a key). The values the component sets from its inputs fail naming the input to use: the cluster name and endpoint, the interruption queue (unless `interruptionHandling` is false), the service account's name and role annotation, the default instance profile (before 0.32), and the image repository when `controllerImageRepository` is set.
 	Values map[string]interface{} `pulumi:"values"`
-	// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
+	// Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
 	Version *string `pulumi:"version"`
 }
 
@@ -274,7 +274,7 @@ type KarpenterArgs struct {
 	Tags pulumi.StringMapInput
 	// Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets (`null` removes a key). The values the component sets from its inputs fail naming the input to use: the cluster name and endpoint, the interruption queue (unless `interruptionHandling` is false), the service account's name and role annotation, the default instance profile (before 0.32), and the image repository when `controllerImageRepository` is set.
 	Values pulumi.MapInput
-	// Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
+	// Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
 	Version *string
 }
 

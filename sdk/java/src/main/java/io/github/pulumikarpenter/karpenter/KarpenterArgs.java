@@ -556,14 +556,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
+     * Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
      * 
      */
     @Import(name="version")
     private @Nullable String version;
 
     /**
-     * @return Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
+     * @return Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
      * 
      */
     public Optional<String> version() {
@@ -1245,7 +1245,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param version Karpenter chart version to install. Drives the IAM policy shape, chart values and custom resource API versions. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
+         * @param version Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
          * 
          * @return builder
          * 
