@@ -9,29 +9,15 @@ import (
 // node class that selects the discovery tag the component puts on it (the classes' checks leave
 // those ids to this one: discoveryIDsOf).
 func (p *Plan) checkDiscoveryIDs(c Cluster, r ClusterReader, known Known) (f Findings) {
-	subnetVPCs := func(ids []string) (map[string]string, error) {
-		found, err := r.Subnets([]Filter{{Name: "subnet-id", Values: ids}})
-		vpcs := map[string]string{}
-		for _, s := range found {
-			vpcs[s.ID] = s.VpcID
-		}
-		return vpcs, err
-	}
-	groupVPCs := func(ids []string) (map[string]string, error) {
-		found, err := r.SecurityGroups([]Filter{{Name: "group-id", Values: ids}})
-		vpcs := map[string]string{}
-		for _, g := range found {
-			vpcs[g.ID] = g.VpcID
-		}
-		return vpcs, err
-	}
 	for _, l := range []struct {
 		list, what, action string
 		n                  int
 		vpcs               func([]string) (map[string]string, error)
 	}{
-		{"subnetIds", "subnet", "ec2:DescribeSubnets", p.inputs.discoverySubnets, subnetVPCs},
-		{"securityGroupIds", "security group", "ec2:DescribeSecurityGroups", p.inputs.discoverySecurityGroups, groupVPCs},
+		{"subnetIds", "subnet", "ec2:DescribeSubnets", p.inputs.discoverySubnets,
+			vpcsByID(r.Subnets, "subnet-id", func(s Subnet) (string, string) { return s.ID, s.VpcID })},
+		{"securityGroupIds", "security group", "ec2:DescribeSecurityGroups", p.inputs.discoverySecurityGroups,
+			vpcsByID(r.SecurityGroups, "group-id", func(g SecurityGroup) (string, string) { return g.ID, g.VpcID })},
 	} {
 		ids := discoveryIDsOf(l.list, l.n, known)
 		if len(ids) == 0 {
@@ -45,6 +31,20 @@ func (p *Plan) checkDiscoveryIDs(c Cluster, r ClusterReader, known Known) (f Fin
 		f.add(p.discoveryFindings(l.list, l.what, ids, vpcs, c))
 	}
 	return f
+}
+
+// vpcsByID reads the objects of the given ids through read, filtering on their id filter, and
+// gives each id's VPC (idVPC: an object's id and VPC).
+func vpcsByID[T any](read func([]Filter) ([]T, error), filter string, idVPC func(T) (string, string)) func([]string) (map[string]string, error) {
+	return func(ids []string) (map[string]string, error) {
+		found, err := read([]Filter{{Name: filter, Values: ids}})
+		vpcs := map[string]string{}
+		for _, o := range found {
+			id, vpc := idVPC(o)
+			vpcs[id] = vpc
+		}
+		return vpcs, err
+	}
 }
 
 // discoveryFindings are the findings on the ids of discovery.<list> (what: "subnet", ...), given

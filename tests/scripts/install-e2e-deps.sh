@@ -10,8 +10,9 @@
 #   - the real pulumi-kubernetes provider 4.25.0 (tests/tools/pulumi-kubernetes; ~7-8 min cold)
 #   - the OCI registry (CNCF Distribution, tests/tools/registry; ~1.5 min cold) that serves the
 #     Karpenter charts on loopback
-#   - the real Karpenter controllers v1.15.1 (tests/tools/karpenter-1.15; ~3-4 min cold, with Go 1.27.3)
-#     and v1.14.1 (tests/tools/karpenter-1.14; ~3 min cold; not for `make demo`: E2E_DEPS_FOR=demo)
+#   - the real Karpenter controllers v1.15.1 (tests/tools/karpenter-1.15; ~10 min cold, with Go 1.27.3)
+#     and v1.14.1 (tests/tools/karpenter-1.14; ~1.5 min cold after it, whose compiled packages it reuses;
+#     not for `make demo`: E2E_DEPS_FOR=demo)
 #   - the IAM policy simulator @cloud-copilot/iam-simulate (npm, tests/e2e/lab/iam-simulator) for the
 #     check of the controller's AWS calls
 #
@@ -169,7 +170,7 @@ iam_simulator() {
 # YAML host comes well after the CLI, whose compiled packages it reuses (check-shared-pins.sh).
 job pulumi-kubernetes "the real pulumi-kubernetes provider, ~7-13 min cold" kubernetes_provider
 job pulumi "the Pulumi CLI, ~5-7 min cold" pulumi_cli
-job karpenter "the Karpenter controllers $KARPENTER_VERSION and $KARPENTER_PREVIOUS, ~6 min cold" \
+job karpenter "the Karpenter controllers $KARPENTER_VERSION and $KARPENTER_PREVIOUS, ~10-12 min cold" \
   karpenter_controllers
 job registry "the OCI registry for the charts, ~1.5-2 min cold" registry
 job pulumi-language-yaml "the YAML language host, ~1 min cold after the CLI" yaml_host

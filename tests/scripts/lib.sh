@@ -118,7 +118,7 @@ CONTROLLERS_TOOLCHAIN=go1.27.3
 # committed go.mod/go.sum are the pin; a missing go.sum entry fails the build instead of silently
 # resolving something new. The environment passes through (GOTOOLCHAIN for a module that needs a
 # newer Go than the machine's); PREBUILD, if set, is a command run in DIR before a build; GCFLAGS,
-# if set, is passed as -gcflags (NO_INLINE below). The key is the pins only: flags that change how
+# if set, is passed as -gcflags (NO_INLINE above). The key is the pins only: flags that change how
 # much the compiler works, not what the program does, rebuild nothing already built.
 go_tools() {
   local name="$1" dir="$2" version="$3" ldflags="$4"
