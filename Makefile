@@ -9,15 +9,23 @@ LDFLAGS      := -s -w -X $(GO_MODULE)/provider.Version=$(VERSION)
 CACHE_DIR    ?= $(HOME)/.cache/pulumi-karpenter
 export CACHE_DIR
 
-# Every Go compile uses the flags of the release build and of the pinned tools (-trimpath, no cgo),
-# so one build-cache entry serves them all: what the Pulumi CLI's or the plugin's build compiled is
-# not compiled again for `go vet` and `go test` (measured cold: the provider's vet and test builds
-# take 38 s after `make build` instead of 113 s). The race detector's run sets CGO_ENABLED=1 itself.
+# Every Go compile uses one Go and the flags of the pinned tools (tests/scripts/lib.sh: GO_TOOLCHAIN,
+# GO_GCFLAGS; -trimpath, no cgo), so one build-cache entry serves them all: what the Pulumi CLI's,
+# a controller's or the plugin's build compiled is not compiled again for `go vet` and `go test`
+# (measured cold: the provider's vet and test builds take 38 s after `make build` instead of
+# 113 s). The race detector's run sets CGO_ENABLED=1 itself; the plugin archives a release
+# publishes keep the compiler's default flags (mk/release.mk).
+GO_TOOLCHAIN := $(shell sed -n 's/^GO_TOOLCHAIN=//p' tests/scripts/lib.sh)
+GO_GCFLAGS   := $(shell sed -n 's/^GO_GCFLAGS="\(.*\)"$$/\1/p' tests/scripts/lib.sh)
+export GOTOOLCHAIN := $(GO_TOOLCHAIN)
 export CGO_ENABLED := 0
-export GOFLAGS := $(strip $(GOFLAGS) -trimpath)
+export GOFLAGS := $(strip $(GOFLAGS) -trimpath -gcflags=$(GO_GCFLAGS))
 
-# Each mk/*.mk appends its prerequisites to these lists.
+# Each mk/*.mk appends its prerequisites to these lists: DEPS_TARGETS the ones that mostly compile,
+# FETCH_DEPS_TARGETS the ones that only download (npm, PyPI, Maven Central, Go modules), which
+# .ci/run runs beside the first.
 DEPS_TARGETS :=
+FETCH_DEPS_TARGETS :=
 TEST_TARGETS :=
 
 .PHONY: build schema test test-provider render deps
@@ -49,12 +57,14 @@ render: bin/$(PROVIDER)
 
 include $(wildcard mk/*.mk)
 
-deps: $(DEPS_TARGETS)
+deps: $(DEPS_TARGETS) $(FETCH_DEPS_TARGETS)
 
 # The deps targets, for .ci/run's per-phase timing.
-.PHONY: print-deps-targets
+.PHONY: print-deps-targets print-fetch-deps-targets
 print-deps-targets:
 	@echo $(DEPS_TARGETS)
+print-fetch-deps-targets:
+	@echo $(FETCH_DEPS_TARGETS)
 
 # `make test` sets up whatever a fresh machine lacks (each area's deps) and runs every check.
 test: build test-provider $(TEST_TARGETS)

@@ -9,7 +9,7 @@
 
 CONFORMANCE_ENV := PROVIDER_BIN=$(CURDIR)/bin/$(PROVIDER) CACHE_DIR=$(CACHE_DIR) GOWORK=off
 
-DEPS_TARGETS += conformance-deps
+FETCH_DEPS_TARGETS += conformance-deps
 TEST_TARGETS += test-conformance
 
 conformance-deps:

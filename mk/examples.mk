@@ -63,5 +63,5 @@ test-schema-examples:
 test-examples: test-example-typescript test-example-python test-example-go test-example-java test-example-yaml \
 	test-docs-examples test-schema-examples test-example-typescript-team-pool test-example-python-team-pool test-example-typescript-automode
 
-DEPS_TARGETS += examples-deps
+FETCH_DEPS_TARGETS += examples-deps
 TEST_TARGETS += test-examples

@@ -24,10 +24,9 @@ RELEASE_NODE_MODULES := tests/sdk/nodejs/node_modules
 .PHONY: release-deps release-check release-snapshot release-version release-dry-run \
 	test-release-dry-run release-publish-plugin
 
-# Without inlining (-l): about a quarter less to compile on a cold machine, the same program
-# (tests/scripts/lib.sh, NO_INLINE); no other build shares its compiled packages.
+# With the Go and the flags of every other build (the Makefile's GOTOOLCHAIN and GOFLAGS).
 $(GORELEASER):
-	cd $(CACHE_DIR) && GOWORK=off GOBIN=$(dir $@) go install -gcflags=all=-l github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+	cd $(CACHE_DIR) && GOWORK=off GOBIN=$(dir $@) go install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
 
 # --no-deps and pip check: the pins are the whole environment, nothing is resolved afresh.
 $(RELEASE_PY_VENV)/.installed: scripts/release/requirements.txt
@@ -38,8 +37,9 @@ $(RELEASE_PY_VENV)/.installed: scripts/release/requirements.txt
 	touch $@
 
 # gpg signs the Maven Central bundle (with a throwaway key in a dry run): Debian's gnupg when
-# missing, installed as tests/scripts/install-deps.sh installs etcd.
-release-deps: $(GORELEASER) $(RELEASE_PY_VENV)/.installed
+# missing, installed as tests/scripts/install-deps.sh installs etcd. The SDK generators (mk/sdk.mk)
+# write the SDKs a release packages.
+release-deps: $(GORELEASER) $(RELEASE_PY_VENV)/.installed sdkgen
 	@command -v gpg >/dev/null || { \
 		echo "release-deps: installing gnupg (apt)" >&2; \
 		sudo=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
@@ -157,7 +157,10 @@ test-release-dry-run:
 # archives again from the tag and publishes them, with the checksums and the version's section
 # of CHANGELOG.md as the notes, to the GitHub release (GITHUB_TOKEN with contents: write). The
 # notes are written outside dist/, which --clean empties.
+# The published archives are compiled with the default flags (inlining on), not the checks'
+# GO_GCFLAGS (the Makefile): the same program, a little faster.
 RELEASE_NOTES := $(CACHE_DIR)/release-notes-$(VERSION).md
+release-publish-plugin: export GOFLAGS := -trimpath
 release-publish-plugin: $(GORELEASER)
 ifndef GITHUB_TOKEN
 	$(error release-publish-plugin publishes: it runs in .github/workflows/release.yml, with GITHUB_TOKEN)

@@ -78,7 +78,9 @@ $(SDK_PY_STAMP): $(SDK_TESTS)/python/requirements.txt
 	$(SDK_PY_VENV)/bin/pip install --quiet --disable-pip-version-check -r $<
 	touch $@
 
-sdk-deps: sdkgen $(SDK_TESTS)/nodejs/node_modules/.package-lock.json $(SDK_PY_STAMP)
+# Downloads only (.ci/run runs them beside the builds); the generators are built by release-deps,
+# after the Pulumi CLI whose compiled codegen packages they reuse.
+sdk-deps: $(SDK_TESTS)/nodejs/node_modules/.package-lock.json $(SDK_PY_STAMP)
 	cd $(SDK_TESTS)/go && go mod download
 	$(SDK_TESTS)/java/test.sh deps
 
@@ -98,5 +100,5 @@ test-sdk-java:
 # for drift, but not compiled.
 test-sdks: test-sdk-nodejs test-sdk-python test-sdk-go test-sdk-java
 
-DEPS_TARGETS += sdk-deps
+FETCH_DEPS_TARGETS += sdk-deps
 TEST_TARGETS += test-sdkgen check-sdks test-sdks

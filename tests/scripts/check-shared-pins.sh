@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Checks that Go modules whose builds compile the same dependencies pin them at the same versions.
 #
-# Every Go compile here uses the same flags (-trimpath, no cgo: the Makefile for the provider, its
-# tests and the SDK programs; lib.sh go_tools for the pinned tools), so a package compiled at one
-# version is compiled once on a cold machine and then found in the build cache by every other build.
+# Every Go compile here uses one Go and the same flags (lib.sh: GO_TOOLCHAIN, GO_GCFLAGS; -trimpath,
+# no cgo: the Makefile for the provider, its tests and the SDK programs, lib.sh go_tools for the
+# pinned tools), so a package compiled at one version is compiled once on a cold machine and then
+# found in the build cache by every other build.
 # A version that differs in one module recompiles that package and everything above it. Measured
 # cold on the project's 2-core machines: pulumi-kubernetes (~850 packages of Kubernetes' client
 # libraries in common with the control plane) and the YAML language host (the CLI's gRPC,
@@ -16,6 +17,10 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=tests/scripts/lib.sh
+. "$root/tests/scripts/lib.sh"
+# The builds' Go: the controllers' modules need a newer one than the machines'.
+export GOTOOLCHAIN="$GO_TOOLCHAIN"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
@@ -57,13 +62,9 @@ built_modules pulumi-kubernetes tests/tools/pulumi-kubernetes ./cmd/pulumi-resou
 built_modules pulumi-cli tests/tools/pulumi-cli github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
 built_modules pulumi-yaml tests/tools/pulumi-yaml github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml
 built_modules provider . ./...
-# The controllers' modules need a newer Go than the machines' (lib.sh: CONTROLLERS_TOOLCHAIN).
-. "$root/tests/scripts/lib.sh"
-GOTOOLCHAIN="$CONTROLLERS_TOOLCHAIN" built_modules karpenter-1.15 tests/tools/karpenter-1.15 \
-  github.com/aws/karpenter-provider-aws/cmd/controller
-GOTOOLCHAIN="$CONTROLLERS_TOOLCHAIN" built_modules karpenter-1.14 tests/tools/karpenter-1.14 \
-  github.com/aws/karpenter-provider-aws/cmd/controller
-GOTOOLCHAIN="$CONTROLLERS_TOOLCHAIN" built_modules kwok tests/tools/kwok sigs.k8s.io/kwok/cmd/kwok
+built_modules karpenter-1.15 tests/tools/karpenter-1.15 github.com/aws/karpenter-provider-aws/cmd/controller
+built_modules karpenter-1.14 tests/tools/karpenter-1.14 github.com/aws/karpenter-provider-aws/cmd/controller
+built_modules kwok tests/tools/kwok sigs.k8s.io/kwok/cmd/kwok
 built_modules sdkgen tools/sdkgen-nodejs-python-go .
 built_modules examples-go examples/go ./...
 built_modules sdk-tests-go tests/sdk/go -test ./...

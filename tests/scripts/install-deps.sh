@@ -57,7 +57,7 @@ control_plane() {
   local pkg="k8s.io/component-base/version" ldflags
   ldflags="-s -w -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=33"
   ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=2025-07-15T00:00:00Z"
-  GCFLAGS="$NO_INLINE" go_tools kubernetes "$k8s_dir" "$K8S_VERSION" "$ldflags" \
+  go_tools kubernetes "$k8s_dir" "$K8S_VERSION" "$ldflags" \
     k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler
   # The layout before the three commands shared one directory; superseded.
   rm -f "$CACHE_DIR/bin/kube-apiserver-$K8S_VERSION"
@@ -71,7 +71,7 @@ kwok_dir="$tests/tools/kwok"
 KWOK_VERSION="$(module_version "$kwok_dir" sigs.k8s.io/kwok)"
 kwok() {
   local stages src f
-  GOTOOLCHAIN="$CONTROLLERS_TOOLCHAIN" GCFLAGS="$NO_INLINE" go_tools kwok "$kwok_dir" "$KWOK_VERSION" "-s -w" sigs.k8s.io/kwok/cmd/kwok
+  go_tools kwok "$kwok_dir" "$KWOK_VERSION" "-s -w" sigs.k8s.io/kwok/cmd/kwok
   # Written on every run (a few milliseconds), so a change of the list here takes effect.
   stages="$CACHE_DIR/bin/kwok-$KWOK_VERSION/stages.yaml"
   src="$(module_dir "sigs.k8s.io/kwok@$KWOK_VERSION")/kustomize/stage"

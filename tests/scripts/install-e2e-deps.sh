@@ -121,19 +121,19 @@ moto_venv() {
 # The real pulumi-kubernetes provider.
 kubernetes_provider() {
   PREBUILD="cd cmd/pulumi-resource-kubernetes && VERSION=$K8S_PROVIDER_VERSION GOWORK=off GOFLAGS=-mod=readonly go run generate.go" \
-    GCFLAGS="$NO_INLINE" go_tool pulumi-resource-kubernetes "$k8s_provider_dir" ./cmd/pulumi-resource-kubernetes "v$K8S_PROVIDER_VERSION" \
+    go_tool pulumi-resource-kubernetes "$k8s_provider_dir" ./cmd/pulumi-resource-kubernetes "v$K8S_PROVIDER_VERSION" \
     "-s -w -X github.com/pulumi/pulumi-kubernetes/provider/v4/pkg/version.Version=$K8S_PROVIDER_VERSION"
 }
 
 # The OCI registry serving the Karpenter charts.
 registry() {
-  GCFLAGS="$NO_INLINE" go_tool registry "$registry_dir" github.com/distribution/distribution/v3/cmd/registry "$REGISTRY_VERSION" \
+  go_tool registry "$registry_dir" github.com/distribution/distribution/v3/cmd/registry "$REGISTRY_VERSION" \
     "-s -w -X github.com/distribution/distribution/v3/version.version=$REGISTRY_VERSION"
 }
 
-# A Karpenter controller: karpenter_controller DIR VERSION, with CONTROLLERS_TOOLCHAIN (lib.sh).
+# A Karpenter controller: karpenter_controller DIR VERSION.
 karpenter_controller() {
-  GOTOOLCHAIN="$CONTROLLERS_TOOLCHAIN" GCFLAGS="$NO_INLINE" go_tool karpenter "$1" \
+  go_tool karpenter "$1" \
     github.com/aws/karpenter-provider-aws/cmd/controller "$2" "-s -w -X sigs.k8s.io/karpenter/pkg/operator.Version=${2#v}"
 }
 

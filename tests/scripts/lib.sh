@@ -94,32 +94,31 @@ source_key() { cat "$@" | sha256sum | cut -d' ' -f1; }
 # fresh DIR KEY: DIR holds an artifact built from KEY.
 fresh() { [ -f "$1/.source-sha256" ] && [ "$(cat "$1/.source-sha256")" = "$2" ]; }
 
-# NO_INLINE: the -gcflags of the pinned tools whose compiled packages no build of the project's
-# own shares (pulumi-kubernetes, the control plane, the Karpenter controllers, kwok, the registry):
-# without inlining, the compiler does about a quarter less work (the registry, cold on 2 cores:
-# 131 s with the default flags, 96 s with -l), and the code is the same; the binaries run a little
-# slower, which the engine tests' waits absorb. The CLI and the YAML host keep the default flags:
-# the provider, its tests and the SDK generators reuse their compiled packages
-# (check-shared-pins.sh).
+# GO_TOOLCHAIN and GO_GCFLAGS: the one Go and the one compiler flag of every Go build, the
+# project's (the Makefile reads both from here) and the pinned tools' (go_tools below). The build
+# cache keys a compiled package by its source, its dependencies, the toolchain and the flags, so a
+# package two builds compile at one version (check-shared-pins.sh) is compiled once on a cold
+# machine only when both agree on these too.
+# - go1.27.3: the 1.15.1 controller's module needs Go 1.26.10 or newer and the machines have 1.26.8
+#   (a one-time ~76 MB download into the module cache).
+# - all=-l, no inlining: the compiler does about a quarter less work (the registry alone, cold on
+#   2 cores: 131 s with the default flags, 96 s with -l) and the program is the same; the binaries
+#   run a little slower, which no check notices. The plugin archives a release publishes keep the
+#   default flags (mk/release.mk, release-publish-plugin).
 # shellcheck disable=SC2034 # used by the scripts that source this file
-NO_INLINE="all=-l"
-
-# CONTROLLERS_TOOLCHAIN: the Go that builds the Karpenter controllers and kwok. The 1.15.1
-# controller's module needs Go 1.26.10 or newer (its go directive), the machines have 1.26.8; one
-# toolchain for the three lets the later builds reuse the first one's compiled packages (a
-# one-time ~76 MB download into the module cache).
-# shellcheck disable=SC2034 # used by the scripts that source this file
-CONTROLLERS_TOOLCHAIN=go1.27.3
+GO_TOOLCHAIN=go1.27.3
+# shellcheck disable=SC2034
+GO_GCFLAGS="all=-l"
 
 # go_tools NAME DIR VERSION LDFLAGS PACKAGE...: builds the main PACKAGEs of the tools module DIR
 # with one `go build` (several commands of one module share their compiled packages) into
 # $CACHE_DIR/bin/NAME-VERSION/, each binary named after its package's last element, unless they
 # are there already from the same go.mod, go.sum and *.go files of DIR. -mod=readonly: the
 # committed go.mod/go.sum are the pin; a missing go.sum entry fails the build instead of silently
-# resolving something new. The environment passes through (GOTOOLCHAIN for a module that needs a
-# newer Go than the machine's); PREBUILD, if set, is a command run in DIR before a build; GCFLAGS,
-# if set, is passed as -gcflags (NO_INLINE above). The key is the pins only: flags that change how
-# much the compiler works, not what the program does, rebuild nothing already built.
+# resolving something new. GO_TOOLCHAIN and GO_GCFLAGS (above) are the Go and the flags;
+# PREBUILD, if set, is a command run in DIR before a build. The key is the pins only: the toolchain
+# and flags change how the compiler works, not what the program does, and rebuild nothing already
+# built.
 go_tools() {
   local name="$1" dir="$2" version="$3" ldflags="$4"
   shift 4
@@ -139,8 +138,8 @@ go_tools() {
   rm -rf "$out.tmp"
   mkdir -p "$out.tmp"
   start=$(date +%s)
-  (cd "$dir" && GOWORK=off GOFLAGS=-mod=readonly CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" \
-    -gcflags "${GCFLAGS:-}" -o "$out.tmp/" "$@")
+  (cd "$dir" && GOWORK=off GOFLAGS=-mod=readonly CGO_ENABLED=0 GOTOOLCHAIN="$GO_TOOLCHAIN" \
+    go build -trimpath -ldflags "$ldflags" -gcflags "$GO_GCFLAGS" -o "$out.tmp/" "$@")
   printf '%s\n' "$key" >"$out.tmp/.source-sha256"
   rm -rf "$out"
   mv "$out.tmp" "$out"
