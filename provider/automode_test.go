@@ -224,7 +224,7 @@ func TestAutoModeStandaloneResources(t *testing.T) {
 	assert.Contains(t, renderError(t, `{"mode":"automode","clusterName":"demo"}`), "mode:")
 }
 
-// The migration from self-managed Karpenter to Auto Mode (README, Migrating to EKS Auto Mode;
+// The migration from self-managed Karpenter to Auto Mode (docs/auto-mode.md, Migrating to EKS Auto Mode;
 // facts §8), one render per step, as the two components' inputs change.
 func TestMigrationToAutoMode(t *testing.T) {
 	const karpenter = `"name":"karpenter","clusterName":"demo","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE"`

@@ -364,7 +364,7 @@ func TestAFixIsNeverTheValueSet(t *testing.T) {
 }
 
 // A self-managed install on a cluster that runs EKS Auto Mode runs beside EKS's Karpenter: AWS
-// supports that to migrate (README, Migrating to EKS Auto Mode), from Karpenter 1.1 and without
+// supports that to migrate (docs/auto-mode.md, Migrating to EKS Auto Mode), from Karpenter 1.1 and without
 // touching the CRDs the two share — said, and refused before 1.1.
 func TestASelfManagedInstallBesideAutoMode(t *testing.T) {
 	autoMode := `{"autoMode":true}`
@@ -383,10 +383,10 @@ func TestASelfManagedInstallBesideAutoMode(t *testing.T) {
 // cluster, or its nodes never join: refused when the cluster has none, passed when it has one.
 func TestANodeRoleWithoutAccessOnAnAPIClusterIsRefused(t *testing.T) {
 	inputs := `{"nodeRoleArn":"arn:aws:iam::123456789012:role/nodes","nodeAccess":"none"}`
-	assert.Contains(t, renderError(t, withCluster(t, `{"authenticationMode":"API","absent":["access-entry"]}`, inputs)),
+	assert.Contains(t, renderError(t, withCluster(t, `{"authenticationMode":"API"}`, inputs)),
 		"nodeAccess: none, and cluster demo is in API mode with no access entry for nodeRoleArn arn:aws:iam::123456789012:role/nodes: Karpenter's nodes could not join")
-	renderArgs(t, withCluster(t, `{"authenticationMode":"API"}`, inputs))
-	renderArgs(t, withCluster(t, `{"authenticationMode":"API_AND_CONFIG_MAP","absent":["access-entry"]}`, inputs))
+	renderArgs(t, withCluster(t, `{"authenticationMode":"API","accessEntries":{"nodes":{}}}`, inputs))
+	renderArgs(t, withCluster(t, `{"authenticationMode":"API_AND_CONFIG_MAP"}`, inputs))
 }
 
 // A class's own role must exist: Karpenter makes the class's instance profile for it.
@@ -396,4 +396,33 @@ func TestAClassRoleThatDoesNotExistIsRefused(t *testing.T) {
 		"nodeClasses[0].role: no IAM role gpu-nodes exists in this account: Karpenter could not make the class's instance profile for it")
 	renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"]}`, classes))
 	renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"]}`, `{"nodeClasses":[{"name":"gpu","role":"arn:aws:iam::123456789012:role/teams/gpu-nodes"}]}`))
+}
+
+// EKS allows one access entry per role: a role that has another owner's entry of the node type
+// (a managed node group's) gets none from the component, which says so, and its nodes join through
+// that one; the component's own entry (its owner tag, from an earlier up) stays declared; another
+// owner's entry of another type is refused, since nodes cannot join through it.
+func TestARoleWithAnotherOwnersAccessEntryGetsNoSecond(t *testing.T) {
+	classes := `{"nodeClasses":[{"name":"gpu","role":"gpu-nodes"}]}`
+	said, err := constructLogged(t, withCluster(t, `{"roles":["gpu-nodes"],"accessEntries":{"gpu-nodes":{}}}`, classes), false, nil)
+	require.NoError(t, err)
+	assert.Contains(t, strings.Join(said, "\n"), "nodeClasses[0].role: role arn:aws:iam::123456789012:role/gpu-nodes has an access entry on cluster demo already (EC2_LINUX), which this component did not make")
+	r := renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"],"accessEntries":{"gpu-nodes":{}}}`, classes))
+	assert.False(t, r.has("karpenter-nodeclass-gpu-access"), "another owner's entry: none of the component's")
+	assert.True(t, r.has("karpenter-node-access"), "the node role's own entry is not affected")
+
+	r = renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"],"accessEntries":{"gpu-nodes":{"tags":{"pulumi-karpenter:component":"karpenter"}}}}`, classes))
+	assert.True(t, r.has("karpenter-nodeclass-gpu-access"), "the component's own entry, from an earlier up, stays")
+	r = renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"]}`, classes))
+	assert.True(t, r.has("karpenter-nodeclass-gpu-access"), "no entry: the component makes one")
+
+	assert.Contains(t, renderError(t, withCluster(t, `{"roles":["gpu-nodes"],"accessEntries":{"gpu-nodes":{"type":"STANDARD"}}}`, classes)),
+		"nodeClasses[0].role: role arn:aws:iam::123456789012:role/gpu-nodes has an access entry on cluster demo of type STANDARD, through which nodes cannot join (they need EC2_LINUX)")
+
+	nodeRole := `{"nodeRoleArn":"arn:aws:iam::123456789012:role/nodes","nodeAccess":"accessEntry"}`
+	said, err = constructLogged(t, withCluster(t, `{"accessEntries":{"nodes":{}}}`, nodeRole), false, nil)
+	require.NoError(t, err)
+	assert.Contains(t, strings.Join(said, "\n"), "nodeRoleArn: role arn:aws:iam::123456789012:role/nodes has an access entry on cluster demo already (EC2_LINUX)")
+	assert.False(t, renderArgs(t, withCluster(t, `{"accessEntries":{"nodes":{}}}`, nodeRole)).has("karpenter-node-access"))
+	assert.True(t, renderArgs(t, withCluster(t, `{}`, nodeRole)).has("karpenter-node-access"))
 }

@@ -139,36 +139,3 @@ func startsWithWord(s, w string) bool {
 	}
 	return !word(rest[0]) && !(rest[0] == '.' && len(rest) > 1 && word(rest[1]))
 }
-
-// The NodePool and NodeClass field tables are the same in the README and the registry docs:
-// every row of the README's is, byte for byte, a row of the docs'.
-func TestFieldTablesAgree(t *testing.T) {
-	section := func(file string) []string {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := string(b)
-		start := strings.Index(text, "### NodePool and NodeClass fields")
-		if start < 0 {
-			t.Fatalf("%s: no NodePool and NodeClass fields section", file)
-		}
-		text = text[start:]
-		if end := strings.Index(text, "\n## "); end >= 0 {
-			text = text[:end]
-		}
-		var rows []string
-		for _, line := range strings.Split(text, "\n") {
-			if strings.HasPrefix(line, "| `") {
-				rows = append(rows, line)
-			}
-		}
-		return rows
-	}
-	docs := section("../docs/installation-configuration.md")
-	for _, row := range section("../README.md") {
-		if !slices.Contains(docs, row) {
-			t.Errorf("README.md's row is not in docs/installation-configuration.md (make them the same):\n%s", row)
-		}
-	}
-}

@@ -43,7 +43,7 @@ func (k *Karpenter) Annotate(an infer.Annotator) {
 	an.Describe(&k.ControllerPolicyArns, "ARNs of the managed policies the component created for the controller (empty with `controllerRoleArn`).")
 	an.Describe(&k.NodeRoleArn, "ARN of the node IAM role (created, or `nodeRoleArn`).")
 	an.Describe(&k.NodeRoleName, "Name of the node IAM role; the default EC2NodeClass's `role`.")
-	an.Describe(&k.NodeRoleMapping, "The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn` without the role's path, which aws-auth does not take; `username`, `groups`; as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).")
+	an.Describe(&k.NodeRoleMapping, "The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn` without the role's path, which aws-auth does not take; `username`, `groups`; as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; docs/configuration.md, Node access).")
 	an.Describe(&k.InstanceProfileName, "Name of the node instance profile; empty when none was created.")
 	an.Describe(&k.InterruptionQueueName, "Name of the interruption queue (`settings.interruptionQueue`); empty when interruption handling is off.")
 	an.Describe(&k.InterruptionQueueArn, "ARN of the interruption queue; empty when interruption handling is off.")

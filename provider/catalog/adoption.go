@@ -28,12 +28,16 @@ func GettingStartedNames(r Release, cluster string) GettingStarted {
 		profile = preV032TemplateInstanceProfile
 	}
 	return GettingStarted{
-		NodeRole:        "KarpenterNodeRole-" + cluster,
+		NodeRole:        GettingStartedNodeRole(cluster),
 		InstanceProfile: fmt.Sprintf(profile, cluster),
 		ControllerRole:  cluster + "-karpenter",
 		Queue:           cluster,
 	}
 }
+
+// GettingStartedNodeRole is the node role the getting-started guide makes for cluster (every
+// template: `KarpenterNodeRole-${ClusterName}`).
+func GettingStartedNodeRole(cluster string) string { return "KarpenterNodeRole-" + cluster }
 
 // preV032TemplateInstanceProfile is the node instance profile of the templates before 0.32
 // (cfn-v0.31 `InstanceProfileName`), with %s for the cluster name.

@@ -113,3 +113,13 @@ func AwsAuthRoleArn(arn string) string {
 	}
 	return prefix + ":role/" + resource[strings.LastIndex(resource, "/")+1:]
 }
+
+// AccessEntryOwnerTag marks the EKS access entries the component makes, valued with the
+// component's resource name. EKS allows one access entry per IAM principal on a cluster and
+// names it by the principal alone ("You can't specify the same ARN in more than one access
+// entry", CreateAccessEntry), and a node role of the user's often has one already: EKS makes one
+// for a managed node group's role, an earlier install or a hand for others; creating a second
+// fails the `up` (ResourceInUseException). Reading the entry that exists, the component tells its
+// own (from an earlier `up`, which it keeps declaring) from another owner's (which it leaves to
+// that owner) by this tag.
+const AccessEntryOwnerTag = "pulumi-karpenter:component"

@@ -6,6 +6,7 @@ package children
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -24,11 +25,17 @@ import (
 // creates itself only for the cluster's own node role, and the one users forget for a custom
 // class role (its nodes launch and never join).
 func (b *builder) createAutoModeNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
-	access, err := b.createAutoModeAccessEntry("-node-access", roleArn)
-	if err != nil {
-		return nil, err
+	var access []pulumi.Resource
+	if !b.plan.AccessEntriesOfOthers["nodeRoleArn"] {
+		var err error
+		if access, err = b.createAutoModeAccessEntry("-node-access", roleArn); err != nil {
+			return nil, err
+		}
 	}
-	for _, c := range b.plan.Classes {
+	for i, c := range b.plan.Classes {
+		if b.classHasOthersEntry(i) {
+			continue
+		}
 		if arn, ok := b.classRoleArn(c); ok {
 			more, err := b.createAutoModeAccessEntry("-nodeclass-"+c.Name+"-access", arn)
 			if err != nil {
@@ -45,8 +52,8 @@ func (b *builder) createAutoModeAccessEntry(suffix string, principalArn pulumi.S
 	entry, err := b.newChild(eksAccessEntry, suffix, pulumi.Map{
 		"clusterName":  b.plan.Deferred.ClusterName,
 		"principalArn": principalArn,
-		"type":         pulumi.String(rules.AccessEntryType),
-		"tags":         b.plan.Deferred.Tags,
+		"type":         pulumi.String(b.plan.AccessEntryType()),
+		"tags":         b.accessEntryTags(),
 	})
 	if err != nil {
 		return nil, err
@@ -86,6 +93,27 @@ func (b *builder) accessPrincipals() (fields []*field.Path, arns []any) {
 	return fields, arns
 }
 
+// classHasOthersEntry: node class i's own role has an access entry another owner made
+// (plan.CheckCluster), through which its nodes join.
+func (b *builder) classHasOthersEntry(i int) bool {
+	return b.plan.AccessEntriesOfOthers[field.NewPath("nodeClasses").Index(i).Child("role").String()]
+}
+
+// accessEntryTags are the tags of an access entry the component makes: the component's tags and
+// its owner tag (catalog.AccessEntryOwnerTag), by which a later read tells the entry is its own.
+func (b *builder) accessEntryTags() pulumi.StringMapInput {
+	owner := map[string]string{catalog.AccessEntryOwnerTag: b.plan.Name}
+	if b.plan.Deferred.Tags == nil {
+		return pulumi.ToStringMap(owner)
+	}
+	return b.plan.Deferred.Tags.ToStringMapOutput().ApplyT(func(tags map[string]string) map[string]string {
+		all := maps.Clone(owner)
+		maps.Copy(all, tags)
+		all[catalog.AccessEntryOwnerTag] = b.plan.Name
+		return all
+	}).(pulumi.StringMapOutput)
+}
+
 const podIdentityAgentAddon = "eks-pod-identity-agent"
 
 // createNodeAccess lets the instances of the node role, and of every node class with a role of its
@@ -94,31 +122,38 @@ const podIdentityAgentAddon = "eks-pod-identity-agent"
 func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
 	switch b.plan.NodeAccess {
 	case inputs.NodeAccessEntry:
-		entryType := "EC2_LINUX"
-		if b.plan.WindowsNodes {
-			entryType = "EC2_WINDOWS"
+		entryType := b.plan.AccessEntryType()
+		var access []pulumi.Resource
+		if !b.plan.AccessEntriesOfOthers["nodeRoleArn"] {
+			// An adopted install's entry is imported as it is: an import whose inputs differ from
+			// what exists fails, so it gets no owner tag.
+			principal, known := b.knownNodeRoleArn()
+			adopted := known && b.plan.Adopt != nil && b.plan.Adopt.AccessEntry
+			tags := b.accessEntryTags()
+			if adopted {
+				tags = b.plan.Deferred.Tags
+			}
+			entry, err := b.newChild(eksAccessEntry, "-node-access", pulumi.Map{
+				"clusterName":  b.plan.Deferred.ClusterName,
+				"principalArn": roleArn,
+				"type":         pulumi.String(entryType),
+				"tags":         tags,
+			}, b.adoptingIf(adopted, accessEntryID(b.adoptedCluster(), principal))...)
+			if err != nil {
+				return nil, err
+			}
+			access = append(access, entry)
 		}
-		principal, known := b.knownNodeRoleArn()
-		entry, err := b.newChild(eksAccessEntry, "-node-access", pulumi.Map{
-			"clusterName":  b.plan.Deferred.ClusterName,
-			"principalArn": roleArn,
-			"type":         pulumi.String(entryType),
-			"tags":         b.plan.Deferred.Tags,
-		}, b.adoptingIf(known && b.plan.Adopt != nil && b.plan.Adopt.AccessEntry, accessEntryID(b.adoptedCluster(), principal))...)
-		if err != nil {
-			return nil, err
-		}
-		access := []pulumi.Resource{entry}
-		for _, c := range b.plan.Classes {
+		for i, c := range b.plan.Classes {
 			arn, ok := b.accessRoleArn(c)
-			if !ok {
+			if !ok || b.classHasOthersEntry(i) {
 				continue
 			}
 			entry, err := b.newChild(eksAccessEntry, "-nodeclass-"+c.Name+"-access", pulumi.Map{
 				"clusterName":  b.plan.Deferred.ClusterName,
 				"principalArn": arn,
 				"type":         pulumi.String(entryType),
-				"tags":         b.plan.Deferred.Tags,
+				"tags":         b.accessEntryTags(),
 			})
 			if err != nil {
 				return nil, err

@@ -67,7 +67,7 @@ func ReadCluster(ctx *pulumi.Context, comp pulumi.Resource, ref plan.ClusterRef)
 	case isNotFound(err):
 		return ClusterRead{Err: field.Invalidf(field.NewPath("clusterName"), "no EKS cluster named %s exists where the aws provider looks (its account and region; eks:DescribeCluster); check the name and the provider passed to the component, or set readCluster: false to install without reading the cluster", name)}
 	case err != nil:
-		return ClusterRead{Err: field.Invalidf(field.NewPath("clusterName"), "could not read EKS cluster %s (%v); the checks against the cluster need eks:DescribeCluster (README, Checks against the cluster), or set readCluster: false", name, err)}
+		return ClusterRead{Err: field.Invalidf(field.NewPath("clusterName"), "could not read EKS cluster %s (%v); the checks against the cluster need eks:DescribeCluster (docs/behaviour.md, Checks against the cluster), or set readCluster: false", name, err)}
 	}
 	c := &plan.Cluster{Name: name, Version: result.Version, Endpoint: result.Endpoint, VpcID: result.VpcConfig.VpcID,
 		SecurityGroupID: result.VpcConfig.ClusterSecurityGroupID}
@@ -312,11 +312,17 @@ func (r *awsReader) QueueExists(name string) (bool, error) {
 	}{name})
 }
 
-func (r *awsReader) AccessEntryExists(cluster, principalArn string) (bool, error) {
-	return r.exists(InvokeAccessEntry, struct {
+func (r *awsReader) AccessEntry(cluster, principalArn string) (plan.AccessEntryRead, error) {
+	var result struct {
+		ID      string            `pulumi:"id"`
+		Type    string            `pulumi:"type"`
+		TagsAll map[string]string `pulumi:"tagsAll"`
+	}
+	exists, err := existence(r.invoke(InvokeAccessEntry, struct {
 		ClusterName  string `pulumi:"clusterName"`
 		PrincipalArn string `pulumi:"principalArn"`
-	}{cluster, principalArn})
+	}{cluster, principalArn}, &result))
+	return plan.AccessEntryRead{Exists: exists, Type: result.Type, Tags: result.TagsAll}, err
 }
 
 func (r *awsReader) AddonExists(cluster, addon string) (bool, error) {

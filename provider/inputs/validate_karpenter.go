@@ -156,7 +156,7 @@ var selfManagedInputs = []struct {
 	{"values", func(a KarpenterArgs) bool { return a.Values != nil }, "nothing is installed with Helm"},
 	{"releaseTimeout", func(a KarpenterArgs) bool { return a.ReleaseTimeout != nil }, "nothing is installed with Helm"},
 	{"retainCrdsOnDelete", func(a KarpenterArgs) bool { return a.RetainCrdsOnDelete != nil }, "EKS owns the CRDs"},
-	{"adopt", func(a KarpenterArgs) bool { return a.Adopt != nil }, "EKS runs Karpenter: there is no install of the component's to take over (README, Migrating to EKS Auto Mode)"},
+	{"adopt", func(a KarpenterArgs) bool { return a.Adopt != nil }, "EKS runs Karpenter: there is no install of the component's to take over (docs/auto-mode.md, Migrating to EKS Auto Mode)"},
 }
 
 // imageRepositoryPattern is an image repository as OCI references name one: an optional registry

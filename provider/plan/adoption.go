@@ -68,7 +68,7 @@ type InstallReader interface {
 	Policy(name string) (IAMRead, error)
 	InstanceProfileExists(name string) (bool, error)
 	QueueExists(name string) (bool, error)
-	AccessEntryExists(cluster, principalArn string) (bool, error)
+	AccessEntry(cluster, principalArn string) (AccessEntryRead, error)
 	AddonExists(cluster, addon string) (bool, error)
 }
 
@@ -96,7 +96,7 @@ func (p *Plan) ReadAdoption(r InstallReader, aws catalog.AwsScope, policyKeys []
 		ok, err := exists(*name)
 		switch {
 		case err != nil:
-			errs = append(errs, field.Invalidf(field.NewPath("adopt"), "could not read %s %s of the install (%v); adopting reads each part it would import (README, Checks against the cluster)", what, *name, err))
+			errs = append(errs, field.Invalidf(field.NewPath("adopt"), "could not read %s %s of the install (%v); adopting reads each part it would import (docs/behaviour.md, Checks against the cluster)", what, *name, err))
 		case !ok && a.Given[*name] != nil:
 			errs = append(errs, field.Invalidf(a.Given[*name], "%q: no %s of that name exists where the aws provider looks (its account); check the name, or leave it unset for the component to create its own", *name, what))
 		case !ok:
@@ -134,9 +134,11 @@ func (p *Plan) ReadAdoption(r InstallReader, aws catalog.AwsScope, policyKeys []
 	a.Taken = a.Resumed || p.takenBefore(r, describe)
 	var err error
 	if principal, ok := p.adoptedNodeRoleArn(aws); ok && p.NodeAccess == inputs.NodeAccessEntry {
-		if a.AccessEntry, err = r.AccessEntryExists(cluster, principal); err != nil {
+		entry, err := r.AccessEntry(cluster, principal)
+		if err != nil {
 			errs = append(errs, field.Invalidf(field.NewPath("adopt"), "could not read the access entry of %s on cluster %s (%v)", principal, cluster, err))
 		}
+		a.AccessEntry = entry.Exists
 	}
 	if p.CreatePodIdentityAgent {
 		if a.PodIdentityAgent, err = r.AddonExists(cluster, podIdentityAgentAddon); err != nil {

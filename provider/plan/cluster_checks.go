@@ -66,7 +66,15 @@ type ClusterReader interface {
 	RoleExists(name string) (bool, error)
 	Role(name string) (IAMRead, error)
 	QueueExists(name string) (bool, error)
-	AccessEntryExists(cluster, principalArn string) (bool, error)
+	AccessEntry(cluster, principalArn string) (AccessEntryRead, error)
+}
+
+// AccessEntryRead is the EKS access entry of a principal as read: whether it exists, its type
+// (EC2_LINUX, EC2_WINDOWS, EC2, STANDARD, ...) and its tags.
+type AccessEntryRead struct {
+	Exists bool
+	Type   string
+	Tags   map[string]string
 }
 
 // IAMRead is an IAM role or managed policy as read by name: whether it exists, its ARN (with the
@@ -82,12 +90,16 @@ type Findings struct {
 	Errors   []error
 	Warnings []string
 	Waiting  []string
+	// othersAccess are the inputs whose role has another owner's access entry
+	// (Plan.AccessEntriesOfOthers).
+	othersAccess []string
 }
 
 func (f *Findings) add(o Findings) {
 	f.Errors = append(f.Errors, o.Errors...)
 	f.Warnings = append(f.Warnings, o.Warnings...)
 	f.Waiting = append(f.Waiting, o.Waiting...)
+	f.othersAccess = append(f.othersAccess, o.othersAccess...)
 }
 
 // input is the input a finding is about: its path, and which node class it is when the
@@ -144,7 +156,7 @@ func (p *Plan) CheckCluster(c Cluster, r ClusterReader) Findings {
 	}
 	checks = append(checks, func() Findings { return p.checkDiscoveryIDs(c, r, known) },
 		func() Findings { return p.checkSpotRole(r) }, func() Findings { return p.checkRunningInstall(c, r) },
-		func() Findings { return p.checkNodeRoleAccess(c, r) })
+		func() Findings { return p.checkNodeRoleAccess(c, r) }, func() Findings { return p.checkAccessEntries(c, r, known) })
 
 	results := make([]Findings, len(checks))
 	var wg sync.WaitGroup
@@ -155,6 +167,12 @@ func (p *Plan) CheckCluster(c Cluster, r ClusterReader) Findings {
 	var all Findings
 	for _, f := range results {
 		all.add(f)
+	}
+	for _, in := range all.othersAccess {
+		if p.AccessEntriesOfOthers == nil {
+			p.AccessEntriesOfOthers = map[string]bool{}
+		}
+		p.AccessEntriesOfOthers[in] = true
 	}
 	return all
 }
@@ -280,19 +298,75 @@ func (p *Plan) checkNodeRoleAccess(c Cluster, r ClusterReader) (f Findings) {
 		f.Waiting = append(f.Waiting, "nodeRoleArn's access entry on the cluster")
 		return f
 	}
-	exists, err := r.AccessEntryExists(c.Name, role)
+	entry, err := r.AccessEntry(c.Name, role)
 	switch {
 	case err != nil:
 		f.warnf(at(field.NewPath("nodeAccess")), "could not read cluster %s's access entry for %s (%v): not checked (the check needs eks:DescribeAccessEntry)", c.Name, role, err)
-	case !exists:
+	case !entry.Exists:
 		f.errorf(at(field.NewPath("nodeAccess")), "none, and cluster %s is in API mode with no access entry for nodeRoleArn %s: Karpenter's nodes could not join (in API mode EKS authenticates nodes only through access entries); set nodeAccess: accessEntry (the component creates it), or create an EC2_LINUX access entry for the role", c.Name, role)
+	}
+	return f
+}
+
+// checkAccessEntries: EKS allows one access entry per role on a cluster (CreateAccessEntry: "You
+// can't specify the same ARN in more than one access entry"), so an entry the component would
+// make for a role that has one already fails the `up` (ResourceInUseException). A role of the
+// user's often has one: EKS makes it for a managed node group's role, an earlier install or a
+// hand for others. The component reads each role's entry: its own (catalog.AccessEntryOwnerTag,
+// from an earlier `up`) it keeps declaring; another owner's of the node type it leaves to that
+// owner and makes none (the nodes join through it); another owner's of another type (a STANDARD
+// entry, through which nodes cannot join) is refused.
+func (p *Plan) checkAccessEntries(c Cluster, r ClusterReader, known Known) (f Findings) {
+	if p.NodeAccess != inputs.NodeAccessEntry || c.AuthenticationMode == inputs.AuthenticationModeConfigMap {
+		return f
+	}
+	type principal struct {
+		in   input
+		role string // an ARN, or a name
+	}
+	var roles []principal
+	if !p.CreateNodeRole && p.Adopt == nil {
+		if role, ok := p.known.String("nodeRoleArn"); ok {
+			roles = append(roles, principal{at(field.NewPath("nodeRoleArn")), role})
+		}
+	}
+	for i, class := range p.Classes {
+		if class.Role == nil {
+			continue
+		}
+		in := p.classField(i, "role")
+		if role, ok := known.Value(in.path.String()); ok {
+			roles = append(roles, principal{in, role})
+		}
+	}
+	want := p.AccessEntryType()
+	for _, pr := range roles {
+		arn := pr.role
+		if !strings.HasPrefix(arn, "arn:") {
+			read, err := r.Role(arn)
+			if err != nil || !read.Exists {
+				continue // checkClassRole says so
+			}
+			arn = read.Arn
+		}
+		entry, err := r.AccessEntry(c.Name, arn)
+		switch {
+		case err != nil:
+			f.warnf(pr.in, "could not read cluster %s's access entry for %s (%v): not checked whether it has one already, which the component's would collide with (the check needs eks:DescribeAccessEntry)", c.Name, arn, err)
+		case !entry.Exists || entry.Tags[catalog.AccessEntryOwnerTag] == p.Name:
+		case entry.Type == want:
+			f.warnf(pr.in, "role %s has an access entry on cluster %s already (%s), which this component did not make (a managed node group's, or one made by hand or by another tool): EKS allows one per role, so the component makes none and the nodes join through that one, which stays its owner's (deleting it there locks these nodes out)", arn, c.Name, entry.Type)
+			f.othersAccess = append(f.othersAccess, pr.in.path.String())
+		default:
+			f.errorf(pr.in, "role %s has an access entry on cluster %s of type %s, through which nodes cannot join (they need %s), and EKS allows one entry per role; use a role of its own for these nodes, or replace that entry with an %s one", arn, c.Name, entry.Type, want, want)
+		}
 	}
 	return f
 }
 
 // checkBesideAutoMode: a self-managed install on a cluster that runs EKS Auto Mode runs beside
 // EKS's own Karpenter. AWS supports the two side by side to migrate from one to the other, from
-// Karpenter 1.1, without modifying the CRDs they share (catalog.AutoModeSharedCrds) — README,
+// Karpenter 1.1, without modifying the CRDs they share (catalog.AutoModeSharedCrds) — docs/auto-mode.md,
 // Migrating to EKS Auto Mode, keeps the self-managed component through that migration.
 func (p *Plan) checkBesideAutoMode(c Cluster) (f Findings) {
 	if p.Mode == inputs.ModeAutoMode || !c.AutoMode {

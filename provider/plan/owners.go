@@ -163,6 +163,18 @@ func (p *Plan) NodeRoleGroups() []string {
 	return groups
 }
 
+// AccessEntryType is the type of the access entries the component makes for node roles: EKS Auto
+// Mode's (EC2), or EC2_LINUX — EC2_WINDOWS when a class launches Windows nodes with the node role.
+func (p *Plan) AccessEntryType() string {
+	switch {
+	case p.Mode == inputs.ModeAutoMode:
+		return p.Release.AutoMode.AccessEntryType
+	case p.WindowsNodes:
+		return "EC2_WINDOWS"
+	}
+	return "EC2_LINUX"
+}
+
 // NodeUsername is the username a node's role maps to in aws-auth.
 const NodeUsername = "system:node:{{EC2PrivateDNSName}}"
 

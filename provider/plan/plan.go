@@ -89,6 +89,10 @@ type Plan struct {
 	// Windows AMI with the component's node role.
 	NodeAccess   inputs.NodeAccess
 	WindowsNodes bool
+	// AccessEntriesOfOthers are the node roles, by the input that names each ("nodeRoleArn",
+	// "nodeClasses[1].role"), that have an access entry another owner made (CheckCluster): EKS
+	// allows one per role, so the component makes none for them and their nodes join through it.
+	AccessEntriesOfOthers map[string]bool
 
 	Pools   []inputs.NodePoolSpec
 	Classes []inputs.NodeClassSpec

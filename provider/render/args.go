@@ -68,7 +68,7 @@ func (pl Plugin) ParseArgs(data []byte) (Args, error) {
 	} else if args.Type == pl.Default {
 		// Render reads no AWS: without a described cluster, nothing is read or checked.
 		if read, set := inputs["readCluster"]; set && read != false {
-			return Args{}, field.Invalid(field.NewPath("readCluster"), "render reads no cluster; describe the one to check against in the args' `cluster` (README, Checks against the cluster), or leave readCluster unset")
+			return Args{}, field.Invalid(field.NewPath("readCluster"), "render reads no cluster; describe the one to check against in the args' `cluster` (docs/behaviour.md, Checks against the cluster), or leave readCluster unset")
 		}
 		inputs["readCluster"] = false
 	}

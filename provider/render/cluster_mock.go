@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+
 	presource "github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 )
 
@@ -39,6 +41,10 @@ type Cluster struct {
 	// profiles and SQS queues by name, "access-entry" for the node role's access entry, an
 	// EKS add-on by its name. Everything else adopt names exists.
 	Absent []string `json:"absent"`
+	// AccessEntries are the cluster's EKS access entries, by their role's name; besides them,
+	// only an adopted install's node role has one (as the getting-started guide makes it),
+	// unless Absent names "access-entry".
+	AccessEntries map[string]AccessEntry `json:"accessEntries"`
 	// Missing: there is no such cluster.
 	Missing bool `json:"missing"`
 	// Denied are the IAM actions the deployer may not call (e.g. "iam:GetRole"): each read that
@@ -60,6 +66,33 @@ type Cluster struct {
 
 	name     string
 	adopting bool
+	// adoptedNodeRole is the node role adopt names (the getting-started guide's by default).
+	adoptedNodeRole string
+}
+
+// AccessEntry is an EKS access entry as DescribeAccessEntry answers: its type (default
+// EC2_LINUX) and tags.
+type AccessEntry struct {
+	Type string            `json:"type"`
+	Tags map[string]string `json:"tags"`
+}
+
+// accessEntry is the access entry of the role principalArn names, if the cluster has one.
+func (c *Cluster) accessEntry(principalArn string) (AccessEntry, bool) {
+	if c == nil { // without a cluster in the args, everything an adoption names exists
+		return AccessEntry{Type: "EC2_LINUX"}, true
+	}
+	role := principalArn[strings.LastIndex(principalArn, "/")+1:]
+	if e, ok := c.AccessEntries[role]; ok {
+		if e.Type == "" {
+			e.Type = "EC2_LINUX"
+		}
+		return e, true
+	}
+	if c.adopting && role == c.adoptedNodeRole && c.has("access-entry") {
+		return AccessEntry{Type: "EC2_LINUX"}, true
+	}
+	return AccessEntry{}, false
 }
 
 // has says whether the account has the IAM role, policy, instance profile, queue, access entry
@@ -108,7 +141,11 @@ func parseCluster(raw any, inputs map[string]any) (*Cluster, error) {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
 	c.name, _ = inputs["clusterName"].(string)
-	_, c.adopting = inputs["adopt"]
+	adopt, adopting := inputs["adopt"].(map[string]any)
+	c.adopting = adopting
+	if c.adoptedNodeRole, _ = adopt["nodeRoleName"].(string); c.adoptedNodeRole == "" {
+		c.adoptedNodeRole = catalog.GettingStartedNodeRole(c.name)
+	}
 	if c.AuthenticationMode == "" {
 		c.AuthenticationMode = "API_AND_CONFIG_MAP"
 	}

@@ -97,10 +97,11 @@ func (m *Mocks) call(token string, args presource.PropertyMap) (presource.Proper
 		return mockMap(map[string]any{"id": url, "name": name, "url": url, "arn": fmt.Sprintf("arn:%s:sqs:%s:%s:%s", partition, region, account, name)}), nil
 	case "aws:eks/getAccessEntry:getAccessEntry":
 		id := arg("clusterName") + ":" + arg("principalArn")
-		if !m.Cluster.has("access-entry") {
+		entry, ok := m.Cluster.accessEntry(arg("principalArn"))
+		if !ok {
 			return nil, fmt.Errorf("reading EKS Access Entry (%s): couldn't find resource", id)
 		}
-		return mockMap(map[string]any{"id": id, "clusterName": arg("clusterName"), "principalArn": arg("principalArn"), "type": "EC2_LINUX"}), nil
+		return mockMap(map[string]any{"id": id, "clusterName": arg("clusterName"), "principalArn": arg("principalArn"), "type": entry.Type, "tagsAll": entry.Tags}), nil
 	}
 	return nil, fmt.Errorf("render: no mock for invoke %s", token)
 }

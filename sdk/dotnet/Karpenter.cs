@@ -130,7 +130,7 @@ namespace PulumiKarpenter.Karpenter
         public Output<string> NodeRoleArn { get; private set; } = null!;
 
         /// <summary>
-        /// The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn` without the role's path, which aws-auth does not take; `username`, `groups`; as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
+        /// The node role's entry for `kube-system/aws-auth`'s `mapRoles` (`roleArn` without the role's path, which aws-auth does not take; `username`, `groups`; as pulumi-eks's `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; docs/configuration.md, Node access).
         /// </summary>
         [Output("nodeRoleMapping")]
         public Output<Outputs.RoleMapping> NodeRoleMapping { get; private set; } = null!;
@@ -415,7 +415,7 @@ namespace PulumiKarpenter.Karpenter
         public Input<string>? RepositoryUsername { get; set; }
 
         /// <summary>
-        /// Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: `false`.
+        /// Leave the `karpenter-crd` release, and so Karpenter's CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi's retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (docs/auto-mode.md, Migrating to EKS Auto Mode). Default: `false`.
         /// </summary>
         [Input("retainCrdsOnDelete")]
         public bool? RetainCrdsOnDelete { get; set; }
@@ -430,7 +430,7 @@ namespace PulumiKarpenter.Karpenter
         private InputMap<string>? _tags;
 
         /// <summary>
-        /// Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class's own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS's tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - @`, at most 50 tags, and at most 44 with a node class's own (Karpenter adds 6 to what it launches).
+        /// Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class's own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS's tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - @`, at most 49 tags (the component adds `pulumi-karpenter:component` to the access entries it makes, to tell them from another owner's), and at most 44 with a node class's own (Karpenter adds 6 to what it launches).
         /// </summary>
         public InputMap<string> Tags
         {

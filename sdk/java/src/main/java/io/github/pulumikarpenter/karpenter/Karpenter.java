@@ -249,14 +249,14 @@ public class Karpenter extends com.pulumi.resources.ComponentResource {
         return this.nodeRoleArn;
     }
     /**
-     * The node role&#39;s entry for `kube-system/aws-auth`&#39;s `mapRoles` (`roleArn` without the role&#39;s path, which aws-auth does not take; `username`, `groups`; as pulumi-eks&#39;s `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
+     * The node role&#39;s entry for `kube-system/aws-auth`&#39;s `mapRoles` (`roleArn` without the role&#39;s path, which aws-auth does not take; `username`, `groups`; as pulumi-eks&#39;s `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; docs/configuration.md, Node access).
      * 
      */
     @Export(name="nodeRoleMapping", refs={RoleMapping.class}, tree="[0]")
     private Output<RoleMapping> nodeRoleMapping;
 
     /**
-     * @return The node role&#39;s entry for `kube-system/aws-auth`&#39;s `mapRoles` (`roleArn` without the role&#39;s path, which aws-auth does not take; `username`, `groups`; as pulumi-eks&#39;s `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; README, Node access).
+     * @return The node role&#39;s entry for `kube-system/aws-auth`&#39;s `mapRoles` (`roleArn` without the role&#39;s path, which aws-auth does not take; `username`, `groups`; as pulumi-eks&#39;s `roleMappings` take it): what the owner of aws-auth adds when the component does not write it (`nodeAccess: none`; docs/configuration.md, Node access).
      * 
      */
     public Output<RoleMapping> nodeRoleMapping() {

@@ -496,14 +496,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Leave the `karpenter-crd` release, and so Karpenter&#39;s CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi&#39;s retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: `false`.
+     * Leave the `karpenter-crd` release, and so Karpenter&#39;s CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi&#39;s retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (docs/auto-mode.md, Migrating to EKS Auto Mode). Default: `false`.
      * 
      */
     @Import(name="retainCrdsOnDelete")
     private @Nullable Boolean retainCrdsOnDelete;
 
     /**
-     * @return Leave the `karpenter-crd` release, and so Karpenter&#39;s CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi&#39;s retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: `false`.
+     * @return Leave the `karpenter-crd` release, and so Karpenter&#39;s CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi&#39;s retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (docs/auto-mode.md, Migrating to EKS Auto Mode). Default: `false`.
      * 
      */
     public Optional<Boolean> retainCrdsOnDelete() {
@@ -526,14 +526,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class&#39;s own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS&#39;s tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - {@literal @}`, at most 50 tags, and at most 44 with a node class&#39;s own (Karpenter adds 6 to what it launches).
+     * Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class&#39;s own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS&#39;s tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - {@literal @}`, at most 49 tags (the component adds `pulumi-karpenter:component` to the access entries it makes, to tell them from another owner&#39;s), and at most 44 with a node class&#39;s own (Karpenter adds 6 to what it launches).
      * 
      */
     @Import(name="tags")
     private @Nullable Output<Map<String,String>> tags;
 
     /**
-     * @return Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class&#39;s own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS&#39;s tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - {@literal @}`, at most 50 tags, and at most 44 with a node class&#39;s own (Karpenter adds 6 to what it launches).
+     * @return Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class&#39;s own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS&#39;s tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - {@literal @}`, at most 49 tags (the component adds `pulumi-karpenter:component` to the access entries it makes, to tell them from another owner&#39;s), and at most 44 with a node class&#39;s own (Karpenter adds 6 to what it launches).
      * 
      */
     public Optional<Output<Map<String,String>>> tags() {
@@ -1181,7 +1181,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param retainCrdsOnDelete Leave the `karpenter-crd` release, and so Karpenter&#39;s CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi&#39;s retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (README, Migrating to EKS Auto Mode). Default: `false`.
+         * @param retainCrdsOnDelete Leave the `karpenter-crd` release, and so Karpenter&#39;s CRDs and every NodePool and NodeClaim, in the cluster when the component is deleted (Pulumi&#39;s retainOnDelete; nothing changes in the cluster when it is set). Set it before removing a self-managed install from a cluster that runs EKS Auto Mode, which shares `nodepools.karpenter.sh` and `nodeclaims.karpenter.sh` (docs/auto-mode.md, Migrating to EKS Auto Mode). Default: `false`.
          * 
          * @return builder
          * 
@@ -1203,7 +1203,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param tags Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class&#39;s own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS&#39;s tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - {@literal @}`, at most 50 tags, and at most 44 with a node class&#39;s own (Karpenter adds 6 to what it launches).
+         * @param tags Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class&#39;s own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS&#39;s tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - {@literal @}`, at most 49 tags (the component adds `pulumi-karpenter:component` to the access entries it makes, to tell them from another owner&#39;s), and at most 44 with a node class&#39;s own (Karpenter adds 6 to what it launches).
          * 
          * @return builder
          * 
@@ -1214,7 +1214,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param tags Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class&#39;s own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS&#39;s tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - {@literal @}`, at most 50 tags, and at most 44 with a node class&#39;s own (Karpenter adds 6 to what it launches).
+         * @param tags Tags applied to every AWS resource the component creates, and put on every node class it creates (under the class&#39;s own `tags`, which win), so the instances, volumes and launch templates Karpenter launches for them carry them too. Changing them changes the node classes, which Karpenter treats as drift: it replaces the nodes. Keys Karpenter reserves (`kubernetes.io/cluster/*`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`, `eks:eks-cluster-name`) fail. AWS&#39;s tag rules are checked before anything is created: no `aws:` prefix, keys of at most 128 and values of at most 256 letters, numbers, spaces and `_ . : / = + - {@literal @}`, at most 49 tags (the component adds `pulumi-karpenter:component` to the access entries it makes, to tell them from another owner&#39;s), and at most 44 with a node class&#39;s own (Karpenter adds 6 to what it launches).
          * 
          * @return builder
          * 
