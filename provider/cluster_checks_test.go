@@ -413,8 +413,10 @@ func TestARoleWithAnotherOwnersAccessEntryGetsNoSecond(t *testing.T) {
 
 	r = renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"],"accessEntries":{"gpu-nodes":{"tags":{"pulumi-karpenter:component":"karpenter"}}}}`, classes))
 	assert.True(t, r.has("karpenter-nodeclass-gpu-access"), "the component's own entry, from an earlier up, stays")
-	r = renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"]}`, classes))
-	assert.True(t, r.has("karpenter-nodeclass-gpu-access"), "no entry: the component makes one")
+	r = renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"]}`, mergeArgs(t, classes, `{"tags":{"team":"gpu"}}`)))
+	assert.Equal(t, map[string]any{"team": "gpu", "pulumi-karpenter:component": "karpenter"}, r.get("karpenter-nodeclass-gpu-access").Inputs["tags"],
+		"no entry: the component makes one, with its owner tag")
+	assert.Equal(t, map[string]any{"team": "gpu"}, r.get("karpenter-node-access").Inputs["tags"], "its own node role's entry is never read: no owner tag")
 
 	assert.Contains(t, renderError(t, withCluster(t, `{"roles":["gpu-nodes"],"accessEntries":{"gpu-nodes":{"type":"STANDARD"}}}`, classes)),
 		"nodeClasses[0].role: role arn:aws:iam::123456789012:role/gpu-nodes has an access entry on cluster demo of type STANDARD, through which nodes cannot join (they need EC2_LINUX)")

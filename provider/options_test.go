@@ -180,10 +180,8 @@ func TestTagsReachEveryTaggableAWSResource(t *testing.T) {
 	for _, res := range r.Resources {
 		switch res.Type {
 		case "aws:iam/role:Role", "aws:iam/policy:Policy", "aws:iam/instanceProfile:InstanceProfile",
-			"aws:sqs/queue:Queue", "aws:cloudwatch/eventRule:EventRule":
+			"aws:sqs/queue:Queue", "aws:cloudwatch/eventRule:EventRule", "aws:eks/accessEntry:AccessEntry":
 			assert.Equal(t, map[string]any{"team": "platform"}, res.Inputs["tags"], res.Name)
-		case "aws:eks/accessEntry:AccessEntry": // and the component's mark (catalog.AccessEntryOwnerTag)
-			assert.Equal(t, map[string]any{"team": "platform", "pulumi-karpenter:component": "karpenter"}, res.Inputs["tags"], res.Name)
 		}
 	}
 }
@@ -267,7 +265,7 @@ func TestTagsWithinAWSLimits(t *testing.T) {
 	assert.Contains(t, msg, "tags: 51 tags; at most 50 here (AWS allows 50 per resource)")
 	// The access entries carry the component's owner tag besides (catalog.AccessEntryOwnerTag).
 	assert.Contains(t, renderError(t, withDefaults(t, `{"defaultNodePool": false, "tags": `+tags("c", 50)+`}`)),
-		"tags: 50 tags; at most 49 (AWS allows 50 per resource, and the component adds pulumi-karpenter:component to the access entries it makes)")
+		"tags: 50 tags; at most 49 (AWS allows 50 per resource, and the component adds pulumi-karpenter:component to the access entries it makes for roles of yours)")
 	renderArgs(t, withDefaults(t, `{"defaultNodePool": false, "tags": `+tags("c", 49)+`}`))
 	assert.Contains(t, renderError(t, withDefaults(t, `{"tags": {"pulumi-karpenter:component": "x"}}`)),
 		`tags: tag "pulumi-karpenter:component" is the component's own`)

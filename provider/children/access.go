@@ -28,7 +28,7 @@ func (b *builder) createAutoModeNodeAccess(roleArn pulumi.StringOutput) ([]pulum
 	var access []pulumi.Resource
 	if !b.plan.AccessEntriesOfOthers["nodeRoleArn"] {
 		var err error
-		if access, err = b.createAutoModeAccessEntry("-node-access", roleArn); err != nil {
+		if access, err = b.createAutoModeAccessEntry("-node-access", roleArn, b.nodeEntryTags()); err != nil {
 			return nil, err
 		}
 	}
@@ -37,7 +37,7 @@ func (b *builder) createAutoModeNodeAccess(roleArn pulumi.StringOutput) ([]pulum
 			continue
 		}
 		if arn, ok := b.classRoleArn(c); ok {
-			more, err := b.createAutoModeAccessEntry("-nodeclass-"+c.Name+"-access", arn)
+			more, err := b.createAutoModeAccessEntry("-nodeclass-"+c.Name+"-access", arn, b.ownedEntryTags())
 			if err != nil {
 				return nil, err
 			}
@@ -47,13 +47,13 @@ func (b *builder) createAutoModeNodeAccess(roleArn pulumi.StringOutput) ([]pulum
 	return access, nil
 }
 
-func (b *builder) createAutoModeAccessEntry(suffix string, principalArn pulumi.StringOutput) ([]pulumi.Resource, error) {
+func (b *builder) createAutoModeAccessEntry(suffix string, principalArn pulumi.StringOutput, tags pulumi.StringMapInput) ([]pulumi.Resource, error) {
 	rules := b.plan.Release.AutoMode
 	entry, err := b.newChild(eksAccessEntry, suffix, pulumi.Map{
 		"clusterName":  b.plan.Deferred.ClusterName,
 		"principalArn": principalArn,
 		"type":         pulumi.String(b.plan.AccessEntryType()),
-		"tags":         b.accessEntryTags(),
+		"tags":         tags,
 	})
 	if err != nil {
 		return nil, err
@@ -99,9 +99,21 @@ func (b *builder) classHasOthersEntry(i int) bool {
 	return b.plan.AccessEntriesOfOthers[field.NewPath("nodeClasses").Index(i).Child("role").String()]
 }
 
-// accessEntryTags are the tags of an access entry the component makes: the component's tags and
-// its owner tag (catalog.AccessEntryOwnerTag), by which a later read tells the entry is its own.
-func (b *builder) accessEntryTags() pulumi.StringMapInput {
+// nodeEntryTags are the tags of the node role's access entry. Only the entry of a role of the
+// user's (nodeRoleArn) is read before it is made (plan.checkAccessEntries), so only it carries the
+// owner tag: the entry of the component's own node role is never read, and an adopted install's
+// is imported as it is (an import whose inputs differ from what exists fails).
+func (b *builder) nodeEntryTags() pulumi.StringMapInput {
+	if b.plan.CreateNodeRole || b.plan.Adopt != nil {
+		return b.plan.Deferred.Tags
+	}
+	return b.ownedEntryTags()
+}
+
+// ownedEntryTags are the tags of an access entry the component makes for a role of the user's:
+// the component's tags and its owner tag (catalog.AccessEntryOwnerTag), by which a later read
+// tells the entry is its own.
+func (b *builder) ownedEntryTags() pulumi.StringMapInput {
 	owner := map[string]string{catalog.AccessEntryOwnerTag: b.plan.Name}
 	if b.plan.Deferred.Tags == nil {
 		return pulumi.ToStringMap(owner)
@@ -125,20 +137,13 @@ func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resour
 		entryType := b.plan.AccessEntryType()
 		var access []pulumi.Resource
 		if !b.plan.AccessEntriesOfOthers["nodeRoleArn"] {
-			// An adopted install's entry is imported as it is: an import whose inputs differ from
-			// what exists fails, so it gets no owner tag.
 			principal, known := b.knownNodeRoleArn()
-			adopted := known && b.plan.Adopt != nil && b.plan.Adopt.AccessEntry
-			tags := b.accessEntryTags()
-			if adopted {
-				tags = b.plan.Deferred.Tags
-			}
 			entry, err := b.newChild(eksAccessEntry, "-node-access", pulumi.Map{
 				"clusterName":  b.plan.Deferred.ClusterName,
 				"principalArn": roleArn,
 				"type":         pulumi.String(entryType),
-				"tags":         tags,
-			}, b.adoptingIf(adopted, accessEntryID(b.adoptedCluster(), principal))...)
+				"tags":         b.nodeEntryTags(),
+			}, b.adoptingIf(known && b.plan.Adopt != nil && b.plan.Adopt.AccessEntry, accessEntryID(b.adoptedCluster(), principal))...)
 			if err != nil {
 				return nil, err
 			}
@@ -153,7 +158,7 @@ func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resour
 				"clusterName":  b.plan.Deferred.ClusterName,
 				"principalArn": arn,
 				"type":         pulumi.String(entryType),
-				"tags":         b.accessEntryTags(),
+				"tags":         b.ownedEntryTags(),
 			})
 			if err != nil {
 				return nil, err

@@ -71,7 +71,7 @@ func CheckComponentTags(tags map[string]string, classes []NodeClassSpec, rel cat
 	if _, ok := tags[catalog.AccessEntryOwnerTag]; ok {
 		errs = append(errs, field.Invalidf(path, "tag %q is the component's own: it marks the access entries the component makes, to tell them from another owner's", catalog.AccessEntryOwnerTag))
 	} else if len(tags) == catalog.MaxTagsPerResource {
-		errs = append(errs, field.Invalidf(path, "%d tags; at most %d (AWS allows %d per resource, and the component adds %s to the access entries it makes)", len(tags), catalog.MaxTagsPerResource-1, catalog.MaxTagsPerResource, catalog.AccessEntryOwnerTag))
+		errs = append(errs, field.Invalidf(path, "%d tags; at most %d (AWS allows %d per resource, and the component adds %s to the access entries it makes for roles of yours)", len(tags), catalog.MaxTagsPerResource-1, catalog.MaxTagsPerResource, catalog.AccessEntryOwnerTag))
 	}
 	if len(classes) == 0 {
 		return errs
