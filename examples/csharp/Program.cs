@@ -75,7 +75,8 @@ return await Deployment.RunAsync(() =>
                 Taints = { new KarpenterInputs.TaintArgs { Key = "spot", Value = "true", Effect = TaintEffect.NoSchedule } },
             },
         },
-    }, new ComponentResourceOptions { Parent = cluster, Providers = { awsProvider, k8sProvider } });
+    // Not parented to the cluster: that is proven not to hang only in Python and YAML.
+    }, new ComponentResourceOptions { Providers = { awsProvider, k8sProvider } });
 
     return new Dictionary<string, object?>
     {

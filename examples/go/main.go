@@ -98,7 +98,9 @@ func main() {
 					}},
 				},
 			},
-		}, pulumi.Parent(cluster), pulumi.ProviderMap(map[string]pulumi.ProviderResource{
+			// Not parented to the cluster: pulumi/pulumi#13958 reports the Go SDK hanging on a component
+			// that is a multi-language component's child and takes its outputs.
+		}, pulumi.ProviderMap(map[string]pulumi.ProviderResource{
 			"aws": awsProvider, "kubernetes": k8sProvider,
 		}))
 		if err != nil {
