@@ -2,9 +2,13 @@ package provider
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/internal/cfntemplate"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 
 	"github.com/stretchr/testify/assert"
@@ -12,11 +16,11 @@ import (
 )
 
 // The expected documents below are the PolicyDocuments of the official Karpenter v1.14
-// getting-started CloudFormation template (cfn-v1.14.yaml), transcribed by hand with its
-// parameters substituted: ${AWS::Partition}=aws, ${AWS::Region}=us-west-2,
-// ${AWS::AccountId}=123456789012, ${ClusterName}=demo, ${KarpenterNodeRole.Arn} and
-// ${KarpenterInterruptionQueue.Arn} = the node role and queue ARNs the render reports in its
-// outputs (read from the role and queue resources, not from the policy builder).
+// getting-started CloudFormation template (internal/cfntemplate), with its parameters
+// substituted: ${AWS::Partition}=aws, ${AWS::Region}=us-west-2, ${AWS::AccountId}=123456789012,
+// ${ClusterName}=demo, ${KarpenterNodeRole.Arn} and ${KarpenterInterruptionQueue.Arn} = the node
+// role and queue ARNs the render reports in its outputs (read from the role and queue resources,
+// not from the policy builder).
 // The template writes some single actions as one-element lists and some as strings; IAM
 // treats both the same, and so does the comparison.
 const (
@@ -32,267 +36,45 @@ func fillTemplate(doc string, r *rendered) string {
 	).Replace(doc)
 }
 
-var v114Policies = map[string]string{
-	"karpenter-controller-node-lifecycle": `{
-  "Version": "2012-10-17",
-  "Statement": [
-    {
-      "Sid": "AllowScopedEC2InstanceAccessActions",
-      "Effect": "Allow",
-      "Resource": [
-        "arn:aws:ec2:us-west-2::image/*",
-        "arn:aws:ec2:us-west-2::snapshot/*",
-        "arn:aws:ec2:us-west-2:*:security-group/*",
-        "arn:aws:ec2:us-west-2:*:subnet/*",
-        "arn:aws:ec2:us-west-2:*:capacity-reservation/*",
-        "arn:aws:ec2:us-west-2:*:placement-group/*"
-      ],
-      "Action": ["ec2:RunInstances", "ec2:CreateFleet"]
-    },
-    {
-      "Sid": "AllowScopedEC2LaunchTemplateAccessActions",
-      "Effect": "Allow",
-      "Resource": "arn:aws:ec2:us-west-2:*:launch-template/*",
-      "Action": ["ec2:RunInstances", "ec2:CreateFleet"],
-      "Condition": {
-        "StringEquals": {"aws:ResourceTag/kubernetes.io/cluster/demo": "owned"},
-        "StringLike": {"aws:ResourceTag/karpenter.sh/nodepool": "*"}
-      }
-    },
-    {
-      "Sid": "AllowScopedEC2InstanceActionsWithTags",
-      "Effect": "Allow",
-      "Resource": [
-        "arn:aws:ec2:us-west-2:*:fleet/*",
-        "arn:aws:ec2:us-west-2:*:instance/*",
-        "arn:aws:ec2:us-west-2:*:volume/*",
-        "arn:aws:ec2:us-west-2:*:network-interface/*",
-        "arn:aws:ec2:us-west-2:*:launch-template/*",
-        "arn:aws:ec2:us-west-2:*:spot-instances-request/*"
-      ],
-      "Action": ["ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"],
-      "Condition": {
-        "StringEquals": {
-          "aws:RequestTag/kubernetes.io/cluster/demo": "owned",
-          "aws:RequestTag/eks:eks-cluster-name": "demo"
-        },
-        "StringLike": {"aws:RequestTag/karpenter.sh/nodepool": "*"}
-      }
-    },
-    {
-      "Sid": "AllowScopedResourceCreationTagging",
-      "Effect": "Allow",
-      "Resource": [
-        "arn:aws:ec2:us-west-2:*:fleet/*",
-        "arn:aws:ec2:us-west-2:*:instance/*",
-        "arn:aws:ec2:us-west-2:*:volume/*",
-        "arn:aws:ec2:us-west-2:*:network-interface/*",
-        "arn:aws:ec2:us-west-2:*:launch-template/*",
-        "arn:aws:ec2:us-west-2:*:spot-instances-request/*"
-      ],
-      "Action": "ec2:CreateTags",
-      "Condition": {
-        "StringEquals": {
-          "aws:RequestTag/kubernetes.io/cluster/demo": "owned",
-          "aws:RequestTag/eks:eks-cluster-name": "demo",
-          "ec2:CreateAction": ["RunInstances", "CreateFleet", "CreateLaunchTemplate"]
-        },
-        "StringLike": {"aws:RequestTag/karpenter.sh/nodepool": "*"}
-      }
-    },
-    {
-      "Sid": "AllowScopedResourceTagging",
-      "Effect": "Allow",
-      "Resource": "arn:aws:ec2:us-west-2:*:instance/*",
-      "Action": "ec2:CreateTags",
-      "Condition": {
-        "StringEquals": {"aws:ResourceTag/kubernetes.io/cluster/demo": "owned"},
-        "StringLike": {"aws:ResourceTag/karpenter.sh/nodepool": "*"},
-        "StringEqualsIfExists": {"aws:RequestTag/eks:eks-cluster-name": "demo"},
-        "ForAllValues:StringEquals": {"aws:TagKeys": ["eks:eks-cluster-name", "karpenter.sh/nodeclaim", "Name"]}
-      }
-    },
-    {
-      "Sid": "AllowScopedDeletion",
-      "Effect": "Allow",
-      "Resource": [
-        "arn:aws:ec2:us-west-2:*:instance/*",
-        "arn:aws:ec2:us-west-2:*:launch-template/*"
-      ],
-      "Action": ["ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"],
-      "Condition": {
-        "StringEquals": {"aws:ResourceTag/kubernetes.io/cluster/demo": "owned"},
-        "StringLike": {"aws:ResourceTag/karpenter.sh/nodepool": "*"}
-      }
-    }
-  ]
-}`,
-	"karpenter-controller-iam-integration": `{
-  "Version": "2012-10-17",
-  "Statement": [
-    {
-      "Sid": "AllowPassingInstanceRole",
-      "Effect": "Allow",
-      "Resource": "` + tmplNodeRoleArn + `",
-      "Action": "iam:PassRole",
-      "Condition": {"StringEquals": {"iam:PassedToService": ["ec2.amazonaws.com", "ec2.amazonaws.com.cn"]}}
-    },
-    {
-      "Sid": "AllowScopedInstanceProfileCreationActions",
-      "Effect": "Allow",
-      "Resource": "arn:aws:iam::123456789012:instance-profile/*",
-      "Action": ["iam:CreateInstanceProfile"],
-      "Condition": {
-        "StringEquals": {
-          "aws:RequestTag/kubernetes.io/cluster/demo": "owned",
-          "aws:RequestTag/eks:eks-cluster-name": "demo",
-          "aws:RequestTag/topology.kubernetes.io/region": "us-west-2"
-        },
-        "StringLike": {"aws:RequestTag/karpenter.k8s.aws/ec2nodeclass": "*"}
-      }
-    },
-    {
-      "Sid": "AllowScopedInstanceProfileTagActions",
-      "Effect": "Allow",
-      "Resource": "arn:aws:iam::123456789012:instance-profile/*",
-      "Action": ["iam:TagInstanceProfile"],
-      "Condition": {
-        "StringEquals": {
-          "aws:ResourceTag/kubernetes.io/cluster/demo": "owned",
-          "aws:ResourceTag/topology.kubernetes.io/region": "us-west-2",
-          "aws:RequestTag/kubernetes.io/cluster/demo": "owned",
-          "aws:RequestTag/eks:eks-cluster-name": "demo",
-          "aws:RequestTag/topology.kubernetes.io/region": "us-west-2"
-        },
-        "StringLike": {
-          "aws:ResourceTag/karpenter.k8s.aws/ec2nodeclass": "*",
-          "aws:RequestTag/karpenter.k8s.aws/ec2nodeclass": "*"
-        }
-      }
-    },
-    {
-      "Sid": "AllowScopedInstanceProfileActions",
-      "Effect": "Allow",
-      "Resource": "arn:aws:iam::123456789012:instance-profile/*",
-      "Action": ["iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"],
-      "Condition": {
-        "StringEquals": {
-          "aws:ResourceTag/kubernetes.io/cluster/demo": "owned",
-          "aws:ResourceTag/topology.kubernetes.io/region": "us-west-2"
-        },
-        "StringLike": {"aws:ResourceTag/karpenter.k8s.aws/ec2nodeclass": "*"}
-      }
-    }
-  ]
-}`,
-	"karpenter-controller-eks-integration": `{
-  "Version": "2012-10-17",
-  "Statement": [
-    {
-      "Sid": "AllowAPIServerEndpointDiscovery",
-      "Effect": "Allow",
-      "Resource": "arn:aws:eks:us-west-2:123456789012:cluster/demo",
-      "Action": "eks:DescribeCluster"
-    }
-  ]
-}`,
-	"karpenter-controller-interruption": `{
-  "Version": "2012-10-17",
-  "Statement": [
-    {
-      "Sid": "AllowInterruptionQueueActions",
-      "Effect": "Allow",
-      "Resource": "` + tmplQueueArn + `",
-      "Action": ["sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"]
-    }
-  ]
-}`,
-	"karpenter-controller-zonal-shift": `{
-  "Version": "2012-10-17",
-  "Statement": [
-    {
-      "Sid": "AllowZonalShiftStatusReadOnly",
-      "Effect": "Allow",
-      "Resource": "*",
-      "Action": ["arc-zonal-shift:GetManagedResource"],
-      "Condition": {
-        "StringEquals": {"arc-zonal-shift:ResourceIdentifier": "arn:aws:eks:us-west-2:123456789012:cluster/demo"}
-      }
-    }
-  ]
-}`,
-	"karpenter-controller-resource-discovery": `{
-  "Version": "2012-10-17",
-  "Statement": [
-    {
-      "Sid": "AllowRegionalReadActions",
-      "Effect": "Allow",
-      "Resource": "*",
-      "Action": [
-        "ec2:DescribeCapacityReservations",
-        "ec2:DescribeImages",
-        "ec2:DescribeInstances",
-        "ec2:DescribeInstanceStatus",
-        "ec2:DescribeInstanceTypeOfferings",
-        "ec2:DescribeInstanceTypes",
-        "ec2:DescribeLaunchTemplates",
-        "ec2:DescribePlacementGroups",
-        "ec2:DescribeSecurityGroups",
-        "ec2:DescribeSpotPriceHistory",
-        "ec2:DescribeSubnets"
-      ],
-      "Condition": {"StringEquals": {"aws:RequestedRegion": "us-west-2"}}
-    },
-    {
-      "Sid": "AllowSSMReadActions",
-      "Effect": "Allow",
-      "Resource": "arn:aws:ssm:us-west-2::parameter/aws/service/*",
-      "Action": "ssm:GetParameter"
-    },
-    {
-      "Sid": "AllowPricingReadActions",
-      "Effect": "Allow",
-      "Resource": "*",
-      "Action": "pricing:GetProducts"
-    },
-    {
-      "Sid": "AllowUnscopedInstanceProfileListAction",
-      "Effect": "Allow",
-      "Resource": "*",
-      "Action": "iam:ListInstanceProfiles"
-    },
-    {
-      "Sid": "AllowInstanceProfileReadActions",
-      "Effect": "Allow",
-      "Resource": "arn:aws:iam::123456789012:instance-profile/*",
-      "Action": "iam:GetInstanceProfile"
-    }
-  ]
-}`,
-}
+// v114Policies are the managed policies of the official v1.14 getting-started template
+// (internal/cfntemplate: upstream's file, byte for byte), by the render's child names (the
+// template's ManagedPolicyName is catalog.TemplatePolicyName of the child's key), evaluated for the
+// renders' cluster; v114QueuePolicy is its KarpenterInterruptionQueuePolicy's document, plus the
+// explicit Version the component adds (the template relies on the 2008 default).
+var v114Policies, v114QueuePolicy = readV114Template()
 
-// Expected from the template's KarpenterInterruptionQueuePolicy, plus the explicit Version
-// the component adds (the template relies on the 2008 default).
-const v114QueuePolicy = `{
-  "Version": "2012-10-17",
-  "Id": "EC2InterruptionPolicy",
-  "Statement": [
-    {
-      "Effect": "Allow",
-      "Principal": {"Service": ["events.amazonaws.com", "sqs.amazonaws.com"]},
-      "Action": "sqs:SendMessage",
-      "Resource": "` + tmplQueueArn + `"
-    },
-    {
-      "Sid": "DenyHTTP",
-      "Effect": "Deny",
-      "Action": "sqs:*",
-      "Resource": "` + tmplQueueArn + `",
-      "Condition": {"Bool": {"aws:SecureTransport": "false"}},
-      "Principal": "*"
-    }
-  ]
-}`
+func readV114Template() (map[string]string, string) {
+	tmpl, err := cfntemplate.Parse(cfntemplate.GettingStartedV114, cfntemplate.Stack{
+		Partition: "aws", Region: "us-west-2", AccountID: "123456789012", URLSuffix: "amazonaws.com",
+		Parameters: map[string]string{"ClusterName": "demo"},
+		// The queue policy names its queue by URL (!Ref), which no compared document holds.
+		Attributes: map[string]string{"KarpenterNodeRole.Arn": tmplNodeRoleArn, "KarpenterInterruptionQueue.Arn": tmplQueueArn, "KarpenterInterruptionQueue": "${QueueUrl}"},
+	})
+	if err != nil {
+		panic(err)
+	}
+	policies := map[string]string{}
+	for _, id := range tmpl.OfType("AWS::IAM::ManagedPolicy") {
+		props := tmpl.Resources[id].Properties
+		key := ""
+		for _, k := range catalog.ControllerPolicyKeys() {
+			if catalog.TemplatePolicyName(k, "demo") == props["ManagedPolicyName"] {
+				key = k
+			}
+		}
+		if key == "" {
+			panic(fmt.Sprintf("the template's %s (%v) is no controller policy of the catalog's layout", id, props["ManagedPolicyName"]))
+		}
+		policies["karpenter-controller-"+key] = props["PolicyDocument"].(string)
+	}
+	queue := tmpl.Resources["KarpenterInterruptionQueuePolicy"].Properties["PolicyDocument"].(map[string]any)
+	queue["Version"] = "2012-10-17"
+	b, err := json.Marshal(queue)
+	if err != nil {
+		panic(err)
+	}
+	return policies, string(b)
+}
 
 func TestControllerPoliciesMatchOfficialV114Template(t *testing.T) {
 	assertTemplatePolicies(t, renderVersion(t, "1.14.1"), v114Policies)
@@ -302,19 +84,29 @@ func TestControllerPoliciesMatchOfficialV114Template(t *testing.T) {
 // obtained; cfn-v1.15.reconstructed.yaml is cfn-v1.14 plus the one statement change the v1.15
 // reference page (cloudformation.md, AllowScopedDeletion) documents: ec2:RebootInstances,
 // between TerminateInstances and DeleteLaunchTemplate. That edit, applied to the v1.14
-// transcription, is the expectation.
+// template's document, is the expectation.
 var v115Policies = func() map[string]string {
-	const v114Deletion = `"Action": ["ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"]`
-	const v115Deletion = `"Action": ["ec2:TerminateInstances", "ec2:RebootInstances", "ec2:DeleteLaunchTemplate"]`
-	out := map[string]string{}
-	for name, doc := range v114Policies {
-		out[name] = doc
+	out := maps.Clone(v114Policies)
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out["karpenter-controller-node-lifecycle"]), &doc); err != nil {
+		panic(err)
 	}
-	lifecycle := out["karpenter-controller-node-lifecycle"]
-	if strings.Count(lifecycle, v114Deletion) != 1 {
-		panic("the v1.14 node lifecycle expectation no longer has one AllowScopedDeletion action list")
+	edited := 0
+	for _, st := range doc["Statement"].([]any) {
+		st := st.(map[string]any)
+		if st["Sid"] == "AllowScopedDeletion" && slices.Equal(st["Action"].([]any), []any{"ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"}) {
+			st["Action"] = []any{"ec2:TerminateInstances", "ec2:RebootInstances", "ec2:DeleteLaunchTemplate"}
+			edited++
+		}
 	}
-	out["karpenter-controller-node-lifecycle"] = strings.Replace(lifecycle, v114Deletion, v115Deletion, 1)
+	if edited != 1 {
+		panic("the v1.14 template's node lifecycle policy no longer has one AllowScopedDeletion of TerminateInstances and DeleteLaunchTemplate")
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		panic(err)
+	}
+	out["karpenter-controller-node-lifecycle"] = string(b)
 	return out
 }()
 
@@ -428,8 +220,12 @@ func canonicalPolicy(t *testing.T, doc string) string {
 	return string(b)
 }
 
+// collapseSingletons also writes booleans as strings: the template's YAML writes a condition's
+// value `false`, the component "false", which IAM reads alike.
 func collapseSingletons(v any) any {
 	switch x := v.(type) {
+	case bool:
+		return fmt.Sprint(x)
 	case []any:
 		if len(x) == 1 {
 			if s, ok := x[0].(string); ok {
