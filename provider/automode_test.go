@@ -15,8 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Expectations come from ../shared/reference/eks-auto-mode/facts.md (§ numbers), not from the
-// catalog: a wrong entry there must fail here.
+// Expectations come from the Amazon EKS User Guide ("UG <page>":
+// https://docs.aws.amazon.com/eks/latest/userguide/<page>.html), not from the catalog: a wrong
+// entry there must fail here.
 
 const autoModeArgs = `{"clusterName":"demo","mode":"autoMode"}`
 
@@ -46,7 +47,7 @@ func TestAutoModeCreatesNodeAccessAndProvisioningOnly(t *testing.T) {
 		"kubernetes:karpenter.sh/v1:NodePool",
 	}, r.types(), "no controller, CRD release, controller IAM, queue, rules or instance profile")
 
-	// §6: the two managed policies, and nothing Karpenter's node role has besides.
+	// UG auto-create-node-role: the two managed policies, and nothing Karpenter's node role has besides.
 	var policies []string
 	for _, a := range r.byType("aws:iam/rolePolicyAttachment:RolePolicyAttachment") {
 		policies = append(policies, a.Inputs["policyArn"].(string))
@@ -57,7 +58,7 @@ func TestAutoModeCreatesNodeAccessAndProvisioningOnly(t *testing.T) {
 	}, policies)
 	assert.Contains(t, r.get("karpenter-node").Inputs["assumeRolePolicy"], `"Service":"ec2.amazonaws.com"`)
 
-	// §7: an EC2 entry (not EC2_LINUX) and the AmazonEKSAutoNodePolicy association, cluster scope.
+	// UG create-node-class, auto-cluster-iam-role: an EC2 entry (not EC2_LINUX) and the AmazonEKSAutoNodePolicy association, cluster scope.
 	roleArn := "arn:aws:iam::123456789012:role/" + r.get("karpenter-node").Inputs["name"].(string)
 	entry := r.get("karpenter-node-access")
 	assert.Equal(t, "EC2", entry.Inputs["type"])
@@ -87,7 +88,7 @@ func TestAutoModeDefaultClassAndPool(t *testing.T) {
 	assert.Equal(t, "eks.amazonaws.com/v1", class["apiVersion"])
 	assert.Equal(t, "NodeClass", class["kind"])
 	spec := class["spec"].(map[string]any)
-	// §2 defaults, written out; the role is the component's node role, by name.
+	// UG create-node-class, auto-networking defaults, written out; the role is the component's node role, by name.
 	assert.Equal(t, map[string]any{"size": "80Gi", "iops": float64(3000), "throughput": float64(125)}, spec["ephemeralStorage"])
 	assert.Equal(t, "DefaultAllow", spec["networkPolicy"])
 	assert.Equal(t, "Disabled", spec["networkPolicyEventLogs"])
@@ -100,10 +101,10 @@ func TestAutoModeDefaultClassAndPool(t *testing.T) {
 	pool := r.get("karpenter-nodepool-auto-default").Inputs["spec"].(map[string]any)
 	tmpl := dig(pool, "template", "spec").(map[string]any)
 	assert.Equal(t, map[string]any{"group": "eks.amazonaws.com", "kind": "NodeClass", "name": "auto-default"}, tmpl["nodeClassRef"])
-	assert.Equal(t, "336h", tmpl["expireAfter"], "§4: Auto Mode's default, within its 21-day limit")
+	assert.Equal(t, "336h", tmpl["expireAfter"], "UG create-node-pool: Auto Mode's default, within its 21-day limit")
 	raw, _ := json.Marshal(tmpl["requirements"])
-	assert.NotContains(t, string(raw), "karpenter.k8s.aws", "§5: Auto Mode labels its nodes under eks.amazonaws.com")
-	assert.NotContains(t, string(raw), "kubernetes.io/os", "§5: not a supported Auto Mode label")
+	assert.NotContains(t, string(raw), "karpenter.k8s.aws", "UG automode-learn-instances: Auto Mode labels its nodes under eks.amazonaws.com")
+	assert.NotContains(t, string(raw), "kubernetes.io/os", "UG automode-learn-instances: not a supported Auto Mode label")
 	assert.Contains(t, string(raw), `"eks.amazonaws.com/instance-category"`)
 }
 
@@ -146,7 +147,7 @@ func TestAutoModePoolLabels(t *testing.T) {
 	pool := func(req string) string {
 		return autoModeWith(t, `{"nodePools":[{"name":"p","requirements":[`+req+`]}]}`)
 	}
-	t.Run("eks.amazonaws.com keys of §5 are accepted", func(t *testing.T) {
+	t.Run("eks.amazonaws.com keys UG automode-learn-instances documents are accepted", func(t *testing.T) {
 		for _, key := range []string{"eks.amazonaws.com/instance-gpu-count", "eks.amazonaws.com/instance-family", "eks.amazonaws.com/compute-type", "eks.amazonaws.com/instance-local-nvme", "topology.kubernetes.io/zone", "karpenter.sh/capacity-type", "node.kubernetes.io/instance-type"} {
 			renderArgs(t, pool(`{"key":"`+key+`","operator":"Exists"}`))
 		}
@@ -183,7 +184,7 @@ func TestAutoModeNodeLifetime(t *testing.T) {
 		return autoModeWith(t, `{"nodePools":[{"name":"p",`+fields+`}]}`)
 	}
 	assert.Contains(t, renderError(t, pool(`"expireAfter":"Never"`)), "nodePools[0].expireAfter: EKS Auto Mode does not allow Never")
-	// §4: expireAfter + terminationGracePeriod ≤ 504h, with the 24h default grace period.
+	// UG create-node-pool: expireAfter + terminationGracePeriod ≤ 504h, with the 24h default grace period.
 	assert.Contains(t, renderError(t, pool(`"expireAfter":"481h"`)), "nodePools[0].expireAfter: 481h plus terminationGracePeriod 24h is more than EKS Auto Mode's 504h")
 	renderArgs(t, pool(`"expireAfter":"480h"`))
 	assert.Contains(t, renderError(t, pool(`"expireAfter":"400h","terminationGracePeriod":"105h"`)), "400h plus terminationGracePeriod 105h")
@@ -225,7 +226,7 @@ func TestAutoModeStandaloneResources(t *testing.T) {
 }
 
 // The migration from self-managed Karpenter to Auto Mode (docs/auto-mode.md, Migrating to EKS Auto Mode;
-// facts §8), one render per step, as the two components' inputs change.
+// UG auto-migrate-karpenter), one render per step, as the two components' inputs change.
 func TestMigrationToAutoMode(t *testing.T) {
 	const karpenter = `"name":"karpenter","clusterName":"demo","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE"`
 	const auto = `"name":"auto","mode":"autoMode","clusterName":"demo","defaultNodePool":false,"nodeClasses":[{"name":"auto"}]`

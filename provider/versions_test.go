@@ -40,7 +40,7 @@ func TestSinglePolicyGenerationsMatchTheirTemplates(t *testing.T) {
 	}
 }
 
-// v1.9 split the policy; v1.10-v1.12 added permissions and a rule (facts sheet §4.8). The
+// v1.9 split the policy; v1.10-v1.12 added permissions and a rule (the CloudFormation templates of those releases). The
 // expectation is the v1.14 template without what each release did not have yet.
 func TestSplitPolicyReleasesBeforeV114(t *testing.T) {
 	// without is doc without the actions and resources cut, each of which it must have.

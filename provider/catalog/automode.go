@@ -14,11 +14,13 @@ const (
 )
 
 // AutoModeRules are what EKS Auto Mode serves and enforces where it differs from self-managed
-// Karpenter (reference: eks-auto-mode/facts.md; section numbers below are its sections).
+// Karpenter, from the Amazon EKS User Guide ("UG <page>":
+// https://docs.aws.amazon.com/eks/latest/userguide/<page>.html; when a field appeared: UG
+// auto-change) and the 2024-12 NodeClass schema (tests/testdata/automode).
 type AutoModeRules struct {
 	// features are the upstream features Auto Mode serves: on NodePools, the 2024-12 schema's
 	// (upstream v1.1–v1.2 with EKS's changes) plus replicas (2025-11) and Balanced (2026-07)
-	// (§4); on NodeClasses, capacity reservation terms (2025-06, §2). Anything else a pool
+	// (UG create-node-pool); on NodeClasses, capacity reservation terms (2025-06, UG create-node-class, auto-networking). Anything else a pool
 	// sets is refused, naming the field.
 	features []Feature
 	// The component's default pool and class: named apart from EKS's built-in pools
@@ -29,17 +31,17 @@ type AutoModeRules struct {
 	DefaultExpireAfter  string
 	// The CRD's rule for eks.amazonaws.com classes: expireAfter + terminationGracePeriod at
 	// most MaxLifetime (terminationGracePeriod defaults to DefaultTerminationGrace), and
-	// expireAfter never Never (§4).
+	// expireAfter never Never (UG create-node-pool).
 	MaxLifetime, DefaultTerminationGrace time.Duration
 	BudgetReasons                        []string
-	// LabelKeys: the eks.amazonaws.com keys pools may use (§5: documented, plus the ones the
+	// LabelKeys: the eks.amazonaws.com keys pools may use (UG automode-learn-instances: documented, plus the ones the
 	// schema admits); the rest of that domain, subdomains included, is restricted.
 	LabelKeys []string
-	// UnsupportedLabels: keys Auto Mode does not support, with what to do instead (§5).
+	// UnsupportedLabels: keys Auto Mode does not support, with what to do instead (UG automode-learn-instances).
 	UnsupportedLabels map[string]string
-	// EKS owns these names (§2, §3).
+	// EKS owns these names (UG create-node-class, auto-networking, set-builtin-node-pools).
 	ReservedPoolNames, ReservedClassNames []string
-	// The node role (§6) and its access entry (§7).
+	// The node role (UG auto-create-node-role) and its access entry (UG create-node-class, auto-cluster-iam-role).
 	NodePolicies    []ManagedPolicy
 	AccessEntryType string
 	AccessPolicy    string
@@ -59,7 +61,7 @@ var AutoModeGeneration = &Generation{
 		features: []Feature{FeatureBudgets, FeatureMinValues, FeatureV1, FeatureStaticPools, FeatureBalanced,
 			FeatureCapacityReservationTerms, FeatureReservedCapacity},
 		defaultName: "auto-default",
-		// The built-in pools' selection (§3): on-demand C, M and R of generation 5 or newer,
+		// The built-in pools' selection (UG set-builtin-node-pools): on-demand C, M and R of generation 5 or newer,
 		// with the architecture pinned like the self-managed default.
 		DefaultRequirements: []LabelRequirement{
 			{Key: "kubernetes.io/arch", Operator: "In", Values: []string{"amd64"}},

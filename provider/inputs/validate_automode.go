@@ -168,7 +168,7 @@ func validateAutoModeNodeClass(path *field.Path, c NodeClassSpec, rel catalog.Re
 
 // ClassWarnings are what a valid node class needs from outside the component. On an Auto Mode
 // NodeClass each is something without which EKS launches no node while the class reports Ready,
-// or which changes other classes (facts §7, §10); said at every preview.
+// or which changes other classes (UG create-node-class, auto-cluster-iam-role, create-node-pool); said at every preview.
 func ClassWarnings(path *field.Path, c NodeClassSpec, rel catalog.Release) []string {
 	if rel.AutoMode == nil {
 		return nil

@@ -23,6 +23,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/yaml"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/internal/cfntemplate"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
 )
@@ -32,14 +33,13 @@ import (
 // the API server, outside any Pulumi stack: what a user who adopts it (the component's `adopt`
 // input) has running.
 //
-//   - The official CloudFormation template's resources (cfn-v1.14), by the template's names: the
-//     node role KarpenterNodeRole-<cluster> with its four AWS policies, the six controller
-//     policies KarpenterController*Policy-<cluster>, the queue <cluster> (retention 300 s, SSE) with
-//     its policy, and the five rules, each targeting the queue as KarpenterInterruptionQueueTarget.
+//   - The official CloudFormation template's resources, made from upstream's v1.14 file byte for
+//     byte (internal/cfntemplate), not from the component's catalog: the node role
+//     KarpenterNodeRole-<cluster> with its four AWS policies, the six controller policies
+//     KarpenterController*Policy-<cluster>, the queue <cluster> (retention 300 s, SSE) with its
+//     policy, and the five rules, each targeting the queue as KarpenterInterruptionQueueTarget.
 //     CloudFormation names the rules <stack>-<LogicalId>-<13 random characters> (the logical id
-//     cut so the name fits EventBridge's 64), the guide's stack being Karpenter-<cluster>. The
-//     policies' documents are the component catalog's for the release, which
-//     provider/policies_test.go holds to the v1.14 template's (transcribed).
+//     cut so the name fits EventBridge's 64), the guide's stack being Karpenter-<cluster>.
 //   - What the guide's eksctl cluster config adds: the controller role <cluster>-karpenter for EKS
 //     Pod Identity (trusting pods.eks.amazonaws.com, as eksctl creates it) with the six policies,
 //     the eks-pod-identity-agent add-on and the association of kube-system/karpenter with the role
@@ -79,8 +79,7 @@ func (w *World) InstallGettingStarted(ctx context.Context, cluster, version stri
 	scope := catalog.AwsScope{Partition: "aws", DNSSuffix: "amazonaws.com", Region: Region, Account: MotoAccount}
 	g.NodeRoleArn = scope.RoleArn(names.NodeRole)
 	for _, step := range []func() error{
-		func() error { return w.templateIAM(ctx, g, release, names, scope) },
-		func() error { return w.templateQueue(ctx, g, release, names, scope) },
+		func() error { return w.deployTemplate(ctx, g, release, names, scope) },
 		func() error { return w.eksctlIdentity(ctx, g, names, scope) },
 		func() error { return w.tagForDiscovery(ctx, cluster) },
 		func() error { return w.helmInstallGettingStarted(ctx, g, names) },
@@ -93,69 +92,99 @@ func (w *World) InstallGettingStarted(ctx context.Context, cluster, version stri
 	return g, nil
 }
 
-// templateNodePolicies are the AWS managed policies the template attaches to the node role.
-var templateNodePolicies = []string{"AmazonEKS_CNI_Policy", "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonSSMManagedInstanceCore"}
-
-// templateIAM: the node role and the controller policies (the controller role is eksctl's).
-func (w *World) templateIAM(ctx context.Context, g *GettingStarted, release catalog.Release, names catalog.GettingStarted, scope catalog.AwsScope) error {
-	cl := iam.NewFromConfig(w.AWS)
-	if _, err := cl.CreateRole(ctx, &iam.CreateRoleInput{RoleName: aws.String(names.NodeRole), Path: aws.String("/"),
-		AssumeRolePolicyDocument: aws.String(trustOf("Service", "ec2.amazonaws.com", "sts:AssumeRole"))}); err != nil {
-		return fmt.Errorf("node role: %w", err)
+// deployTemplate creates the official getting-started template's resources in moto, as the
+// guide's `aws cloudformation deploy` would (moto's CloudFormation is not used: the world makes
+// each resource with the call CloudFormation makes for it). The template is upstream's v1.14 file,
+// byte for byte (internal/cfntemplate), which the v1.12-v1.14 guides deploy; other releases' are
+// not here.
+func (w *World) deployTemplate(ctx context.Context, g *GettingStarted, release catalog.Release, names catalog.GettingStarted, scope catalog.AwsScope) error {
+	if release.Version.Major != 1 || release.Version.Minor < 12 || release.Version.Minor > 14 {
+		return fmt.Errorf("the getting-started world deploys the v1.14 template (v1.12-v1.14 guides) only, not %s's", release.Version)
 	}
-	for _, p := range templateNodePolicies {
-		if _, err := cl.AttachRolePolicy(ctx, &iam.AttachRolePolicyInput{RoleName: aws.String(names.NodeRole),
-			PolicyArn: aws.String("arn:aws:iam::aws:policy/" + p)}); err != nil {
-			return fmt.Errorf("node role %s: %w", p, err)
-		}
+	queueArn := scope.QueueArn(names.Queue)
+	tmpl, err := cfntemplate.Parse(cfntemplate.GettingStartedV114, cfntemplate.Stack{
+		Partition: "aws", Region: Region, AccountID: MotoAccount, URLSuffix: "amazonaws.com",
+		Parameters: map[string]string{"ClusterName": g.Cluster},
+		Attributes: map[string]string{"KarpenterNodeRole.Arn": g.NodeRoleArn, "KarpenterInterruptionQueue.Arn": queueArn,
+			// The queue policy names its queue by URL; the world sets it on the queue it made.
+			"KarpenterInterruptionQueue": "the queue's URL"},
+	})
+	if err != nil {
+		return err
 	}
-	policyScope := catalog.PolicyScope{AwsScope: scope, Cluster: g.Cluster, NodeRoleArns: []string{g.NodeRoleArn}, QueueArn: scope.QueueArn(names.Queue)}
-	statements := release.Policy(policyScope, release)
-	for _, p := range catalog.LayoutControllerPolicies(release, policyScope) {
-		name := catalog.TemplatePolicyName(p.Key, g.Cluster)
-		out, err := cl.CreatePolicy(ctx, &iam.CreatePolicyInput{PolicyName: aws.String(name), Path: aws.String("/"),
-			PolicyDocument: aws.String(p.Document(statements).Json())})
-		if err != nil {
-			return fmt.Errorf("policy %s: %w", name, err)
+	cl, queues, events := iam.NewFromConfig(w.AWS), sqs.NewFromConfig(w.AWS), eventbridge.NewFromConfig(w.AWS)
+	rules := map[string]string{} // logical id -> the component's key
+	for _, rule := range catalog.RulesOf(release) {
+		rules[rule.LogicalID] = rule.Key
+	}
+	var queueURL *string
+	for _, id := range tmpl.Order {
+		res := tmpl.Resources[id]
+		props := res.Properties
+		str := func(k string) *string { return aws.String(fmt.Sprint(props[k])) }
+		switch res.Type {
+		case "AWS::IAM::Role":
+			if _, err := cl.CreateRole(ctx, &iam.CreateRoleInput{RoleName: str("RoleName"), Path: str("Path"),
+				AssumeRolePolicyDocument: aws.String(jsonOf(props["AssumeRolePolicyDocument"]))}); err != nil {
+				return fmt.Errorf("%s: %w", id, err)
+			}
+			for _, arn := range props["ManagedPolicyArns"].([]any) {
+				if _, err := cl.AttachRolePolicy(ctx, &iam.AttachRolePolicyInput{RoleName: str("RoleName"), PolicyArn: aws.String(arn.(string))}); err != nil {
+					return fmt.Errorf("%s %s: %w", id, arn, err)
+				}
+			}
+		case "AWS::IAM::ManagedPolicy":
+			out, err := cl.CreatePolicy(ctx, &iam.CreatePolicyInput{PolicyName: str("ManagedPolicyName"), Path: str("Path"),
+				PolicyDocument: aws.String(props["PolicyDocument"].(string))})
+			if err != nil {
+				return fmt.Errorf("%s: %w", id, err)
+			}
+			g.controllerPolicyArns = append(g.controllerPolicyArns, aws.ToString(out.Policy.Arn))
+		case "AWS::SQS::Queue":
+			q, err := queues.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: str("QueueName"), Attributes: map[string]string{
+				"MessageRetentionPeriod": fmt.Sprint(props["MessageRetentionPeriod"]), "SqsManagedSseEnabled": fmt.Sprint(props["SqsManagedSseEnabled"])}})
+			if err != nil {
+				return fmt.Errorf("%s: %w", id, err)
+			}
+			queueURL = q.QueueUrl
+		case "AWS::SQS::QueuePolicy":
+			if _, err := queues.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: queueURL,
+				Attributes: map[string]string{"Policy": jsonOf(props["PolicyDocument"])}}); err != nil {
+				return fmt.Errorf("%s: %w", id, err)
+			}
+		case "AWS::Events::Rule":
+			name := cloudFormationName(gettingStartedStack(g.Cluster), id, 64)
+			if _, err := events.PutRule(ctx, &eventbridge.PutRuleInput{Name: aws.String(name), EventPattern: aws.String(jsonOf(props["EventPattern"])),
+				State: ebtypes.RuleStateEnabled}); err != nil {
+				return fmt.Errorf("%s: %w", id, err)
+			}
+			var targets []ebtypes.Target
+			for _, t := range props["Targets"].([]any) {
+				t := t.(map[string]any)
+				targets = append(targets, ebtypes.Target{Id: aws.String(t["Id"].(string)), Arn: aws.String(t["Arn"].(string))})
+			}
+			if _, err := events.PutTargets(ctx, &eventbridge.PutTargetsInput{Rule: aws.String(name), Targets: targets}); err != nil {
+				return fmt.Errorf("%s targets: %w", id, err)
+			}
+			key, ok := rules[id]
+			if !ok {
+				return fmt.Errorf("%s: no interruption rule of Karpenter %s in the catalog", id, release.Version)
+			}
+			g.RuleNames[key] = name
+		default:
+			return fmt.Errorf("%s: the world does not deploy a %s", id, res.Type)
 		}
-		g.controllerPolicyArns = append(g.controllerPolicyArns, aws.ToString(out.Policy.Arn))
 	}
 	return nil
 }
 
-// templateQueue: the interruption queue, its policy and the rules.
-func (w *World) templateQueue(ctx context.Context, g *GettingStarted, release catalog.Release, names catalog.GettingStarted, scope catalog.AwsScope) error {
-	q, err := sqs.NewFromConfig(w.AWS).CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String(names.Queue),
-		Attributes: map[string]string{"MessageRetentionPeriod": "300", "SqsManagedSseEnabled": "true"}})
+// jsonOf is a template value as the JSON CloudFormation sends for it.
+func jsonOf(v any) string {
+	b, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Errorf("queue: %w", err)
+		panic(err)
 	}
-	arn := scope.QueueArn(names.Queue)
-	policy, _ := json.Marshal(map[string]any{"Version": "2012-10-17", "Id": "EC2InterruptionPolicy", "Statement": []any{
-		map[string]any{"Effect": "Allow", "Principal": map[string]any{"Service": []string{"events.amazonaws.com", "sqs.amazonaws.com"}},
-			"Action": "sqs:SendMessage", "Resource": arn},
-		map[string]any{"Sid": "DenyHTTP", "Effect": "Deny", "Action": "sqs:*", "Resource": arn, "Principal": "*",
-			"Condition": map[string]any{"Bool": map[string]any{"aws:SecureTransport": false}}},
-	}})
-	if _, err := sqs.NewFromConfig(w.AWS).SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: q.QueueUrl,
-		Attributes: map[string]string{"Policy": string(policy)}}); err != nil {
-		return fmt.Errorf("queue policy: %w", err)
-	}
-	events := eventbridge.NewFromConfig(w.AWS)
-	for _, rule := range catalog.RulesOf(release) {
-		name := cloudFormationName(gettingStartedStack(g.Cluster), rule.LogicalID, 64)
-		pattern, _ := json.Marshal(map[string]any{"source": []string{rule.Source}, "detail-type": []string{rule.DetailType}})
-		if _, err := events.PutRule(ctx, &eventbridge.PutRuleInput{Name: aws.String(name), EventPattern: aws.String(string(pattern)),
-			State: ebtypes.RuleStateEnabled}); err != nil {
-			return fmt.Errorf("rule %s: %w", rule.LogicalID, err)
-		}
-		if _, err := events.PutTargets(ctx, &eventbridge.PutTargetsInput{Rule: aws.String(name), Targets: []ebtypes.Target{
-			{Id: aws.String(catalog.InterruptionQueueTargetID), Arn: aws.String(arn)}}}); err != nil {
-			return fmt.Errorf("rule %s target: %w", rule.LogicalID, err)
-		}
-		g.RuleNames[rule.Key] = name
-	}
-	return nil
+	return string(b)
 }
 
 // cloudFormationName is the physical name CloudFormation gives a resource without one:
