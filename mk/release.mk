@@ -24,9 +24,13 @@ RELEASE_NODE_MODULES := tests/sdk/nodejs/node_modules
 .PHONY: release-deps release-check release-snapshot release-version release-dry-run \
 	test-release-dry-run release-publish-plugin
 
-# With the Go and the flags of every other build (the Makefile's GOTOOLCHAIN and GOFLAGS).
+# With the flags of every other build (the Makefile's GOFLAGS) but its own Go: v2.16.0's gRPC (1.80)
+# does not compile with Go 1.27, whose golang.org/x/net leaves http2.TrailerPrefix to the standard
+# library ("undefined: http2.TrailerPrefix"); 1.26.8 is the Go of the project's machines (no
+# download there). It shares no compiled package with another build.
+GORELEASER_TOOLCHAIN := go1.26.8
 $(GORELEASER):
-	cd $(CACHE_DIR) && GOWORK=off GOBIN=$(dir $@) go install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+	cd $(CACHE_DIR) && GOWORK=off GOTOOLCHAIN=$(GORELEASER_TOOLCHAIN) GOBIN=$(dir $@) go install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
 
 # --no-deps and pip check: the pins are the whole environment, nothing is resolved afresh.
 $(RELEASE_PY_VENV)/.installed: scripts/release/requirements.txt
