@@ -313,16 +313,23 @@ func (r *awsReader) QueueExists(name string) (bool, error) {
 }
 
 func (r *awsReader) AccessEntry(cluster, principalArn string) (plan.AccessEntryRead, error) {
+	// The entry's tags: `tags` (pulumi-aws v7; v6 may leave it empty), else `tagsAll` (v6;
+	// deprecated in v7).
 	var result struct {
 		ID      string            `pulumi:"id"`
 		Type    string            `pulumi:"type"`
+		Tags    map[string]string `pulumi:"tags"`
 		TagsAll map[string]string `pulumi:"tagsAll"`
 	}
 	exists, err := existence(r.invoke(InvokeAccessEntry, struct {
 		ClusterName  string `pulumi:"clusterName"`
 		PrincipalArn string `pulumi:"principalArn"`
 	}{cluster, principalArn}, &result))
-	return plan.AccessEntryRead{Exists: exists, Type: result.Type, Tags: result.TagsAll}, err
+	tags := result.Tags
+	if len(tags) == 0 {
+		tags = result.TagsAll
+	}
+	return plan.AccessEntryRead{Exists: exists, Type: result.Type, Tags: tags}, err
 }
 
 func (r *awsReader) AddonExists(cluster, addon string) (bool, error) {

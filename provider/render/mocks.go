@@ -101,7 +101,7 @@ func (m *Mocks) call(token string, args presource.PropertyMap) (presource.Proper
 		if !ok {
 			return nil, fmt.Errorf("reading EKS Access Entry (%s): couldn't find resource", id)
 		}
-		return mockMap(map[string]any{"id": id, "clusterName": arg("clusterName"), "principalArn": arg("principalArn"), "type": entry.Type, "tagsAll": entry.Tags}), nil
+		return mockMap(map[string]any{"id": id, "clusterName": arg("clusterName"), "principalArn": arg("principalArn"), "type": entry.Type, "tags": entry.Tags}), nil
 	}
 	return nil, fmt.Errorf("render: no mock for invoke %s", token)
 }
