@@ -107,7 +107,7 @@ karpenter_modules() {
 tests_modules() { (cd "$tests" && GOWORK=off go mod download); }
 
 # Longest first, two at a time (lib.sh); cold times measured on the project's 2-core machines, alone.
-job kubernetes "kube-apiserver, kube-controller-manager and kube-scheduler $K8S_VERSION, ~4-5 min cold" control_plane
+job kubernetes "kube-apiserver, kube-controller-manager and kube-scheduler $K8S_VERSION, ~4 min cold after pulumi-kubernetes" control_plane
 job kwok "kwok $KWOK_VERSION for the kubelets, ~1-2 min cold" kwok
 job karpenter-modules "the Karpenter module zips (charts, CRDs), ~1 min cold" karpenter_modules
 job tests-modules "the tests module's dependencies, ~1 min cold" tests_modules

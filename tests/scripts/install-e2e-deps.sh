@@ -7,10 +7,10 @@
 #     CLI (where the CLI looks for its bundled language hosts)
 #   - a Python venv with moto[server] (tests/e2e/lab/moto/requirements.txt: every package pinned) in
 #     $CACHE_DIR/venv-moto-<version>, whose bin/moto_server the tests start on loopback
-#   - the real pulumi-kubernetes provider 4.25.0 (tests/tools/pulumi-kubernetes; ~7-8 min cold)
-#   - the OCI registry (CNCF Distribution, tests/tools/registry; ~1.5 min cold) that serves the
+#   - the real pulumi-kubernetes provider 4.25.0 (tests/tools/pulumi-kubernetes; ~24 min cold beside the CLI)
+#   - the OCI registry (CNCF Distribution, tests/tools/registry; ~2.5 min cold) that serves the
 #     Karpenter charts on loopback
-#   - the real Karpenter controllers v1.15.1 (tests/tools/karpenter-1.15; ~10 min cold, with Go 1.27.3)
+#   - the real Karpenter controllers v1.15.1 (tests/tools/karpenter-1.15; ~10.5 min cold)
 #     and v1.14.1 (tests/tools/karpenter-1.14; ~1.5 min cold after it, whose compiled packages it reuses;
 #     not for `make demo`: E2E_DEPS_FOR=demo)
 #   - the IAM policy simulator @cloud-copilot/iam-simulate (npm, tests/e2e/lab/iam-simulator) for the
@@ -166,15 +166,15 @@ iam_simulator() {
   mv "$iam_out.tmp" "$iam_out"
 }
 
-# Longest first, two at a time; cold times measured on the project's 2-core machines, alone. The
+# Longest first, two at a time; cold times measured on the project's 2-core machines, two builds at a time. The
 # YAML host comes well after the CLI, whose compiled packages it reuses (check-shared-pins.sh).
-job pulumi-kubernetes "the real pulumi-kubernetes provider, ~7-13 min cold" kubernetes_provider
-job pulumi "the Pulumi CLI, ~5-7 min cold" pulumi_cli
-job karpenter "the Karpenter controllers $KARPENTER_VERSION and $KARPENTER_PREVIOUS, ~10-12 min cold" \
+job pulumi-kubernetes "the real pulumi-kubernetes provider, ~24 min cold beside the others" kubernetes_provider
+job pulumi "the Pulumi CLI, ~13 min cold beside the others" pulumi_cli
+job karpenter "the Karpenter controllers $KARPENTER_VERSION and $KARPENTER_PREVIOUS, ~12 min cold" \
   karpenter_controllers
-job registry "the OCI registry for the charts, ~1.5-2 min cold" registry
+job registry "the OCI registry for the charts, ~2.5 min cold" registry
 job pulumi-language-yaml "the YAML language host, ~1 min cold after the CLI" yaml_host
-job moto "moto[server] in a venv, ~1 min cold" moto_venv
+job moto "moto[server] in a venv, ~2 min cold" moto_venv
 job iam-simulate "the IAM policy simulator, seconds" iam_simulator
 run_jobs
 
