@@ -166,7 +166,7 @@ iam_simulator() {
   mv "$iam_out.tmp" "$iam_out"
 }
 
-# Longest first, two at a time; cold times measured on the project's 2-core machines, two builds at a time. The
+# Longest first, two at a time (the cold times below were measured so, on the project's 2-core machines). The
 # YAML host comes well after the CLI, whose compiled packages it reuses (check-shared-pins.sh).
 job pulumi-kubernetes "the real pulumi-kubernetes provider, ~24 min cold beside the others" kubernetes_provider
 job pulumi "the Pulumi CLI, ~13 min cold beside the others" pulumi_cli
