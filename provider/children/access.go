@@ -26,14 +26,14 @@ import (
 // class role (its nodes launch and never join).
 func (b *builder) createAutoModeNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resource, error) {
 	var access []pulumi.Resource
-	if !b.plan.AccessEntriesOfOthers["nodeRoleArn"] {
+	if !b.plan.NodeRoleHasOthersEntry() {
 		var err error
 		if access, err = b.createAutoModeAccessEntry("-node-access", roleArn, b.nodeEntryTags()); err != nil {
 			return nil, err
 		}
 	}
 	for i, c := range b.plan.Classes {
-		if b.classHasOthersEntry(i) {
+		if b.plan.ClassRoleHasOthersEntry(i) {
 			continue
 		}
 		if arn, ok := b.classRoleArn(c); ok {
@@ -93,12 +93,6 @@ func (b *builder) accessPrincipals() (fields []*field.Path, arns []any) {
 	return fields, arns
 }
 
-// classHasOthersEntry: node class i's own role has an access entry another owner made
-// (plan.CheckCluster), through which its nodes join.
-func (b *builder) classHasOthersEntry(i int) bool {
-	return b.plan.AccessEntriesOfOthers[field.NewPath("nodeClasses").Index(i).Child("role").String()]
-}
-
 // nodeEntryTags are the tags of the node role's access entry. Only the entry of a role of the
 // user's (nodeRoleArn) is read before it is made (plan.checkAccessEntries), so only it carries the
 // owner tag: the entry of the component's own node role is never read, and an adopted install's
@@ -114,14 +108,13 @@ func (b *builder) nodeEntryTags() pulumi.StringMapInput {
 // the component's tags and its owner tag (catalog.AccessEntryOwnerTag), by which a later read
 // tells the entry is its own.
 func (b *builder) ownedEntryTags() pulumi.StringMapInput {
-	owner := map[string]string{catalog.AccessEntryOwnerTag: b.plan.Name}
 	if b.plan.Deferred.Tags == nil {
-		return pulumi.ToStringMap(owner)
+		return pulumi.StringMap{catalog.AccessEntryOwnerTag: pulumi.String(b.plan.Name)}
 	}
 	return b.plan.Deferred.Tags.ToStringMapOutput().ApplyT(func(tags map[string]string) map[string]string {
-		all := maps.Clone(owner)
+		all := map[string]string{catalog.AccessEntryOwnerTag: b.plan.Name}
 		maps.Copy(all, tags)
-		all[catalog.AccessEntryOwnerTag] = b.plan.Name
+		all[catalog.AccessEntryOwnerTag] = b.plan.Name // the mark wins (a user tag of that key is refused anyway)
 		return all
 	}).(pulumi.StringMapOutput)
 }
@@ -136,7 +129,7 @@ func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resour
 	case inputs.NodeAccessEntry:
 		entryType := b.plan.AccessEntryType()
 		var access []pulumi.Resource
-		if !b.plan.AccessEntriesOfOthers["nodeRoleArn"] {
+		if !b.plan.NodeRoleHasOthersEntry() {
 			principal, known := b.knownNodeRoleArn()
 			entry, err := b.newChild(eksAccessEntry, "-node-access", pulumi.Map{
 				"clusterName":  b.plan.Deferred.ClusterName,
@@ -151,7 +144,7 @@ func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resour
 		}
 		for i, c := range b.plan.Classes {
 			arn, ok := b.accessRoleArn(c)
-			if !ok || b.classHasOthersEntry(i) {
+			if !ok || b.plan.ClassRoleHasOthersEntry(i) {
 				continue
 			}
 			entry, err := b.newChild(eksAccessEntry, "-nodeclass-"+c.Name+"-access", pulumi.Map{

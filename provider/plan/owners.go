@@ -175,6 +175,15 @@ func (p *Plan) AccessEntryType() string {
 	return "EC2_LINUX"
 }
 
+// NodeRoleHasOthersEntry: nodeRoleArn's role has another owner's access entry (CheckCluster), through
+// which its nodes join: the component makes none.
+func (p *Plan) NodeRoleHasOthersEntry() bool { return p.AccessEntriesOfOthers["nodeRoleArn"] }
+
+// ClassRoleHasOthersEntry: node class i's own role has another owner's access entry.
+func (p *Plan) ClassRoleHasOthersEntry(i int) bool {
+	return p.AccessEntriesOfOthers[p.classField(i, "role").path.String()]
+}
+
 // NodeUsername is the username a node's role maps to in aws-auth.
 const NodeUsername = "system:node:{{EC2PrivateDNSName}}"
 

@@ -92,6 +92,7 @@ type Plan struct {
 	// AccessEntriesOfOthers are the node roles, by the input that names each ("nodeRoleArn",
 	// "nodeClasses[1].role"), that have an access entry another owner made (CheckCluster): EKS
 	// allows one per role, so the component makes none for them and their nodes join through it.
+	// Asked through NodeRoleHasOthersEntry and ClassRoleHasOthersEntry.
 	AccessEntriesOfOthers map[string]bool
 
 	Pools   []inputs.NodePoolSpec
