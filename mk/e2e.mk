@@ -37,7 +37,7 @@ DEPS_TARGETS += e2e-deps
 TEST_TARGETS += e2e
 
 # Cold on 2 cores, each alone: pulumi-kubernetes (~8-12 min), the Pulumi CLI (~5-7 min), the Karpenter
-# controllers (~4-5 min each; 1.15.1 with Go 1.27.3), the registry (~1.5-2 min), pulumi-language-yaml
+# controllers (~4-5 min each; 1.15.2 with Go 1.27.3), the registry (~1.5-2 min), pulumi-language-yaml
 # (~1.5 min), the moto[server] venv (~1 min), the IAM simulator (npm, seconds); the script runs them
 # two at a time, each build's lines prefixed with its name and saying which of how many it is.
 e2e-deps:

@@ -105,7 +105,7 @@ func TestFindingsNameTheInputTheFactAndTheFix(t *testing.T) {
 		{"a Kubernetes version the release does not support", `{"version":"1.35"}`, `{"version":"1.8.6"}`,
 			[]string{"version: Karpenter 1.8.6 does not support Kubernetes 1.35, which cluster demo runs", "set version to 1.9.0 or later"}},
 		{"a Kubernetes version older than the release runs on", `{"version":"1.24"}`, `{}`,
-			[]string{"version: Karpenter 1.15.1 runs on Kubernetes 1.26 and later (the controller's MinK8sVersion), not on cluster demo's 1.24; upgrade the cluster to 1.26 or later, or set version below 1.0.0"}},
+			[]string{"version: Karpenter 1.15.2 runs on Kubernetes 1.26 and later (the controller's MinK8sVersion), not on cluster demo's 1.24; upgrade the cluster to 1.26 or later, or set version below 1.0.0"}},
 		{"a kubernetesVersion the cluster disagrees with", `{"version":"1.32"}`, `{"kubernetesVersion":"1.33"}`,
 			[]string{"kubernetesVersion: 1.33, but cluster demo runs Kubernetes 1.32"}},
 		{"untagged subnets", `{"subnets":[{"id":"subnet-1","zone":"us-west-2a","tags":{}}]}`, `{}`,

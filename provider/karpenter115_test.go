@@ -13,9 +13,9 @@ import (
 
 func TestDefaultVersionIs115(t *testing.T) {
 	r := renderDefault(t)
-	assert.Equal(t, "1.15.1", r.Outputs["version"])
-	assert.Equal(t, "1.15.1", r.get("karpenter-release").Inputs["version"])
-	assert.Equal(t, "1.15.1", r.get("karpenter-crd-release").Inputs["version"])
+	assert.Equal(t, "1.15.2", r.Outputs["version"])
+	assert.Equal(t, "1.15.2", r.get("karpenter-release").Inputs["version"])
+	assert.Equal(t, "1.15.2", r.get("karpenter-crd-release").Inputs["version"])
 }
 
 func TestV115FieldsRender(t *testing.T) {
@@ -69,13 +69,13 @@ func TestChartValuesOfV115(t *testing.T) {
 // opt-in; with the opt-in it installs with the newest generation's policy and a warning.
 func TestVersionPolicy(t *testing.T) {
 	msg := renderError(t, withDefaults(t, `{"version":"1.16.0"}`))
-	assert.Contains(t, msg, "version: Karpenter 1.16.0 is newer than the newest release this component has verified (1.15.1")
+	assert.Contains(t, msg, "version: Karpenter 1.16.0 is newer than the newest release this component has verified (1.15.2")
 	assert.Contains(t, msg, "allowUnverifiedVersion: true")
 
 	newer := renderVersion(t, "1.16.0", `{"allowUnverifiedVersion":true}`)
 	assert.Equal(t, "1.16.0", newer.Outputs["version"])
 	assert.Equal(t, "1.16.0", newer.get("karpenter-release").Inputs["version"])
-	assert.Equal(t, policiesOf(renderVersion(t, "1.15.1")), policiesOf(newer), "the newest verified release's policies, nothing more")
+	assert.Equal(t, policiesOf(renderVersion(t, "1.15.2")), policiesOf(newer), "the newest verified release's policies, nothing more")
 
 	// Newer patches of a known minor need no opt-in.
 	assert.Equal(t, "1.15.9", renderVersion(t, "1.15.9").Outputs["version"])
@@ -86,7 +86,7 @@ func TestVersionPolicy(t *testing.T) {
 	rel, err := catalog.LookupRelease("1.17.2", true)
 	require.NoError(t, err)
 	assert.True(t, rel.Unverified)
-	assert.Contains(t, rel.UnverifiedWarning(), "Karpenter 1.17.2 is newer than the newest release this component has verified (1.15.1): installing it with 1.15's IAM policy")
+	assert.Contains(t, rel.UnverifiedWarning(), "Karpenter 1.17.2 is newer than the newest release this component has verified (1.15.2): installing it with 1.15's IAM policy")
 	rel, err = catalog.LookupRelease("1.15.1", true)
 	require.NoError(t, err)
 	assert.False(t, rel.Unverified, "the opt-in changes nothing for a known release")
@@ -96,5 +96,5 @@ func TestVersionPolicy(t *testing.T) {
 func TestUnverifiedVersionWarnsOnTheComponent(t *testing.T) {
 	warnings := renderWarnings(t, withDefaults(t, `{"version":"1.16.0","allowUnverifiedVersion":true}`))
 	require.Len(t, warnings, 1)
-	assert.Contains(t, warnings[0], "Karpenter 1.16.0 is newer than the newest release this component has verified (1.15.1)")
+	assert.Contains(t, warnings[0], "Karpenter 1.16.0 is newer than the newest release this component has verified (1.15.2)")
 }

@@ -147,8 +147,8 @@ func TestChartRepositories(t *testing.T) {
 		repo, chart, repoOpt string
 		version              any
 	}{
-		{"oci://registry.example.com/mirror/karpenter", "oci://registry.example.com/mirror/karpenter/karpenter", "", "1.15.1"},
-		{"https://charts.example.com/karpenter/", "karpenter", "https://charts.example.com/karpenter", "1.15.1"},
+		{"oci://registry.example.com/mirror/karpenter", "oci://registry.example.com/mirror/karpenter/karpenter", "", "1.15.2"},
+		{"https://charts.example.com/karpenter/", "karpenter", "https://charts.example.com/karpenter", "1.15.2"},
 		{"/srv/charts", "/srv/charts/karpenter", "", nil},
 	} {
 		r := renderArgs(t, withDefaults(t, `{"chartRepository":"`+tc.repo+`"}`))

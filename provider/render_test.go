@@ -240,14 +240,14 @@ func TestDefaultReleases(t *testing.T) {
 	crd := r.get("karpenter-crd-release").Inputs
 	assert.Equal(t, "karpenter-crd", crd["name"])
 	assert.Equal(t, "oci://public.ecr.aws/karpenter/karpenter-crd", crd["chart"])
-	assert.Equal(t, "1.15.1", crd["version"])
+	assert.Equal(t, "1.15.2", crd["version"])
 	assert.Equal(t, "kube-system", crd["namespace"])
 	assert.Nil(t, crd["skipCrds"])
 
 	rel := r.get("karpenter-release").Inputs
 	assert.Equal(t, "karpenter", rel["name"])
 	assert.Equal(t, "oci://public.ecr.aws/karpenter/karpenter", rel["chart"])
-	assert.Equal(t, "1.15.1", rel["version"])
+	assert.Equal(t, "1.15.2", rel["version"])
 	assert.Equal(t, "kube-system", rel["namespace"])
 	assert.Equal(t, true, rel["skipCrds"])
 	values := rel["values"].(map[string]any)
@@ -311,7 +311,7 @@ func TestOutputsArePlainValues(t *testing.T) {
 		"serviceAccountName":    `^karpenter$`,
 		"releaseName":           `^karpenter$`,
 		"crdReleaseName":        `^karpenter-crd$`,
-		"version":               `^1\.15\.1$`,
+		"version":               `^1\.15\.2$`,
 	} {
 		v, ok := r.Outputs[key].(string)
 		require.True(t, ok, "%s is a string, got %#v", key, r.Outputs[key])

@@ -38,7 +38,7 @@ const (
 	statusOnly
 )
 
-// specMappings is the one table of CRD spec fields (1.15.1) that are not reached by name.
+// specMappings is the one table of CRD spec fields (1.15.2) that are not reached by name.
 var specMappings = map[string]map[string]crdMapping{
 	"NodePool": {
 		// The NodePool type is flat: labels and annotations are the template's metadata, and
@@ -160,10 +160,10 @@ func TestCRDFieldsReachableFromTypedInputs(t *testing.T) {
 // every spec field of the CRDs (statusOnly fields aside; several objects, since some fields
 // exclude others: role/instanceProfile, alias/other AMI terms, a static pool's weight), checks
 // the render does set each one, and installs it: every object must be accepted by the real
-// CRDs and read back equal. At 1.15.1, and at 1.14.1 without the inputs 1.14.1 lacks.
+// CRDs and read back equal. At 1.15.2, and at 1.14.1 without the inputs 1.14.1 lacks.
 func TestCRDEveryFieldInstalls(t *testing.T) {
 	t.Parallel()
-	for _, v := range []string{"1.15.1", "1.14.1"} {
+	for _, v := range []string{"1.15.2", "1.14.1"} {
 		t.Run(v, func(t *testing.T) {
 			t.Parallel()
 			r := render(t, everyField(t, v))
@@ -196,17 +196,17 @@ func TestCRDEveryFieldInstalls(t *testing.T) {
 	}
 }
 
-// everyField is every-field.json at a version: as written at 1.15.1; at 1.14.1 without the
+// everyField is every-field.json at a version: as written at 1.15.2; at 1.14.1 without the
 // inputs first in 1.15.0 (enclaveOptions, kubelet.additionalSettings, the Unhealthy budget
 // reason).
 func everyField(t *testing.T, version string) string {
 	t.Helper()
 	file := args("every-field.json")
 	in := readArgs(t, file)
-	if in["version"] != "1.15.1" {
-		t.Fatalf("%s: version %v, want 1.15.1", file, in["version"])
+	if in["version"] != "1.15.2" {
+		t.Fatalf("%s: version %v, want 1.15.2", file, in["version"])
 	}
-	if version == "1.15.1" {
+	if version == "1.15.2" {
 		return file
 	}
 	in["version"] = version

@@ -21,7 +21,7 @@ import (
 func TestDefaultInstall(t *testing.T) {
 	t.Parallel()
 	r := render(t, args("default.json"))
-	// Without a version users get the newest release the harness has charts for (1.15.1).
+	// Without a version users get the newest release the harness has charts for (1.15.2).
 	if got, want := outputString(t, r, "version"), harness.KarpenterVersions[0]; got != want {
 		t.Errorf("default outputs.version = %q, want the newest supported %q", got, want)
 	}
@@ -166,16 +166,16 @@ func checkDefaultInstall(t *testing.T, r *harness.Render, clusterName string) {
 }
 
 // TestRichConfiguration installs several pools and classes using most of the typed inputs,
-// with 1.14.1 (typed kubelet schema and CEL rules in the CRDs) and with 1.15.1, where the
+// with 1.14.1 (typed kubelet schema and CEL rules in the CRDs) and with 1.15.2, where the
 // configuration also uses the 1.15-only inputs (rich115): Nitro Enclaves, free-form kubelet
 // settings and a budget for the Unhealthy reason (node repair).
 func TestRichConfiguration(t *testing.T) {
 	t.Parallel()
-	for _, v := range []string{"1.14.1", "1.15.1"} {
+	for _, v := range []string{"1.14.1", "1.15.2"} {
 		t.Run(v, func(t *testing.T) {
 			t.Parallel()
 			file := withVersion(t, args("rich.json"), v)
-			if v == "1.15.1" {
+			if v == "1.15.2" {
 				file = rich115(t)
 			}
 			r := render(t, file)
@@ -191,13 +191,13 @@ func TestRichConfiguration(t *testing.T) {
 	}
 }
 
-// rich115 writes rich.json at version 1.15.1 with the 1.15-only inputs added: the general
+// rich115 writes rich.json at version 1.15.2 with the 1.15-only inputs added: the general
 // class (AL2023, whose nodeadm config takes any kubelet setting) gets enclaveOptions and two
 // free-form kubelet settings, the general-spot pool a budget for the Unhealthy reason.
 func rich115(t *testing.T) string {
 	t.Helper()
 	in := readArgs(t, args("rich.json"))
-	in["version"] = "1.15.1"
+	in["version"] = "1.15.2"
 	for _, c := range in["nodeClasses"].([]any) {
 		class := c.(map[string]any)
 		if class["name"] == "general" {
@@ -216,7 +216,7 @@ func rich115(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(t.TempDir(), "rich-1.15.1.json")
+	file := filepath.Join(t.TempDir(), "rich-1.15.2.json")
 	if err := os.WriteFile(file, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func checkRichV1(t *testing.T, ctx context.Context, c *harness.Cluster, applied 
 
 	// What the API server stored (read back) carries each feature as the user wrote it.
 	budgets := "[map[nodes:10%] map[duration:8h nodes:0 reasons:[Underutilized Drifted] schedule:0 9 * * mon-fri]]"
-	if version == "1.15.1" {
+	if version == "1.15.2" {
 		budgets = "[map[nodes:10%] map[duration:8h nodes:0 reasons:[Underutilized Drifted] schedule:0 9 * * mon-fri] map[nodes:20% reasons:[Unhealthy]]]"
 	}
 	checks := []struct {
@@ -270,7 +270,7 @@ func checkRichV1(t *testing.T, ctx context.Context, c *harness.Cluster, applied 
 		{classes["general"], []string{"spec", "detailedMonitoring"}, "true"},
 		{classes["general"], []string{"spec", "associatePublicIPAddress"}, "false"},
 	}
-	if version == "1.15.1" {
+	if version == "1.15.2" {
 		checks = append(checks, []struct {
 			obj  harness.Applied
 			path []string
@@ -327,7 +327,7 @@ func checkRichV1(t *testing.T, ctx context.Context, c *harness.Cluster, applied 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := version == "1.15.1"; open != want {
+	if want := version == "1.15.2"; open != want {
 		t.Errorf("served EC2NodeClass CRD: schemaless spec.kubelet %v, want %v", open, want)
 	}
 	for _, tc := range []struct {

@@ -7,7 +7,7 @@ import (
 
 // TestStandaloneInstall installs the default render (the CRDs, Karpenter and the default pool
 // and class), then renders of a karpenter:index:NodeClass and a karpenter:index:NodePool of
-// their own, as a second stack adds them, against the 1.15.1 CRDs.
+// their own, as a second stack adds them, against the 1.15.2 CRDs.
 func TestStandaloneInstall(t *testing.T) {
 	t.Parallel()
 	c, ctx := cluster(t)

@@ -16,22 +16,22 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// TestUpgrade1141To1151 is `pulumi up` after changing `version` from 1.14.1 to 1.15.1 on the
+// TestUpgrade1141To1152 is `pulumi up` after changing `version` from 1.14.1 to 1.15.2 on the
 // rich configuration, and then adopting the 1.15-only inputs:
 //   - the plan: the same resources (nothing created, deleted or replaced); updates only to the
 //     controller's node-lifecycle policy (same logical and physical name, so in place; its
 //     document gains ec2:RebootInstances in AllowScopedDeletion and nothing else) and the two
-//     releases (version 1.15.1); the roles keep their names and inputs;
+//     releases (version 1.15.2); the roles keep their names and inputs;
 //   - against the API server: both releases upgraded (revision 2, chart and controller image
-//     1.15.1), the CRDs are 1.15.1's (the Unhealthy budget reason the 1.14.1 CRD refused is
+//     1.15.2), the CRDs are 1.15.2's (the Unhealthy budget reason the 1.14.1 CRD refused is
 //     accepted, spec.kubelet is schemaless), and the NodePools and EC2NodeClasses stay (the
 //     same objects, untouched, still equal to the render) with the controller's settings and
 //     IRSA role unchanged;
 //   - then the 1.15-only inputs (rich115): only the general class and the general-spot pool
 //     change, updated in place (same objects), and the new fields are stored.
-func TestUpgrade1141To1151(t *testing.T) {
+func TestUpgrade1141To1152(t *testing.T) {
 	t.Parallel()
-	const from, to = "1.14.1", "1.15.1"
+	const from, to = "1.14.1", "1.15.2"
 	before := render(t, withVersion(t, args("rich.json"), from))
 	after := render(t, withVersion(t, args("rich.json"), to))
 
@@ -99,7 +99,7 @@ func TestUpgrade1141To1151(t *testing.T) {
 		t.Errorf("the %s NodePool CRD should refuse a budget for the Unhealthy reason (422), got %v", from, err)
 	}
 
-	// Upgrade to 1.15.1.
+	// Upgrade to 1.15.2.
 	applied, err := c.Upgrade(ctx, before, after)
 	if err != nil {
 		t.Fatalf("upgrade %s -> %s: %v", from, to, err)
@@ -136,7 +136,7 @@ func TestUpgrade1141To1151(t *testing.T) {
 		t.Errorf("ServiceAccount role after the upgrade %q, want the kept controller role %v", got, before.Outputs["controllerRoleArn"])
 	}
 
-	// The CRDs are 1.15.1's.
+	// The CRDs are 1.15.2's.
 	if err := unhealthyBudget(ctx, c); err != nil {
 		t.Errorf("the %s NodePool CRD should accept a budget for the Unhealthy reason: %v", to, err)
 	}

@@ -19,7 +19,7 @@ var PreviousAPIVersions = map[ApiKind][]ApiKind{
 
 // DefaultVersion is the newest Karpenter release whose official artifacts (CloudFormation
 // template, charts, CRDs) the project verifies.
-const DefaultVersion = "1.15.1"
+const DefaultVersion = "1.15.2"
 
 // Generation is one shape of a Karpenter install: the custom resource API, the chart's
 // values keys, the controller policy family. Everything else that changed between releases

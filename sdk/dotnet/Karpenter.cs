@@ -195,7 +195,7 @@ namespace PulumiKarpenter.Karpenter
         public Input<Inputs.AdoptionArgs>? Adopt { get; set; }
 
         /// <summary>
-        /// Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
+        /// Install a `version` newer than the newest release this component has verified (1.15.2), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
         /// </summary>
         [Input("allowUnverifiedVersion")]
         public bool? AllowUnverifiedVersion { get; set; }
@@ -451,7 +451,7 @@ namespace PulumiKarpenter.Karpenter
         }
 
         /// <summary>
-        /// Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
+        /// Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.2`.
         /// </summary>
         [Input("version")]
         public string? Version { get; set; }

@@ -124,7 +124,7 @@ namespace PulumiKarpenter.Karpenter
         public Input<Inputs.NodeClassSpecArgs> Spec { get; set; } = null!;
 
         /// <summary>
-        /// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
+        /// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.2`.
         /// </summary>
         [Input("version")]
         public string? Version { get; set; }

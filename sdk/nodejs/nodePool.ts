@@ -105,7 +105,7 @@ export interface NodePoolArgs {
      */
     spec: pulumi.Input<inputs.NodePoolSpecArgs>;
     /**
-     * The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
+     * The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.2`.
      */
     version?: string;
 }

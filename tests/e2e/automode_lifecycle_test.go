@@ -81,7 +81,7 @@ func TestAutoMode(t *testing.T) {
 		}
 		return prog
 	}
-	if err := w.NewStack(program(`version: "1.15.1"`)); err != nil {
+	if err := w.NewStack(program(`version: "1.15.2"`)); err != nil {
 		t.Fatal(err)
 	}
 

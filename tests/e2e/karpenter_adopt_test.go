@@ -26,7 +26,7 @@ import (
 // over with the same instance, the same NodeClaim and the workload Running throughout (sampled
 // every 2 s), the CRDs now belong to the component's CRD release, and a second preview has
 // nothing to do. A program that would change what drifts the install's node (the component's
-// tags on its class) is refused at preview. Then `up` to 1.15.1 keeps the node; a program without
+// tags on its class) is refused at preview. Then `up` to 1.15.2 keeps the node; a program without
 // adopt is refused; the program grows (access entries instead of the aws-auth mapping, a pool and
 // class beside the install's), which is created rather than imported, and the new pool's node
 // joins; and `destroy` leaves nothing running.
@@ -247,7 +247,7 @@ func TestKarpenterAdoption(t *testing.T) {
 		stop := w.sampleContinuity(t, node.ID, claim)
 		w.up(t)
 		w.waitController(t, 2*time.Minute, to)
-		time.Sleep(60 * time.Second) // the 1.15.1 controller's disruption loop runs every 10 s
+		time.Sleep(60 * time.Second) // the 1.15.2 controller's disruption loop runs every 10 s
 		if broken := stop(); len(broken) > 0 {
 			t.Errorf("during and after the upgrade:\n%s", strings.Join(broken, "\n"))
 		}

@@ -24,7 +24,7 @@ const (
 // — the program's cluster `version`, 1.33 → 1.34, one minor version as EKS allows — with a node
 // running from the component's default class (al2023@latest) and pool. The engine updates the
 // cluster first; the component then reads it (1.34) and checks its release against it (Karpenter
-// 1.15.1 supports 1.34; 1.34's al2023 parameter exists) before it changes anything, and has
+// 1.15.2 supports 1.34; 1.34's al2023 parameter exists) before it changes anything, and has
 // nothing to change. Karpenter learns the new version from EKS (its version controller asks
 // every 5 minutes; in the lab EKS_CONTROL_PLANE makes it ask EKS, whose answer is the stand-in's
 // record: the API server stays v1.33.3), resolves the alias to 1.34's image, marks the node

@@ -16,17 +16,17 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 )
 
-// TestKarpenterUpgrade: Karpenter 1.14.1 → 1.15.1 through `pulumi up` with a node running, on the
+// TestKarpenterUpgrade: Karpenter 1.14.1 → 1.15.2 through `pulumi up` with a node running, on the
 // component's defaults (only the version set). The 1.14.1 controller launches a node for the
 // workload from the default node class and pool (the image the al2023@latest alias resolves to
-// through SSM, on-demand); `pulumi up` to 1.15.1 upgrades the CRD release,
+// through SSM, on-demand); `pulumi up` to 1.15.2 upgrades the CRD release,
 // then the controller release (the component's policies gain ec2:RebootInstances); the Deployment
-// rolls, so the 1.14.1 process stops with its pod and the 1.15.1 one starts beside a new pod. 1.15
+// rolls, so the 1.14.1 process stops with its pod and the 1.15.2 one starts beside a new pod. 1.15
 // changed the EC2NodeClass hash (version v5 → v6); by design (its nodeclass.hash controller) the new
 // controller re-stamps the NodeClaims of the class with the new hash instead of finding them drifted.
-// The node survives: for 90 s after the 1.15.1 controller started (its disruption loop runs every
+// The node survives: for 90 s after the 1.15.2 controller started (its disruption loop runs every
 // 10 s) the same instance runs, under the same NodeClaim, with the workload on it, and the claim
-// carries the v6 hash version — so the 1.15.1 controller did reconcile it. The destroy then
+// carries the v6 hash version — so the 1.15.2 controller did reconcile it. The destroy then
 // leaves nothing running.
 func TestKarpenterUpgrade(t *testing.T) {
 	t.Parallel()

@@ -59,14 +59,14 @@ func checkControllerRunning(t *testing.T, w *world) {
 	}
 }
 
-// checkDefaultKubernetes: both releases deployed from the 1.15.1 charts, the controller wired to
+// checkDefaultKubernetes: both releases deployed from the 1.15.2 charts, the controller wired to
 // the cluster, queue and role, the default NodePool and EC2NodeClass stored.
 func checkDefaultKubernetes(t *testing.T, w *world, out map[string]any) {
 	t.Helper()
 	ctx := context.Background()
 	for _, name := range []string{"karpenter-crd", "karpenter"} {
-		if got := w.release(t, name); got != (releaseInfo{Status: "deployed", Revision: 1, Chart: "1.15.1"}) {
-			t.Errorf("helm status %s: %+v, want deployed revision 1 of chart 1.15.1", name, got)
+		if got := w.release(t, name); got != (releaseInfo{Status: "deployed", Revision: 1, Chart: "1.15.2"}) {
+			t.Errorf("helm status %s: %+v, want deployed revision 1 of chart 1.15.2", name, got)
 		}
 		// The chart Helm installed is the one pushed to the world's registry (its annotation
 		// names the module zip it was packaged from), pulled through chartRepository.
@@ -74,8 +74,8 @@ func checkDefaultKubernetes(t *testing.T, w *world, out map[string]any) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if src := rel.Chart.Metadata.Annotations[harness.SourceAnnotation]; src != harness.KarpenterModule+"@v1.15.1/charts/"+name {
-			t.Errorf("release %s: chart from %q, want the registry's copy of %s@v1.15.1/charts/%s", name, src, harness.KarpenterModule, name)
+		if src := rel.Chart.Metadata.Annotations[harness.SourceAnnotation]; src != harness.KarpenterModule+"@v1.15.2/charts/"+name {
+			t.Errorf("release %s: chart from %q, want the registry's copy of %s@v1.15.2/charts/%s", name, src, harness.KarpenterModule, name)
 		}
 	}
 	checkControllerRunning(t, w)

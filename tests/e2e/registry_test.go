@@ -58,7 +58,7 @@ func TestPrivateRegistryCredentials(t *testing.T) {
       name: karpenter-crd
       namespace: kube-system
       chart: ` + w.ChartRepository() + `/karpenter-crd
-      version: 1.15.1
+      version: 1.15.2
       repositoryOpts:
         username: ` + w.Registry.Username + `
         password: ` + w.Registry.Password + `

@@ -29,7 +29,7 @@ func upgradeCreates() []string {
 }
 
 // TestUpgrade upgrades an install across generations through the engine: 1.8.6 (one controller
-// policy) → 1.14.1 (the policy split by concern) → the default 1.15.1 (the node-lifecycle policy
+// policy) → 1.14.1 (the policy split by concern) → the default 1.15.2 (the node-lifecycle policy
 // gains ec2:RebootInstances). README "Upgrading across generations": the roles stay (same ARN and
 // role ID: never replaced), the one policy is replaced by the split ones (attached before the
 // old one is detached), 1.14 → 1.15 updates the node-lifecycle policy in place, the releases are
@@ -158,7 +158,7 @@ func TestUpgrade(t *testing.T) {
 		return
 	}
 
-	t.Run("1.14.1 to the default 1.15.1 updates the node-lifecycle policy in place", func(t *testing.T) {
+	t.Run("1.14.1 to the default 1.15.2 updates the node-lifecycle policy in place", func(t *testing.T) {
 		mid := w.aws(t)
 		w.program("")
 		p := w.preview(t)
@@ -177,8 +177,8 @@ func TestUpgrade(t *testing.T) {
 		inv := w.aws(t)
 		out := w.outputs(t)
 		rolesKept(t, inv, out)
-		if str(out["version"]) != "1.15.1" {
-			t.Errorf("installed version %v, want the default 1.15.1", out["version"])
+		if str(out["version"]) != "1.15.2" {
+			t.Errorf("installed version %v, want the default 1.15.2", out["version"])
 		}
 		for _, old := range mid.Policies {
 			now := inv.Policy(old.Arn)
@@ -195,8 +195,8 @@ func TestUpgrade(t *testing.T) {
 			}
 		}
 		for _, name := range []string{"karpenter-crd", "karpenter"} {
-			if got := w.release(t, name); got != (releaseInfo{Status: "deployed", Revision: 3, Chart: "1.15.1"}) {
-				t.Errorf("helm status %s: %+v, want revision 3 of chart 1.15.1", name, got)
+			if got := w.release(t, name); got != (releaseInfo{Status: "deployed", Revision: 3, Chart: "1.15.2"}) {
+				t.Errorf("helm status %s: %+v, want revision 3 of chart 1.15.2", name, got)
 			}
 		}
 		w.must(t, "preview", "--expect-no-changes", "--non-interactive")
@@ -269,7 +269,7 @@ func (w *world) customResourceUIDs(t *testing.T) map[string]string {
 // are upgraded, nothing else changes. Only the plan is checked: applying it needs Karpenter's
 // conversion webhook, which the 1.0 CRDs route every v1beta1 read through and which the 1.0
 // controller pod serves — none runs here (kwok starts no container, and the only controller built
-// is 1.15.1), so the API server could not read the stored objects at v1.
+// is 1.15.2), so the API server could not read the stored objects at v1.
 func TestUpgradeV1beta1ToV1Plan(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)

@@ -32,7 +32,7 @@ const (
 
 // KarpenterVersions are the v1 versions the harness supports (the proxy serves their zips),
 // newest first.
-var KarpenterVersions = []string{"1.15.1", "1.14.1", "1.8.6", "1.0.8"}
+var KarpenterVersions = []string{"1.15.2", "1.14.1", "1.8.6", "1.0.8"}
 
 // Legacy generations the harness installs, one version each.
 const (
@@ -197,8 +197,8 @@ func moduleDir(modVersion string) (string, error) {
 }
 
 // downloadedDir reads the module directory from `go mod download -json` output. From Karpenter
-// 1.14.2 on the module's go directive can be newer than the local toolchain (1.15.1 says
-// 1.26.10): `go mod download` then reports "requires go >= ..." and no Dir, although it has
+// 1.14.2 on the module's go directive can be newer than the local toolchain (1.15.2 says
+// 1.26.11): `go mod download` then reports "requires go >= ..." and no Dir, although it has
 // downloaded, verified and extracted the zip. That error alone is tolerated, when the extracted
 // directory (derived from Zip) exists; callers still check it holds what they need. Any other
 // error (403, unknown revision, checksum mismatch) is returned.

@@ -16,8 +16,8 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 tests="$(dirname "$here")"
 K8S_VERSION="v1.33.3"
-# github.com/aws/karpenter-provider-aws versions: v1 (1.15.1, 1.14.1, 1.8.6, 1.0.8) and v1beta1 (0.36.2).
-KARPENTER_VERSIONS="${KARPENTER_VERSIONS:-1.15.1 1.14.1 1.8.6 1.0.8 0.36.2}"
+# github.com/aws/karpenter-provider-aws versions: v1 (1.15.2, 1.14.1, 1.8.6, 1.0.8) and v1beta1 (0.36.2).
+KARPENTER_VERSIONS="${KARPENTER_VERSIONS:-1.15.2 1.14.1 1.8.6 1.0.8 0.36.2}"
 # The Provisioner era (rendered as 0.31.0): the chart of github.com/aws/karpenter v0.29.2, the
 # Provisioner/Machine CRDs of github.com/aws/karpenter-core v0.31.0, and github.com/aws/karpenter
 # v0.32.0 only to check that the AWSNodeTemplate CRD of v0.29.2 equals the last one (v0.32.0).

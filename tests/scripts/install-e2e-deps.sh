@@ -10,7 +10,7 @@
 #   - the real pulumi-kubernetes provider 4.25.0 (tests/tools/pulumi-kubernetes; ~24 min cold beside the CLI)
 #   - the OCI registry (CNCF Distribution, tests/tools/registry; ~2.5 min cold) that serves the
 #     Karpenter charts on loopback
-#   - the real Karpenter controllers v1.15.1 (tests/tools/karpenter-1.15; ~10.5 min cold)
+#   - the real Karpenter controllers v1.15.2 (tests/tools/karpenter-1.15; ~10.5 min cold)
 #     and v1.14.1 (tests/tools/karpenter-1.14; ~1.5 min cold after it, whose compiled packages it reuses;
 #     not for `make demo`: E2E_DEPS_FOR=demo)
 #   - the IAM policy simulator @cloud-copilot/iam-simulate (npm, tests/e2e/lab/iam-simulator) for the

@@ -99,7 +99,7 @@ fresh() { [ -f "$1/.source-sha256" ] && [ "$(cat "$1/.source-sha256")" = "$2" ];
 # cache keys a compiled package by its source, its dependencies, the toolchain and the flags, so a
 # package two builds compile at one version (check-shared-pins.sh) is compiled once on a cold
 # machine only when both agree on these too.
-# - go1.27.3: the 1.15.1 controller's module needs Go 1.26.10 or newer and the machines have 1.26.8
+# - go1.27.3: the 1.15.2 controller's module needs Go 1.26.11 or newer and the machines have 1.26.8
 #   (a one-time ~76 MB download into the module cache).
 # - all=-l, no inlining: the compiler does about a quarter less work (the registry alone, cold on
 #   2 cores: 131 s with the default flags, 96 s with -l) and the program is the same; the binaries
@@ -151,7 +151,7 @@ go_tools() {
 # consulted or touched.
 #
 # From Karpenter 1.14.2 on, the module's go directive can be newer than the local toolchain
-# (1.15.1 says go 1.26.10). With GOTOOLCHAIN=local, `go mod download` then exits 1 with
+# (1.15.2 says go 1.26.11). With GOTOOLCHAIN=local, `go mod download` then exits 1 with
 # "requires go >= ..." and prints no "Dir", although it has downloaded, verified (sumdb) and
 # extracted the zip. That one error is tolerated when the extracted directory exists (derived
 # from "Zip": $GOMODCACHE/cache/download/<path>/@v/<version>.zip -> $GOMODCACHE/<path>@<version>);

@@ -130,7 +130,7 @@ func NewKarpenter(ctx *pulumi.Context,
 type karpenterArgs struct {
 	// Take over a running Karpenter install instead of creating one: each child is imported from what exists and updated in place, never replaced (see the Adoption type; unset, nothing is imported).
 	Adopt *Adoption `pulumi:"adopt"`
-	// Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
+	// Install a `version` newer than the newest release this component has verified (1.15.2), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
 	AllowUnverifiedVersion *bool `pulumi:"allowUnverifiedVersion"`
 	// Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
 	ChartRepository *string `pulumi:"chartRepository"`
@@ -198,7 +198,7 @@ type karpenterArgs struct {
 	Tags map[string]string `pulumi:"tags"`
 	// Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets (`null` removes a key). The values the component sets from its inputs fail naming the input to use: the cluster name and endpoint, the interruption queue (unless `interruptionHandling` is false), the service account's name and role annotation, the default instance profile (before 0.32), and the image repository when `controllerImageRepository` is set.
 	Values map[string]interface{} `pulumi:"values"`
-	// Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
+	// Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: >=0.19.0 <1.16.0. Default: `1.15.2`.
 	Version *string `pulumi:"version"`
 }
 
@@ -206,7 +206,7 @@ type karpenterArgs struct {
 type KarpenterArgs struct {
 	// Take over a running Karpenter install instead of creating one: each child is imported from what exists and updated in place, never replaced (see the Adoption type; unset, nothing is imported).
 	Adopt AdoptionPtrInput
-	// Install a `version` newer than the newest release this component has verified (1.15.1), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
+	// Install a `version` newer than the newest release this component has verified (1.15.2), with that release's IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
 	AllowUnverifiedVersion *bool
 	// Where the charts come from: an OCI registry (`oci://...`), an HTTP(S) chart repository, or a local directory holding `karpenter/` and `karpenter-crd/`. Default: `oci://public.ecr.aws/karpenter`.
 	ChartRepository *string
@@ -274,7 +274,7 @@ type KarpenterArgs struct {
 	Tags pulumi.StringMapInput
 	// Extra Helm values for the `karpenter` chart, deep-merged over the values the component sets (`null` removes a key). The values the component sets from its inputs fail naming the input to use: the cluster name and endpoint, the interruption queue (unless `interruptionHandling` is false), the service account's name and role annotation, the default instance profile (before 0.32), and the image repository when `controllerImageRepository` is set.
 	Values pulumi.MapInput
-	// Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
+	// Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: >=0.19.0 <1.16.0. Default: `1.15.2`.
 	Version *string
 }
 

@@ -104,7 +104,7 @@ type nodePoolArgs struct {
 	Mode *Mode `pulumi:"mode"`
 	// The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
 	Spec NodePoolSpec `pulumi:"spec"`
-	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
+	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.2`.
 	Version *string `pulumi:"version"`
 }
 
@@ -116,7 +116,7 @@ type NodePoolArgs struct {
 	Mode ModePtrInput
 	// The pool, exactly as an entry of the Karpenter component's `nodePools` (same fields, defaults and validation). `nodeClassRef` is required: the name of a node class in the cluster (one of the component's `nodeClassNames`, or a `NodeClass` resource's `nodeClassName`) — an EC2NodeClass, or with mode `autoMode` an Auto Mode NodeClass.
 	Spec NodePoolSpecInput
-	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
+	// The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.2`.
 	Version *string
 }
 

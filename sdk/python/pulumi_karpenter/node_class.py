@@ -33,7 +33,7 @@ class NodeClassArgs:
         :param pulumi.Input['NodeClassSpecArgs'] spec: The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component's `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
         :param _builtins.bool allow_unverified_version: Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. Default: `false`.
         :param pulumi.Input['Mode'] mode: The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
-        :param _builtins.str version: The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
+        :param _builtins.str version: The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.2`.
         """
         pulumi.set(__self__, "cluster_name", cluster_name)
         pulumi.set(__self__, "spec", spec)
@@ -96,7 +96,7 @@ class NodeClassArgs:
     @pulumi.getter
     def version(self) -> Optional[_builtins.str]:
         """
-        The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
+        The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.2`.
         """
         return pulumi.get(self, "version")
 
@@ -155,7 +155,7 @@ class NodeClass(pulumi.ComponentResource):
         :param pulumi.Input[_builtins.str] cluster_name: Name of the EKS cluster (the component's `clusterName`): subnets and security groups are selected by the tag `karpenter.sh/discovery: <clusterName>` when the spec selects none.
         :param pulumi.Input['Mode'] mode: The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). Default: `selfManaged`.
         :param pulumi.Input[Union['NodeClassSpecArgs', 'NodeClassSpecArgsDict']] spec: The class, exactly as an entry of the Karpenter component's `nodeClasses` (same fields, defaults and validation). `role` is required unless `instanceProfile` is set (from Karpenter 0.32; always in Auto Mode): give the component's `nodeRoleName` output. In Auto Mode that role needs an EC2 access entry with AmazonEKSAutoNodePolicy, which a `Karpenter` component with mode `autoMode` creates for its node role.
-        :param _builtins.str version: The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.1`.
+        :param _builtins.str version: The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: >=0.19.0 <1.16.0. Default: `1.15.2`.
         """
         ...
     @overload

@@ -98,7 +98,7 @@ func TestFleetProgram(t *testing.T) {
 	for i := range 3 {
 		oidc[FleetMember(i)] = "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/" + FleetMember(i)
 	}
-	program, err := FleetProgram(3, "oci://registry/karpenter", "1.15.1", &VPC{SubnetIDs: []string{"subnet-1"}, SecurityGroupID: "sg-1"}, oidc)
+	program, err := FleetProgram(3, "oci://registry/karpenter", "1.15.2", &VPC{SubnetIDs: []string{"subnet-1"}, SecurityGroupID: "sg-1"}, oidc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -100,7 +100,7 @@ type PublicECR struct {
 	CABundle string // the world registry's CA and this one's: SSL_CERT_FILE
 
 	mu       sync.Mutex
-	requests []string // "GET /v2/karpenter/karpenter/manifests/1.15.1", in order
+	requests []string // "GET /v2/karpenter/karpenter/manifests/1.15.2", in order
 	refused  []string // CONNECT targets (or proxied URLs) refused
 	proxy    *http.Server
 	front    *http.Server

@@ -1,22 +1,23 @@
 // Pins the real Karpenter controller (cmd/controller of github.com/aws/karpenter-provider-aws
-// v1.15.1) that the engine tests (tests/e2e) run against moto and the test cluster. Built by
-// tests/scripts/install-e2e-deps.sh into $CACHE_DIR/bin/karpenter-controller-v1.15.1/ with
-// GOTOOLCHAIN=go1.27.3 (the module says go 1.26.10, newer than the machines' Go).
+// v1.15.2) that the engine tests (tests/e2e) run against moto and the test cluster. Built by
+// tests/scripts/install-e2e-deps.sh into $CACHE_DIR/bin/karpenter-v1.15.2/ with
+// GOTOOLCHAIN=go1.27.3 (the module says go 1.26.11, newer than the machines' Go).
 //
 // Two zips the module needs are refused by the Go module proxy (HTTP 403) and replaced by the
 // release before them: sigs.k8s.io/karpenter (Karpenter's core) v1.15.1 -> v1.15.0, and
 // aws-sdk-go-v2/service/timestreamwrite v1.43.1 -> v1.43.0 (same WriteRecords API). The AWS
-// provider's Go code is identical in v1.15.0 and v1.15.1, so what runs is provider v1.15.1 on
-// core v1.15.0.
+// provider's Go code is identical in v1.15.0 and v1.15.1, and v1.15.2 differs from v1.15.1 only
+// in its generated DRA device tables (pkg/providers/drametadata: more instance types), with the
+// same requirements, charts and CRDs; so what runs is provider v1.15.2 on core v1.15.0.
 //
 // go.sum is written with `go mod tidy -e`: tests of the provider module import
 // aws-sdk-go-v2/service/fis v1.46.1, whose zip is refused too (and v1.46.0 with it); nothing
 // cmd/controller builds needs it.
 module github.com/pulumi-karpenter/pulumi-karpenter/tests/tools/karpenter-1.15
 
-go 1.26.10
+go 1.26.11
 
-require github.com/aws/karpenter-provider-aws v1.15.1
+require github.com/aws/karpenter-provider-aws v1.15.2
 
 require (
 	cel.dev/expr v0.25.1 // indirect

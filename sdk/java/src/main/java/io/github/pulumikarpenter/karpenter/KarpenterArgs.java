@@ -46,14 +46,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Install a `version` newer than the newest release this component has verified (1.15.1), with that release&#39;s IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
+     * Install a `version` newer than the newest release this component has verified (1.15.2), with that release&#39;s IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
      * 
      */
     @Import(name="allowUnverifiedVersion")
     private @Nullable Boolean allowUnverifiedVersion;
 
     /**
-     * @return Install a `version` newer than the newest release this component has verified (1.15.1), with that release&#39;s IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
+     * @return Install a `version` newer than the newest release this component has verified (1.15.2), with that release&#39;s IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
      * 
      */
     public Optional<Boolean> allowUnverifiedVersion() {
@@ -556,14 +556,14 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
+     * Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.2`.
      * 
      */
     @Import(name="version")
     private @Nullable String version;
 
     /**
-     * @return Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
+     * @return Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.2`.
      * 
      */
     public Optional<String> version() {
@@ -651,7 +651,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param allowUnverifiedVersion Install a `version` newer than the newest release this component has verified (1.15.1), with that release&#39;s IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
+         * @param allowUnverifiedVersion Install a `version` newer than the newest release this component has verified (1.15.2), with that release&#39;s IAM policy, chart values and custom resource rules, instead of failing. Newer patches of a verified minor never need it; a new major version is refused either way. A preview warns while it is in effect. Default: `false`.
          * 
          * @return builder
          * 
@@ -1245,7 +1245,7 @@ public final class KarpenterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param version Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
+         * @param version Karpenter chart version to install, or a Long-Term Support line, which installs its newest patch the component knows: 1.9 (1.9.3, supported until 2027-02), 1.14 (1.14.3, supported until 2027-07). Drives the IAM policy shape, chart values and custom resource API versions; the `version` output is the release installed. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.2`.
          * 
          * @return builder
          * 

@@ -65,14 +65,14 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The Karpenter version installed in the cluster (the component&#39;s `version` output): decides the custom resource&#39;s API version and which fields it may set. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
+     * The Karpenter version installed in the cluster (the component&#39;s `version` output): decides the custom resource&#39;s API version and which fields it may set. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.2`.
      * 
      */
     @Import(name="version")
     private @Nullable String version;
 
     /**
-     * @return The Karpenter version installed in the cluster (the component&#39;s `version` output): decides the custom resource&#39;s API version and which fields it may set. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
+     * @return The Karpenter version installed in the cluster (the component&#39;s `version` output): decides the custom resource&#39;s API version and which fields it may set. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.2`.
      * 
      */
     public Optional<String> version() {
@@ -160,7 +160,7 @@ public final class NodePoolArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param version The Karpenter version installed in the cluster (the component&#39;s `version` output): decides the custom resource&#39;s API version and which fields it may set. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.1`.
+         * @param version The Karpenter version installed in the cluster (the component&#39;s `version` output): decides the custom resource&#39;s API version and which fields it may set. Supported: &gt;=0.19.0 &lt;1.16.0. Default: `1.15.2`.
          * 
          * @return builder
          * 
