@@ -92,6 +92,20 @@ func cluster(t *testing.T) (*harness.Cluster, context.Context) {
 	return c, ctx
 }
 
+// clusterWithCRDs starts a cluster (cluster) and installs the render's karpenter-crd release.
+func clusterWithCRDs(t *testing.T, r *harness.Render) (*harness.Cluster, context.Context) {
+	t.Helper()
+	crdRelease, ok := r.Release("karpenter-crd")
+	if !ok {
+		t.Fatal("render has no karpenter-crd release")
+	}
+	c, ctx := cluster(t)
+	if _, err := c.InstallRelease(ctx, crdRelease); err != nil {
+		t.Fatal(err)
+	}
+	return c, ctx
+}
+
 // install applies a render and fails the test on any error (including read-back diffs).
 func install(t *testing.T, ctx context.Context, c *harness.Cluster, r *harness.Render) []harness.Applied {
 	t.Helper()

@@ -46,14 +46,7 @@ func TestBadInputsRejectedByComponent(t *testing.T) {
 func TestBadInputsRejectedByAPIServer(t *testing.T) {
 	t.Parallel()
 	r := render(t, args("default.json"))
-	crdRelease, ok := r.Release("karpenter-crd")
-	if !ok {
-		t.Fatal("render has no karpenter-crd release")
-	}
-	c, ctx := cluster(t)
-	if _, err := c.InstallRelease(ctx, crdRelease); err != nil {
-		t.Fatal(err)
-	}
+	c, ctx := clusterWithCRDs(t, r)
 	pools, classes := r.OfType(harness.NodePoolType), r.OfType(harness.NodeClassType)
 	if len(pools) == 0 || len(classes) == 0 {
 		t.Fatal("default render has no NodePool or EC2NodeClass to start from")

@@ -2,7 +2,6 @@ package children
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -192,25 +191,16 @@ func (b *builder) checkAdoptedDrift() error {
 	if a == nil || a.AllowNodeReplacement {
 		return nil
 	}
-	// The specs as the children will have them: the node role's name is known here (the adopted
-	// role's, the component's, or nodeRoleArn's), where the classes take it from the role itself.
-	b.node.roleName = b.knownNodeRoleName()
-	defer func() { b.node = nodeIAM{} }()
-	r := b.plan.Release
-	classes := map[string]inputs.NodeClassSpec{}
-	var errs []error
-	for _, c := range b.plan.Classes {
-		classes[c.Name] = c
-		if a.Installed(false, c.Name) {
-			errs = append(errs, b.checkDrift("-nodeclass-"+c.Name, r.NodeClass, false, c.Name, b.nodeClassSpec(c)))
+	return b.eachSpec(func(kind catalog.ApiKind, pool bool, name, _ string, body map[string]any) error {
+		if !a.Installed(pool, name) {
+			return nil
 		}
-	}
-	for _, p := range b.plan.Pools {
-		if a.Installed(true, p.Name) {
-			errs = append(errs, b.checkDrift("-nodepool-"+p.Name, r.NodePool, true, p.Name, b.nodePoolSpec(p, classes[inputs.Deref(p.NodeClassRef, "")])))
+		suffix := "-nodeclass-"
+		if pool {
+			suffix = "-nodepool-"
 		}
-	}
-	return errors.Join(errs...)
+		return b.checkDrift(suffix+name, kind, pool, name, body)
+	})
 }
 
 // checkDrift compares one adopted pool (pool) or class, read as it runs, with body, the spec the

@@ -97,6 +97,9 @@ func newBuilder(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan) (*build
 	if err := b.checkAdoptedDrift(); err != nil {
 		return nil, err
 	}
+	if err := b.checkCRDBounds(); err != nil {
+		return nil, err
+	}
 	if p.NodeAccess == inputs.NodeAccessAwsAuth {
 		// Read before the gate, which checks who owns its mapRoles.
 		if b.awsAuth, err = b.readChild(configMap, "-aws-auth-current", "kube-system/aws-auth"); err != nil {

@@ -26,10 +26,18 @@ func InstallStandalone(ctx *pulumi.Context, token string, comp pulumi.ComponentR
 		pool := p.Pools[0]
 		// No kubelet settings: before Karpenter 1.0 they live on the pool and come from its
 		// class, which a standalone pool does not know.
-		_, err = b.newCustomResource("", p.Release.NodePool, pool.Name, b.nodePoolSpec(pool, inputs.NodeClassSpec{}), ro.DependsOn)
+		spec := b.nodePoolSpec(pool, inputs.NodeClassSpec{})
+		if err := b.checkBounds(p.Release.NodePool, true, pool.Name, "", spec); err != nil {
+			return err
+		}
+		_, err = b.newCustomResource("", p.Release.NodePool, pool.Name, spec, ro.DependsOn)
 		return err
 	}
 	class := p.Classes[0]
-	_, err = b.newCustomResource("", p.Release.NodeClass, class.Name, b.nodeClassSpec(class), ro.DependsOn)
+	spec := b.nodeClassSpec(class)
+	if err := b.checkBounds(p.Release.NodeClass, false, class.Name, "", spec); err != nil {
+		return err
+	}
+	_, err = b.newCustomResource("", p.Release.NodeClass, class.Name, spec, ro.DependsOn)
 	return err
 }
