@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -18,30 +19,71 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-// TestEveryCRDBoundRefusedAtPreview: for every bound the NodePool and EC2NodeClass CRDs of each
-// v1 release the harness has state (provider/catalog/crdbounds.json, which TestCRDBoundsAreTheCRDs
-// holds to the CRD files), a value outside it is refused by the component's render at that
-// version, naming the input; and the same value in that render's object, created against the API
-// server with that release's CRDs, gets a 422 naming the CRD field. So the component's check is
-// the API server's, bound by bound, and a program cannot pass the preview with a value the `up`
-// would fail on. (The v1beta1 and v1alpha5 kinds and Auto Mode's are held to their CRDs by
-// provider/catalog's tests and crdbounds.json; their inputs map to other fields.)
+// TestEveryCRDBoundRefusedAtPreview: for every bound the NodePool and node class CRDs of each v1
+// release the harness has, and of EKS Auto Mode, state (provider/catalog/crdbounds.json, which
+// TestCRDBoundsAreTheCRDs holds to the CRD files), a value outside it is refused by the
+// component's render at that version, naming the input; and the same value in that render's
+// object, created against the API server with those CRDs, gets a 422 naming the CRD field. So the
+// component's check is the API server's, bound by bound, and a program cannot pass the preview
+// with a value the `up` would fail on. (The v1beta1 and v1alpha5 kinds are held to their CRDs by
+// provider/catalog's tests and crdbounds.json: their inputs map to other fields.)
 func TestEveryCRDBoundRefusedAtPreview(t *testing.T) {
 	t.Parallel()
+	oidc := "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE"
 	for _, version := range harness.KarpenterVersions {
-		t.Run(version, func(t *testing.T) { boundsRefused(t, version) })
+		t.Run(version, func(t *testing.T) {
+			boundsRefused(t, boundsWorld{version: version, inputs: map[string]any{"version": version, "oidcProviderArn": oidc},
+				types: map[string]string{"NodePool": harness.NodePoolType, "EC2NodeClass": harness.NodeClassType}, cluster: clusterWithCRDs})
+		})
 	}
+	for _, g := range generations {
+		t.Run(g.version, func(t *testing.T) {
+			boundsRefused(t, boundsWorld{version: g.version, inputs: map[string]any{"version": g.version, "oidcProviderArn": oidc},
+				types: map[string]string{kindOf(g.poolType): g.poolType, kindOf(g.classType): g.classType},
+				cluster: func(t *testing.T, r *harness.Render) (*harness.Cluster, context.Context) {
+					// Their CRDs come with the release (v1beta1: karpenter-crd; v1alpha5: the chart's crds/).
+					c, ctx := cluster(t)
+					install(t, ctx, c, r)
+					return c, ctx
+				}})
+		})
+	}
+	t.Run("autoMode", func(t *testing.T) {
+		boundsRefused(t, boundsWorld{autoMode: true, inputs: map[string]any{"mode": "autoMode"},
+			types:   map[string]string{"NodePool": harness.NodePoolType, "NodeClass": harness.AutoModeNodeClassType},
+			cluster: func(t *testing.T, _ *harness.Render) (*harness.Cluster, context.Context) { return autoModeCluster(t) }})
+	})
 }
 
-func boundsRefused(t *testing.T, version string) {
-	r := render(t, writeArgs(t, "base.json", map[string]any{"clusterName": "demo", "version": version,
-		"oidcProviderArn": "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE"}))
-	c, ctx := clusterWithCRDs(t, r)
+// boundsWorld is a release (or Auto Mode) whose bounds are checked: the component inputs that
+// select it, the rendered types of its kinds, and a cluster serving its CRDs.
+type boundsWorld struct {
+	version  string
+	autoMode bool
+	inputs   map[string]any
+	types    map[string]string // kind -> rendered type token
+	cluster  func(*testing.T, *harness.Render) (*harness.Cluster, context.Context)
+}
+
+// program is the world's inputs with one node class and one pool, both named bounds (Auto Mode
+// keeps "default" for its built-in class).
+func (w boundsWorld) program() map[string]any {
+	in := map[string]any{"clusterName": "demo",
+		"nodeClasses": []any{map[string]any{"name": "bounds"}}, "nodePools": []any{map[string]any{"name": "bounds", "nodeClassRef": "bounds"}}}
+	for k, v := range w.inputs {
+		in[k] = v
+	}
+	return in
+}
+
+func boundsRefused(t *testing.T, w boundsWorld) {
+	r := render(t, writeArgs(t, "base.json", w.program()))
+	c, ctx := w.cluster(t, r)
 	objects := map[string]*unstructured.Unstructured{}
-	for kind, typ := range map[string]string{"NodePool": harness.NodePoolType, "EC2NodeClass": harness.NodeClassType} {
+	for kind, typ := range w.types {
 		res := r.OfType(typ)
 		if len(res) == 0 {
-			t.Fatalf("the default render has no %s", kind)
+			t.Fatalf("the render has no %s", kind)
 		}
 		obj, err := harness.Object(res[0])
 		if err != nil {
@@ -50,25 +92,24 @@ func boundsRefused(t *testing.T, version string) {
 		objects[kind] = obj
 	}
 
-	cases := boundCases(t, version)
-	if len(cases) < 50 {
-		t.Fatalf("%d bounds in the %s CRDs; the walk found too few", len(cases), version)
+	cases := boundCases(t, w)
+	if len(cases) < 10 {
+		t.Fatalf("%d bounds in the CRDs; the walk found too few", len(cases))
 	}
 	for i, bc := range cases {
 		t.Run(bc.kind+" "+bc.crdPath()+" "+bc.keyword, func(t *testing.T) {
-			if why, ok := boundsNotSet[bc.kind+" "+bc.pattern()]; ok {
-				t.Logf("not a value a program sets: %s", why)
-				return
+			for field, why := range boundsNotSet {
+				if key := bc.kind + " " + bc.pattern(); key == field || strings.HasPrefix(key, field+".") {
+					t.Logf("not a value a program sets: %s", why)
+					return
+				}
 			}
 			// The component refuses it, naming the input.
-			inputs := map[string]any{"clusterName": "demo", "version": version, "oidcProviderArn": "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE",
-				"nodeClasses": []any{map[string]any{"name": "default"}}, "nodePools": []any{map[string]any{"name": "default", "nodeClassRef": "default"}}}
-			list, object := "nodeClasses", inputs["nodeClasses"].([]any)[0].(map[string]any)
-			if bc.kind == "NodePool" {
-				list, object = "nodePools", inputs["nodePools"].([]any)[0].(map[string]any)
-			}
-			inputTokens := bc.inputTokens()
+			inputs := w.program()
+			list, inputTokens := bc.input()
+			object := inputs[list].([]any)[0].(map[string]any)
 			setAt(object, inputTokens, bc.value, true)
+			withCompanion(object, inputTokens[0])
 			re := renderError(t, writeArgs(t, "bound.json", inputs))
 			if want := list + "[0]" + tokensPath(inputTokens); !strings.Contains(re.Stderr, want+":") && !strings.Contains(re.Stderr, want+"[") && !strings.Contains(re.Stderr, want+".") {
 				t.Errorf("the component's refusal does not name %s:\n%s", want, re.Stderr)
@@ -78,6 +119,7 @@ func boundsRefused(t *testing.T, version string) {
 			obj := objects[bc.kind].DeepCopy()
 			obj.SetName(fmt.Sprintf("bound-%d", i))
 			setAt(obj.Object, append([]string{"spec"}, bc.tokens...), bc.value, false)
+			withCompanion(obj.Object["spec"].(map[string]any), bc.tokens[0])
 			_, err := c.Create(ctx, obj)
 			if err == nil {
 				t.Fatalf("the API server accepted %s = %v: the component would refuse what works", bc.crdPath(), bc.value)
@@ -92,11 +134,15 @@ func boundsRefused(t *testing.T, version string) {
 	}
 }
 
-// boundsNotSet are the bounds on fields a program does not write (the component does), by kind
-// and CRD path ("[]" for list items).
+// boundsNotSet are the bounds on fields a program does not write, by kind and CRD path ("[]" for
+// list items).
 var boundsNotSet = map[string]string{
 	"NodePool spec.template.spec.nodeClassRef.group": "the component writes the release's EC2NodeClass group",
+	"NodePool spec.template.spec.resources":          "v1beta1's pool resources are not an input (the CRD allows none: maxProperties 0)",
 }
+
+// kindOf is the kind of a rendered type token (kubernetes:<group>/<version>:<kind>).
+func kindOf(token string) string { return token[strings.LastIndex(token, ":")+1:] }
 
 // boundCase is one bound of a CRD field and a value outside it.
 type boundCase struct {
@@ -122,23 +168,41 @@ func (bc boundCase) crdPath() string {
 	return b.String()
 }
 
-// inputTokens are the tokens of the input that sets the field: the NodePool input is flat (the
-// template's metadata and spec), and the EC2NodeClass's ebs ids were named before the CRD's.
-func (bc boundCase) inputTokens() []string {
-	t := bc.tokens
-	if bc.kind == "NodePool" && len(t) > 2 && t[0] == "template" {
-		t = t[2:]
+// input is the list (nodePools, nodeClasses) and the tokens of the input that sets the field:
+// the NodePool input is flat (the template's metadata and spec); a v1beta1 pool's and a
+// Provisioner's kubelet settings, and a Provisioner's limits, are inputs of other names; the
+// EC2NodeClass's ebs ids were named before the CRD's, and Auto Mode names the reservation owner
+// otherwise than upstream.
+func (bc boundCase) input() (list string, tokens []string) {
+	t := slices.Clone(bc.tokens)
+	list = "nodeClasses"
+	if bc.kind == "NodePool" || bc.kind == "Provisioner" {
+		list = "nodePools"
 	}
-	out := slices.Clone(t)
-	for i, tok := range out {
-		switch tok {
-		case "kmsKeyID":
-			out[i] = "kmsKeyId"
-		case "snapshotID":
-			out[i] = "snapshotId"
+	switch {
+	case bc.kind == "NodePool" && len(t) > 2 && t[0] == "template" && t[2] == "kubelet":
+		list, t = "nodeClasses", t[2:]
+	case bc.kind == "NodePool" && len(t) > 2 && t[0] == "template":
+		t = t[2:]
+	case bc.kind == "NodePool" && len(t) == 2 && t[0] == "disruption" && t[1] == "expireAfter":
+		t = t[1:]
+	case bc.kind == "Provisioner" && t[0] == "kubeletConfiguration":
+		list, t = "nodeClasses", append([]string{"kubelet"}, t[1:]...)
+	case bc.kind == "Provisioner" && len(t) > 1 && t[0] == "limits" && t[1] == "resources":
+		t = t[1:]
+		t[0] = "limits"
+	}
+	for i, tok := range t {
+		switch {
+		case bc.kind == "EC2NodeClass" && tok == "kmsKeyID":
+			t[i] = "kmsKeyId"
+		case bc.kind == "EC2NodeClass" && tok == "snapshotID":
+			t[i] = "snapshotId"
+		case bc.kind == "NodeClass" && tok == "owner":
+			t[i] = "ownerID" // Auto Mode's name; the typed term is upstream's
 		}
 	}
-	return out
+	return list, t
 }
 
 // tokensPath prints tokens as a path below an object: .a.b[].c (a map key in brackets).
@@ -172,10 +236,26 @@ var validItems = map[string]any{
 	"networkInterfaces":                map[string]any{"networkCardIndex": 0, "deviceIndex": 0, "interfaceType": "interface"},
 	"subnetSelectorTerms":              map[string]any{"id": "subnet-0123456789abcdef0"},
 	"securityGroupSelectorTerms":       map[string]any{"id": "sg-0123456789abcdef0"},
+	"podSubnetSelectorTerms":           map[string]any{"id": "subnet-0123456789abcdef0"},
+	"podSecurityGroupSelectorTerms":    map[string]any{"id": "sg-0123456789abcdef0"},
+	"noProxy":                          "example.com",
 }
 
-// boundCases walks the version's NodePool and EC2NodeClass bounds.
-func boundCases(t *testing.T, version string) []boundCase {
+// companions are fields that are set together (Auto Mode's pod ENI terms): setting one in a case
+// sets the other to a valid item.
+var companions = map[string]string{
+	"podSubnetSelectorTerms":        "podSecurityGroupSelectorTerms",
+	"podSecurityGroupSelectorTerms": "podSubnetSelectorTerms",
+}
+
+func withCompanion(object map[string]any, field string) {
+	if other, ok := companions[field]; ok && object[other] == nil {
+		object[other] = []any{deepCopy(validItems[other])}
+	}
+}
+
+// boundCases walks the world's NodePool and node class bounds.
+func boundCases(t *testing.T, w boundsWorld) []boundCase {
 	t.Helper()
 	root, err := harness.RepoRoot()
 	if err != nil {
@@ -191,7 +271,7 @@ func boundCases(t *testing.T, version string) []boundCase {
 	}
 	var out []boundCase
 	for _, s := range file.Snapshots {
-		if s.Version != version || s.AutoMode || !slices.Contains([]string{"karpenter.sh/v1", "karpenter.k8s.aws/v1"}, s.APIVersion) {
+		if s.Version != w.version || s.AutoMode != w.autoMode || !slices.Contains(slices.Collect(maps.Values(w.types)), "kubernetes:"+s.APIVersion+":"+s.Kind) {
 			continue
 		}
 		walkBounds(t, s.Kind, nil, s.Spec, &out)
