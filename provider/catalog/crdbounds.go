@@ -98,10 +98,11 @@ var specBounds = func() []SpecBounds {
 
 // SpecBounds are the bounds of kind's spec for the release: the snapshot of a patch of its minor,
 // else of the newest release before it, else of the oldest (the proxy serves no CRDs of the
-// releases before it); for Auto Mode, Auto Mode's. nil when no snapshot has kind. A release
-// between snapshots may have added a field (its bounds are then not checked here) or changed a
-// bound (the nearest earlier one applies): the feature table (FeatureSince) refuses fields a
-// release lacks.
+// releases before it); for Auto Mode, Auto Mode's. nil when no snapshot has kind. A field that
+// snapshot lacks takes its bounds from the nearest later snapshot that has it: the release has
+// the field if the feature table (FeatureSince) let the program set it, and a field keeps the
+// bounds it came with. A bound an existing field gained later is not applied to the releases
+// before it.
 func (r Release) SpecBounds(kind ApiKind) *SpecBounds {
 	var candidates []*SpecBounds
 	for i := range specBounds {
@@ -119,17 +120,45 @@ func (r Release) SpecBounds(kind ApiKind) *SpecBounds {
 	slices.SortFunc(candidates, func(a, b *SpecBounds) int {
 		return semver.MustParse(a.Version).Compare(semver.MustParse(b.Version))
 	})
-	best := candidates[0]
-	for _, s := range candidates {
+	at := 0
+	for i, s := range candidates {
 		v := semver.MustParse(s.Version)
 		if v.Major == r.Version.Major && v.Minor == r.Version.Minor {
-			return s // a patch release does not change the CRDs
+			at = i // a patch release does not change the CRDs
+			break
 		}
 		if v.LTE(r.Version) {
-			best = s
+			at = i
 		}
 	}
-	return best
+	out := *candidates[at]
+	for _, later := range candidates[at+1:] {
+		out.Spec = out.Spec.withFieldsOf(later.Spec)
+	}
+	return &out
+}
+
+// withFieldsOf is n with the fields of later that n lacks, at every depth (n itself unchanged).
+func (n *BoundNode) withFieldsOf(later *BoundNode) *BoundNode {
+	if n == nil {
+		return later
+	}
+	if later == nil {
+		return n
+	}
+	out := *n
+	if len(later.Properties) > 0 {
+		out.Properties = map[string]*BoundNode{}
+		for name, child := range n.Properties {
+			out.Properties[name] = child
+		}
+		for name, child := range later.Properties {
+			out.Properties[name] = out.Properties[name].withFieldsOf(child)
+		}
+	}
+	out.Items = n.Items.withFieldsOf(later.Items)
+	out.AdditionalProperties = n.AdditionalProperties.withFieldsOf(later.AdditionalProperties)
+	return &out
 }
 
 // SpecBoundsSnapshots are every snapshot, for tests.

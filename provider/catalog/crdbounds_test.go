@@ -95,3 +95,24 @@ func TestBoundViolations(t *testing.T) {
 		t.Errorf("31 subnet terms: %+v", v)
 	}
 }
+
+// A field the chosen snapshot lacks takes its bounds from a later one: 1.12 (the 1.8.6 CRDs)
+// checks networkInterfaces, which 1.12.1 brought, with 1.14.1's bounds; a field 1.8.6 has keeps
+// 1.8.6's.
+func TestSpecBoundsTakeLaterFieldsFromLaterCRDs(t *testing.T) {
+	r, err := LookupRelease("1.12.1", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	class := r.SpecBounds(r.NodeClass)
+	if class.Version != "1.8.6" {
+		t.Fatalf("1.12.1 takes the bounds of %s, want 1.8.6's", class.Version)
+	}
+	if v := class.Spec.Check(map[string]any{"networkInterfaces": make([]any, 151)}, never); len(v) != 1 || v[0].CRDPath() != "spec.networkInterfaces" {
+		t.Errorf("151 network interfaces at 1.12.1: %+v", v)
+	}
+	pool := r.SpecBounds(r.NodePool).Spec
+	if v := pool.Check(map[string]any{"disruption": map[string]any{"budgets": []any{map[string]any{"reasons": []any{"Unhealthy"}}}}}, never); len(v) != 1 {
+		t.Errorf("an Unhealthy budget at 1.12.1 (1.15's reason; 1.8.6's enum has no such value): %+v", v)
+	}
+}

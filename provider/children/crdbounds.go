@@ -14,7 +14,9 @@ import (
 // any child is registered: each spec exactly as the component will apply it (defaults written
 // out), so no value the API server would refuse at `up` — after the IAM, the queue and the
 // releases were made — passes the preview. Values not known yet (outputs) are checked by the API
-// server alone.
+// server alone. The inputs layer checks the bounds users meet most (weights, ranges, term counts)
+// itself, so that they are reported with every other input problem at once (plan.New stops
+// before any child); this check is the CRDs' own list, so nothing they state is missed.
 
 // checkCRDBounds checks every node class and pool of the plan.
 func (b *builder) checkCRDBounds() error {
