@@ -106,7 +106,7 @@ func statedDefaults() []statedDefault {
 	add(adoptionAt+"instanceProfileName", "Default: `KarpenterNodeInstanceProfile-<clusterName>` (the template's before 0.32", "KarpenterNodeInstanceProfile-<clusterName>", adopted("0.31.4", rules031, "karpenter-node-profile"))
 
 	// The component's inputs, from the plan of args that set none of them.
-	add(karpenterAt+"mode", "Default: `selfManaged`", "selfManaged", str(func(p *plan.Plan) any { return p.Mode }, def))
+	add(karpenterAt+"mode", "Default: `selfManaged`", "selfManaged", str(func(p *plan.Plan) any { return p.Mode() }, def))
 	add(karpenterAt+"version", "Default: `"+catalog.DefaultVersion+"`", catalog.DefaultVersion, str(func(p *plan.Plan) any { return p.Release.Version }, def))
 	add(karpenterAt+"allowUnverifiedVersion", "Default: `false`", "false", func(t *testing.T) string {
 		_, err := plan.New("karpenter", karpenterArgs(t, `{"version": "`+firstUnverified()+`"}`), plan.Known{}, nil)
@@ -168,7 +168,7 @@ func statedDefaults() []statedDefault {
 				return p
 			}
 		}
-		add(at+"mode", "Default: `selfManaged`", "selfManaged", str(func(p *plan.Plan) any { return p.Mode }, standalone(`{}`)))
+		add(at+"mode", "Default: `selfManaged`", "selfManaged", str(func(p *plan.Plan) any { return p.Mode() }, standalone(`{}`)))
 		add(at+"version", "Default: `"+catalog.DefaultVersion+"`", catalog.DefaultVersion, str(func(p *plan.Plan) any { return p.Release.Version }, standalone(`{}`)))
 		add(at+"allowUnverifiedVersion", "Default: `false`", "false", func(t *testing.T) string {
 			_, err := plan.ReleaseForMode(nil, new(firstUnverified()), nil)

@@ -133,6 +133,34 @@ func TestVersionsBranchOnlyInTheCatalog(t *testing.T) {
 	}
 }
 
+// Whether Auto Mode runs Karpenter is asked one way, in every layer: release.IsAutoMode() (the
+// Plan's Mode() says it for the `mode` output only).
+func TestAutoModeIsAskedOneWay(t *testing.T) {
+	other := regexp.MustCompile(`\.AutoMode (!=|==) nil|Mode\(?\)? (==|!=) inputs\.Mode|switch [a-z.]*Mode\(?\)? \{`)
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, layer := range []string{"catalog", "inputs", "plan", "children", "render"} {
+		more, err := filepath.Glob(filepath.Join(layer, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, more...)
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if other.MatchString(line) && !strings.Contains(line, "func (r Release) IsAutoMode()") {
+				t.Errorf("%s:%d: Auto Mode asked another way than release.IsAutoMode(): %s", f, i+1, strings.TrimSpace(line))
+			}
+		}
+	}
+}
+
 // The Plan is the only channel into children: it never sees the component's args (their
 // Input-typed values reach it as the Plan's Deferred), nor the raw construct inputs (what the
 // engine sent known is the Plan's Known).

@@ -54,7 +54,7 @@ type ChartSetting struct {
 func (r Release) UnreadChartSettings() []ChartSetting {
 	var out []ChartSetting
 	for _, s := range ChartSettingsSince {
-		if r.AutoMode == nil && r.Version.LT(s.Since) {
+		if !r.IsAutoMode() && r.Version.LT(s.Since) {
 			out = append(out, s)
 		}
 	}

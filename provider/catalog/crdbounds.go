@@ -107,7 +107,7 @@ func (r Release) SpecBounds(kind ApiKind) *SpecBounds {
 	var candidates []*SpecBounds
 	for i := range specBounds {
 		s := &specBounds[i]
-		if s.AutoMode == (r.AutoMode != nil) && s.APIVersion == kind.ApiVersion && s.Kind == kind.Kind {
+		if s.AutoMode == r.IsAutoMode() && s.APIVersion == kind.ApiVersion && s.Kind == kind.Kind {
 			candidates = append(candidates, s)
 		}
 	}

@@ -35,7 +35,7 @@ func DefaultAmiAliasOf(rel Release) string {
 
 // DefaultObjectName names the default pool and class: `default`, or Auto Mode's own name.
 func DefaultObjectName(r Release) string {
-	if r.AutoMode != nil {
+	if r.IsAutoMode() {
 		return r.AutoMode.defaultName
 	}
 	return defaultNodeClassName

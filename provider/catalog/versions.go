@@ -244,12 +244,16 @@ type Release struct {
 	Unverified bool
 }
 
+// IsAutoMode says whether EKS Auto Mode runs the release's Karpenter (mode autoMode): the one
+// question every layer asks about who runs Karpenter.
+func (r Release) IsAutoMode() bool { return r.Generation != nil && r.AutoMode != nil }
+
 func (r Release) Has(f Feature) bool {
 	since, ok := FeatureSince[f]
 	if !ok {
 		panic("unknown feature " + string(f))
 	}
-	if r.AutoMode != nil {
+	if r.IsAutoMode() {
 		return slices.Contains(r.AutoMode.features, f)
 	}
 	return r.Version.GTE(since)
@@ -266,7 +270,7 @@ func (r Release) Require(path *field.Path, set bool, f Feature) error {
 // Needs is what Require says of a feature the release does not have: "needs <feature>, which
 // Karpenter <version> does not have (first in <since>; version is <version>)".
 func (r Release) Needs(f Feature) string {
-	if r.AutoMode != nil {
+	if r.IsAutoMode() {
 		return fmt.Sprintf("needs %s, which EKS Auto Mode does not serve (mode is autoMode)", f)
 	}
 	return fmt.Sprintf("needs %s, which Karpenter %s does not have (first in %s; version is %s)",
@@ -275,7 +279,7 @@ func (r Release) Needs(f Feature) string {
 
 // String names the release in messages: a Karpenter version, or EKS Auto Mode.
 func (r Release) String() string {
-	if r.AutoMode != nil {
+	if r.IsAutoMode() {
 		return "EKS Auto Mode"
 	}
 	return "Karpenter " + r.Version.String()

@@ -176,7 +176,7 @@ func (b *builder) createNodeAccess(roleArn pulumi.StringOutput) ([]pulumi.Resour
 // class's pre-made instanceProfile is the user's, and usually holds the node role, which has
 // access already.
 func (b *builder) accessRoleArn(c inputs.NodeClassSpec) (pulumi.StringOutput, bool) {
-	if b.plan.Mode == inputs.ModeSelfManaged && c.Role == nil {
+	if !b.plan.Release.IsAutoMode() && c.Role == nil {
 		return pulumi.StringOutput{}, false
 	}
 	return b.classRoleArn(c)

@@ -116,7 +116,7 @@ func (b *builder) install() (in installed, err error) {
 		return in, err
 	}
 	createAccess := b.createNodeAccess
-	if b.plan.Mode == inputs.ModeAutoMode && b.plan.NodeAccess == inputs.NodeAccessEntry {
+	if b.plan.Release.IsAutoMode() && b.plan.NodeAccess == inputs.NodeAccessEntry {
 		createAccess = b.createAutoModeNodeAccess
 	}
 	access, err := createAccess(b.node.roleArn)
@@ -130,7 +130,7 @@ func (b *builder) install() (in installed, err error) {
 	// Node classes need the nodes' IAM, their access to the cluster and the discovery tags
 	// for as long as nodes exist.
 	nodeDeps := slices.Concat(b.node.resources, access, discovery)
-	if b.plan.Mode == inputs.ModeAutoMode {
+	if b.plan.Release.IsAutoMode() {
 		// EKS runs Karpenter: no queue, controller IAM or releases; the classes and pools go
 		// straight onto the CRDs EKS installed.
 		spotRole, err := b.createSpotServiceLinkedRole()
@@ -284,7 +284,7 @@ func (b *builder) outputs(in installed) Outputs {
 	none := pulumi.String("").ToStringOutput()
 	c.ControllerRoleArn, c.ControllerRoleName = none, none
 	c.ControllerPolicyArns = pulumi.StringArray{}.ToStringArrayOutput()
-	if b.plan.Mode == inputs.ModeSelfManaged {
+	if !b.plan.Release.IsAutoMode() {
 		c.ControllerRoleArn = in.controller.roleArn
 		c.ControllerRoleName = in.controller.roleName
 		c.ControllerPolicyArns = in.controller.policyArns
@@ -304,8 +304,8 @@ func (b *builder) outputs(in installed) Outputs {
 	if b.plan.InstallCrds {
 		c.CrdReleaseName = pulumi.String(crdChart).ToStringOutput()
 	}
-	c.Version, c.Mode = VersionOutput(b.plan), pulumi.String(b.plan.Mode).ToStringOutput()
-	if b.plan.Mode == inputs.ModeAutoMode {
+	c.Version, c.Mode = VersionOutput(b.plan), pulumi.String(b.plan.Mode()).ToStringOutput()
+	if b.plan.Release.IsAutoMode() {
 		c.ReleaseName = none
 	}
 	var pools, classes pulumi.StringArray
@@ -322,7 +322,7 @@ func (b *builder) outputs(in installed) Outputs {
 
 // VersionOutput is the planned Karpenter version as an output: empty in Auto Mode.
 func VersionOutput(p *plan.Plan) pulumi.StringOutput {
-	if p.Mode == inputs.ModeAutoMode {
+	if p.Release.IsAutoMode() {
 		return pulumi.String("").ToStringOutput()
 	}
 	return pulumi.String(p.Release.Version.String()).ToStringOutput()

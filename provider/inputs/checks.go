@@ -54,7 +54,7 @@ func NameFromArn(arn string) string {
 // in a node class's tags.
 func reservedClassTag(rel catalog.Release, key string) bool {
 	reserved := reservedTagKeys
-	if rel.AutoMode != nil {
+	if rel.IsAutoMode() {
 		reserved = autoModeReservedTags
 	}
 	return key == "" || slices.Contains(reserved, key) || strings.HasPrefix(key, "kubernetes.io/cluster")
@@ -103,7 +103,7 @@ type InputCheck struct {
 // ClassInputChecks are the checks of a node class's Input-typed ids and names.
 func ClassInputChecks(path *field.Path, c NodeClassSpec, rel catalog.Release) []InputCheck {
 	var checks []InputCheck
-	if rel.AutoMode != nil {
+	if rel.IsAutoMode() {
 		checks = append(checks, InputCheck{Field: path.Child("role"), Value: c.Role, Check: checkAutoModeRole})
 	}
 	for j, t := range c.PodSubnetSelectorTerms {

@@ -219,7 +219,7 @@ func (a KarpenterArgs) CreatesInstanceProfile(rel catalog.Release) bool {
 
 // CreateInstanceProfileOf is the createInstanceProfile input, or its default for the release.
 func (a KarpenterArgs) CreateInstanceProfileOf(rel catalog.Release) bool {
-	return Deref(a.CreateInstanceProfile, rel.AutoMode == nil)
+	return Deref(a.CreateInstanceProfile, !rel.IsAutoMode())
 }
 
 // IdentityOf is how the controller gets AWS credentials.

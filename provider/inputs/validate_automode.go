@@ -60,7 +60,7 @@ var AutoModeOnlyFields = []ClassField{
 // checkClassKind reports the fields of a class that its kind does not have.
 func checkClassKind(path *field.Path, c NodeClassSpec, rel catalog.Release) []error {
 	var errs []error
-	if rel.AutoMode != nil {
+	if rel.IsAutoMode() {
 		for _, f := range ec2NodeClassOnlyFields {
 			if f.set(c) {
 				errs = append(errs, field.Invalidf(path.Child(f.Name), "an EC2NodeClass field, not an EKS Auto Mode NodeClass one (mode is autoMode): %s", f.instead))
@@ -170,7 +170,7 @@ func validateAutoModeNodeClass(path *field.Path, c NodeClassSpec, rel catalog.Re
 // NodeClass each is something without which EKS launches no node while the class reports Ready,
 // or which changes other classes (UG create-node-class, auto-cluster-iam-role, create-node-pool); said at every preview.
 func ClassWarnings(path *field.Path, c NodeClassSpec, rel catalog.Release) []string {
-	if rel.AutoMode == nil {
+	if !rel.IsAutoMode() {
 		return nil
 	}
 	var out []string

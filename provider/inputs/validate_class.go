@@ -22,7 +22,7 @@ var (
 // ValidateClass checks a node class of either kind: the fields its kind lacks, then its rules.
 func ValidateClass(path *field.Path, c NodeClassSpec, rel catalog.Release) []error {
 	errs := checkClassKind(path, c, rel)
-	if rel.AutoMode != nil {
+	if rel.IsAutoMode() {
 		return append(errs, validateAutoModeNodeClass(path, c, rel)...)
 	}
 	return append(errs, validateNodeClass(path, c, rel)...)

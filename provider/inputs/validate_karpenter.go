@@ -18,7 +18,7 @@ import (
 // component being named name: every problem, in a fixed order.
 func ValidateKarpenter(name string, args KarpenterArgs, rel catalog.Release) []error {
 	var errs []error
-	autoMode := rel.AutoMode != nil
+	autoMode := rel.IsAutoMode()
 	if args.RetainsCrds() && !args.InstallsCrdRelease(rel) && !autoMode {
 		errs = append(errs, field.Invalidf(field.NewPath("retainCrdsOnDelete"), "only for the karpenter-crd release, which this install does not have (installCrds false, or Karpenter %s, whose chart installs CRDs that Helm never deletes)", rel.Version))
 	}
@@ -205,7 +205,7 @@ func checkComponentName(name string) error {
 // With nodeRoleArn the component creates none, so each class must name one; userClasses is how
 // many of classes the program wrote (the rest are the component's default class).
 func ValidateInstanceProfiles(classes []NodeClassSpec, userClasses int, nodeRoleArn bool, rel catalog.Release) []error {
-	if rel.AutoMode != nil || rel.Has(catalog.FeatureNodeClassRole) || !nodeRoleArn {
+	if rel.IsAutoMode() || rel.Has(catalog.FeatureNodeClassRole) || !nodeRoleArn {
 		return nil
 	}
 	var errs []error

@@ -209,7 +209,7 @@ func ValidateNodePool(path *field.Path, pool NodePoolSpec, rel catalog.Release) 
 			errs = append(errs, validateBudget(disruption.Child("budgets").Index(i), b, rel)...)
 		}
 	}
-	if rel.AutoMode != nil {
+	if rel.IsAutoMode() {
 		errs = append(errs, validateAutoModePool(path, pool, rel.AutoMode)...)
 	}
 	return errs
@@ -288,7 +288,7 @@ func validateBudget(path *field.Path, b Budget, rel catalog.Release) []error {
 	}
 	for i, r := range b.Reasons {
 		f := path.Child("reasons").Index(i)
-		if rel.AutoMode != nil {
+		if rel.IsAutoMode() {
 			if r == "Unhealthy" {
 				errs = append(errs, field.Invalid(f, "EKS Auto Mode names node repair NodeNotHealthy (Unhealthy is self-managed Karpenter 1.15's name)"))
 				continue

@@ -16,7 +16,7 @@ import (
 // import instead of creating. Every name and import id is built from the cluster name, so it
 // must be known when the component is constructed (a cluster that exists has a known name).
 func (p *Plan) resolveAdoption(args inputs.KarpenterArgs) error {
-	if args.Adopt == nil || p.Mode != inputs.ModeSelfManaged {
+	if args.Adopt == nil || p.Release.IsAutoMode() {
 		return nil
 	}
 	cluster, ok := p.known.String("clusterName")
@@ -37,7 +37,7 @@ func (p *Plan) resolveAdoption(args inputs.KarpenterArgs) error {
 // kept as the stack has it (AdoptionNames.Resumed). A role that cannot be read is left to the
 // running-install check, which says so.
 func (p *Plan) ResumeAdoption(r ClusterReader, describe func(what string) string) {
-	if p.Adopt != nil || p.Mode != inputs.ModeSelfManaged {
+	if p.Adopt != nil || p.Release.IsAutoMode() {
 		return
 	}
 	cluster, ok := p.known.String("clusterName")

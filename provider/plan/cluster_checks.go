@@ -180,7 +180,7 @@ func (p *Plan) CheckCluster(c Cluster, r ClusterReader) Findings {
 // ClusterChecks names what CheckCluster checks for this plan, for a preview that cannot yet.
 func (p *Plan) ClusterChecks() []string {
 	var out []string
-	if p.Mode == inputs.ModeAutoMode {
+	if p.Release.IsAutoMode() {
 		out = append(out, "that it runs EKS Auto Mode")
 	} else if p.inputs.authenticationMode == nil {
 		out = append(out, fmt.Sprintf("its authentication mode, which node access follows (this preview assumes %s: %s)", p.accessMode, p.nodeAccessSaid()))
@@ -189,7 +189,7 @@ func (p *Plan) ClusterChecks() []string {
 		out = append(out, w)
 	}
 	out = append(out, p.waitingOwners...)
-	if p.Mode == inputs.ModeSelfManaged {
+	if !p.Release.IsAutoMode() {
 		out = append(out, fmt.Sprintf("its Kubernetes version against Karpenter %s and the AMI aliases", p.Release.Version))
 	}
 	if p.TrustIRSA && p.CreateControllerIAM {
@@ -208,7 +208,7 @@ func (p *Plan) ClusterChecks() []string {
 // looksForRunningInstall: a new install (no adopt) with its own node role checks that the
 // cluster has no getting-started install, which it would collide with.
 func (p *Plan) looksForRunningInstall() bool {
-	return p.Mode == inputs.ModeSelfManaged && p.Adopt == nil && p.CreateNodeRole
+	return !p.Release.IsAutoMode() && p.Adopt == nil && p.CreateNodeRole
 }
 
 // checkRunningInstall: a cluster runs one Karpenter. A new install beside one made the
@@ -267,7 +267,7 @@ func (p *Plan) checkAuthentication(c Cluster) (f Findings) {
 		f.errorf(at(field.NewPath("clusterAuthenticationMode")), "%s, but cluster %s is in %s mode (EKS accessConfig.authenticationMode); remove clusterAuthenticationMode (the component reads the cluster's mode) or change the cluster's mode", *in, c.Name, mode)
 		return f
 	}
-	if p.Mode == inputs.ModeAutoMode {
+	if p.Release.IsAutoMode() {
 		if !c.AutoMode {
 			f.errorf(at(field.NewPath("mode")), "autoMode, but cluster %s does not run EKS Auto Mode (computeConfig.enabled is false), so nothing would act on these NodePools; enable Auto Mode on the cluster (pulumi-eks: autoMode: {enabled: true}) or install Karpenter with mode selfManaged", c.Name)
 		}
@@ -289,7 +289,7 @@ func (p *Plan) checkAuthentication(c Cluster) (f Findings) {
 // their role (EKS User Guide, "Grant IAM users access to Kubernetes with EKS access entries"); with
 // nodeAccess: none the component makes none, so the role the user gave must have one already.
 func (p *Plan) checkNodeRoleAccess(c Cluster, r ClusterReader) (f Findings) {
-	if p.Mode != inputs.ModeSelfManaged || p.CreateNodeRole || p.NodeAccess != inputs.NodeAccessNone ||
+	if p.Release.IsAutoMode() || p.CreateNodeRole || p.NodeAccess != inputs.NodeAccessNone ||
 		c.AuthenticationMode != inputs.AuthenticationModeApi {
 		return f
 	}
@@ -369,7 +369,7 @@ func (p *Plan) checkAccessEntries(c Cluster, r ClusterReader, known Known) (f Fi
 // Karpenter 1.1, without modifying the CRDs they share (catalog.AutoModeSharedCrds) — docs/auto-mode.md,
 // Migrating to EKS Auto Mode, keeps the self-managed component through that migration.
 func (p *Plan) checkBesideAutoMode(c Cluster) (f Findings) {
-	if p.Mode == inputs.ModeAutoMode || !c.AutoMode {
+	if p.Release.IsAutoMode() || !c.AutoMode {
 		return f
 	}
 	guide := "EKS User Guide, Migrate from Karpenter to EKS Auto Mode"
@@ -389,7 +389,7 @@ func (p *Plan) checkBesideAutoMode(c Cluster) (f Findings) {
 // checkKubernetesVersion: the release must support the cluster's Kubernetes version
 // (Karpenter's compatibility matrix, catalog).
 func (p *Plan) checkKubernetesVersion(c Cluster) (f Findings) {
-	if p.Mode == inputs.ModeAutoMode || c.Version == "" {
+	if p.Release.IsAutoMode() || c.Version == "" {
 		return f // EKS runs a Karpenter that fits its cluster; or EKS said no version
 	}
 	if in := p.inputs.kubernetesVersion; in != nil && catalog.MinorOf(*in) != c.Version {
@@ -468,7 +468,7 @@ func (p *Plan) checkSpotRole(r ClusterReader) (f Findings) {
 	// Auto Mode launches through the cluster role, whose AmazonEKSComputePolicy lets EKS create
 	// the role itself (iam:CreateServiceLinkedRole for spot.amazonaws.com; AWS Managed Policy
 	// Reference, AmazonEKSComputePolicy): nothing to ask of the account.
-	if p.SpotServiceLinkedRole || p.Mode == inputs.ModeAutoMode {
+	if p.SpotServiceLinkedRole || p.Release.IsAutoMode() {
 		return f
 	}
 	var fields []*field.Path

@@ -345,7 +345,7 @@ func (p *Plan) checkClassRole(i int, r ClusterReader, known Known) (f Findings) 
 // checkAmi: an alias with no optimized AMI for the cluster's Kubernetes version leaves the class
 // without AMIs: it never becomes Ready.
 func (p *Plan) checkAmi(i int, c Cluster, r ClusterReader) (f Findings) {
-	if p.Mode == inputs.ModeAutoMode {
+	if p.Release.IsAutoMode() {
 		return f // Auto Mode picks its own AMIs
 	}
 	in, alias := p.amiAlias(i)

@@ -167,7 +167,7 @@ func (p *Plan) NodeRoleGroups() []string {
 // Mode's (EC2), or EC2_LINUX — EC2_WINDOWS when a class launches Windows nodes with the node role.
 func (p *Plan) AccessEntryType() string {
 	switch {
-	case p.Mode == inputs.ModeAutoMode:
+	case p.Release.IsAutoMode():
 		return p.Release.AutoMode.AccessEntryType
 	case p.WindowsNodes:
 		return "EC2_WINDOWS"

@@ -27,9 +27,10 @@ func ReleaseForMode(mode *inputs.Mode, version *string, allowUnverified *bool) (
 	}
 }
 
-// modeOf is who runs the release's Karpenter: EKS for Auto Mode's, else the component.
-func modeOf(rel catalog.Release) inputs.Mode {
-	if rel.AutoMode != nil {
+// Mode is who runs Karpenter, as the `mode` output says it: EKS for Auto Mode's release, else the
+// component. Decisions ask p.Release.IsAutoMode().
+func (p *Plan) Mode() inputs.Mode {
+	if p.Release.IsAutoMode() {
 		return inputs.ModeAutoMode
 	}
 	return inputs.ModeSelfManaged
@@ -58,9 +59,8 @@ func (p *Plan) ChartSource(chart string) (ref, version, repo string) {
 // up, provisioning lists completed. Building it validates every plain input.
 type Plan struct {
 	Name string
-	// Kind is what the plan installs; Mode who runs Karpenter (the release's: Auto Mode has one).
+	// Kind is what the plan installs; Release what it installs it for (Auto Mode has one: Mode).
 	Kind    Kind
-	Mode    inputs.Mode
 	Release catalog.Release
 
 	Namespace, ServiceAccount string
@@ -163,7 +163,6 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 	errs := inputs.ValidateKarpenter(name, args, rel)
 	p := &Plan{
 		Name:                  name,
-		Mode:                  modeOf(rel),
 		Release:               rel,
 		Namespace:             args.NamespaceOf(rel),
 		ServiceAccount:        args.ServiceAccountOf(),
@@ -197,10 +196,9 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 	case cluster != nil:
 		p.accessMode = cluster.AuthenticationMode
 	}
-	switch p.Mode {
-	case inputs.ModeAutoMode:
+	if p.Release.IsAutoMode() {
 		p.resolveAutoMode(args)
-	case inputs.ModeSelfManaged:
+	} else {
 		p.resolveIdentity(args)
 		p.resolveNodeAccess(args)
 		errs = append(errs, p.resolveAdoption(args))

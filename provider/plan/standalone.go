@@ -47,7 +47,7 @@ func ForNodeClass(name string, args inputs.NodeClassArgs) (*Plan, error) {
 	}
 	c := args.Spec
 	errs := inputs.ValidateClass(standalonePath, c, rel)
-	if (modeOf(rel) == inputs.ModeAutoMode || rel.Has(catalog.FeatureNodeClassRole)) && c.Role == nil && c.InstanceProfile == nil {
+	if (rel.IsAutoMode() || rel.Has(catalog.FeatureNodeClassRole)) && c.Role == nil && c.InstanceProfile == nil {
 		errs = append(errs, field.Invalid(standalonePath.Child("role"), "required unless instanceProfile is set (the node IAM role, e.g. the Karpenter component's nodeRoleName)"))
 	}
 	if err := field.Join(errs...); err != nil {
@@ -61,7 +61,7 @@ func ForNodeClass(name string, args inputs.NodeClassArgs) (*Plan, error) {
 }
 
 func standalonePlan(name string, kind Kind, rel catalog.Release) *Plan {
-	return &Plan{Name: name, Kind: kind, Mode: modeOf(rel), Release: rel, DefaultAmiAlias: catalog.DefaultAmiAliasOf(rel)}
+	return &Plan{Name: name, Kind: kind, Release: rel, DefaultAmiAlias: catalog.DefaultAmiAliasOf(rel)}
 }
 
 // PoolPath and ClassPath are the input paths of the i-th pool and class: an entry of the
