@@ -143,7 +143,7 @@ func statedDefaults() []statedDefault {
 		ref, _, _ := p.ChartSource("karpenter")
 		return strings.TrimSuffix(ref, "/karpenter")
 	}, def))
-	add(karpenterAt+"installCrds", "Default: `true`", "true", str(func(p *plan.Plan) any { return p.InstallCrds }, def))
+	add(karpenterAt+"installCrds", "Default: `true`", "true", str(func(p *plan.Plan) any { return p.CrdRelease }, def))
 	add(karpenterAt+"retainCrdsOnDelete", "Default: `false`", "false", str(func(p *plan.Plan) any { return p.RetainCrds }, def))
 	add(karpenterAt+"defaultNodePool", "Default: `true`", "true", str(func(p *plan.Plan) any { return len(p.Pools) == 1 }, def))
 	other(karpenterAt+"releaseTimeout", "Default: `300` (the kubernetes provider's", "300", func(t *testing.T) {

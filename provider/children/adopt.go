@@ -114,7 +114,7 @@ func (b *builder) adoptedCluster() string {
 // component's CRD release could not take them.
 func (b *builder) crdReleaseOfInstall() (imported bool, err error) {
 	crds := b.plan.Release.CrdNames()
-	if b.plan.Adopt == nil || !b.plan.InstallCrds || len(crds) == 0 {
+	if b.plan.Adopt == nil || !b.plan.CrdRelease || len(crds) == 0 {
 		return false, nil
 	}
 	crd, err := b.readChild(crdType, "-crd-current", crds[0])
@@ -147,7 +147,7 @@ func (b *builder) crdReleaseOfInstall() (imported bool, err error) {
 // metadata"). Each CRD is patched with that metadata first; the patch stays on destroy (the
 // metadata is then the release's own).
 func (b *builder) handOverCrds() ([]pulumi.Resource, error) {
-	if b.plan.Adopt == nil || !b.plan.InstallCrds {
+	if b.plan.Adopt == nil || !b.plan.CrdRelease {
 		return nil, nil
 	}
 	var out []pulumi.Resource

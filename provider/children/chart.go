@@ -61,7 +61,7 @@ func (b *builder) newRelease(suffix, chart string, values pulumi.Input, skipCrds
 // a chart ships in crds/, so a version upgrade through the controller chart alone would
 // leave old CRDs behind.
 func (b *builder) createCrdRelease() (*Child, error) {
-	if !b.plan.InstallCrds {
+	if !b.plan.CrdRelease {
 		return nil, nil
 	}
 	// An adopted install's CRDs go to this release; when a karpenter-crd release holds them

@@ -301,7 +301,7 @@ func (b *builder) outputs(in installed) Outputs {
 	c.ServiceAccountName = pulumi.String(b.plan.ServiceAccount).ToStringOutput()
 	c.ReleaseName = pulumi.String(controllerChart).ToStringOutput()
 	c.CrdReleaseName = none
-	if b.plan.InstallCrds {
+	if b.plan.CrdRelease {
 		c.CrdReleaseName = pulumi.String(crdChart).ToStringOutput()
 	}
 	c.Version, c.Mode = VersionOutput(b.plan), pulumi.String(b.plan.Mode()).ToStringOutput()

@@ -8,7 +8,7 @@ import (
 // controller (inputs.ValidateKarpenter refuses every self-managed input that is set).
 func (p *Plan) resolveAutoMode(args inputs.KarpenterArgs) {
 	p.Namespace, p.ServiceAccount, p.chartRepository = "", "", ""
-	p.InstallCrds, p.ChartCrds, p.Interruption, p.CreateControllerIAM = false, false, false, false
+	p.CrdRelease, p.ChartCrds, p.Interruption, p.CreateControllerIAM = false, false, false, false
 	// Nodes of a custom NodeClass join only through an EC2 access entry, so the component
 	// creates one even for nodeRoleArn: a role EKS already has an entry for (the cluster's
 	// computeConfig.nodeRoleArn) fails loudly at create — set nodeAccess none then — where a

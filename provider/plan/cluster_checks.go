@@ -379,7 +379,7 @@ func (p *Plan) checkBesideAutoMode(c Cluster) (f Findings) {
 		return f
 	}
 	keep := ""
-	if p.InstallCrds {
+	if p.CrdRelease {
 		keep = " (keep version as it is meanwhile: the karpenter-crd release upgrades them with it)"
 	}
 	f.warnf(at(field.NewPath("mode")), "selfManaged on cluster %s, which runs EKS Auto Mode: two Karpenters act on NodePools there, which AWS supports while workloads move from one to the other (%s); keep each one's NodePools apart (the guide taints Auto Mode's) and leave the CRDs they share, %s, as they are%s", c.Name, guide, strings.Join(catalog.AutoModeSharedCrds, " and "), keep)

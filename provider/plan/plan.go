@@ -71,9 +71,10 @@ type Plan struct {
 	// ControllerImageRepository: the controller image's mirror, or "" for the chart's.
 	ControllerImageRepository string
 
-	// InstallCrds: a karpenter-crd release; ChartCrds: the controller chart installs the CRDs
+	// CrdRelease: the component installs a karpenter-crd release (args.InstallCrds, from v0.32);
+	// ChartCrds: the controller chart installs the CRDs
 	// from its crds/ directory (the Provisioner era, which has no CRD chart).
-	InstallCrds, ChartCrds bool
+	CrdRelease, ChartCrds bool
 	// RetainCrds: the CRD release is kept when the component is deleted.
 	RetainCrds                          bool
 	Interruption, CreateInstanceProfile bool
@@ -168,7 +169,7 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 		ServiceAccount:        args.ServiceAccountOf(),
 		chartRepository:       args.ChartRepositoryOf(),
 		DefaultAmiAlias:       catalog.DefaultAmiAliasOf(rel),
-		InstallCrds:           args.InstallsCrdRelease(rel),
+		CrdRelease:            args.InstallsCrdRelease(rel),
 		ChartCrds:             args.ManagesCrds() && !rel.CrdChart,
 		Interruption:          args.HandlesInterruption(),
 		CreateControllerIAM:   args.ControllerRoleArn == nil,

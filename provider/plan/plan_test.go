@@ -27,7 +27,7 @@ func TestDefaultPlan(t *testing.T) {
 	assert.Equal(t, catalog.DefaultVersion, p.Release.Version.String())
 	assert.Equal(t, "kube-system", p.Namespace)
 	assert.Equal(t, "karpenter", p.ServiceAccount)
-	assert.True(t, p.CreateControllerIAM && p.CreateNodeRole && p.CreateInstanceProfile && p.Interruption && p.InstallCrds)
+	assert.True(t, p.CreateControllerIAM && p.CreateNodeRole && p.CreateInstanceProfile && p.Interruption && p.CrdRelease)
 	assert.False(t, p.ChartCrds, "the CRDs come from the karpenter-crd release")
 	assert.True(t, p.TrustIRSA)
 	assert.False(t, p.PodIdentity)
@@ -52,7 +52,7 @@ func TestPlanFollowsTheGeneration(t *testing.T) {
 	p, err := New("karpenter", a, Known{}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "karpenter", p.Namespace)
-	assert.False(t, p.InstallCrds)
+	assert.False(t, p.CrdRelease)
 	assert.True(t, p.ChartCrds)
 	assert.Equal(t, "al2@latest", p.DefaultAmiAlias)
 
@@ -64,7 +64,7 @@ func TestPlanFollowsTheGeneration(t *testing.T) {
 func TestAutoModePlan(t *testing.T) {
 	p, err := New("karpenter", inputs.KarpenterArgs{ClusterName: pulumi.String("demo"), Mode: new(inputs.ModeAutoMode)}, Known{}, nil)
 	require.NoError(t, err)
-	assert.False(t, p.CreateControllerIAM || p.Interruption || p.InstallCrds || p.ChartCrds || p.CreateInstanceProfile)
+	assert.False(t, p.CreateControllerIAM || p.Interruption || p.CrdRelease || p.ChartCrds || p.CreateInstanceProfile)
 	assert.True(t, p.CreateNodeRole)
 	assert.Equal(t, inputs.NodeAccess("accessEntry"), p.NodeAccess)
 	require.Len(t, p.Pools, 1)

@@ -21,12 +21,12 @@ import (
 
 // The Auto Mode children of lab/programs/program-automode.yaml, by type: the node role and its two
 // managed policies, an EC2 access entry with its AmazonEKSAutoNodePolicy association for the
-// node role and for the team-a class's own role, two NodeClasses and two NodePools, the discovery
-// tags and the Spot service-linked role.
+// node role and for the team-a class's own role, two NodeClasses and two NodePools, and the
+// discovery tags — no Spot service-linked role, although the team pool allows Spot and the account
+// has none (EKS makes it for Auto Mode).
 var autoModeChildren = map[string]int{
 	"aws:iam/role:Role": 1,
 	"aws:ec2/tag:Tag":   4, // the program's discovery: the VPC's subnets and nodes' security group
-	"aws:iam/serviceLinkedRole:ServiceLinkedRole":             1, // createSpotServiceLinkedRole: the team pool allows Spot
 	"aws:iam/rolePolicyAttachment:RolePolicyAttachment":       2,
 	"aws:eks/accessEntry:AccessEntry":                         2,
 	"aws:eks/accessPolicyAssociation:AccessPolicyAssociation": 2,
@@ -116,6 +116,11 @@ func TestAutoMode(t *testing.T) {
 	}
 
 	t.Run("preview plans the Auto Mode children only", func(t *testing.T) {
+		for _, r := range w.aws(t).Roles {
+			if strings.HasPrefix(r.Path, "/aws-service-role/") {
+				t.Fatalf("the account has the service-linked role %s: this scenario is an account without the Spot one", r.Name)
+			}
+		}
 		p := w.preview(t)
 		if errs := p.errors(); len(errs) > 0 {
 			t.Fatalf("preview errors: %q", errs)
@@ -147,9 +152,9 @@ func TestAutoMode(t *testing.T) {
 		w.assertNothingCreated(t)
 	})
 
-	// 23: stack, 2 providers, the cluster, the cluster's and team's roles, the component, its 16
+	// 22: stack, 2 providers, the cluster, the cluster's and team's roles, the component, its 15
 	// children.
-	const resources = "23"
+	const resources = "22"
 	var out map[string]any
 	t.Run("up creates the node role, its access, and the Auto Mode objects", func(t *testing.T) {
 		start := time.Now()
@@ -193,7 +198,7 @@ func TestAutoMode(t *testing.T) {
 		}
 		// moto and the record empty; the API server as it was with EKS's CRDs; everything the
 		// stand-ins created deleted.
-		w.assertNothingLeft(t, "karpenter-spot-service-linked-role") // kept on destroy: account-wide
+		w.assertNothingLeft(t)
 		if got := w.crdResourceVersions(t); !reflect.DeepEqual(got, crdVersions) {
 			t.Errorf("EKS's Auto Mode CRDs after the destroy: %v, want them untouched: %v", got, crdVersions)
 		}
@@ -259,7 +264,8 @@ func checkAutoModeAWS(t *testing.T, w *world, out map[string]any) {
 	var roles []string
 	for _, r := range inv.Roles {
 		if strings.HasPrefix(r.Path, "/aws-service-role/") {
-			continue // the Spot service-linked role the component made (the team pool allows Spot)
+			t.Errorf("service-linked role %s in moto: the component makes none for Auto Mode (EKS makes the Spot one)", r.Name)
+			continue
 		}
 		roles = append(roles, r.Arn)
 	}
