@@ -4,16 +4,19 @@ package e2e
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -34,7 +37,8 @@ const trustBiteSession = "trust-bite"
 
 // checkControllerIdentity: the controller process talks to the API server as the chart's service
 // account (the API server says who its token is), and to AWS with the role the component put on
-// that account — no static credentials.
+// that account — no static credentials, and nothing of the runner's it could fall back on (its
+// HOME, shared AWS config or credentials files, AWS_* variables).
 func checkControllerIdentity(t *testing.T, w *karpenterWorld, role string) {
 	t.Helper()
 	env := w.karpenter.Env()
@@ -53,6 +57,14 @@ func checkControllerIdentity(t *testing.T, w *karpenterWorld, role string) {
 	if u := review.Status.UserInfo.Username; u != "system:serviceaccount:kube-system:karpenter" {
 		t.Errorf("the controller talks to the API server as %q, want the chart's service account system:serviceaccount:kube-system:karpenter", u)
 	}
+	if env["HOME"] == os.Getenv("HOME") || env["AWS_CONFIG_FILE"] != os.DevNull || env["AWS_SHARED_CREDENTIALS_FILE"] != os.DevNull {
+		t.Errorf("the controller could read the runner's AWS configuration: HOME=%q AWS_CONFIG_FILE=%q AWS_SHARED_CREDENTIALS_FILE=%q", env["HOME"], env["AWS_CONFIG_FILE"], env["AWS_SHARED_CREDENTIALS_FILE"])
+	}
+	for key := range env {
+		if strings.HasPrefix(key, "AWS_") && os.Getenv(key) != "" && env[key] == os.Getenv(key) && key != "AWS_REGION" {
+			t.Errorf("the controller has the runner's %s", key)
+		}
+	}
 	if env["AWS_ROLE_ARN"] != role || env["AWS_WEB_IDENTITY_TOKEN_FILE"] == "" || env["AWS_ACCESS_KEY_ID"] != "" {
 		t.Errorf("the controller's AWS identity: AWS_ROLE_ARN=%q AWS_WEB_IDENTITY_TOKEN_FILE=%q AWS_ACCESS_KEY_ID=%q, want IRSA with the controller role %s only",
 			env["AWS_ROLE_ARN"], env["AWS_WEB_IDENTITY_TOKEN_FILE"], env["AWS_ACCESS_KEY_ID"], role)
@@ -62,25 +74,31 @@ func checkControllerIdentity(t *testing.T, w *karpenterWorld, role string) {
 // checkTrustPolicyBites: STS, as the recorder plays it, gives the controller role's credentials
 // to the token of the controller's service account and to no other: a service account of another
 // name or in another namespace is refused by the role's trust policy, naming the sub claim; a
-// token for another audience is refused by the OIDC provider. Each through the same endpoint the
-// controller uses, with a real token of the API server.
+// token for another audience is refused by the OIDC provider, and — once the provider lists that
+// audience too — by the trust policy's aud condition, naming the aud claim; the controller's own
+// token with its payload changed after signing is refused as invalid. Each through the same
+// endpoint the controller uses, with a real token of the API server. (Tokens signed by another
+// key, for another issuer or expired: lab's TestTokenChecksRefuseForgedForeignAndExpiredTokens.)
 func checkTrustPolicyBites(t *testing.T, w *karpenterWorld, role string) {
 	t.Helper()
 	ctx := context.Background()
-	assume := func(namespace, account, audience string) error {
+	assumeWith := func(token string) error {
 		client := sts.NewFromConfig(aws.Config{Region: lab.Region, BaseEndpoint: aws.String(w.recorder.URL)})
 		_, err := client.AssumeRoleWithWebIdentity(ctx, &sts.AssumeRoleWithWebIdentityInput{
-			RoleArn: aws.String(role), RoleSessionName: aws.String(trustBiteSession),
-			WebIdentityToken: aws.String(accountToken(t, w, namespace, account, audience))})
+			RoleArn: aws.String(role), RoleSessionName: aws.String(trustBiteSession), WebIdentityToken: aws.String(token)})
 		return err
+	}
+	assume := func(namespace, account, audience string) error {
+		return assumeWith(accountToken(t, w, namespace, account, audience))
 	}
 	if err := assume("kube-system", "karpenter", lab.IRSADefaultAudience); err != nil {
 		t.Fatalf("the controller's own service account is refused the role: %v (the bites below would prove nothing)", err)
 	}
+	const otherAudience = "other.example.com"
 	for _, c := range []struct{ namespace, account, audience, want string }{
 		{"kube-system", "not-karpenter", lab.IRSADefaultAudience, ":sub "},
 		{"default", "karpenter", lab.IRSADefaultAudience, ":sub "},
-		{"kube-system", "karpenter", "other.example.com", "Incorrect token audience"},
+		{"kube-system", "karpenter", otherAudience, "Incorrect token audience"},
 	} {
 		err := assume(c.namespace, c.account, c.audience)
 		subject := "system:serviceaccount:" + c.namespace + ":" + c.account
@@ -95,6 +113,77 @@ func checkTrustPolicyBites(t *testing.T, w *karpenterWorld, role string) {
 			t.Logf("%s (audience %s) refused: %v", subject, c.audience, err)
 		}
 	}
+
+	// Past the provider's client list, the trust policy's aud condition refuses the audience: the
+	// provider is made again listing it too (moto has no AddClientIDToOpenIDConnectProvider; the
+	// ARN is the URL's, so the stack's provider is the same one), then as it was.
+	restore := withClientID(t, w, oidcProviderOf(t, w), otherAudience)
+	err := assume("kube-system", "karpenter", otherAudience)
+	restore()
+	if err == nil || !strings.Contains(err.Error(), "AccessDenied") || !strings.Contains(err.Error(), ":aud ") {
+		t.Errorf("a token for %s, which the OIDC provider lists too: %v, want AccessDenied naming the trust policy's aud condition", otherAudience, err)
+	} else {
+		t.Logf("audience %s past the provider's client list refused: %v", otherAudience, err)
+	}
+
+	// The controller's own token, its payload changed after signing.
+	parts := strings.Split(accountToken(t, w, "kube-system", "karpenter", lab.IRSADefaultAudience), ".")
+	payload, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := strings.Replace(string(payload), "system:serviceaccount:kube-system:karpenter", "system:serviceaccount:kube-system:karpenteR", 1)
+	if forged == string(payload) {
+		t.Fatalf("the controller's token does not carry its subject: %s", payload)
+	}
+	err = assumeWith(parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte(forged)) + "." + parts[2])
+	if err == nil || !strings.Contains(err.Error(), "InvalidIdentityToken") || !strings.Contains(err.Error(), "signature") {
+		t.Errorf("a forged token (payload changed after signing): %v, want InvalidIdentityToken naming the signature", err)
+	}
+}
+
+// withClientID makes the OIDC provider again with clientID added to its client list (same URL,
+// thumbprints and tags), and returns what makes it again as it was.
+func withClientID(t *testing.T, w *karpenterWorld, arn, clientID string) (restore func()) {
+	t.Helper()
+	ctx := context.Background()
+	iamc := iam.NewFromConfig(w.AWS)
+	got, err := iamc.GetOpenIDConnectProvider(ctx, &iam.GetOpenIDConnectProviderInput{OpenIDConnectProviderArn: aws.String(arn)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	remake := func(clients []string) {
+		if _, err := iamc.DeleteOpenIDConnectProvider(ctx, &iam.DeleteOpenIDConnectProviderInput{OpenIDConnectProviderArn: aws.String(arn)}); err != nil {
+			t.Fatal(err)
+		}
+		url := aws.ToString(got.Url)
+		if !strings.HasPrefix(url, "https://") {
+			url = "https://" + url
+		}
+		out, err := iamc.CreateOpenIDConnectProvider(ctx, &iam.CreateOpenIDConnectProviderInput{Url: aws.String(url),
+			ClientIDList: clients, ThumbprintList: got.ThumbprintList, Tags: got.Tags})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if aws.ToString(out.OpenIDConnectProviderArn) != arn {
+			t.Fatalf("the OIDC provider made again is %s, not %s", aws.ToString(out.OpenIDConnectProviderArn), arn)
+		}
+	}
+	remake(append(slices.Clone(got.ClientIDList), clientID))
+	return func() { remake(got.ClientIDList) }
+}
+
+// oidcProviderOf is the ARN of the world's one IAM OIDC provider (the program's, for the cluster).
+func oidcProviderOf(t *testing.T, w *karpenterWorld) string {
+	t.Helper()
+	out, err := iam.NewFromConfig(w.AWS).ListOpenIDConnectProviders(context.Background(), &iam.ListOpenIDConnectProvidersInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.OpenIDConnectProviderList) != 1 {
+		t.Fatalf("%d OIDC providers in moto, want the program's one", len(out.OpenIDConnectProviderList))
+	}
+	return aws.ToString(out.OpenIDConnectProviderList[0].Arn)
 }
 
 // accountToken is a token of the API server for the service account (created for the test, and
@@ -151,7 +240,11 @@ func biteRBAC(t *testing.T, w *karpenterWorld) {
 	w.scale(t, 2)
 	want := "system:serviceaccount:kube-system:karpenter cannot create nodeclaims.karpenter.sh"
 	eventually(t, 2*time.Minute, "the controller refused creating a NodeClaim", func() error {
-		if got := w.karpenter.Forbidden(); !slices.Contains(got, want) {
+		got, err := w.karpenter.Forbidden()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(got, want) {
 			return fmt.Errorf("refused so far: %v", got)
 		}
 		return nil

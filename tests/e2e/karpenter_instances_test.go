@@ -23,9 +23,24 @@ import (
 // checkDefaultInstance: an instance launched for the default pool from the default class runs
 // the image EKS publishes for AL2023 on the cluster's Kubernetes version (the SSM parameter the
 // alias al2023@latest reads, as the world's moto holds it), on-demand, in a subnet of the cluster.
+// The controller read that parameter, and only AL2023 ones of the cluster's version
+// (ssm:GetParameter, as recorded): the seeded parameters of several families and versions hold the
+// same image, so the image alone would not tell a wrong path.
 func checkDefaultInstance(t *testing.T, w *karpenterWorld, i lab.Instance) {
 	t.Helper()
 	name := fmt.Sprintf("/aws/service/eks/optimized-ami/%s/amazon-linux-2023/x86_64/standard/recommended/image_id", lab.ClusterKubernetesVersion)
+	var read []string
+	for _, c := range w.recorder.Calls() {
+		if c.Service == "ssm" && c.Action == "GetParameter" {
+			read = append(read, c.Params.Get("Name"))
+		}
+	}
+	// (The alias resolves every variant of the family — arm64, nvidia, neuron — for the instance
+	// types the pool allows; each must be the family's, for the cluster's version.)
+	family := fmt.Sprintf("/aws/service/eks/optimized-ami/%s/amazon-linux-2023/", lab.ClusterKubernetesVersion)
+	if !slices.Contains(read, name) || slices.ContainsFunc(read, func(n string) bool { return !strings.HasPrefix(n, family) }) {
+		t.Errorf("the controller read the SSM parameters %v, want %s among them and none but %s*", read, name, family)
+	}
 	p, err := ssm.NewFromConfig(w.AWS).GetParameter(context.Background(), &ssm.GetParameterInput{Name: aws.String(name)})
 	if err != nil {
 		t.Fatalf("SSM parameter %s: %v", name, err)

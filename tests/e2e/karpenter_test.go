@@ -210,8 +210,8 @@ func TestKarpenter(t *testing.T) {
 	}
 
 	t.Run("the controller needed nothing its RBAC does not grant; without the rule to create NodeClaims it is refused", func(t *testing.T) {
-		if got := w.karpenter.Forbidden(); len(got) > 0 {
-			t.Errorf("the API server refused the controller (its service account's RBAC, from the chart):\n%s", strings.Join(got, "\n"))
+		if got, err := w.karpenter.Forbidden(); err != nil || len(got) > 0 {
+			t.Errorf("the API server refused the controller (its service account's RBAC, from the chart), or its log could not be read (%v):\n%s", err, strings.Join(got, "\n"))
 		}
 		biteRBAC(t, w)
 	})

@@ -101,8 +101,8 @@ func TestKarpenterUpgrade(t *testing.T) {
 		}
 		// Before the destroy: Helm's uninstall deletes the RBAC while the last process may still
 		// run for a moment.
-		if got := w.karpenter.Forbidden(); len(got) > 0 {
-			t.Errorf("the API server refused a controller (its service account's RBAC, from the chart):\n%s", strings.Join(got, "\n"))
+		if got, err := w.karpenter.Forbidden(); err != nil || len(got) > 0 {
+			t.Errorf("the API server refused a controller (its service account's RBAC, from the chart), or its log could not be read (%v):\n%s", err, strings.Join(got, "\n"))
 		}
 	})
 	if t.Failed() {

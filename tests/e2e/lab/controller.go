@@ -272,7 +272,10 @@ func (k *Karpenter) start(ctx context.Context, pod *corev1.Pod) error {
 			env[key] = v
 		}
 	}
-	list := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
+	// Nothing of the runner's but PATH: the process's own HOME and no shared AWS config or
+	// credentials files, so the SDK can find no identity but the one the cluster gives the pod
+	// (a runner's ~/.aws or AWS_* variables would otherwise stand behind a refused one).
+	list := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + k.dir, "AWS_CONFIG_FILE=" + os.DevNull, "AWS_SHARED_CREDENTIALS_FILE=" + os.DevNull}
 	for _, key := range sortedKeys(env) {
 		list = append(list, key+"="+env[key])
 	}
@@ -515,14 +518,24 @@ var rbacDenial = regexp.MustCompile(`User \\?"([^"\\]+)\\?" cannot ([a-z]+) reso
 
 // Forbidden are the requests the API server refused the controller processes so far, one per
 // user, verb and resource ("system:serviceaccount:kube-system:karpenter cannot create
-// nodeclaims.karpenter.sh"), from their logs.
-func (k *Karpenter) Forbidden() []string {
-	logs, _ := filepath.Glob(filepath.Join(k.dir, "karpenter-*.log"))
+// nodeclaims.karpenter.sh"), from their logs. It fails closed: a log it cannot read, or no log
+// of a process that ran, is an error, never "nothing refused".
+func (k *Karpenter) Forbidden() ([]string, error) {
+	logs, err := filepath.Glob(filepath.Join(k.dir, "karpenter-*.log"))
+	k.mu.Lock()
+	runs := k.runs
+	k.mu.Unlock()
+	switch {
+	case err != nil:
+		return nil, err
+	case len(logs) < runs:
+		return nil, fmt.Errorf("%d controller processes ran, and %d logs of them are in %s", runs, len(logs), k.dir)
+	}
 	seen := map[string]bool{}
 	for _, path := range logs {
 		b, err := os.ReadFile(path)
 		if err != nil {
-			continue
+			return nil, fmt.Errorf("reading the controller's log: %w", err)
 		}
 		for _, m := range rbacDenial.FindAllStringSubmatch(string(b), -1) {
 			resource := m[3]
@@ -532,7 +545,7 @@ func (k *Karpenter) Forbidden() []string {
 			seen[m[1]+" cannot "+m[2]+" "+resource] = true
 		}
 	}
-	return sortedKeys(seen)
+	return sortedKeys(seen), nil
 }
 
 // Close stops the watch and the process.

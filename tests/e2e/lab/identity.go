@@ -223,14 +223,19 @@ func (s *identityChecks) token(ctx context.Context, raw string) (tokenClaims, er
 	if err != nil {
 		return tokenClaims{}, fmt.Errorf("couldn't retrieve the verification keys of the issuer: %w", err)
 	}
+	return checkToken(raw, issuer, keys, time.Now())
+}
+
+// checkToken checks a token against the issuer and the keys it publishes, at now.
+func checkToken(raw, issuer string, keys map[string]*rsa.PublicKey, now time.Time) (tokenClaims, error) {
 	claims, err := verifyToken(raw, keys)
 	switch {
 	case err != nil:
 		return claims, err
 	case claims.Issuer != issuer:
 		return claims, fmt.Errorf("the token's issuer %s is not its signer's (%s)", claims.Issuer, issuer)
-	case time.Now().Unix() >= claims.Expiry:
-		return claims, fmt.Errorf("%w: current date/time %d must be before the expiration date/time %d", errTokenExpired, time.Now().Unix(), claims.Expiry)
+	case now.Unix() >= claims.Expiry:
+		return claims, fmt.Errorf("%w: current date/time %d must be before the expiration date/time %d", errTokenExpired, now.Unix(), claims.Expiry)
 	}
 	return claims, nil
 }
