@@ -16,8 +16,8 @@ import (
 // The images the al2023@latest alias resolves to for Kubernetes 1.33 and 1.34 in the world's SSM
 // (lab/moto/eks-ami-parameters.json: as on AWS, each version has its own).
 const (
-	image133 = "ami-ekslinux"
-	image134 = "ami-076f415166b04f5fe"
+	image133 = "ami-b112504511528ce03"
+	image134 = "ami-7a0f9880363f0454c"
 )
 
 // TestClusterUpgradeRollsNodes: the cluster's Kubernetes version goes up under a running install

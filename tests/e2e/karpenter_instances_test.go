@@ -23,9 +23,9 @@ import (
 // checkDefaultInstance: an instance launched for the default pool from the default class runs
 // the image EKS publishes for AL2023 on the cluster's Kubernetes version (the SSM parameter the
 // alias al2023@latest reads, as the world's moto holds it), on-demand, in a subnet of the cluster.
-// The controller read that parameter, and only AL2023 ones of the cluster's version
-// (ssm:GetParameter, as recorded): the seeded parameters of several families and versions hold the
-// same image, so the image alone would not tell a wrong path.
+// Each seeded parameter names an image of its own (lab/moto/eks-ami-parameters.json), so the image
+// tells the path; and the controller read that parameter, and only AL2023 ones of the cluster's
+// version (ssm:GetParameter, as recorded).
 func checkDefaultInstance(t *testing.T, w *karpenterWorld, i lab.Instance) {
 	t.Helper()
 	name := fmt.Sprintf("/aws/service/eks/optimized-ami/%s/amazon-linux-2023/x86_64/standard/recommended/image_id", lab.ClusterKubernetesVersion)

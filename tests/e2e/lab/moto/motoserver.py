@@ -10,7 +10,10 @@ hold any name under /aws ("No access to reserved parameter name", moto/ssm/model
 cannot be put from outside. This launcher adds them to moto's SSM parameter store the way moto
 loads its own /aws/service/ami-amazon-linux-latest table: ParameterDict loads a table lazily, the
 first time a name under its prefix is asked for (ParameterDict._check_loading_status). The table
-is eks-ami-parameters.json, beside this file; its "_comment" says what it stands for.
+is eks-ami-parameters.json, beside this file; its "_comment" says what it stands for. Each
+parameter names an image of its own (the table's "images"), which this launcher adds to moto's AMI
+table (moto/ec2/models/amis.py, AMIS, which every region's EC2 loads when first used): a copy of an
+AMI moto has, under the image's id and name.
 
 One fix-up where moto's IAM differs from AWS's: CreateServiceLinkedRole for spot.amazonaws.com
 makes AWSServiceRoleForspot in moto (moto/iam/models.py builds the name from the service
@@ -47,7 +50,21 @@ TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "eks-ami-parame
 
 def load_table():
     with open(TABLE, encoding="utf-8") as f:
-        return json.load(f)["parameters"]
+        table = json.load(f)
+    return table["parameters"], table["images"]
+
+
+def add_images(images):
+    from moto.ec2.models import amis
+
+    bases = {a["ami_id"]: a for a in amis.AMIS}
+    for image in images:
+        base = bases.get(image["Base"])
+        if base is None:
+            raise SystemExit("motoserver.py: image %s copies %s, which moto's AMI table lacks" % (image["ImageId"], image["Base"]))
+        copy = dict(base)
+        copy.update(ami_id=image["ImageId"], name=image["Name"], description=image["Name"], image_location="amazon/" + image["Name"])
+        amis.AMIS.append(copy)
 
 
 def install(parameters):
@@ -131,13 +148,15 @@ def main():
     interval = os.environ.get("MOTOSERVER_SWITCH_INTERVAL")
     if interval:
         sys.setswitchinterval(float(interval))
-    parameters = load_table()
+    parameters, images = load_table()
+    add_images(images)
     prefixes = install(parameters)
     fix_spot_role_name()
     serialize_ec2_tags()
     keep_queue_policy()
     sys.stderr.write(
-        "motoserver.py: %d EKS optimized-AMI parameters (%s) loaded into moto's SSM on first use, from %s; "
+        "motoserver.py: %d EKS optimized-AMI parameters (%s) loaded into moto's SSM on first use, from %s, "
+        "each naming an image of its own added to moto's AMIs; "
         "spot.amazonaws.com's service-linked role named AWSServiceRoleForEC2Spot, as AWS names it; "
         "EC2's tag store serialized (concurrent CreateTags and DescribeTags); "
         "SetQueueAttributes keeps a queue's policy unless it names one\n"

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -247,12 +248,13 @@ func TestAdoptionReads(t *testing.T) {
 func TestGetParameter(t *testing.T) {
 	p := newPlugin(t, testSettings(t))
 	name := "/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/recommended/image_id"
+	const image = "ami-b112504511528ce03" // the table's image of that path
 	got, err := p.invoke(t, "aws:ssm/getParameter:getParameter", pmap{"name": sv(name)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if keysOf(got) != "arn id insecureValue name type value version withDecryption" || str(got, "value") != "ami-ekslinux" ||
-		str(got, "insecureValue") != "ami-ekslinux" || str(got, "type") != "String" || str(got, "id") != name || str(got, "name") != name ||
+	if keysOf(got) != "arn id insecureValue name type value version withDecryption" || str(got, "value") != image ||
+		str(got, "insecureValue") != image || str(got, "type") != "String" || str(got, "id") != name || str(got, "name") != name ||
 		str(got, "arn") != "arn:aws:ssm:"+testRegion+"::parameter"+name || !boolOr(got, "withDecryption", false) {
 		t.Errorf("getParameter = %v", got)
 	}
@@ -404,15 +406,17 @@ func TestEC2Reads(t *testing.T) {
 
 // TestLauncherParameters: tests/e2e/lab/moto/motoserver.py preloads every parameter of
 // tests/e2e/lab/moto/eks-ami-parameters.json into moto's SSM (GetParameter reads them, in any
-// region), AL2 only through 1.32, each naming an AMI moto's EC2 has, of the path's architecture.
+// region), AL2 only through 1.32, each naming an image of its own that moto's EC2 has (the table's
+// images, added by the launcher), of the path's architecture.
 func TestLauncherParameters(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(repoRoot(), "tests", "e2e", "lab", "moto", "eks-ami-parameters.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var table struct {
-		Comment    []string                             `json:"_comment"`
-		Parameters []struct{ Name, Value, Type string } `json:"parameters"`
+		Comment    []string                               `json:"_comment"`
+		Parameters []struct{ Name, Value, Type string }   `json:"parameters"`
+		Images     []struct{ ImageId, Base, Name string } `json:"images"`
 	}
 	if err := json.Unmarshal(data, &table); err != nil || len(table.Comment) == 0 || !strings.Contains(strings.Join(table.Comment, " "), "stand-in") {
 		t.Fatalf("the table: %v (%d comment lines)", err, len(table.Comment))
@@ -457,8 +461,19 @@ func TestLauncherParameters(t *testing.T) {
 			Platform     string `xml:"platform"`
 		} `xml:"imagesSet>item"`
 	}
-	if err := moto().ec2.call(ctx, "DescribeImages", url.Values{"ImageId.1": {"ami-ekslinux"}, "ImageId.2": {"ami-ekswin"}, "ImageId.3": {"ami-0e9271c829888680e"},
-		"ImageId.4": {"ami-076f415166b04f5fe"}}, &images); err != nil {
+	ids := url.Values{}
+	seen := map[string]string{}
+	for i, param := range table.Parameters {
+		ids.Set(fmt.Sprintf("ImageId.%d", i+1), param.Value)
+		if other, ok := seen[param.Value]; ok {
+			t.Errorf("%s and %s name the same image %s: each path has its own, as on AWS", other, param.Name, param.Value)
+		}
+		seen[param.Value] = param.Name
+	}
+	if len(table.Images) != len(table.Parameters) {
+		t.Errorf("%d images for %d parameters", len(table.Images), len(table.Parameters))
+	}
+	if err := moto().ec2.call(ctx, "DescribeImages", ids, &images); err != nil {
 		t.Fatal(err)
 	}
 	arch := map[string]string{}
