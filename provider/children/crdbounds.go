@@ -54,7 +54,7 @@ func (b *builder) checkBounds(kind catalog.ApiKind, pool bool, name, class strin
 	var errs []error
 	for _, v := range bounds.Spec.Check(body, notKnownYet) {
 		path := inputPath(b.plan.ObjectPath(pool, name), b.plan.ObjectPath(false, class), kind.Kind, v.Path)
-		errs = append(errs, field.Invalidf(path, "%s: the API server would refuse the %s at `up`, after the IAM and the Helm releases were made (%s of the %s CRD, %s; Karpenter %s's %s)",
+		errs = append(errs, field.Invalidf(path, "%s: the API server would refuse the %s at `up` (%s in the %s CRD, %s, of %s: %s)",
 			v.Message, kind.Kind, v.CRDPath(), kind.Kind, kind.ApiVersion, boundsRelease(bounds), bounds.Source))
 	}
 	return errors.Join(errs...)
@@ -65,7 +65,7 @@ func boundsRelease(s *catalog.SpecBounds) string {
 	if s.AutoMode {
 		return "EKS Auto Mode"
 	}
-	return s.Version
+	return "Karpenter " + s.Version
 }
 
 // notKnownYet: a value a preview does not know (an output, or a placeholder: inputs/unknown.go).
