@@ -76,7 +76,8 @@ func checkControllerIdentity(t *testing.T, w *karpenterWorld, role string) {
 // name or in another namespace is refused by the role's trust policy, naming the sub claim; a
 // token for another audience is refused by the OIDC provider, and — once the provider lists that
 // audience too — by the trust policy's aud condition, naming the aud claim; the controller's own
-// token with its payload changed after signing is refused as invalid. Each through the same
+// token is refused when the account has no OIDC provider of its issuer, and with its payload
+// changed after signing. Each through the same
 // endpoint the controller uses, with a real token of the API server. (Tokens signed by another
 // key, for another issuer or expired: lab's TestTokenChecksRefuseForgedForeignAndExpiredTokens.)
 func checkTrustPolicyBites(t *testing.T, w *karpenterWorld, role string) {
@@ -126,6 +127,14 @@ func checkTrustPolicyBites(t *testing.T, w *karpenterWorld, role string) {
 		t.Logf("audience %s past the provider's client list refused: %v", otherAudience, err)
 	}
 
+	// Without the OIDC provider of the token's issuer in the account, STS refuses the token.
+	restore = withoutProvider(t, w, oidcProviderOf(t, w))
+	err = assume("kube-system", "karpenter", lab.IRSADefaultAudience)
+	restore()
+	if err == nil || !strings.Contains(err.Error(), "InvalidIdentityToken") || !strings.Contains(err.Error(), "No OpenIDConnect provider found") {
+		t.Errorf("the controller's token with no OIDC provider of its issuer: %v, want InvalidIdentityToken naming the missing provider", err)
+	}
+
 	// The controller's own token, its payload changed after signing.
 	parts := strings.Split(accountToken(t, w, "kube-system", "karpenter", lab.IRSADefaultAudience), ".")
 	payload, err := base64.RawURLEncoding.DecodeString(parts[1])
@@ -146,31 +155,64 @@ func checkTrustPolicyBites(t *testing.T, w *karpenterWorld, role string) {
 // thumbprints and tags), and returns what makes it again as it was.
 func withClientID(t *testing.T, w *karpenterWorld, arn, clientID string) (restore func()) {
 	t.Helper()
-	ctx := context.Background()
+	p := readProvider(t, w, arn)
+	p.remake(t, append(slices.Clone(p.ClientIDList), clientID))
+	return func() { p.remake(t, p.ClientIDList) }
+}
+
+// withoutProvider deletes the OIDC provider, and returns what makes it again as it was.
+func withoutProvider(t *testing.T, w *karpenterWorld, arn string) (restore func()) {
+	t.Helper()
+	p := readProvider(t, w, arn)
+	p.delete(t)
+	return func() { p.create(t, p.ClientIDList) }
+}
+
+// oidcProvider is an OIDC provider as moto holds it, with what makes it again.
+type oidcProvider struct {
+	*iam.GetOpenIDConnectProviderOutput
+	arn string
+	iam *iam.Client
+}
+
+func readProvider(t *testing.T, w *karpenterWorld, arn string) oidcProvider {
+	t.Helper()
 	iamc := iam.NewFromConfig(w.AWS)
-	got, err := iamc.GetOpenIDConnectProvider(ctx, &iam.GetOpenIDConnectProviderInput{OpenIDConnectProviderArn: aws.String(arn)})
+	got, err := iamc.GetOpenIDConnectProvider(context.Background(), &iam.GetOpenIDConnectProviderInput{OpenIDConnectProviderArn: aws.String(arn)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	remake := func(clients []string) {
-		if _, err := iamc.DeleteOpenIDConnectProvider(ctx, &iam.DeleteOpenIDConnectProviderInput{OpenIDConnectProviderArn: aws.String(arn)}); err != nil {
-			t.Fatal(err)
-		}
-		url := aws.ToString(got.Url)
-		if !strings.HasPrefix(url, "https://") {
-			url = "https://" + url
-		}
-		out, err := iamc.CreateOpenIDConnectProvider(ctx, &iam.CreateOpenIDConnectProviderInput{Url: aws.String(url),
-			ClientIDList: clients, ThumbprintList: got.ThumbprintList, Tags: got.Tags})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if aws.ToString(out.OpenIDConnectProviderArn) != arn {
-			t.Fatalf("the OIDC provider made again is %s, not %s", aws.ToString(out.OpenIDConnectProviderArn), arn)
-		}
+	return oidcProvider{GetOpenIDConnectProviderOutput: got, arn: arn, iam: iamc}
+}
+
+func (p oidcProvider) delete(t *testing.T) {
+	t.Helper()
+	if _, err := p.iam.DeleteOpenIDConnectProvider(context.Background(), &iam.DeleteOpenIDConnectProviderInput{OpenIDConnectProviderArn: aws.String(p.arn)}); err != nil {
+		t.Fatal(err)
 	}
-	remake(append(slices.Clone(got.ClientIDList), clientID))
-	return func() { remake(got.ClientIDList) }
+}
+
+// create makes the provider with clients (same URL, thumbprints and tags; the ARN is the URL's).
+func (p oidcProvider) create(t *testing.T, clients []string) {
+	t.Helper()
+	url := aws.ToString(p.Url)
+	if !strings.HasPrefix(url, "https://") {
+		url = "https://" + url
+	}
+	out, err := p.iam.CreateOpenIDConnectProvider(context.Background(), &iam.CreateOpenIDConnectProviderInput{Url: aws.String(url),
+		ClientIDList: clients, ThumbprintList: p.ThumbprintList, Tags: p.Tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if aws.ToString(out.OpenIDConnectProviderArn) != p.arn {
+		t.Fatalf("the OIDC provider made again is %s, not %s", aws.ToString(out.OpenIDConnectProviderArn), p.arn)
+	}
+}
+
+func (p oidcProvider) remake(t *testing.T, clients []string) {
+	t.Helper()
+	p.delete(t)
+	p.create(t, clients)
 }
 
 // oidcProviderOf is the ARN of the world's one IAM OIDC provider (the program's, for the cluster).
