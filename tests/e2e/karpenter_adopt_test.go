@@ -325,11 +325,7 @@ func TestKarpenterAdoption(t *testing.T) {
 	}
 
 	t.Run("destroy with the node running leaves nothing running", func(t *testing.T) {
-		w.Engine.Timeout = 4 * time.Minute
-		defer func() { w.Engine.Timeout = 0 }()
-		if stdout, stderr, err := w.run(t, "destroy", "--yes", "--non-interactive", "--skip-preview"); err != nil {
-			t.Errorf("pulumi destroy: %v\n%s\n%s", err, lastLines(stdout, 30), stderr)
-		}
+		w.destroyWithNodes(t)
 		// Kept by design: the hand-over of the CRDs (the release deleted the CRDs themselves) and
 		// the node role's aws-auth mapping (nodeAccess: awsAuth until the program grew: it stayed
 		// when the program moved to access entries).

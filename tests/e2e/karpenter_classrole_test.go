@@ -98,10 +98,8 @@ nodePools:
 	}
 
 	t.Run("destroy leaves nothing running and the class's role as it was", func(t *testing.T) {
-		w.Engine.Timeout = 4 * time.Minute
-		defer func() { w.Engine.Timeout = 0 }()
-		if stdout, stderr, err := w.run(t, "destroy", "--yes", "--non-interactive", "--skip-preview"); err != nil {
-			t.Fatalf("pulumi destroy: %v\n%s\n%s", err, lastLines(stdout, 30), stderr)
+		if !w.destroyWithNodes(t) {
+			t.FailNow()
 		}
 		if _, err := iamc.GetRole(ctx, &iam.GetRoleInput{RoleName: aws.String(classRole)}); err != nil {
 			t.Errorf("the class's role, made outside the stack, is gone after the destroy: %v", err)

@@ -219,13 +219,7 @@ func TestKarpenter(t *testing.T) {
 	t.Run("destroy with a node running leaves nothing running", func(t *testing.T) {
 		w.scale(t, 2)
 		running := w.workloadOn(t, 2, 3*time.Minute)
-		// Bounded: a destroy that deleted the controller first would wait forever on the
-		// EC2NodeClass's finalizer. The checks below then say what was left behind.
-		w.Engine.Timeout = 4 * time.Minute
-		defer func() { w.Engine.Timeout = 0 }()
-		if stdout, stderr, err := w.run(t, "destroy", "--yes", "--non-interactive", "--skip-preview"); err != nil {
-			t.Errorf("pulumi destroy: %v\n%s\n%s", err, lastLines(stdout, 30), stderr)
-		}
+		w.destroyWithNodes(t)
 		checkKarpenterDestroy(t, w, running)
 	})
 

@@ -110,11 +110,7 @@ func TestKarpenterUpgrade(t *testing.T) {
 	}
 
 	t.Run("destroy with the node running leaves nothing running", func(t *testing.T) {
-		w.Engine.Timeout = 4 * time.Minute
-		defer func() { w.Engine.Timeout = 0 }()
-		if stdout, stderr, err := w.run(t, "destroy", "--yes", "--non-interactive", "--skip-preview"); err != nil {
-			t.Errorf("pulumi destroy: %v\n%s\n%s", err, lastLines(stdout, 30), stderr)
-		}
+		w.destroyWithNodes(t)
 		checkKarpenterDestroy(t, w, node)
 	})
 

@@ -171,6 +171,21 @@ func (w *karpenterWorld) workloadOn(t *testing.T, replicas int, timeout time.Dur
 
 var ec2NodeClassGVR = schema.GroupVersionResource{Group: "karpenter.k8s.aws", Version: "v1", Resource: "ec2nodeclasses"}
 
+// destroyWithNodes runs `pulumi destroy` on a stack with Karpenter's nodes running, bounded: a
+// destroy that deleted the controller first would wait forever on the EC2NodeClass's finalizer,
+// and the checks after it then say what was left behind. It reports a failed destroy (its output's
+// tail) and says whether it succeeded.
+func (w *karpenterWorld) destroyWithNodes(t *testing.T) bool {
+	t.Helper()
+	w.Engine.Timeout = 4 * time.Minute
+	defer func() { w.Engine.Timeout = 0 }()
+	stdout, stderr, err := w.run(t, "destroy", "--yes", "--non-interactive", "--skip-preview")
+	if err != nil {
+		t.Errorf("pulumi destroy: %v\n%s\n%s", err, lastLines(stdout, 30), stderr)
+	}
+	return err == nil
+}
+
 // lastLines are the last n lines of s.
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
