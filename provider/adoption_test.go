@@ -393,6 +393,34 @@ func TestAdoptionAttachesTheNodePoliciesTheRoleLacks(t *testing.T) {
 		`adopt.nodeRolePolicies[0]: "arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy" is not an IAM policy name`)
 }
 
+// terraform-aws-modules' module makes one controller policy: adopted under node-lifecycle, its
+// update narrows it to that share, and the template's other five do not exist, so they are
+// created. IAM applies each change at once: the narrowing waits until the five are attached, so
+// the controller never runs with less than it needs. An install that has every policy (the
+// guide's) imports them with no such wait.
+func TestAdoptionNarrowsAPolicyOnlyOnceTheOthersAreAttached(t *testing.T) {
+	tf := "KarpenterController-20261129100000000000000001"
+	var absent []string
+	for _, key := range []string{"node-lifecycle", "iam-integration", "eks-integration", "interruption", "resource-discovery", "zonal-shift"} {
+		absent = append(absent, `"`+catalog.TemplatePolicyName(key, "demo")+`"`)
+	}
+	r := renderArgs(t, mergeArgs(t, withAdopt(t, adoptGettingStarted, `{"controllerPolicyNames":{"node-lifecycle":"`+tf+`"}}`),
+		`{"cluster":{"absent":[`+strings.Join(absent, ",")+`]}}`))
+	narrowed := r.get("karpenter-controller-node-lifecycle")
+	assert.Equal(t, "arn:aws:iam::123456789012:policy/"+tf, narrowed.ImportID)
+	for _, key := range []string{"iam-integration", "eks-integration", "interruption", "resource-discovery", "zonal-shift"} {
+		assert.Empty(t, r.get("karpenter-controller-"+key).ImportID, "%s: the install lacks it", key)
+		assert.Contains(t, narrowed.DependsOn, "karpenter-controller-"+key+"-attach", "the narrowing waits for %s's attachment", key)
+	}
+	for _, res := range renderArgs(t, adoptGettingStarted).Resources {
+		if strings.HasPrefix(res.Name, "karpenter-controller-") && res.Type == "aws:iam/policy:Policy" {
+			for _, dep := range res.DependsOn {
+				assert.NotContains(t, dep, "-attach", "%s: every policy of the guide's install is imported, none waits", res.Name)
+			}
+		}
+	}
+}
+
 // After the adopting `up`, adopt is inert: that `up` described the install's roles as this
 // component's, so the same program without adopt resumes the adoption — the install's names, the
 // same imports, the interruption rules' names (CloudFormation's, which only adopt gave) kept as

@@ -100,23 +100,48 @@ func (b *builder) createControllerIAM(node nodeIAM, queueArn string) (controller
 			return docs, nil
 		}).(pulumi.StringMapOutput)
 
-	var policyArns pulumi.StringArray
+	// An adopted policy may hold more than its share: terraform-aws-modules' one controller
+	// policy, adopted under node-lifecycle, is narrowed to that share by its update. IAM applies
+	// both at once, so the policies the install lacks are created and attached first and the
+	// adopted ones wait for them: the controller never runs with less than it needs. (Where all
+	// are adopted, or none, the order is the layout's.)
+	type controllerPolicy struct {
+		catalog.ControllerPolicy
+		name    string
+		adopted bool
+	}
+	var created, adoptedPolicies []controllerPolicy
 	for _, p := range policies {
 		name, adoptedPolicy := b.adoptedName(func() string { return b.plan.Adopt.ControllerPolicies[p.Key] }, "-controller-"+p.Key)
-		arn := b.iamArn(name, adoptedPolicy, b.aws.PolicyArn)
+		if adoptedPolicy {
+			adoptedPolicies = append(adoptedPolicies, controllerPolicy{p, name, true})
+		} else {
+			created = append(created, controllerPolicy{p, name, false})
+		}
+	}
+	var policyArns pulumi.StringArray
+	var attachedFirst []pulumi.Resource
+	for _, p := range append(created, adoptedPolicies...) {
+		arn := b.iamArn(p.name, p.adopted, b.aws.PolicyArn)
+		opts := b.adoptingIf(p.adopted, arn, "description", "path") // IAM cannot change a policy's description or path: the install's are kept.
+		if p.adopted && len(attachedFirst) > 0 {
+			opts = append(opts, pulumi.DependsOn(attachedFirst))
+		}
 		policy, err := b.newChild(iamPolicy, "-controller-"+p.Key, pulumi.Map{
-			"name":        pulumi.String(name),
+			"name":        pulumi.String(p.name),
 			"description": b.describe("controller policy: " + p.Description),
 			"policy":      documents.MapIndex(pulumi.String(p.Key)),
 			"tags":        b.plan.Deferred.Tags,
-			// IAM cannot change a policy's description or path: the install's are kept.
-		}, b.adoptingIf(adoptedPolicy, arn, "description", "path")...)
+		}, opts...)
 		if err != nil {
 			return controllerIAM{}, err
 		}
-		attachment := b.adoptingIf(adopted && adoptedPolicy, attachmentID(roleName, arn))
+		attachment := b.adoptingIf(adopted && p.adopted, attachmentID(roleName, arn))
 		if err := b.attach(&out, role, "-controller-"+p.Key+"-attach", policy.Arn, attachment...); err != nil {
 			return controllerIAM{}, err
+		}
+		if !p.adopted {
+			attachedFirst = append(attachedFirst, out.resources[len(out.resources)-1])
 		}
 		policyArns = append(policyArns, policy.Arn)
 		out.resources = append(out.resources, policy)

@@ -146,51 +146,12 @@ func TestKarpenterAdoption(t *testing.T) {
 
 	t.Run("the preview imports the install and creates only what it lacks", func(t *testing.T) {
 		w.programWith(program(from, true))
-		p := w.preview(t)
-		if errs := p.errors(); len(errs) > 0 {
-			t.Fatalf("preview errors: %v", errs)
-		}
-		byOp := map[string][]string{}
-		for _, s := range p.Steps {
-			byOp[s.Op] = append(byOp[s.Op], urnName(s.URN))
-			if len(s.ReplaceReasons) > 0 {
-				t.Errorf("%s would be replaced: %v", urnName(s.URN), s.ReplaceReasons)
-			}
-			if s.Op == "update" {
-				// What the install has differently (descriptions, the component's values): in place.
-				t.Logf("%s is updated: %v", urnName(s.URN), s.DiffReasons)
-			}
-		}
-		for op := range byOp {
-			sort.Strings(byOp[op])
-		}
-		t.Logf("preview: %v", byOp)
 		// What the getting-started install lacks: the component, the CRD release with the
 		// hand-over of its CRDs, and the aws-auth patch (the mapping exists: the patch keeps it).
 		// The 1.x template has no instance profile, and the program (docs/migrating.md's) asks
 		// for none.
-		created := map[string]bool{"karpenter": true, "karpenter-crd-release": true, "karpenter-aws-auth": true}
-		for _, crd := range mustRelease(t, from).CrdNames() {
-			created["karpenter-crd-owner-"+crd] = true
-		}
-		for _, name := range byOp["create"] {
-			if !created[name] {
-				t.Errorf("the preview creates %s, which the install has", name)
-			}
-		}
-		for op, names := range byOp {
-			switch op {
-			case "create", "import", "update", "read", "same":
-			default:
-				t.Errorf("the preview would %s %v", op, names)
-			}
-		}
-		for _, want := range []string{"karpenter-node", "karpenter-controller", "karpenter-interruption", "karpenter-release",
-			"karpenter-nodepool-default", "karpenter-nodeclass-default", "karpenter-pod-identity"} {
-			if !slices.Contains(byOp["import"], want) {
-				t.Errorf("the preview does not import %s: %v", want, byOp)
-			}
-		}
+		checkAdoptingPreview(t, w, from, []string{"karpenter-aws-auth"}, "karpenter-node", "karpenter-controller", "karpenter-interruption",
+			"karpenter-release", "karpenter-nodepool-default", "karpenter-nodeclass-default", "karpenter-pod-identity")
 	})
 	if t.Failed() {
 		return

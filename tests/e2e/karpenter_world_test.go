@@ -87,18 +87,25 @@ func (w *karpenterWorld) waitController(t *testing.T, timeout time.Duration, ver
 }
 
 // m5LargeWorkload runs the workload's two pods, asking for an m5.large, on a node the controller
+// launches, and returns the node and its NodeClaim (workloadOfType).
+func (w *karpenterWorld) m5LargeWorkload(t *testing.T) (node lab.Instance, claim string) {
+	t.Helper()
+	return w.workloadOfType(t, "m5.large")
+}
+
+// workloadOfType runs the workload's two pods, asking for instanceType, on a node the controller
 // launches, and returns the node and its NodeClaim. One instance type: a pool that consolidates
 // replaces an underutilized node with a cheaper type after a minute, and moto's CreateFleet
 // launches whichever override comes first rather than the cheapest, as AWS's lowest-price
 // strategy would — a node of a dearer type would be replaced for a reason that is moto's.
-func (w *karpenterWorld) m5LargeWorkload(t *testing.T) (node lab.Instance, claim string) {
+func (w *karpenterWorld) workloadOfType(t *testing.T, instanceType string) (node lab.Instance, claim string) {
 	t.Helper()
-	if err := lab.ScaleWorkloadOn(context.Background(), w.cs, 2, map[string]string{"node.kubernetes.io/instance-type": "m5.large"}); err != nil {
+	if err := lab.ScaleWorkloadOn(context.Background(), w.cs, 2, map[string]string{"node.kubernetes.io/instance-type": instanceType}); err != nil {
 		t.Fatal(err)
 	}
 	node = w.workloadOn(t, 2, 3*time.Minute)
-	if node.Type != "m5.large" {
-		t.Fatalf("the workload runs on %s (%s), want an m5.large (its pods ask for one)", node.ID, node.Type)
+	if node.Type != instanceType {
+		t.Fatalf("the workload runs on %s (%s), want an %s (its pods ask for one)", node.ID, node.Type, instanceType)
 	}
 	for name, id := range w.claims(t) {
 		if id == node.ID {

@@ -396,7 +396,11 @@ func podEnv(ctx context.Context, cs *kubernetes.Clientset, pod *corev1.Pod, cont
 			}
 			env[e.Name] = v
 		case from.ResourceFieldRef != nil:
-			v, err := containerResource(c, from.ResourceFieldRef)
+			node, err := cs.CoreV1().Nodes().Get(ctx, pod.Spec.NodeName, metav1.GetOptions{})
+			if err != nil {
+				return nil, fmt.Errorf("env %s: the pod's node: %w", e.Name, err)
+			}
+			v, err := containerResource(c, from.ResourceFieldRef, node.Status.Allocatable)
 			if err != nil {
 				return nil, fmt.Errorf("env %s: %w", e.Name, err)
 			}
@@ -440,9 +444,13 @@ func podField(pod *corev1.Pod, path string) (string, error) {
 
 // containerResource is a resourceFieldRef: the container's request or limit, divided by the
 // divisor (1 by default) and rounded up, as the kubelet exposes it.
-func containerResource(c *corev1.Container, ref *corev1.ResourceFieldSelector) (string, error) {
+// containerResource is a resourceFieldRef's value as the kubelet gives it (Kubernetes'
+// ExtractResourceValueByContainerNameAndNodeAllocatable): a limit the container does not set is
+// the node's allocatable amount, a request it does not set is 0 (Karpenter takes a CPU_REQUESTS
+// of 0 as 1000m), the value divided by the divisor (default 1) and rounded up.
+func containerResource(c *corev1.Container, ref *corev1.ResourceFieldSelector, allocatable corev1.ResourceList) (string, error) {
 	kind, name, ok := strings.Cut(ref.Resource, ".")
-	if !ok {
+	if !ok || kind != "requests" && kind != "limits" {
 		return "", fmt.Errorf("resourceFieldRef %s", ref.Resource)
 	}
 	list := c.Resources.Requests
@@ -450,8 +458,11 @@ func containerResource(c *corev1.Container, ref *corev1.ResourceFieldSelector) (
 		list = c.Resources.Limits
 	}
 	q, ok := list[corev1.ResourceName(name)]
+	if !ok && kind == "limits" {
+		q, ok = allocatable[corev1.ResourceName(name)]
+	}
 	if !ok {
-		return "", fmt.Errorf("the container sets no %s", ref.Resource)
+		q = resource.Quantity{}
 	}
 	divisor := ref.Divisor
 	if divisor.IsZero() {

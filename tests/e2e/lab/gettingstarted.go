@@ -219,12 +219,7 @@ func (w *World) eksctlIdentity(ctx context.Context, g *GettingStarted, names cat
 	}
 	g.PodIdentityAssociationID = "a-" + strings.ToLower(randomHex(17)) // EKS: a- and 17 lower-case letters and digits
 	err := w.withStandInEKS(func(tables map[string]map[string]map[string]any) {
-		tables["addons"][g.Cluster+":"+podIdentityAddon] = map[string]any{
-			"addonName": podIdentityAddon, "addonVersion": "v1.3.10-eksbuild.2", "clusterName": g.Cluster,
-			"arn":       fmt.Sprintf("arn:aws:eks:%s:%s:addon/%s/%s/%s", Region, MotoAccount, g.Cluster, podIdentityAddon, randomHex(8)),
-			"createdAt": "2026-11-01T00:00:00Z", "modifiedAt": "2026-11-01T00:00:00Z", "configurationValues": "",
-			"tags": map[string]any{}, "tagsAll": map[string]any{},
-		}
+		tables["addons"][g.Cluster+":"+podIdentityAddon] = podIdentityAgentRecord(g.Cluster)
 		tables["podIdentityAssociations"][g.PodIdentityAssociationID] = map[string]any{
 			"associationArn": fmt.Sprintf("arn:aws:eks:%s:%s:podidentityassociation/%s/%s", Region, MotoAccount, g.Cluster, g.PodIdentityAssociationID),
 			"associationId":  g.PodIdentityAssociationID, "clusterName": g.Cluster, "namespace": "kube-system",
@@ -249,6 +244,17 @@ func (w *World) eksctlIdentity(ctx context.Context, g *GettingStarted, names cat
 		return fmt.Errorf("aws-auth: %w", err)
 	}
 	return nil
+}
+
+// podIdentityAgentRecord is the eks-pod-identity-agent add-on of cluster as the aws stand-in's EKS
+// record holds an add-on (what EKS's DescribeAddon answers).
+func podIdentityAgentRecord(cluster string) map[string]any {
+	return map[string]any{
+		"addonName": podIdentityAddon, "addonVersion": "v1.3.10-eksbuild.2", "clusterName": cluster,
+		"arn":       fmt.Sprintf("arn:aws:eks:%s:%s:addon/%s/%s/%s", Region, MotoAccount, cluster, podIdentityAddon, randomHex(8)),
+		"createdAt": "2026-11-01T00:00:00Z", "modifiedAt": "2026-11-01T00:00:00Z", "configurationValues": "",
+		"tags": map[string]any{}, "tagsAll": map[string]any{},
+	}
 }
 
 // withStandInEKS changes the aws stand-in's EKS record (tables by name: accessEntries, addons,
@@ -392,11 +398,16 @@ spec:
         karpenter.sh/discovery: "%[1]s"
 `
 
-// applyGettingStartedPool is the guide's `kubectl apply` of its pool and class: kubectl's
-// client-side apply creates each object with the configuration it applied in the
-// last-applied-configuration annotation, under its field manager (kubectl-client-side-apply).
+// applyGettingStartedPool is the guide's `kubectl apply` of its pool and class.
 func (w *World) applyGettingStartedPool(ctx context.Context, g *GettingStarted, names catalog.GettingStarted) error {
-	for _, doc := range strings.Split(fmt.Sprintf(gettingStartedPool, g.Cluster, names.NodeRole), "\n---\n") {
+	return w.kubectlApply(ctx, fmt.Sprintf(gettingStartedPool, g.Cluster, names.NodeRole))
+}
+
+// kubectlApply creates each object of a multi-document manifest as `kubectl apply` does the
+// first time: kubectl's client-side apply creates it with the configuration it applied in the
+// last-applied-configuration annotation, under its field manager (kubectl-client-side-apply).
+func (w *World) kubectlApply(ctx context.Context, manifest string) error {
+	for _, doc := range strings.Split(manifest, "\n---\n") {
 		obj := &unstructured.Unstructured{}
 		if err := yaml.Unmarshal([]byte(doc), &obj.Object); err != nil {
 			return err
