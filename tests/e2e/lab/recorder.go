@@ -26,6 +26,7 @@ import (
 type AWSCall struct {
 	Time    time.Time
 	Service string // the SigV4 signing name: ec2, iam, sqs, eks, pricing, ssm, sts...
+	Region  string // the region the call is signed for
 	Action  string // the API operation: CreateFleet, ReceiveMessage, DescribeCluster...
 	// Params are the request's parameters: the form of a query-protocol call (EC2, IAM), the
 	// JSON body of a JSON-protocol call (SQS, pricing, SSM), the path parameters of a REST call
@@ -114,7 +115,8 @@ func (c AWSCall) IAMAction() string {
 // forwards every request and records the call, so the test can say which AWS calls Karpenter
 // made, with which credentials, and check each against the component's controller policies. It
 // does STS's checks of a web identity assumption, which moto skips (identity.go), and answers a
-// refused one as STS does; and it answers as each cluster's Pod Identity agent (podidentity.go). It also makes up for two gaps of moto 5.2.5 that would otherwise send
+// refused one as STS does; and it answers as each cluster's Pod Identity agent (podidentity.go),
+// and EC2's catalog calls from what moto answered before (catalogcache.go). It also makes up for two gaps of moto 5.2.5 that would otherwise send
 // Karpenter down paths real AWS never takes (see fixups.go); each fix-up is recorded (FixUps).
 type AWSRecorder struct {
 	URL      string // http://127.0.0.1:<port>
@@ -159,7 +161,10 @@ func startAWSRecorder(target string, cfg aws.Config, cs *kubernetes.Clientset, e
 		case c.Service == "sqs" && c.Action == "ReceiveMessage":
 			return noteReceived(resp, c)
 		}
-		return r.fixUp(resp, c)
+		if err := r.fixUp(resp, c); err != nil {
+			return err
+		}
+		return keepCatalogAnswer(resp, catalogKey(c))
 	}
 	r.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if strings.HasPrefix(req.URL.Path, podIdentityAgentPrefix) {
@@ -189,6 +194,10 @@ func startAWSRecorder(target string, cfg aws.Config, cs *kubernetes.Clientset, e
 			}
 		}
 		r.preflight(req.Context(), c)
+		if answerFromCatalogCache(w, catalogKey(c)) {
+			record(http.StatusOK)
+			return
+		}
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		proxy.ServeHTTP(rec, req.WithContext(context.WithValue(req.Context(), callKey{}, c)))
 		record(rec.status)
@@ -214,7 +223,7 @@ func (s *statusRecorder) Flush() {
 	}
 }
 
-var signingScope = regexp.MustCompile(`Credential=([^/]+)/[0-9]+/[^/]+/([^/]+)/aws4_request`)
+var signingScope = regexp.MustCompile(`Credential=([^/]+)/[0-9]+/([^/]+)/([^/]+)/aws4_request`)
 
 // eksRoutes are the EKS REST operations by method and path.
 var eksRoutes = []struct {
@@ -230,7 +239,7 @@ var eksRoutes = []struct {
 func parseCall(req *http.Request, body []byte) *AWSCall {
 	c := &AWSCall{Params: url.Values{}}
 	if m := signingScope.FindStringSubmatch(req.Header.Get("Authorization")); m != nil {
-		c.AccessKey, c.Service = m[1], m[2]
+		c.AccessKey, c.Region, c.Service = m[1], m[2], m[3]
 	}
 	switch target := req.Header.Get("X-Amz-Target"); {
 	case target != "": // JSON protocols: AmazonSQS.ReceiveMessage, AWSPriceListService.GetProducts

@@ -402,7 +402,7 @@ func Parts(tools Tools) []string {
 		fmt.Sprintf("real: the Karpenter controllers %s (core v1.15.0) and %s (its code on the first's dependencies), beside their pods, in TestKarpenter*, make demo", KarpenterVersion, KarpenterPreviousVersion),
 		fmt.Sprintf("stand-in: kwok %s for the kubelets (no container runs); the registrar for the kubelets of Karpenter's instances", harness.KwokVersion),
 		fmt.Sprintf("stand-in: pulumi-resource-aws %s (tests/e2e/standin/aws-provider-on-moto) against moto %s; EKS access entries, add-ons, pod identity in its record", AWSVersion, tools.MotoVersion),
-		"stand-in: moto's EC2 launch and IAM listing gaps filled for the controller (fixups.go); the EKS cluster the program makes is moto's and the stand-in's record, its control plane the world's API server",
+		"stand-in: moto's EC2 launch and IAM listing gaps filled for the controller (fixups.go), EC2's catalog answers kept across worlds (catalogcache.go); the EKS cluster the program makes is moto's and the stand-in's record, its control plane the world's API server",
 		"real: the controller's identities — its service account's token and the chart's RBAC; IRSA's web identity token, issued by the API server as the cluster's OIDC issuer, or EKS Pod Identity's; the SDK's credential providers",
 		"stand-in: STS's and EKS Auth's checks of those tokens and of the role's trust policy (the recorder, with the IAM simulator), moto's STS giving the credentials; the node's Pod Identity agent",
 	}
