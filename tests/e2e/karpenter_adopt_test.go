@@ -177,15 +177,7 @@ func TestKarpenterAdoption(t *testing.T) {
 		if got := str(w.outputs(t)["controllerRoleArn"]); got != controllerRole {
 			t.Errorf("controllerRoleArn %s, want the install's %s", got, controllerRole)
 		}
-		for _, crd := range mustRelease(t, from).CrdNames() {
-			obj, err := w.Cluster.CRD(ctx, crd)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := obj.GetAnnotations()[catalog.HelmReleaseNameAnnotation]; got != "karpenter-crd" {
-				t.Errorf("CRD %s belongs to release %q, want karpenter-crd", crd, got)
-			}
-		}
+		checkCRDsHandedOver(t, w, from)
 		if r := w.release(t, "karpenter-crd"); r.Status != "deployed" || r.Chart != from {
 			t.Errorf("karpenter-crd release: %+v", r)
 		}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 )
@@ -72,6 +73,22 @@ func denials(t *testing.T, calls []lab.AWSCall, principal string, policies []lab
 		msgs = append(msgs, msg)
 	}
 	return msgs, requests, results
+}
+
+// callsAround splits recorded calls into those made before start, between start and end (an
+// `up`), and after end.
+func callsAround(calls []lab.AWSCall, start, end time.Time) (before, during, after []lab.AWSCall) {
+	for _, c := range calls {
+		switch {
+		case c.Time.Before(start):
+			before = append(before, c)
+		case c.Time.Before(end):
+			during = append(during, c)
+		default:
+			after = append(after, c)
+		}
+	}
+	return before, during, after
 }
 
 // permitted: the simulator allowed request q, or q is a dependent authorization AWS does not make

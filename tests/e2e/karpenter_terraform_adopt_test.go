@@ -32,7 +32,6 @@ func TestTerraformModuleAdoption(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	ctx := context.Background()
 	version := tf.Version
 
 	// docs/migrating.md's program for the module's install: the module's outputs in adopt.
@@ -70,15 +69,7 @@ func TestTerraformModuleAdoption(t *testing.T) {
 		if got := str(w.outputs(t)["controllerRoleArn"]); got != role {
 			t.Errorf("controllerRoleArn %s, want the module's %s", got, role)
 		}
-		for _, crd := range mustRelease(t, version).CrdNames() {
-			obj, err := w.Cluster.CRD(ctx, crd)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := obj.GetAnnotations()[catalog.HelmReleaseNameAnnotation]; got != "karpenter-crd" {
-				t.Errorf("CRD %s belongs to release %q, want karpenter-crd", crd, got)
-			}
-		}
+		checkCRDsHandedOver(t, w, version)
 	})
 	if t.Failed() {
 		return
@@ -92,17 +83,7 @@ func TestTerraformModuleAdoption(t *testing.T) {
 		checkControllerSessions(t, calls, role)
 		modulePolicies := terraformModulePolicies(t, tf)
 		components := controllerPolicies(t, w.world, role)
-		var before, during, after []lab.AWSCall
-		for _, c := range calls {
-			switch {
-			case c.Time.Before(upStart):
-				before = append(before, c)
-			case c.Time.Before(upEnd):
-				during = append(during, c)
-			default:
-				after = append(after, c)
-			}
-		}
+		before, during, after := callsAround(calls, upStart, upEnd)
 		for _, part := range []struct {
 			what     string
 			calls    []lab.AWSCall
@@ -311,6 +292,20 @@ func checkAdoptingPreview(t *testing.T, w *karpenterWorld, version string, extra
 	for _, want := range imported {
 		if !slices.Contains(byOp["import"], want) {
 			t.Errorf("the preview does not import %s: %v", want, byOp)
+		}
+	}
+}
+
+// checkCRDsHandedOver: every CRD of version belongs to the component's karpenter-crd release.
+func checkCRDsHandedOver(t *testing.T, w *karpenterWorld, version string) {
+	t.Helper()
+	for _, crd := range mustRelease(t, version).CrdNames() {
+		obj, err := w.Cluster.CRD(context.Background(), crd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := obj.GetAnnotations()[catalog.HelmReleaseNameAnnotation]; got != "karpenter-crd" {
+			t.Errorf("CRD %s belongs to release %q, want karpenter-crd", crd, got)
 		}
 	}
 }

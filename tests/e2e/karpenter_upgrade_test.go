@@ -119,17 +119,7 @@ func TestKarpenterUpgrade(t *testing.T) {
 	t.Run("every AWS call each controller made is allowed by the policies in force", func(t *testing.T) {
 		calls := w.recorder.Calls()
 		checkControllerSessions(t, calls, role)
-		var before, during, after []lab.AWSCall
-		for _, c := range calls {
-			switch {
-			case c.Time.Before(upgradeStart):
-				before = append(before, c)
-			case c.Time.Before(upgradeEnd):
-				during = append(during, c)
-			default:
-				after = append(after, c)
-			}
-		}
+		before, during, after := callsAround(calls, upgradeStart, upgradeEnd)
 		for _, part := range []struct {
 			calls    []lab.AWSCall
 			versions []string
