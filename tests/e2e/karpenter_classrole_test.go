@@ -25,10 +25,14 @@ const classRole = "team-a-nodes"
 // class's pool with that profile, and the node joins: the registrar lets a kubelet in only when
 // the cluster gives the role of its instance's profile access (lab/nodeaccess.go), as EKS's
 // authenticator does. Without that entry the node launches and never joins (its NodeClaim stays
-// unregistered). Then `destroy` leaves nothing running and the role as it was.
+// unregistered). The account has never used Spot: the component creates its Spot service-linked
+// role (createSpotServiceLinkedRole), which the pool's Spot launch needs. Then `destroy` leaves
+// nothing running, the role as it was and the service-linked role in place.
 func TestClassWithItsOwnRole(t *testing.T) {
 	t.Parallel()
-	w := newKarpenterWorld(t)
+	fresh := newWorld(t)
+	fresh.NoSpotHistory = true
+	w := withLoop(t, fresh)
 	ctx := context.Background()
 	iamc := iam.NewFromConfig(w.AWS)
 	if _, err := iamc.CreateRole(ctx, &iam.CreateRoleInput{RoleName: aws.String(classRole),
@@ -37,6 +41,7 @@ func TestClassWithItsOwnRole(t *testing.T) {
 	}
 	w.stack(`tags:
   team: platform
+createSpotServiceLinkedRole: true
 nodeClasses:
   - name: team-a
     role: ` + classRole + `
@@ -58,6 +63,9 @@ nodePools:
 
 	t.Run("the class's role gets an access entry and its node joins", func(t *testing.T) {
 		w.up(t)
+		if _, err := iamc.GetRole(ctx, &iam.GetRoleInput{RoleName: aws.String("AWSServiceRoleForEC2Spot")}); err != nil {
+			t.Errorf("no Spot service-linked role after `up` with createSpotServiceLinkedRole: %v", err)
+		}
 		entries := w.aws(t).AccessEntries
 		if !slices.ContainsFunc(entries, func(e string) bool { return strings.HasSuffix(e, ":role/"+classRole) }) {
 			t.Errorf("no access entry for the class's role %s after `up`: %v", classRole, entries)
@@ -104,10 +112,13 @@ nodePools:
 		if _, err := iamc.GetRole(ctx, &iam.GetRoleInput{RoleName: aws.String(classRole)}); err != nil {
 			t.Errorf("the class's role, made outside the stack, is gone after the destroy: %v", err)
 		}
+		if _, err := iamc.GetRole(ctx, &iam.GetRoleInput{RoleName: aws.String("AWSServiceRoleForEC2Spot")}); err != nil {
+			t.Errorf("the Spot service-linked role the component created is gone after the destroy (it is account-wide and kept): %v", err)
+		}
 		// The role is the user's: deleted by the user, then the account is as it started.
 		if _, err := iamc.DeleteRole(ctx, &iam.DeleteRoleInput{RoleName: aws.String(classRole)}); err != nil {
 			t.Fatal(err)
 		}
-		checkKarpenterDestroy(t, w, node)
+		checkKarpenterDestroy(t, w, node, "karpenter-spot-service-linked-role")
 	})
 }

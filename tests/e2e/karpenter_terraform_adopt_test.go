@@ -66,8 +66,14 @@ func TestTerraformModuleAdoption(t *testing.T) {
 	var upStart, upEnd time.Time
 	t.Run("up takes the install over with the node, its claim and the workload in place", func(t *testing.T) {
 		upStart, upEnd = upKeepingTheNode(t, w, node, claim)
-		if got := str(w.outputs(t)["controllerRoleArn"]); got != role {
+		out := w.outputs(t)
+		if got := str(out["controllerRoleArn"]); got != role {
 			t.Errorf("controllerRoleArn %s, want the module's %s", got, role)
+		}
+		// The module's policy, under its own path, found by name and kept where it is.
+		modulePolicy := "arn:aws:iam::" + lab.MotoAccount + ":policy" + lab.TerraformPolicyPath + tf.ControllerPolicyName
+		if arns, _ := out["controllerPolicyArns"].([]any); !slices.Contains(arns, any(modulePolicy)) {
+			t.Errorf("controllerPolicyArns %v, want the module's %s among them", arns, modulePolicy)
 		}
 		checkCRDsHandedOver(t, w, version)
 	})

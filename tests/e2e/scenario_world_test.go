@@ -36,6 +36,9 @@ func TestMain(m *testing.M) {
 	fmt.Fprintf(os.Stderr, "built the aws stand-in plugin in %s\n", time.Since(start).Round(100*time.Millisecond))
 	code := m.Run()
 	os.RemoveAll(dir)
+	if code == 0 {
+		code = deployerStatementsBite()
+	}
 	os.Exit(code)
 }
 
@@ -65,6 +68,7 @@ func newWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Close)
+	t.Cleanup(func() { checkDeployerCalls(t, w) })
 	t.Cleanup(func() {
 		if errs := w.Moto.Errors(); t.Failed() && errs != "" {
 			t.Logf("moto's tracebacks (%s):\n%s", w.Moto.Log, errs)

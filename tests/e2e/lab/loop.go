@@ -30,7 +30,8 @@ type Loop struct {
 }
 
 // StartLoop starts the loop in w, with the controller's files under dir. Close stops it. The
-// account has used Spot before (its Spot service-linked role exists): the loop's pool is Spot.
+// account has used Spot before (its Spot service-linked role exists: the loop's pool is Spot),
+// unless w.NoSpotHistory.
 // The EKS cluster the program makes reports the world's API server as its OIDC issuer (it signs
 // the controller's web identity tokens); a loop's world makes one cluster.
 func (w *World) StartLoop(dir string) (l *Loop, err error) {
@@ -42,8 +43,10 @@ func (w *World) StartLoop(dir string) (l *Loop, err error) {
 		}
 	}()
 	ctx := context.Background()
-	if err := w.SeedSpotServiceLinkedRole(ctx); err != nil {
-		return l, err
+	if !w.NoSpotHistory {
+		if err := w.SeedSpotServiceLinkedRole(ctx); err != nil {
+			return l, err
+		}
 	}
 	cs, err := kubernetes.NewForConfig(w.ControlPlane.Config)
 	if err != nil {

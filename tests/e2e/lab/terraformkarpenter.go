@@ -72,6 +72,9 @@ type TerraformKarpenter struct {
 	Values map[string]any
 }
 
+// TerraformPolicyPath is the path the world's module puts its controller policy under.
+const TerraformPolicyPath = "/karpenter/"
+
 // InstallTerraformKarpenter installs Karpenter version on cluster as TerraformKarpenter says.
 func (w *World) InstallTerraformKarpenter(ctx context.Context, cluster, version string) (*TerraformKarpenter, error) {
 	release, err := catalog.LookupRelease(version, false)
@@ -79,9 +82,13 @@ func (w *World) InstallTerraformKarpenter(ctx context.Context, cluster, version 
 		return nil, err
 	}
 	t := &TerraformKarpenter{Cluster: cluster, Version: version, RuleNames: map[string]string{}}
+	// The example's arguments (cluster_name, tags), and the controller policy under a path of its
+	// own (iam_policy_path, which the example leaves "/"), as a user may put it: an adoption finds
+	// it by name only.
 	m, err := loadTerraformModule(terraformKarpenterModule, "terraform-aws-modules-karpenter", map[string]cty.Value{
-		"cluster_name": cty.StringVal(cluster),
-		"tags":         cty.MapVal(map[string]cty.Value{"Environment": cty.StringVal("dev"), "Terraform": cty.StringVal("true")}),
+		"cluster_name":    cty.StringVal(cluster),
+		"tags":            cty.MapVal(map[string]cty.Value{"Environment": cty.StringVal("dev"), "Terraform": cty.StringVal("true")}),
+		"iam_policy_path": cty.StringVal(TerraformPolicyPath),
 	}, map[string]map[string]map[string]cty.Value{
 		"aws_region":            {"current": {"region": cty.StringVal(Region)}},
 		"aws_partition":         {"current": {"partition": cty.StringVal("aws")}},

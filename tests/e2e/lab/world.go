@@ -224,6 +224,9 @@ type World struct {
 	VPC *VPC
 	// Webhooks removes the admission webhook configurations no pod can serve (see webhooks.go).
 	Webhooks *WebhookRemover
+	// NoSpotHistory: StartLoop leaves the account without its Spot service-linked role, for a
+	// scenario whose component creates it (createSpotServiceLinkedRole).
+	NoSpotHistory bool
 
 	dir    string
 	cancel context.CancelFunc

@@ -213,6 +213,37 @@ func equalInput(spec prop, o, n resource.PropertyValue) bool {
 // replacement deletes the old object first, as pulumi-terraform-bridge's
 // nameRequiresDeleteBeforeReplace (pkg/tfbridge/schema.go) decides: the new object could not
 // be created under the same name while the old one exists.
+// inputDiff is one input a plan changes, as terraform plans it.
+type inputDiff struct {
+	key     string
+	replace bool
+}
+
+// diffInputs are the inputs whose change terraform would plan between the old inputs and the new
+// (state: the old outputs, for nested blocks' computed parts), sorted: what Diff reports and what
+// an Update's entry in the operation log names.
+func diffInputs(t *rtype, olds, news, state pmap) []inputDiff {
+	var out []inputDiff
+	for _, key := range unionKeys(olds, news) {
+		spec, ok := t.inputs[key]
+		if !ok { // __defaults, or an output (old engines send outputs as olds)
+			continue
+		}
+		k := resource.PropertyKey(key)
+		if spec.computed && !has(news, key) && !unknown(news[k]) {
+			continue // an Optional+Computed input left unset keeps what the provider computed
+		}
+		old := olds[k]
+		if spec.fields != nil {
+			old = withState(old, state[k])
+		}
+		if changed, replace := inputChange(spec, old, news[k]); changed {
+			out = append(out, inputDiff{key: key, replace: replace})
+		}
+	}
+	return out
+}
+
 func (p *provider) Diff(_ context.Context, req *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
 	t, err := p.typeOf(req.GetUrn())
 	if err != nil {
@@ -238,36 +269,20 @@ func (p *provider) Diff(_ context.Context, req *pulumirpc.DiffRequest) (*pulumir
 	resp := &pulumirpc.DiffResponse{
 		Changes: pulumirpc.DiffResponse_DIFF_NONE, DetailedDiff: map[string]*pulumirpc.PropertyDiff{}, HasDetailedDiff: true,
 	}
-	for _, key := range unionKeys(olds, news) {
-		spec, ok := t.inputs[key]
-		if !ok { // __defaults, or an output (old engines send outputs as olds)
-			continue
-		}
-		k := resource.PropertyKey(key)
-		if spec.computed && !has(news, key) && !unknown(news[k]) {
-			continue // an Optional+Computed input left unset keeps what the provider computed
-		}
-		old := olds[k]
-		if spec.fields != nil {
-			old = withState(old, state[k])
-		}
-		changed, replace := inputChange(spec, old, news[k])
-		if !changed {
-			continue
-		}
+	for _, d := range diffInputs(t, olds, news, state) {
 		kind := pulumirpc.PropertyDiff_UPDATE
 		switch {
-		case !has(olds, key):
+		case !has(olds, d.key):
 			kind = pulumirpc.PropertyDiff_ADD
-		case !has(news, key):
+		case !has(news, d.key):
 			kind = pulumirpc.PropertyDiff_DELETE
 		}
-		if replace {
+		if d.replace {
 			kind++ // the *_REPLACE kind follows each kind
-			resp.Replaces = append(resp.Replaces, key)
+			resp.Replaces = append(resp.Replaces, d.key)
 		}
-		resp.Diffs = append(resp.Diffs, key)
-		resp.DetailedDiff[key] = &pulumirpc.PropertyDiff{Kind: kind, InputDiff: true}
+		resp.Diffs = append(resp.Diffs, d.key)
+		resp.DetailedDiff[d.key] = &pulumirpc.PropertyDiff{Kind: kind, InputDiff: true}
 	}
 	if len(resp.Diffs) > 0 {
 		resp.Changes = pulumirpc.DiffResponse_DIFF_SOME

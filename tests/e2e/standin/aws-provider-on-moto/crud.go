@@ -151,7 +151,7 @@ func (p *provider) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*p
 	}
 	outs["id"] = sv(id)
 	withRegion(t, in, outs, p.region())
-	p.ops.write("Create", t.token, urn.Name(), id)
+	p.ops.write("Create", t.token, urn, id, givenKeys(in))
 	props, err := marshal(outs)
 	return &pulumirpc.CreateResponse{Id: id, Properties: props}, err
 }
@@ -200,7 +200,7 @@ func (p *provider) Read(ctx context.Context, req *pulumirpc.ReadRequest) (*pulum
 	if err != nil {
 		return nil, err
 	}
-	p.ops.write("Read", t.token, urn.Name(), id)
+	p.ops.write("Read", t.token, urn, id, nil)
 	if outs == nil {
 		return &pulumirpc.ReadResponse{}, nil // gone: the engine drops it from the state
 	}
@@ -295,7 +295,11 @@ func (p *provider) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*p
 	}
 	outs["id"] = sv(id)
 	withRegion(t, newIn, outs, p.region())
-	p.ops.write("Update", t.token, urn.Name(), id)
+	var changed []string
+	for _, d := range diffInputs(t, oldIn, newIn, state) {
+		changed = append(changed, d.key)
+	}
+	p.ops.write("Update", t.token, urn, id, changed)
 	props, err := marshal(outs)
 	return &pulumirpc.UpdateResponse{Properties: props}, err
 }
@@ -322,7 +326,7 @@ func (p *provider) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*e
 		logf("Delete %s %s failed: %v", t.token, urn.Name(), err)
 		return nil, err
 	}
-	p.ops.write("Delete", t.token, urn.Name(), req.GetId())
+	p.ops.write("Delete", t.token, urn, req.GetId(), nil)
 	return &emptypb.Empty{}, nil
 }
 

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/aws/smithy-go"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 )
 
@@ -24,18 +26,23 @@ const logTimeFormat = "2006-01-02T15:04:05.000000000Z07:00"
 
 // opLog appends one line per operation to $STANDIN_LOG:
 //
-//	<RFC3339Nano> aws <op> <type> <urn-name> <id>
+//	<RFC3339Nano> aws <op> <type> <urn-name> <id> <parents> <keys>
 //
 // op is Create, Update, Delete or Read (a resource, after it succeeded against moto or the
 // record; previews are not logged: they call nothing) or Invoke (type is the function token,
-// urn-name and id are "-"). Each line is one O_APPEND write, so lines from concurrent calls and
+// urn-name and id are "-"). parents is the URN's type chain above the resource
+// (karpenter:index:Karpenter for the component's children; "-" for a resource of the program itself
+// and for an invoke). keys, comma-separated ("-": none), are the inputs a Create was given, those
+// an Update changed (as Diff plans them) and the arguments an Invoke was given: the lab turns each
+// line into the AWS calls terraform-provider-aws makes for that operation, which depend on them
+// (tests/e2e/lab/deployer.go). Each line is one O_APPEND write, so lines from concurrent calls and
 // from several plugin processes never interleave.
 type opLog struct {
 	path string
 	mu   sync.Mutex
 }
 
-func (l *opLog) write(op, typ, name, id string) {
+func (l *opLog) write(op, typ string, urn resource.URN, id string, keys []string) {
 	if l == nil || l.path == "" {
 		return
 	}
@@ -45,7 +52,15 @@ func (l *opLog) write(op, typ, name, id string) {
 		}
 		return strings.Join(strings.Fields(s), "_")
 	}
-	line := fmt.Sprintf("%s aws %s %s %s %s\n", time.Now().UTC().Format(logTimeFormat), op, field(typ), field(name), field(id))
+	var name, parents string
+	if urn != "" {
+		name = urn.Name()
+		if chain := strings.Split(string(urn.QualifiedType()), "$"); len(chain) > 1 {
+			parents = strings.Join(chain[:len(chain)-1], "$")
+		}
+	}
+	line := fmt.Sprintf("%s aws %s %s %s %s %s %s\n", time.Now().UTC().Format(logTimeFormat), op, field(typ), field(name), field(id),
+		field(parents), field(strings.Join(keys, ",")))
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	f, err := os.OpenFile(l.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
@@ -57,6 +72,18 @@ func (l *opLog) write(op, typ, name, id string) {
 	if _, err := f.WriteString(line); err != nil {
 		logf("cannot write the operation log %s: %v", l.path, err)
 	}
+}
+
+// givenKeys are the inputs with a value (not null, not empty), sorted.
+func givenKeys(in pmap) []string {
+	var out []string
+	for k, v := range in {
+		if k != defaultsKey && !isZero(v) {
+			out = append(out, string(k))
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // errorCode is the AWS error code of err (smithy.APIError, or an EC2 Query error), "" if none.

@@ -163,7 +163,8 @@ func TestInvokes(t *testing.T) {
 	}
 }
 
-// TestOpLogFormat: every line is `<RFC3339Nano> aws <op> <type> <urn-name> <id>`.
+// TestOpLogFormat: every line is `<RFC3339Nano> aws <op> <type> <urn-name> <id> <parents> <keys>`,
+// an update naming the inputs it changed and an invoke the arguments it was given.
 func TestOpLogFormat(t *testing.T) {
 	env := testSettings(t)
 	p := newPlugin(t, env)
@@ -178,7 +179,7 @@ func TestOpLogFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	re := regexp.MustCompile(`^(\S+) aws (Create|Read|Update|Delete|Invoke) (\S+) (\S+) (\S+)$`)
+	re := regexp.MustCompile(`^(\S+) aws (Create|Read|Update|Delete|Invoke) (\S+) (\S+) (\S+) (\S+) (\S+)$`)
 	var ops []string
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		m := re.FindStringSubmatch(line)
@@ -188,12 +189,12 @@ func TestOpLogFormat(t *testing.T) {
 		if _, err := time.Parse(time.RFC3339Nano, m[1]); err != nil {
 			t.Errorf("timestamp %q: %v", m[1], err)
 		}
-		ops = append(ops, m[2]+" "+m[3]+" "+m[4]+" "+m[5])
+		ops = append(ops, strings.Join(m[2:], " "))
 	}
 	want := []string{
-		"Create aws:iam/role:Role fmt " + r.id, "Read aws:iam/role:Role fmt " + r.id,
-		"Update aws:iam/role:Role fmt " + r.id, "Delete aws:iam/role:Role fmt " + r.id,
-		"Invoke aws:index/getRegion:getRegion - -",
+		"Create aws:iam/role:Role fmt " + r.id + " karpenter:index:Karpenter assumeRolePolicy,name", "Read aws:iam/role:Role fmt " + r.id + " karpenter:index:Karpenter -",
+		"Update aws:iam/role:Role fmt " + r.id + " karpenter:index:Karpenter description", "Delete aws:iam/role:Role fmt " + r.id + " karpenter:index:Karpenter -",
+		"Invoke aws:index/getRegion:getRegion - - - -",
 	}
 	if strings.Join(ops, "\n") != strings.Join(want, "\n") {
 		t.Errorf("operations:\n%s\nwant\n%s", strings.Join(ops, "\n"), strings.Join(want, "\n"))

@@ -278,7 +278,7 @@ func (p *provider) Invoke(ctx context.Context, req *pulumirpc.InvokeRequest) (*p
 		logf("Invoke %s failed: %v", req.GetTok(), err)
 		return nil, err
 	}
-	p.ops.write("Invoke", req.GetTok(), "", "")
+	p.ops.write("Invoke", req.GetTok(), "", "", givenKeys(args))
 	ret, err := marshal(out)
 	return &pulumirpc.InvokeResponse{Return: ret}, err
 }
