@@ -335,7 +335,7 @@ func TestAReadRefusedIsNotAThingNotFound(t *testing.T) {
 // An adoption that cannot read a part of the install refuses rather than guess whether to import
 // or create it, and says which read failed.
 func TestAnAdoptionThatCannotReadRefuses(t *testing.T) {
-	for _, action := range []string{"iam:GetRole", "iam:ListPolicies"} {
+	for _, action := range []string{"iam:GetRole", "iam:GetPolicy"} {
 		_, err := constructLogged(t, mergeArgs(t, withDefaults(t, adoptGettingStarted), `{"cluster":{"denied":["`+action+`"]}}`), false, nil)
 		require.Error(t, err, action)
 		assert.Contains(t, err.Error(), "adopt: could not read IAM")

@@ -287,16 +287,23 @@ func (r *awsReader) Role(name string) (plan.IAMRead, error) {
 
 // The reads of an adoption (plan.InstallReader): whether each part of the running install exists.
 
-// Policy reads the customer managed policy name, by name (getPolicy lists the account's
-// policies for it): its ARN has the path it was created under.
-func (r *awsReader) Policy(name string) (plan.IAMRead, error) {
+// Policy reads the customer managed policy name: at arn first (the name under path "/", where the
+// getting-started template and terraform-aws-modules make it: one GetPolicy), else by name
+// (getPolicy by name lists every policy of the account, pages of them: a policy under another path
+// is found only that way). The ARN read has the path it was created under.
+func (r *awsReader) Policy(name, arn string) (plan.IAMRead, error) {
 	var result struct {
 		Arn         string `pulumi:"arn"`
 		Description string `pulumi:"description"`
 	}
 	exists, err := existence(r.invoke(InvokePolicy, struct {
-		Name string `pulumi:"name"`
-	}{name}, &result))
+		Arn string `pulumi:"arn"`
+	}{arn}, &result))
+	if err == nil && !exists {
+		exists, err = existence(r.invoke(InvokePolicy, struct {
+			Name string `pulumi:"name"`
+		}{name}, &result))
+	}
 	return plan.IAMRead{Exists: exists, Arn: result.Arn, Description: result.Description}, err
 }
 

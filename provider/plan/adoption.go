@@ -65,7 +65,8 @@ func (p *Plan) ResumeAdoption(r ClusterReader, describe func(what string) string
 // something that does not exist.
 type InstallReader interface {
 	Role(name string) (IAMRead, error)
-	Policy(name string) (IAMRead, error)
+	// Policy reads a policy by name; arn is where it is under path "/", read first.
+	Policy(name, arn string) (IAMRead, error)
 	InstanceProfileExists(name string) (bool, error)
 	QueueExists(name string) (bool, error)
 	AccessEntry(cluster, principalArn string) (AccessEntryRead, error)
@@ -124,7 +125,7 @@ func (p *Plan) ReadAdoption(r InstallReader, aws catalog.AwsScope, policyKeys []
 		keep(&a.ControllerRole, "IAM role", withArn(r.Role))
 		for _, key := range policyKeys {
 			name := a.ControllerPolicies[key]
-			keep(&name, "IAM policy", withArn(r.Policy))
+			keep(&name, "IAM policy", withArn(func(name string) (IAMRead, error) { return r.Policy(name, aws.PolicyArn(name)) }))
 			a.ControllerPolicies[key] = name
 		}
 	}

@@ -207,7 +207,7 @@ var ReadActions = map[string]string{
 	"aws:ec2/getSecurityGroups:getSecurityGroups":               "ec2:DescribeSecurityGroups",
 	"aws:ssm/getParameter:getParameter":                         "ssm:GetParameter",
 	"aws:iam/getRole:getRole":                                   "iam:GetRole",
-	"aws:iam/getPolicy:getPolicy":                               "iam:ListPolicies",
+	"aws:iam/getPolicy:getPolicy":                               "iam:GetPolicy",
 	"aws:iam/getInstanceProfile:getInstanceProfile":             "iam:GetInstanceProfile",
 	"aws:sqs/getQueue:getQueue":                                 "sqs:GetQueueUrl",
 	"aws:eks/getAddon:getAddon":                                 "eks:DescribeAddon",

@@ -42,7 +42,12 @@ func (m *Mocks) call(token string, args presource.PropertyMap) (presource.Proper
 	if result, ok, err := m.Cluster.call(token, args); ok {
 		return result, err
 	}
-	arg := func(k string) string { return args[presource.PropertyKey(k)].StringValue() }
+	arg := func(k string) string {
+		if v := args[presource.PropertyKey(k)]; v.IsString() {
+			return v.StringValue()
+		}
+		return "" // not given
+	}
 	switch token {
 	case "aws:index/getPartition:getPartition":
 		return mockMap(map[string]any{"id": partition, "partition": partition, "dnsSuffix": dnsSuffix, "reverseDnsPrefix": "com.amazonaws"}), nil
@@ -81,9 +86,15 @@ func (m *Mocks) call(token string, args presource.PropertyMap) (presource.Proper
 		name := arg("name")
 		return mockMap(map[string]any{"id": name, "name": name, "arn": fmt.Sprintf("arn:%s:iam::%s:role/%s", partition, account, name)}), nil
 	case "aws:iam/getPolicy:getPolicy":
-		// By name, as the component reads it: pulumi-aws lists the policies (ListPolicies).
+		// By ARN (GetPolicy), or by name (pulumi-aws lists the policies: ListPolicies): the
+		// component reads the ARN under path "/" first, then the name.
 		name := arg("name")
-		if !m.Cluster.has(name) {
+		if a := arg("arn"); a != "" {
+			name = a[strings.LastIndex(a, "/")+1:]
+			if !m.Cluster.has(name) || m.Cluster.iamArn("policy", name) != a {
+				return nil, fmt.Errorf("reading IAM Policy (%s): couldn't find resource", a)
+			}
+		} else if !m.Cluster.has(name) {
 			return nil, fmt.Errorf("no matching IAM Policy found")
 		}
 		arn := m.Cluster.iamArn("policy", name)
