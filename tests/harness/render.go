@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/conformance"
 )
 
 // Render is what `pulumi-resource-karpenter render --args FILE` prints (package format), with
@@ -153,42 +152,10 @@ func ParseRender(b []byte) (*Render, error) {
 	return &r, nil
 }
 
-// RepoRoot finds the repository root (the directory holding provider/ and tests/) from the
-// working directory, so tests and the demo work from tests/ or from the root.
-func RepoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if isDir(filepath.Join(dir, "provider")) && isDir(filepath.Join(dir, "tests")) {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("repository root (with provider/ and tests/) not found above the working directory")
-		}
-		dir = parent
-	}
-}
-
-// ProviderBinary is the built provider (`make build`); PROVIDER_BIN overrides it.
-func ProviderBinary() (string, error) {
-	if p := os.Getenv("PROVIDER_BIN"); p != "" {
-		return p, nil
-	}
-	root, err := RepoRoot()
-	if err != nil {
-		return "", err
-	}
-	p := filepath.Join(root, "bin", "pulumi-resource-karpenter")
-	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("%s is missing (run `make build`): %w", p, err)
-	}
-	return p, nil
-}
-
-func isDir(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
-}
+// RepoRoot (the repository root above the working directory, so tests and the demo work from tests/
+// or from the root) and ProviderBinary (the built plugin; PROVIDER_BIN overrides it) are the
+// conformance package's, which imports only the standard library and the render format.
+var (
+	RepoRoot       = conformance.RepoRoot
+	ProviderBinary = conformance.ProviderBinary
+)
