@@ -139,3 +139,56 @@ func startsWithWord(s, w string) bool {
 	}
 	return !word(rest[0]) && !(rest[0] == '.' && len(rest) > 1 && word(rest[1]))
 }
+
+// The README's table of the deployer's permissions is docs/deployer-policy.json: a row per
+// statement, in its order, listing exactly its actions (a row's `Service:Action` names the service
+// for the bare names after it). The lab holds the file itself to what the scenarios do
+// (tests/e2e/deployer_policy_test.go).
+func TestREADMEDeployerTableIsThePolicy(t *testing.T) {
+	b, err := os.ReadFile("../docs/deployer-policy.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var policy struct {
+		Statement []struct {
+			Sid    string
+			Action any
+		}
+	}
+	if err := json.Unmarshal(b, &policy); err != nil {
+		t.Fatal(err)
+	}
+	rows, sids := docTable(t, "../README.md", "### The deployer's permissions", "| Statement |")
+	var want []string
+	for _, s := range policy.Statement {
+		want = append(want, s.Sid)
+	}
+	if !slices.Equal(sids, want) {
+		t.Fatalf("README's deployer table has the statements %v, docs/deployer-policy.json %v", sids, want)
+	}
+	action := regexp.MustCompile("`([A-Za-z0-9]+:)?([A-Za-z0-9]+)`")
+	for i, s := range policy.Statement {
+		var actions []string
+		switch a := s.Action.(type) {
+		case string:
+			actions = []string{a}
+		case []any:
+			for _, v := range a {
+				actions = append(actions, v.(string))
+			}
+		}
+		var listed []string
+		service := ""
+		for _, m := range action.FindAllStringSubmatch(rows[i][1], -1) {
+			if m[1] != "" {
+				service = m[1]
+			}
+			listed = append(listed, service+m[2])
+		}
+		slices.Sort(actions)
+		slices.Sort(listed)
+		if !slices.Equal(listed, actions) {
+			t.Errorf("README's row %s lists %v, docs/deployer-policy.json allows %v", s.Sid, listed, actions)
+		}
+	}
+}

@@ -5,19 +5,23 @@ import (
 	"slices"
 )
 
-// terraformCalls are the AWS actions terraform-provider-aws (v5, which pulumi-aws 6.x embeds; v6,
-// in 7.x, makes the same for these) calls for each operation of the resource types the component
-// registers, read from its source (internal/service/<service>/<resource>.go; the function named
-// with each). Create and Update end with the resource's read, as terraform's do (but a pod
-// identity association's create). Tags go in the create call, which IAM, SQS, EventBridge and
-// EKS authorize as the service's tagging action as well; on update terraform's tagging
-// interceptor calls the service's Untag and Tag actions. A read that does not return the tags
-// lists them (SQS ListQueueTags, EventBridge ListTagsForResource).
+// terraformCalls are the AWS actions terraform-provider-aws (v5, which pulumi-aws 6.x embeds) calls
+// for each operation of the resource types the component registers, read from the stored copies of
+// its source (internal/service/<service>/<resource>.go; the functions named with each; v6, in 7.x,
+// makes the same for what the component sets: its aws_iam_policy's delay_after_policy_creation_in_ms,
+// which adds iam:SetDefaultPolicyVersion, the component leaves unset). aws_ec2_tag's v5 file is not
+// in the stored copies: its row is read from an older copy of the same resource. Create and Update
+// end with the resource's read, as terraform's do (but a pod identity association's create). Tags
+// go in the create call, which IAM, SQS, EventBridge and EKS authorize as the service's tagging
+// action as well; on update terraform's tagging interceptor calls the service's Untag and Tag
+// actions. A read that does not return the tags lists them (SQS ListQueueTags, EventBridge
+// ListTagsForResource).
 //
 // Conditional calls are modelled by the inputs: createIf by the inputs a create is given, update
 // by the inputs an update changes ("*": any other input, where terraform sends them all in one
-// call; an input not listed otherwise is an error: what terraform calls for it was not read). Calls that run only when the account holds something the component never makes
-// (an inline role policy, a fifth policy version) are listed as terraform makes them anyway.
+// call; an input not listed otherwise is an error: what terraform calls for it was not read).
+// Calls that run only when the account holds something the component never makes (an inline role
+// policy, a fifth policy version) are listed as terraform makes them anyway.
 type terraformOps struct {
 	source   string
 	create   []string
