@@ -52,13 +52,14 @@ const (
 const KubernetesVersionWarning = "resource plugin kubernetes is expected to have version >=" + KubernetesVersion +
 	", but has " + KubernetesProviderVersion
 
-// StandIns are the stand-in provider plugins, built from tests/e2e/standin: only aws (the
-// pulumi-aws provider cannot be built here; the kubernetes side is the real provider).
+// StandIns are the stand-in provider plugins, built from tests/e2e/standin: aws (the pulumi-aws
+// provider cannot be built here; the kubernetes side is the real provider), and beside it the
+// README snippets' eks and awsx component stand-ins (EKS, AWSX: world_snippets.go).
 type StandIns struct {
 	AWS string // pulumi-resource-aws, installed as aws 6.83.2
 }
 
-// BuildStandIns builds the stand-in plugin into dir (the Go build cache makes a rebuild a link
+// BuildStandIns builds the stand-in plugins into dir (the Go build cache makes a rebuild a link
 // step: a few seconds).
 func BuildStandIns(ctx context.Context, dir string) (StandIns, error) {
 	tests, err := TestsDir()
@@ -68,14 +69,18 @@ func BuildStandIns(ctx context.Context, dir string) (StandIns, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return StandIns{}, err
 	}
-	s := StandIns{AWS: filepath.Join(dir, "pulumi-resource-aws")}
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", s.AWS, "./e2e/standin/aws-provider-on-moto")
-	cmd.Dir = tests
-	cmd.Env = append(os.Environ(), "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return StandIns{}, fmt.Errorf("building the stand-in plugin: %w\n%s", err, out)
+	// The aws stand-in; beside it the component stand-ins of the README snippets and the examples
+	// (world_snippets.go).
+	for pkg, binary := range map[string]string{"aws-provider-on-moto": "pulumi-resource-aws",
+		"eks-component-provider": "pulumi-resource-eks", "awsx-component-provider": "pulumi-resource-awsx"} {
+		cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(dir, binary), "./e2e/standin/"+pkg)
+		cmd.Dir = tests
+		cmd.Env = append(os.Environ(), "GOWORK=off")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return StandIns{}, fmt.Errorf("building the stand-in plugin %s: %w\n%s", pkg, err, out)
+		}
 	}
-	return s, buildEKSStandIn(ctx, tests, dir) // the README snippets' eks stand-in (world_snippets.go)
+	return StandIns{AWS: filepath.Join(dir, "pulumi-resource-aws")}, nil
 }
 
 // Moto is a moto_server on a free loopback port, emulating IAM, SQS, EventBridge, EC2 and STS.

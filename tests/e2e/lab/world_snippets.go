@@ -2,7 +2,6 @@ package lab
 
 import (
 	"bytes"
-	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -19,19 +18,19 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"time"
 )
 
 // The README snippets' world (tests/e2e/snippets_test.go): what the README's programs ask for, installed
-// beside what every world has. The snippets import the real @pulumi/aws 7.48.0, @pulumi/eks 4.3.0
-// and @pulumi/kubernetes 4.34.2 (npm; examples/typescript/package-lock.json) and pulumi-aws,
-// pulumi-eks and pulumi-kubernetes of the same versions (PyPI;
+// beside what every world has. The snippets import the real @pulumi/aws 7.48.0, @pulumi/awsx 3.9.0,
+// @pulumi/eks 4.3.0 and @pulumi/kubernetes 4.34.2 (npm; examples/typescript/package-lock.json) and
+// pulumi-aws, pulumi-awsx, pulumi-eks and pulumi-kubernetes of the same versions (PyPI;
 // tests/examples/python/constraints.txt), which request those plugin versions.
 const (
 	snippetAWSVersion        = "7.48.0" // the aws stand-in, answering as pulumi-aws 7.48.0 (standin/aws-provider-on-moto/pulumi_aws_versions.go)
+	snippetAWSXVersion       = "3.9.0"  // the awsx stand-in (standin/awsx-component-provider)
 	snippetEKSVersion        = "4.3.0"  // the eks stand-in (standin/eks-component-provider)
 	snippetKubernetesVersion = "4.34.2" // the real pulumi-kubernetes (KubernetesProviderVersion), under the snippets' version
 	// eksChildKubernetesVersion is what pulumi-eks 4.3.0 registers its kubernetes provider at (its
@@ -39,30 +38,25 @@ const (
 	eksChildKubernetesVersion = "4.19.0"
 )
 
-// EKS is the eks stand-in's binary, built beside the aws stand-in (buildEKSStandIn).
+// EKS is the eks stand-in's binary, built beside the aws stand-in.
 func (s StandIns) EKS() string { return filepath.Join(filepath.Dir(s.AWS), "pulumi-resource-eks") }
 
-// buildEKSStandIn builds tests/e2e/standin/eks-component-provider into dir (BuildStandIns calls it).
-func buildEKSStandIn(ctx context.Context, tests, dir string) error {
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(dir, "pulumi-resource-eks"), "./e2e/standin/eks-component-provider")
-	cmd.Dir = tests
-	cmd.Env = append(os.Environ(), "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("building the eks stand-in plugin: %w\n%s", err, out)
-	}
-	return nil
-}
+// AWSX is the awsx stand-in's binary, built beside the aws stand-in.
+func (s StandIns) AWSX() string { return filepath.Join(filepath.Dir(s.AWS), "pulumi-resource-awsx") }
 
 // PrepareSnippets makes w a world for the README's programs: it installs the eks stand-in as eks
-// 4.3.0, the aws stand-in also as aws 7.48.0, and the real pulumi-kubernetes also as 4.34.2 (the
-// snippets'), 4.19.0 (pulumi-eks 4.3.0's) and 4.25.0 (its own, for schema references); tells the eks stand-in the world's kubeconfig (STANDIN_EKS_KUBECONFIG: its cluster's
-// kubeconfig carries those credentials); and stands public.ecr.aws in (startPublicECR): the
+// 4.3.0, the awsx stand-in as awsx 3.9.0 (its Vpc's children and getAvailabilityZones go to the
+// program's aws provider), the aws stand-in also as aws 7.48.0, and the real pulumi-kubernetes
+// also as 4.34.2 (the snippets'), 4.19.0 (pulumi-eks 4.3.0's) and 4.25.0 (its own, for schema
+// references); tells the eks stand-in the world's kubeconfig (STANDIN_EKS_KUBECONFIG: its
+// cluster's kubeconfig carries those credentials); and stands public.ecr.aws in (startPublicECR): the
 // snippets leave chartRepository at its default, oci://public.ecr.aws/karpenter, which this
 // machine cannot reach. Stop that stand-in with its Stop.
 func (w *World) PrepareSnippets(standIns StandIns, tools Tools) (*PublicECR, error) {
 	e := w.Engine
 	for _, p := range []struct{ name, version, file string }{
 		{"eks", snippetEKSVersion, standIns.EKS()},
+		{"awsx", snippetAWSXVersion, standIns.AWSX()},
 		{"aws", snippetAWSVersion, standIns.AWS},
 		{"kubernetes", snippetKubernetesVersion, tools.KubernetesProvider},
 		{"kubernetes", eksChildKubernetesVersion, tools.KubernetesProvider},

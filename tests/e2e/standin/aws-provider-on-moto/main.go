@@ -14,13 +14,16 @@
 // the engine calls Configure, Check, Diff, Create, Read, Update, Delete and Invoke over gRPC)
 // for exactly the resource types and functions the karpenter component uses
 // (provider/children/resources.go), plus the types the engine tests' programs declare themselves
-// (an EKS cluster, an IAM OIDC provider) and those the eks stand-in registers for the README's
-// programs as pulumi-eks does (security groups and security group rules), and performs every
-// operation for real against a local moto server: IAM roles, policies, attachments, instance
-// profiles, the service-linked role and OIDC providers; the SQS queue and its policy; EventBridge
-// rules and targets; EC2 tags, security groups and their rules; the EKS cluster (moto's EKS, its
-// IAM role and subnets checked in moto, its cluster security group created in moto's EC2); STS for
-// the caller identity.
+// (an EKS cluster, an IAM OIDC provider), those the eks stand-in registers for the README's
+// programs as pulumi-eks does (security groups and security group rules) and those the awsx
+// stand-in registers as pulumi-awsx's Vpc does (a VPC, its subnets, internet gateway, elastic IPs,
+// NAT gateways, route tables, their associations and routes: ec2_vpcs.go, with the
+// getAvailabilityZones function), and performs every operation for real against a local moto
+// server: IAM roles, policies, attachments, instance profiles, the service-linked role and OIDC
+// providers; the SQS queue and its policy; EventBridge rules and targets; EC2 tags, security
+// groups and their rules, VPCs and their network; the EKS cluster (moto's EKS, its IAM role and
+// subnets checked in moto, its cluster security group created in moto's EC2); STS for the caller
+// identity.
 // moto has no EKS access entries, access policy associations, add-ons or pod identity
 // associations, and its EKS clusters lack the access, compute, storage and upgrade configuration,
 // an OIDC issuer of EKS's form, the VPC ID and cluster security group and version updates: those

@@ -247,6 +247,15 @@ func functionSpecs() (functions, objectTypes map[string]any) {
 		"aws:ec2/getSecurityGroups:getSecurityGroups": fn(map[string]any{"filters": filter("aws:ec2/getSecurityGroupsFilter:getSecurityGroupsFilter"), "tags": strMap}, nil,
 			map[string]any{"arns": strList, "filters": filter("aws:ec2/getSecurityGroupsFilter:getSecurityGroupsFilter"), "id": str,
 				"ids": strList, "tags": strMap, "vpcIds": strList}),
+		// For the programs' pulumi-awsx stand-in (ec2_vpcs.go).
+		"aws:index/getAvailabilityZones:getAvailabilityZones": fn(map[string]any{
+			"allAvailabilityZones": boolean, "excludeNames": strList, "excludeZoneIds": strList,
+			"filters": filter("aws:index/getAvailabilityZonesFilter:getAvailabilityZonesFilter"), "state": str,
+		}, nil, map[string]any{
+			"allAvailabilityZones": boolean, "excludeNames": strList, "excludeZoneIds": strList,
+			"filters": filter("aws:index/getAvailabilityZonesFilter:getAvailabilityZonesFilter"), "groupNames": strList, "id": str,
+			"names": strList, "state": str, "zoneIds": strList,
+		}),
 		"aws:ec2/getVpc:getVpc": fn(map[string]any{
 			"cidrBlock": str, "default": boolean, "dhcpOptionsId": str, "filters": filter("aws:ec2/getVpcFilter:getVpcFilter"),
 			"id": str, "state": str, "tags": strMap,
@@ -279,5 +288,8 @@ func functionSpecs() (functions, objectTypes map[string]any) {
 			out["required"] = req
 		}
 	}
+	// getAvailabilityZones echoes its optional arguments: only its own results are required.
+	functions["aws:index/getAvailabilityZones:getAvailabilityZones"].(map[string]any)["outputs"].(map[string]any)["required"] =
+		[]string{"groupNames", "id", "names", "zoneIds"}
 	return functions, objectTypes
 }

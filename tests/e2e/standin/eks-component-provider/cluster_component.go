@@ -11,6 +11,8 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	pprovider "github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/standin/componentprovider"
 )
 
 // What pulumi-eks 4.3.0's Cluster registers (nodejs/eks/cluster/cluster.ts: createCore, then
@@ -167,8 +169,12 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 	if err := ctx.RegisterComponentResource(clusterType, name, b.comp, options); err != nil {
 		return nil, err
 	}
-	_ = ctx.Log.Info(fmt.Sprintf("%s %s is constructed by the %s: no default node group (the world's system nodes stand for it), "+
-		"no kube-proxy, CoreDNS or VPC CNI add-on, a kubeconfig with the world's credentials", clusterType, name, standIn),
+	notApplied := ""
+	if len(args.defaultNodeGroup) > 0 {
+		notApplied = " (" + strings.Join(args.defaultNodeGroup, ", ") + " not applied)"
+	}
+	_ = ctx.Log.Info(fmt.Sprintf("%s %s is constructed by the %s: no default node group%s (the world's system nodes stand for it), "+
+		"no kube-proxy, CoreDNS or VPC CNI add-on, a kubeconfig with the world's credentials", clusterType, name, standIn, notApplied),
 		&pulumi.LogArgs{Resource: b.comp})
 
 	var partition struct {
@@ -177,25 +183,8 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 	if err := b.invoke("aws:index/getPartition:getPartition", struct{}{}, &partition); err != nil {
 		return nil, err
 	}
-	// No vpcId: the default VPC's subnets.
-	var vpc struct {
-		ID string `pulumi:"id"`
-	}
-	if err := b.invoke("aws:ec2/getVpc:getVpc", struct {
-		Default bool `pulumi:"default"`
-	}{true}, &vpc); err != nil {
-		return nil, err
-	}
-	type filter struct {
-		Name   string   `pulumi:"name"`
-		Values []string `pulumi:"values"`
-	}
-	var subnets struct {
-		IDs []string `pulumi:"ids"`
-	}
-	if err := b.invoke("aws:ec2/getSubnets:getSubnets", struct {
-		Filters []filter `pulumi:"filters"`
-	}{[]filter{{Name: "vpc-id", Values: []string{vpc.ID}}}}, &subnets); err != nil {
+	vpcID, subnetIDs, err := b.network(in)
+	if err != nil {
 		return nil, err
 	}
 
@@ -206,7 +195,7 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 	}
 	clusterSG := &custom{}
 	if err := b.aws("aws:ec2/securityGroup:SecurityGroup", name+"-eksClusterSecurityGroup", pulumi.Map{
-		"vpcId": pulumi.String(vpc.ID), "revokeRulesOnDelete": pulumi.Bool(true),
+		"vpcId": vpcID, "revokeRulesOnDelete": pulumi.Bool(true),
 		"tags": pulumi.All(inputOr(in, "clusterSecurityGroupTags")).ApplyT(func(v []any) (map[string]string, error) {
 			tags, err := stringMapOf("clusterSecurityGroupTags", v[0])
 			return clusterSecurityGroupTags(name, tags), err
@@ -227,7 +216,7 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 		"bootstrapSelfManagedAddons": pulumi.Bool(true),
 		"vpcConfig": pulumi.Map{
 			"securityGroupIds": pulumi.StringArray{clusterSG.ID().ToStringOutput()},
-			"subnetIds":        pulumi.ToStringArray(subnets.IDs),
+			"subnetIds":        subnetIDs,
 		},
 		"tags": pulumi.StringMap{"Name": pulumi.String(name + "-eksCluster")},
 	}
@@ -346,7 +335,7 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 	// createNodeGroupSecurityGroup (nodes/securitygroup.ts), parented to the cluster component.
 	nodeSG := &custom{}
 	if err := b.aws("aws:ec2/securityGroup:SecurityGroup", name+"-nodeSecurityGroup", pulumi.Map{
-		"vpcId": pulumi.String(vpc.ID), "revokeRulesOnDelete": pulumi.Bool(true),
+		"vpcId": vpcID, "revokeRulesOnDelete": pulumi.Bool(true),
 		"tags": pulumi.All(inputOr(in, "nodeSecurityGroupTags"), eksCluster.Name).ApplyT(func(v []any) (map[string]string, error) {
 			tags, err := stringMapOf("nodeSecurityGroupTags", v[0])
 			return nodeSecurityGroupTags(name, v[1].(string), tags), err
@@ -383,12 +372,15 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 		clusterIngress = created // the last: the cluster ingress rule
 	}
 
-	if v, ok := in["nodeSecurityGroupTags"]; ok {
-		core["nodeSecurityGroupTags"] = v // createCore returns it as given (cluster.ts:1282)
+	// createCore returns these as given (cluster.ts:1269-1282).
+	for _, k := range []string{"nodeSecurityGroupTags", "publicSubnetIds", "privateSubnetIds"} {
+		if v, ok := in[k]; ok {
+			core[k] = v
+		}
 	}
 	// The outputs, with pulumi-eks's names (cluster.ts's createCluster and createCore returns).
 	for k, v := range map[string]pulumi.Input{
-		"cluster": pulumi.NewResourceOutput(eksCluster), "vpcId": pulumi.String(vpc.ID), "subnetIds": pulumi.ToStringArray(subnets.IDs),
+		"cluster": pulumi.NewResourceOutput(eksCluster), "vpcId": vpcID, "subnetIds": subnetIDs,
 		"endpoint": eksCluster.Endpoint, "provider": pulumi.NewResourceOutput(k8s), "clusterSecurityGroup": pulumi.NewResourceOutput(clusterSG),
 		"instanceRoles": pulumi.NewResourceArrayOutput(pulumi.NewResourceOutput(instanceRole)), "clusterIamRole": pulumi.NewResourceOutput(eksRole),
 		"kubeconfig": kubeconfig, "storageClasses": pulumi.Map{},
@@ -423,16 +415,10 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 	return &pprovider.ConstructResult{URN: b.comp.URN(), State: state}, nil
 }
 
-// mergeTags is JavaScript's object spread, by which pulumi-eks writes the security groups' tags:
-// a later layer's key wins. pulumi-eks spreads its `tags` input last into both groups' tags; the
-// stand-in does not implement `tags`.
-func mergeTags(layers ...map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, l := range layers {
-		maps.Copy(out, l)
-	}
-	return out
-}
+// mergeTags is JavaScript's object spread, by which pulumi-eks writes the security groups' tags.
+// pulumi-eks spreads its `tags` input last into both groups' tags; the stand-in does not implement
+// `tags`.
+var mergeTags = componentprovider.MergeTags
 
 // clusterSecurityGroupTags is {Name: `${name}-eksClusterSecurityGroup`, ...clusterSecurityGroupTags,
 // ...tags} (cluster.ts:560-566): clusterSecurityGroupTags may replace Name.
@@ -450,30 +436,93 @@ func nodeSecurityGroupTags(name, clusterName string, tags map[string]string) map
 
 // inputOr is the input key, or an empty map when it is absent (JavaScript spreads undefined as
 // nothing).
-func inputOr(in pulumi.Map, key string) pulumi.Input {
-	if v, ok := in[key]; ok {
-		return v
+// network is the cluster's VPC and subnets as pulumi-eks's createCore forms them
+// (cluster.ts:484-512): without vpcId, the default VPC and all its subnets (read through the
+// program's aws provider); then subnetIds if given, else publicSubnetIds followed by
+// privateSubnetIds. With vpcId and no subnets the list is empty, as there (EKS then refuses the
+// cluster).
+func (b *builder) network(in pulumi.Map) (pulumi.StringOutput, pulumi.StringArrayOutput, error) {
+	var vpcID pulumi.StringOutput
+	subnetIDs := pulumi.ToStringArray(nil).ToStringArrayOutput()
+	if v, ok := in["vpcId"]; ok {
+		vpcID = pulumi.All(v).ApplyT(func(v []any) (string, error) {
+			s, ok := v[0].(string)
+			if !ok {
+				return "", fmt.Errorf("%s input \"vpcId\" must be a string, got %T", clusterType, v[0])
+			}
+			return s, nil
+		}).(pulumi.StringOutput)
+	} else {
+		var vpc struct {
+			ID string `pulumi:"id"`
+		}
+		if err := b.invoke("aws:ec2/getVpc:getVpc", struct {
+			Default bool `pulumi:"default"`
+		}{true}, &vpc); err != nil {
+			return vpcID, subnetIDs, err
+		}
+		type filter struct {
+			Name   string   `pulumi:"name"`
+			Values []string `pulumi:"values"`
+		}
+		var subnets struct {
+			IDs []string `pulumi:"ids"`
+		}
+		if err := b.invoke("aws:ec2/getSubnets:getSubnets", struct {
+			Filters []filter `pulumi:"filters"`
+		}{[]filter{{Name: "vpc-id", Values: []string{vpc.ID}}}}, &subnets); err != nil {
+			return vpcID, subnetIDs, err
+		}
+		vpcID, subnetIDs = pulumi.String(vpc.ID).ToStringOutput(), pulumi.ToStringArray(subnets.IDs).ToStringArrayOutput()
 	}
-	return pulumi.StringMap{}
+	lists := []string{"subnetIds"}
+	if _, ok := in["subnetIds"]; !ok {
+		lists = []string{"publicSubnetIds", "privateSubnetIds"}
+	}
+	var given []any
+	for _, k := range lists {
+		if v, ok := in[k]; ok {
+			given = append(given, v)
+		}
+	}
+	if len(given) == 0 {
+		return vpcID, subnetIDs, nil
+	}
+	return vpcID, pulumi.All(given...).ApplyT(func(v []any) ([]string, error) {
+		var ids []string
+		for i, l := range v {
+			list, err := stringsOf(lists[i], l)
+			if err != nil {
+				return nil, err
+			}
+			ids = append(ids, list...)
+		}
+		return ids, nil
+	}).(pulumi.StringArrayOutput), nil
 }
 
-// stringMapOf is a tag map input's value once known.
-func stringMapOf(input string, v any) (map[string]string, error) {
+// stringsOf is a list of strings input's value once known.
+func stringsOf(input string, v any) ([]string, error) {
 	switch v := v.(type) {
-	case nil:
-		return nil, nil
-	case map[string]string:
+	case []string:
 		return v, nil
-	case map[string]any:
-		out := make(map[string]string, len(v))
-		for k, e := range v {
+	case []any:
+		out := make([]string, len(v))
+		for i, e := range v {
 			s, ok := e.(string)
 			if !ok {
-				return nil, fmt.Errorf("%s input %q: tag %q is a %T, not a string", clusterType, input, k, e)
+				return nil, fmt.Errorf("%s input %q: element %d is a %T, not a string", clusterType, input, i, e)
 			}
-			out[k] = s
+			out[i] = s
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("%s input %q is a %T, not a map of strings", clusterType, input, v)
+	return nil, fmt.Errorf("%s input %q must be a list of strings, got %T", clusterType, input, v)
+}
+
+// inputOr and stringMapOf read inputs as pulumi-eks's JavaScript does (componentprovider).
+var inputOr = componentprovider.InputOr
+
+func stringMapOf(input string, v any) (map[string]string, error) {
+	return componentprovider.StringMapOf(clusterType, input, v)
 }

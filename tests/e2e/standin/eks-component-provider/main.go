@@ -12,15 +12,18 @@
 // provider machinery (github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider) and registers, through
 // the engine, what pulumi-eks 4.3.0 registers for the inputs it implements (accessEntries,
 // authenticationMode, clusterSecurityGroupTags, createOidcProvider, name, nodeSecurityGroupTags,
-// roleMappings, version), with pulumi-eks's defaults (nodejs/eks/cluster/cluster.ts at v4.3.0):
-// the default VPC and its subnets (read through the program's aws provider), the EKS service role,
+// roleMappings, version, and the network: vpcId, subnetIds, publicSubnetIds, privateSubnetIds),
+// with pulumi-eks's defaults (nodejs/eks/cluster/cluster.ts at v4.3.0): without vpcId, the
+// default VPC and its subnets (read through the program's aws provider), the EKS service role,
 // the cluster security group and its egress rule, the cluster, its kubernetes provider, the default
 // node group's instance role and instance profile, the aws-auth ConfigMap with roleMappings and the
 // instance role in mapRoles (CONFIG_MAP and API_AND_CONFIG_MAP), the instance role's EC2_LINUX
 // access entry and accessEntries with their access policy associations (API modes), the OIDC
 // provider (createOidcProvider) and the node security group and its rules (cluster_component.go
 // says what, by name); it refuses roleMappings and accessEntries in the modes pulumi-eks refuses
-// them, in its words. Any other input fails the Construct naming it: it is never ignored.
+// them, in its words. The default node group's inputs (instanceType, desiredCapacity, minSize,
+// maxSize) are checked and named in the Construct's log as not applied (below). Any other input
+// fails the Construct naming it: it is never ignored.
 //
 // What it does not do, and why:
 //   - the default node group (createNodeGroupV2, nodes/nodegroup.ts:1068-1516: an
@@ -43,20 +46,11 @@
 //	                        client certificate) the cluster's kubeconfig carries
 package main
 
-import (
-	"fmt"
-	"os"
-
-	pprovider "github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider"
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-)
+import "github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/standin/componentprovider"
 
 const (
 	eksVersion = "4.3.0"
 	standIn    = "stand-in for pulumi-eks " + eksVersion + " (test only)"
-	// pluginInfoVersion is what GetPluginInfo answers: 4.3.0 to the engine (semver ignores build
-	// metadata), marked as the stand-in wherever the engine records it.
-	pluginInfoVersion = eksVersion + "+standin"
 
 	// The versions pulumi-eks 4.3.0 registers its children at: its own @pulumi/aws and
 	// @pulumi/kubernetes (nodejs/eks/package.json at v4.3.0). The program's explicit providers,
@@ -65,25 +59,7 @@ const (
 	kubernetesChildVersion = "4.19.0"
 )
 
-// logf writes one line to stderr (the engine keeps plugin stderr in its logs), naming the plugin
-// as the stand-in.
-func logf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "pulumi-resource-eks (%s): %s\n", standIn, fmt.Sprintf(format, args...))
-}
+// logf writes one line to the plugin's log, naming it as the stand-in.
+func logf(format string, args ...any) { componentprovider.Logf("eks", standIn, format, args...) }
 
-func main() {
-	for _, a := range os.Args[1:] {
-		if a == "--version" || a == "-version" {
-			fmt.Println(eksVersion)
-			fmt.Fprintf(os.Stderr, "pulumi-resource-eks: %s\n", standIn)
-			return
-		}
-	}
-	err := pprovider.Main("eks", func(host *pprovider.HostClient) (pulumirpc.ResourceProviderServer, error) {
-		return &provider{host: host, kubeconfigPath: os.Getenv("STANDIN_EKS_KUBECONFIG")}, nil
-	})
-	if err != nil {
-		logf("%v", err)
-		os.Exit(1)
-	}
-}
+func main() { plugin.Main() }

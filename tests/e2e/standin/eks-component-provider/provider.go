@@ -1,102 +1,42 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	pprovider "github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider"
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/protobuf/types/known/emptypb"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/standin/componentprovider"
 )
 
-// provider serves the resource provider protocol: the schema, configuration (none: pulumi-eks has
-// no provider configuration the stand-in uses) and Construct of eks:index:Cluster.
-type provider struct {
-	pulumirpc.UnimplementedResourceProviderServer
-
-	mu             sync.Mutex
-	host           *pprovider.HostClient
-	kubeconfigPath string
-}
-
-func (p *provider) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: pluginInfoVersion}, nil
-}
-
-func (p *provider) GetSchema(context.Context, *pulumirpc.GetSchemaRequest) (*pulumirpc.GetSchemaResponse, error) {
-	s, err := schemaJSON()
-	return &pulumirpc.GetSchemaResponse{Schema: s}, err
-}
-
-func (p *provider) CheckConfig(_ context.Context, req *pulumirpc.CheckRequest) (*pulumirpc.CheckResponse, error) {
-	return &pulumirpc.CheckResponse{Inputs: req.GetNews()}, nil
-}
-
-func (p *provider) DiffConfig(context.Context, *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
-	return &pulumirpc.DiffResponse{Changes: pulumirpc.DiffResponse_DIFF_NONE}, nil
-}
-
-// Configure: pulumi-eks is a component provider; like its Node.js provider, the stand-in takes
-// secrets, resource references and output values (inputs with their dependencies).
-func (p *provider) Configure(context.Context, *pulumirpc.ConfigureRequest) (*pulumirpc.ConfigureResponse, error) {
-	return &pulumirpc.ConfigureResponse{AcceptSecrets: true, AcceptResources: true, AcceptOutputs: true, SupportsPreview: true}, nil
-}
-
-func (p *provider) Attach(_ context.Context, req *pulumirpc.PluginAttach) (*emptypb.Empty, error) {
-	host, err := pprovider.NewHostClient(req.GetAddress())
-	if err != nil {
-		return nil, err
-	}
-	p.mu.Lock()
-	p.host = host
-	p.mu.Unlock()
-	return &emptypb.Empty{}, nil
-}
-
-func (p *provider) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
-	return &emptypb.Empty{}, nil
+// plugin is the stand-in: it constructs eks:index:Cluster (cluster_component.go), with the world's
+// kubeconfig ($STANDIN_EKS_KUBECONFIG) for the cluster's.
+var plugin = componentprovider.Plugin[clusterArgs]{
+	Name: "eks", Version: eksVersion, StandIn: standIn, Type: clusterType, Schema: schemaJSON, Parse: parseArgs,
+	Construct: func(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovider.ConstructInputs, options pulumi.ResourceOption) (*pprovider.ConstructResult, error) {
+		return construct(ctx, name, args, inputs, options, os.Getenv("STANDIN_EKS_KUBECONFIG"))
+	},
 }
 
 // clusterType is the one resource the stand-in constructs.
 const clusterType = "eks:index:Cluster"
 
-func (p *provider) Construct(ctx context.Context, req *pulumirpc.ConstructRequest) (*pulumirpc.ConstructResponse, error) {
-	if req.GetType() != clusterType {
-		return nil, fmt.Errorf("%s %s: the %s constructs only %s", req.GetType(), req.GetName(), standIn, clusterType)
-	}
-	raw, err := plugin.UnmarshalProperties(req.GetInputs(), plugin.MarshalOptions{
-		KeepUnknowns: true, KeepSecrets: true, KeepResources: true, KeepOutputValues: true,
-	})
-	if err != nil {
-		return nil, err
-	}
-	args, err := parseArgs(raw)
-	if err != nil {
-		logf("Construct %s %s refused: %v", clusterType, req.GetName(), err)
-		return nil, err
-	}
-	p.mu.Lock()
-	host := p.host
-	p.mu.Unlock()
-	logf("Construct %s %s (preview %v): %s", clusterType, req.GetName(), req.GetDryRun(), args)
-	return pprovider.Construct(ctx, req, host.EngineConn(), func(pctx *pulumi.Context, typ, name string,
-		inputs pprovider.ConstructInputs, options pulumi.ResourceOption,
-	) (*pprovider.ConstructResult, error) {
-		return construct(pctx, name, args, inputs, options, p.kubeconfigPath)
-	})
-}
-
 // The inputs the stand-in implements, as pulumi-eks 4.3.0 names them (sorted).
-var implemented = []string{"accessEntries", "authenticationMode", "clusterSecurityGroupTags", "createOidcProvider", "name",
-	"nodeSecurityGroupTags", "roleMappings", "version"}
+var implemented = []string{"accessEntries", "authenticationMode", "clusterSecurityGroupTags", "createOidcProvider", "desiredCapacity",
+	"instanceType", "maxSize", "minSize", "name", "nodeSecurityGroupTags", "privateSubnetIds", "publicSubnetIds", "roleMappings",
+	"subnetIds", "version", "vpcId"}
+
+// defaultNodeGroupInputs configure only the default node group, which the stand-in does not create
+// (main.go: the world's system nodes stand for it): they are checked as pulumi-eks checks them, and
+// the Construct's log names them as not applied.
+var defaultNodeGroupInputs = []string{"desiredCapacity", "instanceType", "maxSize", "minSize"}
 
 var authenticationModes = []string{"CONFIG_MAP", "API_AND_CONFIG_MAP", "API"}
 
@@ -108,6 +48,8 @@ type clusterArgs struct {
 	// accessEntries are the names of the accessEntries and of each one's access policies: pulumi-eks
 	// names a resource after each.
 	accessEntries map[string][]string
+	// defaultNodeGroup are the default node group's inputs given (defaultNodeGroupInputs).
+	defaultNodeGroup []string
 }
 
 func (a clusterArgs) String() string {
@@ -165,6 +107,24 @@ func parseArgs(in resource.PropertyMap) (clusterArgs, error) {
 		}
 		a.authenticationMode = v.StringValue()
 	}
+	// cluster.ts:432-436, in its words.
+	given := func(k resource.PropertyKey) bool { return !plainValue(in[k]).IsNull() }
+	if given("subnetIds") && (given("publicSubnetIds") || given("privateSubnetIds")) {
+		return a, errors.New("subnetIds, and the use of publicSubnetIds and/or privateSubnetIds are mutually exclusive. Choose a single approach.")
+	}
+	for _, k := range defaultNodeGroupInputs {
+		v := plainValue(in[resource.PropertyKey(k)])
+		if v.IsNull() || v.IsComputed() {
+			continue
+		}
+		switch {
+		case k == "instanceType" && !v.IsString():
+			return a, fmt.Errorf("%s input %q must be a string, got %v", clusterType, k, v)
+		case k != "instanceType" && !v.IsNumber():
+			return a, fmt.Errorf("%s input %q must be an integer, got %v", clusterType, k, v)
+		}
+		a.defaultNodeGroup = append(a.defaultNodeGroup, k)
+	}
 	for _, k := range []resource.PropertyKey{"clusterSecurityGroupTags", "nodeSecurityGroupTags"} {
 		if v := plainValue(in[k]); !v.IsNull() && !v.IsComputed() && !v.IsObject() {
 			return a, fmt.Errorf("%s input %q must be a map of strings, got %v", clusterType, string(k), v)
@@ -173,18 +133,4 @@ func parseArgs(in resource.PropertyMap) (clusterArgs, error) {
 	return a, parseAccess(in, &a)
 }
 
-// plainValue unwraps known output values and secrets.
-func plainValue(v resource.PropertyValue) resource.PropertyValue {
-	for {
-		switch {
-		case v.IsSecret():
-			v = v.SecretValue().Element
-		case v.IsOutput() && v.OutputValue().Known:
-			v = v.OutputValue().Element
-		case v.IsOutput():
-			return resource.MakeComputed(resource.NewStringProperty(""))
-		default:
-			return v
-		}
-	}
-}
+var plainValue = componentprovider.PlainValue

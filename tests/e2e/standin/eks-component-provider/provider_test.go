@@ -51,6 +51,12 @@ func TestParseArgs(t *testing.T) {
 		{"API mode, name and version (passed on as they are)", resource.PropertyMap{"authenticationMode": resource.NewStringProperty("API"),
 			"name": unknown, "version": resource.NewStringProperty("1.33")}, clusterArgs{authenticationMode: "API"}, ""},
 		{"nulls are unset", resource.PropertyMap{"vpcId": resource.NewNullProperty(), "accessEntries": resource.NewNullProperty()}, clusterArgs{}, ""},
+		{"the Registry page's network and default node group", resource.PropertyMap{"vpcId": unknown, "publicSubnetIds": unknown, "privateSubnetIds": unknown,
+			"instanceType": str("t3.medium"), "desiredCapacity": resource.NewNumberProperty(2), "minSize": resource.NewNumberProperty(2), "maxSize": resource.NewNumberProperty(2)},
+			clusterArgs{defaultNodeGroup: []string{"desiredCapacity", "instanceType", "maxSize", "minSize"}}, ""},
+		{"pulumi-eks's refusal of subnetIds with privateSubnetIds", resource.PropertyMap{"subnetIds": unknown, "privateSubnetIds": resource.NewArrayProperty(nil)}, clusterArgs{},
+			"subnetIds, and the use of publicSubnetIds and/or privateSubnetIds are mutually exclusive. Choose a single approach."},
+		{"a node group size that is not a number", resource.PropertyMap{"minSize": str("2")}, clusterArgs{}, `"minSize" must be an integer`},
 		{"tags, known or not, and roleMappings", resource.PropertyMap{"nodeSecurityGroupTags": obj(map[string]any{"karpenter.sh/discovery": "demo"}),
 			"clusterSecurityGroupTags": unknown, "roleMappings": roleMappings}, clusterArgs{}, ""},
 		{"roleMappings as an output, in API_AND_CONFIG_MAP", resource.PropertyMap{"authenticationMode": str("API_AND_CONFIG_MAP"),
@@ -78,10 +84,11 @@ func TestParseArgs(t *testing.T) {
 			"principalArn": "arn:aws:iam::123456789012:role/ci", "accessPolicies": map[string]any{"view": map[string]any{"policyArn": "arn:p"}}}})}, clusterArgs{},
 			`accessEntries["ci"].accessPolicies["view"]: the stand-in for pulumi-eks 4.3.0 (test only) takes an eks:index:AccessPolicyAssociation as an object`},
 		{"tags that are not a map", resource.PropertyMap{"nodeSecurityGroupTags": str("owned")}, clusterArgs{}, `"nodeSecurityGroupTags" must be a map of strings`},
-		{"what it does not implement is named, never ignored", resource.PropertyMap{"vpcId": resource.NewStringProperty("vpc-1"),
+		{"what it does not implement is named, never ignored", resource.PropertyMap{"nodeGroupOptions": obj(map[string]any{"minSize": 1}),
 			"skipDefaultNodeGroup": resource.NewBoolProperty(true), "createOidcProvider": resource.NewBoolProperty(true)}, clusterArgs{},
-			`eks:index:Cluster input "skipDefaultNodeGroup", "vpcId" not implemented by the stand-in for pulumi-eks 4.3.0 (test only) (it implements accessEntries, ` +
-				`authenticationMode, clusterSecurityGroupTags, createOidcProvider, name, nodeSecurityGroupTags, roleMappings, version)`},
+			`eks:index:Cluster input "nodeGroupOptions", "skipDefaultNodeGroup" not implemented by the stand-in for pulumi-eks 4.3.0 (test only) (it implements accessEntries, ` +
+				`authenticationMode, clusterSecurityGroupTags, createOidcProvider, desiredCapacity, instanceType, maxSize, minSize, name, nodeSecurityGroupTags, ` +
+				`privateSubnetIds, publicSubnetIds, roleMappings, subnetIds, version, vpcId)`},
 		{"createOidcProvider unknown", resource.PropertyMap{"createOidcProvider": unknown}, clusterArgs{}, `"createOidcProvider" is not known yet`},
 		{"pulumi-eks's refusal of a mode", resource.PropertyMap{"authenticationMode": resource.NewStringProperty("CONFIGMAP")}, clusterArgs{},
 			"Invalid value for authenticationMode: CONFIGMAP. Allowed values are: CONFIG_MAP, API_AND_CONFIG_MAP, API."},
@@ -108,7 +115,7 @@ func TestParseArgs(t *testing.T) {
 }
 
 func TestSchema(t *testing.T) {
-	p := &provider{}
+	p := plugin.Server(nil)
 	info, err := p.GetPluginInfo(context.Background(), &emptypb.Empty{})
 	if err != nil || info.GetVersion() != "4.3.0+standin" {
 		t.Errorf("GetPluginInfo = %v, %v", info, err)
@@ -300,7 +307,7 @@ func TestSecurityGroupTags(t *testing.T) {
 }
 
 func TestConstructOnlyTheCluster(t *testing.T) {
-	p := &provider{}
+	p := plugin.Server(nil)
 	_, err := p.Construct(context.Background(), &pulumirpc.ConstructRequest{Type: "eks:index:NodeGroupV2", Name: "ng"})
 	if err == nil || !strings.Contains(err.Error(), "the stand-in for pulumi-eks 4.3.0 (test only) constructs only eks:index:Cluster") {
 		t.Errorf("Construct of another type: %v", err)

@@ -27,6 +27,7 @@ func schemaJSON() (string, error) {
 	var (
 		str     = map[string]any{"type": "string"}
 		boolean = map[string]any{"type": "boolean"}
+		integer = map[string]any{"type": "integer"}
 		strList = map[string]any{"type": "array", "items": str}
 		strMap  = map[string]any{"type": "object", "additionalProperties": str}
 		any_    = map[string]any{"$ref": "pulumi.json#/Any"}
@@ -62,6 +63,14 @@ func schemaJSON() (string, error) {
 						map[string]any{"$ref": "#/types/eks:index:AuthenticationMode", "plain": true}),
 					"clusterSecurityGroupTags": described("The tags to apply to the cluster security group.", strMap),
 					"createOidcProvider":       described("Whether an IAM OIDC Provider is created for the EKS cluster.", boolean),
+					"desiredCapacity":          described("The number of worker nodes of the default node group (not created by the stand-in).", integer),
+					"instanceType":             described("The instance type of the default node group (not created by the stand-in).", str),
+					"maxSize":                  described("The maximum size of the default node group (not created by the stand-in).", integer),
+					"minSize":                  described("The minimum size of the default node group (not created by the stand-in).", integer),
+					"privateSubnetIds":         described("The private subnets of the cluster, after publicSubnetIds.", strList),
+					"publicSubnetIds":          described("The public subnets of the cluster.", strList),
+					"subnetIds":                described("All subnets of the cluster (exclusive with publicSubnetIds and privateSubnetIds).", strList),
+					"vpcId":                    described("The cluster's VPC (unset: the account's default VPC).", str),
 					"name":                     described("The EKS cluster's name (default: auto-named from the resource's).", str),
 					"nodeSecurityGroupTags":    described("The tags to apply to the default nodeSecurityGroup created by the cluster.", strMap),
 					"roleMappings": described("Optional mappings from AWS IAM roles to Kubernetes users and groups (CONFIG_MAP and API_AND_CONFIG_MAP only).",
@@ -148,6 +157,8 @@ func schemaJSON() (string, error) {
 					"oidcProvider":          awsRes("aws:iam/openIdConnectProvider:OpenIdConnectProvider"),
 					"provider":              map[string]any{"$ref": kubernetesSchemaRef + "#/provider"},
 					"storageClasses":        map[string]any{"type": "object", "additionalProperties": k8sRes("kubernetes:storage.k8s.io/v1:StorageClass")},
+					"privateSubnetIds":      strList,
+					"publicSubnetIds":       strList,
 					"subnetIds":             strList,
 					"vpcId":                 str,
 				},
