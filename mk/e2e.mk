@@ -10,8 +10,10 @@
 #   make e2e-deps   build/install what the engine tests need (part of `make deps`; a no-op when cached)
 #   make e2e        the scenarios (tests/e2e), the world's own tests (tests/e2e/lab), the stand-ins'
 #                   own tests (tests/e2e/standin/aws-provider-on-moto,
-#                   tests/e2e/standin/eks-component-provider) and `make demo`'s test
-#                   (tests/cmd/demo), then e2e-sdks and e2e-snippets; part of `make test`
+#                   tests/e2e/standin/eks-component-provider,
+#                   tests/e2e/standin/awsx-component-provider) and `make demo`'s test
+#                   (tests/cmd/demo), then e2e-sdks, e2e-snippets and e2e-examples; part of
+#                   `make test`
 #   make e2e-sdks   TestSDKPrograms alone: the TypeScript, Python, Go and Java programs of
 #                   tests/e2e/sdk, each from the package a user installs (dist/ of
 #                   test-release-dry-run: the npm tarball, the wheel, the stamped Go module, the
@@ -23,11 +25,14 @@
 #                   packages (dist/) and the real @pulumi/* and pulumi-* packages of
 #                   examples/typescript's lock and tests/examples/python's constraints (installed
 #                   by tests/examples/{typescript,python}.sh into $(CACHE_DIR)/examples)
+#   make e2e-examples  TestExamples alone: the Registry page's programs (docs/_index.md) and the
+#                   examples they are (examples/typescript, examples/python and their team-pool
+#                   stacks through a StackReference), with the awsx stand-in's VPC, as e2e-snippets
 #
 # The tests carry the build tag `e2e`, so the harness's `go test ./...` in tests/ compiles the
 # helpers but does not run them. E2E_FLAGS adds `go test` flags (e.g. E2E_FLAGS=-v, or
 # E2E_FLAGS='-run TestUpgrade'); E2E_OUT=<dir> keeps every pulumi command's output of the scenarios.
-.PHONY: e2e-deps e2e e2e-sdks e2e-snippets
+.PHONY: e2e-deps e2e e2e-sdks e2e-snippets e2e-examples
 
 E2E_ENV := PROVIDER_BIN=$(CURDIR)/bin/$(PROVIDER) CACHE_DIR=$(CACHE_DIR) GOWORK=off
 E2E_PKGS := ./e2e/... ./cmd/demo/
@@ -43,7 +48,8 @@ TEST_TARGETS += e2e
 e2e-deps:
 	bash tests/scripts/install-e2e-deps.sh >/dev/null
 
-# TestSDKPrograms (the examples' programs) and TestREADMESnippets (README's Usage), side by side
+# TestSDKPrograms (the SDK programs), TestREADMESnippets (README's Usage) and TestExamples (the
+# Registry page and examples/), two at a time
 # (tests/scripts/e2e-programs.sh). The programs install the release's packages, which
 # test-release-dry-run builds into dist/ (npm, PyPI, the Go module proxy and Maven Central serve the
 # programs' own pinned dependencies at test time; Maven's into $(CACHE_DIR)/e2e-sdk-java-m2; the
@@ -59,7 +65,7 @@ E2E_PROGRAMS = $(E2E_ENV) SDK_DIST=$(CURDIR)/dist E2E_FLAGS='$(E2E_FLAGS)' bash 
 e2e: build harness-deps e2e-deps test-release-dry-run
 	cd tests && GOWORK=off go vet -tags e2e $(E2E_PKGS) && \
 		$(E2E_ENV) go run ./cmd/demo -parts && \
-		$(E2E_ENV) go test -tags e2e -count=1 -timeout 30m -parallel 3 -skip '^(TestSDKPrograms|TestREADMESnippets)$$' $(E2E_FLAGS) $(E2E_PKGS)
+		$(E2E_ENV) go test -tags e2e -count=1 -timeout 30m -parallel 3 -skip '^(TestSDKPrograms|TestREADMESnippets|TestExamples)$$' $(E2E_FLAGS) $(E2E_PKGS)
 	$(E2E_PROGRAMS)
 
 e2e-sdks: build harness-deps e2e-deps test-release-dry-run
@@ -67,3 +73,6 @@ e2e-sdks: build harness-deps e2e-deps test-release-dry-run
 
 e2e-snippets: build harness-deps e2e-deps test-release-dry-run
 	$(E2E_PROGRAMS) snippets
+
+e2e-examples: build harness-deps e2e-deps test-release-dry-run
+	$(E2E_PROGRAMS) examples

@@ -3,6 +3,9 @@ language host here: the Automation API serves the program from this process and 
 address). tests/e2e/snippets_test.go writes the snippet, as README.md has it, to snippet.py; the
 program runs that file as __main__, so its pulumi.export calls are the stack's outputs. The one
 thing added: stack config aws:region = us-west-2, which the snippet reads (pulumi.Config("aws")).
+tests/e2e/examples_test.go runs the example programs with it too, each as its own project
+(RUNNER_PROJECT, default readme-python) with the config its program requires (RUNNER_CONFIG, a
+JSON object of keys and values: a team stack's platformStack).
 
 Usage: python runner.py <preview|preview-no-changes|up|refresh|destroy>, with the engine's environment (PULUMI_HOME, the
 local backend, the passphrase, PATH with the CLI). The engine's output goes to stderr; stdout's
@@ -24,9 +27,11 @@ def program() -> None:
 
 
 def stack() -> auto.Stack:
-    s = auto.create_or_select_stack(stack_name="dev", project_name="readme-python", program=program,
-                                    opts=auto.LocalWorkspaceOptions(secrets_provider="passphrase"))
+    s = auto.create_or_select_stack(stack_name="dev", project_name=os.environ.get("RUNNER_PROJECT", "readme-python"),
+                                    program=program, opts=auto.LocalWorkspaceOptions(secrets_provider="passphrase"))
     s.set_config("aws:region", auto.ConfigValue(value="us-west-2"))
+    for key, value in json.loads(os.environ.get("RUNNER_CONFIG", "{}")).items():
+        s.set_config(key, auto.ConfigValue(value=value))
     return s
 
 
