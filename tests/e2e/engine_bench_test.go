@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -87,7 +86,7 @@ func BenchmarkEngineComponentVsInline(b *testing.B) {
 		"cluster": map[string]any{"endpoint": w.ControlPlane.URL}}
 	maps.Copy(args, inputs)
 	argsFile := filepath.Join(dir, "render-args.json")
-	if err := os.WriteFile(argsFile, mustJSON(args), 0o644); err != nil {
+	if err := os.WriteFile(argsFile, lab.MustJSON(args), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	rendered, err := exec.Command(plugin, "render", "--args", argsFile).Output()
@@ -324,7 +323,7 @@ func childInputs(w *lab.World) (map[string]string, error) {
 		if r.ID == "" || strings.HasPrefix(r.Type, "pulumi:providers:") {
 			continue // the stack, components, providers
 		}
-		out[r.Type+" "+r.Name()] = string(mustJSON(r.Inputs))
+		out[r.Type+" "+r.Name()] = string(lab.MustJSON(r.Inputs))
 	}
 	return out, nil
 }
@@ -412,9 +411,4 @@ func envInt(b *testing.B, key string, def int) int {
 		b.Fatalf("%s=%q: want a positive number", key, v)
 	}
 	return n
-}
-
-func mustJSON(v any) []byte {
-	data, _ := json.Marshal(v)
-	return data
 }

@@ -139,7 +139,7 @@ func InlineProgram(rendered []byte) (string, error) {
 		if res.ReadID != "" {
 			return "", fmt.Errorf("%s: reads %s, which an inline program would declare with `get`; not supported", res.Name, res.ReadID)
 		}
-		if strings.Contains(string(mustJSON(res.Inputs)), `"[secret]"`) {
+		if strings.Contains(string(MustJSON(res.Inputs)), `"[secret]"`) {
 			return "", fmt.Errorf("%s: render masks its secret inputs", res.Name)
 		}
 		if customResourceType(res.Type) {
@@ -302,7 +302,9 @@ func indent(s string, n int) string {
 	return b.String()
 }
 
-func mustJSON(v any) []byte {
+// MustJSON is v as JSON, for values that always marshal (the engine's properties, a program's
+// inputs): a marshalling error gives nil.
+func MustJSON(v any) []byte {
 	data, _ := json.Marshal(v)
 	return data
 }

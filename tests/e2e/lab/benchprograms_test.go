@@ -29,13 +29,13 @@ func TestInlineProgramDeclaresEveryRenderedChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Custom resources are refused, naming why; the benchmark renders without them.
-	if _, err := InlineProgram(mustJSON(rendered)); err == nil || !strings.Contains(err.Error(), "cannot be declared in a YAML program") {
+	if _, err := InlineProgram(MustJSON(rendered)); err == nil || !strings.Contains(err.Error(), "cannot be declared in a YAML program") {
 		t.Errorf("a render with a NodePool: error %v, want it refused", err)
 	}
 	rendered.Resources = slices.DeleteFunc(rendered.Resources, func(r renderedChild) bool { return customResourceType(r.Type) })
 	// A `${` in an input (a tag here) must reach the engine as written.
 	rendered.Resources[0].Inputs["tags"] = map[string]any{"note": "${not-interpolated}"}
-	program, err := InlineProgram(mustJSON(rendered))
+	program, err := InlineProgram(MustJSON(rendered))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestInlineProgramDeclaresEveryRenderedChild(t *testing.T) {
 		if r.Type == "aws:sqs/queuePolicy:QueuePolicy" {
 			wantProps["queueUrl"] = "${karpenter-interruption.url}" // the queue's output, as the component wires it
 		}
-		want, got := mustJSON(wantProps), mustJSON(d.Properties)
+		want, got := MustJSON(wantProps), MustJSON(d.Properties)
 		if string(want) != string(got) {
 			t.Errorf("%s: properties\n got %s\nwant %s", r.Name, got, want)
 		}
