@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 
@@ -314,4 +315,67 @@ func getVpc(ctx context.Context, p *provider, args pmap) (pmap, error) {
 		out["filters"] = fv
 	}
 	return out, nil
+}
+
+// ---- aws:index/getAvailabilityZones:getAvailabilityZones --------------------------------------
+
+// getAvailabilityZones answers as terraform's aws_availability_zones data source: DescribeAvailabilityZones
+// with the state and filters as filters, the zones sorted by name, excludeNames and excludeZoneIds
+// left out; groupNames a sorted set; the id is the region.
+func getAvailabilityZones(ctx context.Context, p *provider, args pmap) (pmap, error) {
+	c, err := p.clients()
+	if err != nil {
+		return nil, err
+	}
+	var filters []ec2Filter
+	if v := str(args, "state"); v != "" {
+		if !contains([]string{"available", "information", "impaired", "unavailable"}, v) {
+			return nil, fmt.Errorf("expected state to be one of [available information impaired unavailable], got %s", v)
+		}
+		filters = append(filters, ec2Filter{Name: "state", Values: []string{v}})
+	}
+	more, err := argFilters("aws:index/getAvailabilityZones:getAvailabilityZones", args)
+	if err != nil {
+		return nil, err
+	}
+	moto, _, err := splitFilters("DescribeAvailabilityZones", append(filters, more...), nil)
+	if err != nil {
+		return nil, fmt.Errorf("reading EC2 Availability Zones: %w", err)
+	}
+	params := url.Values{}
+	if b, _ := boolean(args, "allAvailabilityZones"); b {
+		params.Set("AllAvailabilityZones", "true")
+	}
+	filterParams(params, moto)
+	var out struct {
+		Zones []struct {
+			Name      string `xml:"zoneName"`
+			ID        string `xml:"zoneId"`
+			GroupName string `xml:"groupName"`
+		} `xml:"availabilityZoneInfo>item"`
+	}
+	if err := c.ec2.call(ctx, "DescribeAvailabilityZones", params, &out); err != nil {
+		return nil, fmt.Errorf("reading EC2 Availability Zones: %w", err)
+	}
+	sort.Slice(out.Zones, func(i, j int) bool { return out.Zones[i].Name < out.Zones[j].Name })
+	excludeNames, excludeIDs := stringList(args, "excludeNames"), stringList(args, "excludeZoneIds")
+	names, ids, groups := []string{}, []string{}, map[string]bool{}
+	for _, z := range out.Zones {
+		if contains(excludeNames, z.Name) || contains(excludeIDs, z.ID) {
+			continue
+		}
+		group := z.GroupName
+		if group == "" {
+			group = c.region // AWS's group of an availability zone (moto's zones have none)
+		}
+		groups[group] = true
+		names, ids = append(names, z.Name), append(ids, z.ID)
+	}
+	res := pmap{"groupNames": listValue(sortedKeys(groups)), "id": sv(c.region), "names": listValue(names), "zoneIds": listValue(ids)}
+	for _, k := range []string{"allAvailabilityZones", "excludeNames", "excludeZoneIds", "filters", "state"} {
+		if has(args, k) {
+			res[resource.PropertyKey(k)] = args[resource.PropertyKey(k)]
+		}
+	}
+	return res, nil
 }
