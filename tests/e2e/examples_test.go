@@ -42,7 +42,7 @@ import (
 // against moto's EC2).
 //
 // Not run: the Go program (pulumi-eks v3 and pulumi-aws v6; the eks stand-in answers as pulumi-eks
-// 4.3.0 only), C# (no .NET here), examples/java (pulumi-eks's Java SDK is not served here) and
+// 4.3.0 only, and the module proxy refuses the Go language host), C# (no .NET here), examples/java (pulumi-eks's Java SDK is not served here) and
 // examples/typescript-automode (the eks stand-in does not implement autoMode): CONTRIBUTING.md's
 // limits of our CI.
 func TestExamples(t *testing.T) {
