@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"sort"
 )
 
 // The EC2 reads (and the cluster security group's calls) the stand-in makes with ec2Query: the
@@ -185,15 +184,7 @@ func (q *ec2Query) mainRouteTable(ctx context.Context, vpcID string) (string, er
 // createSecurityGroup creates a security group with tags and returns its ID.
 func (q *ec2Query) createSecurityGroup(ctx context.Context, name, description, vpcID string, tags map[string]string) (string, error) {
 	params := url.Values{"GroupName": {name}, "GroupDescription": {description}, "VpcId": {vpcID}}
-	if len(tags) > 0 { // EC2 refuses a tag specification without tags
-		params.Set("TagSpecification.1.ResourceType", "security-group")
-	}
-	keys := sortedKeys(tags)
-	sort.Strings(keys)
-	for i, k := range keys {
-		params.Set(fmt.Sprintf("TagSpecification.1.Tag.%d.Key", i+1), k)
-		params.Set(fmt.Sprintf("TagSpecification.1.Tag.%d.Value", i+1), tags[k])
-	}
+	tagSpecification(params, "security-group", tags)
 	var out struct {
 		GroupID string `xml:"groupId"`
 	}

@@ -317,19 +317,8 @@ var securityGroupOps = ops{
 		}, nil
 	},
 	update: func(ctx context.Context, c *call, id string, _, oldIn, newIn pmap) error {
-		remove, set := tagDiff(stringMap(oldIn, "tags"), stringMap(newIn, "tags"))
-		q := c.aws().ec2
-		for _, k := range remove {
-			if err := q.deleteTags(ctx, id, k, stringMap(oldIn, "tags")[k]); err != nil {
-				return fmt.Errorf("updating Security Group (%s) tags: %w", id, err)
-			}
-		}
-		for _, k := range sortedKeys(set) {
-			if err := q.createTags(ctx, id, k, set[k]); err != nil {
-				return fmt.Errorf("updating Security Group (%s) tags: %w", id, err)
-			}
-		}
-		return nil // revokeRulesOnDelete lives in the state only
+		// revokeRulesOnDelete lives in the state only
+		return updateTags(ctx, c.aws().ec2, "Security Group", id, stringMap(oldIn, "tags"), stringMap(newIn, "tags"))
 	},
 	delete: func(ctx context.Context, c *call, id string, state pmap) error {
 		q := c.aws().ec2

@@ -240,36 +240,6 @@ func init() {
 
 // ---- EC2 calls ------------------------------------------------------------------------------
 
-// tagSpecification adds a TagSpecification of the tags for a resource type (EC2 refuses one
-// without tags).
-func tagSpecification(params url.Values, resourceType string, tags map[string]string) {
-	if len(tags) == 0 {
-		return
-	}
-	params.Set("TagSpecification.1.ResourceType", resourceType)
-	for i, k := range sortedKeys(tags) {
-		params.Set(fmt.Sprintf("TagSpecification.1.Tag.%d.Key", i+1), k)
-		params.Set(fmt.Sprintf("TagSpecification.1.Tag.%d.Value", i+1), tags[k])
-	}
-}
-
-// updateTags is terraform's updateTags for EC2: delete the keys no longer there, (re)create the
-// changed ones.
-func updateTags(ctx context.Context, q *ec2Query, what, id string, olds, news map[string]string) error {
-	remove, set := tagDiff(olds, news)
-	for _, k := range remove {
-		if err := q.deleteTags(ctx, id, k, olds[k]); err != nil {
-			return fmt.Errorf("updating %s (%s) tags: %w", what, id, err)
-		}
-	}
-	for _, k := range sortedKeys(set) {
-		if err := q.createTags(ctx, id, k, set[k]); err != nil {
-			return fmt.Errorf("updating %s (%s) tags: %w", what, id, err)
-		}
-	}
-	return nil
-}
-
 // retryOn retries f while EC2 answers code (terraform's RetryWhenAWSErrCodeEquals), for at most
 // timeout.
 func retryOn(ctx context.Context, code string, timeout time.Duration, f func() error) error {
