@@ -41,10 +41,11 @@ import (
 // (standin/awsx-component-provider: its Vpc registers what awsx's does, through the aws stand-in,
 // against moto's EC2).
 //
+// examples/typescript-automode runs too, on an Auto Mode world (examples_automode_test.go).
+//
 // Not run: the Go program (pulumi-eks v3 and pulumi-aws v6; the eks stand-in answers as pulumi-eks
-// 4.3.0 only, and the module proxy refuses the Go language host), C# (no .NET here), examples/java (pulumi-eks's Java SDK is not served here) and
-// examples/typescript-automode (the eks stand-in does not implement autoMode): CONTRIBUTING.md's
-// limits of our CI.
+// 4.3.0 only, and the module proxy refuses the Go language host), C# (no .NET here) and
+// examples/java (pulumi-eks's Java SDK is not served here): CONTRIBUTING.md's limits of our CI.
 func TestExamples(t *testing.T) {
 	programs := examplePrograms(t)
 	dist := findSDKDist(t)
@@ -113,6 +114,10 @@ func TestExamples(t *testing.T) {
 			})
 		})
 	}
+	t.Run("typescript-automode", func(t *testing.T) {
+		t.Parallel()
+		autoModeExample(t, dist, tools)
+	})
 }
 
 // exampleProgram is a language's platform program and, where the language has one, its team's.
@@ -187,29 +192,12 @@ func (r *snippetRun) prepare(t *testing.T, dist sdkDist, project string, config 
 // pulumi-eks — the component tags nothing itself; the node role has its EC2_LINUX access entry; no
 // aws-auth. It returns the subnets tagged for discovery.
 func (r *snippetRun) checkExampleUp(t *testing.T, outputs map[string]any) []string {
-	ctx := context.Background()
 	if arn := str(outputs["nodeRoleArn"]); !strings.HasPrefix(arn, "arn:aws:iam::123456789012:role/") {
 		t.Errorf("output nodeRoleArn = %v, want the component's node role ARN (outputs %v)", outputs["nodeRoleArn"], outputs)
 	}
 	cluster := r.eksCluster(t)
-	cl := ec2.NewFromConfig(r.w.AWS)
-	vpcs := r.programVPCs(t)
-	if len(vpcs) != 1 || aws.ToString(vpcs[0].CidrBlock) != "10.0.0.0/16" {
-		t.Fatalf("VPCs named %s: %v, want the awsx VPC (10.0.0.0/16, awsx's default)", programVPC, vpcs)
-	}
-	vpc := aws.ToString(vpcs[0].VpcId)
-	tagged, err := cl.DescribeSubnets(ctx, &ec2.DescribeSubnetsInput{Filters: []ec2types.Filter{{Name: aws.String("tag:karpenter.sh/discovery"), Values: []string{cluster}}}})
-	if err != nil || len(tagged.Subnets) == 0 {
-		t.Fatalf("subnets tagged karpenter.sh/discovery=%s: %v %v, want the awsx VPC's private subnets", cluster, tagged, err)
-	}
-	var ids []string
-	for _, s := range tagged.Subnets {
-		ids = append(ids, aws.ToString(s.SubnetId))
-		if aws.ToString(s.VpcId) != vpc || aws.ToBool(s.MapPublicIpOnLaunch) || !strings.Contains(tag(s.Tags, "Name"), "private") {
-			t.Errorf("subnet %s (%s, VPC %s) is tagged for discovery: want only the awsx VPC %s's private subnets", aws.ToString(s.SubnetId),
-				tag(s.Tags, "Name"), aws.ToString(s.VpcId), vpc)
-		}
-	}
+	ids := r.discoverySubnets(t, cluster)
+	vpc := aws.ToString(r.programVPCs(t)[0].VpcId)
 	if group := r.discoveredGroup(t, cluster); aws.ToString(group.VpcId) != vpc {
 		t.Errorf("pulumi-eks's node security group %s is in VPC %s, want the awsx VPC %s", aws.ToString(group.GroupId), aws.ToString(group.VpcId), vpc)
 	}

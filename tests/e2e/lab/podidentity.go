@@ -50,8 +50,10 @@ func standInEKSRecord(stateDir string) string { return filepath.Join(stateDir, "
 // StandInEKS is the aws stand-in's EKS record, by table and id: what moto's EKS lacks.
 type StandInEKS struct {
 	Clusters map[string]struct {
-		AuthenticationMode string `json:"authenticationMode"`
-		Version            string `json:"version"`
+		AuthenticationMode     string         `json:"authenticationMode"`
+		Version                string         `json:"version"`
+		ClusterSecurityGroupID string         `json:"clusterSecurityGroupId"`
+		ComputeConfig          map[string]any `json:"computeConfig"`
 	} `json:"clusters"`
 	AccessEntries           map[string]map[string]any `json:"accessEntries"`
 	AccessPolicies          map[string]map[string]any `json:"accessPolicyAssociations"`

@@ -26,11 +26,18 @@ import (
 //	    attachment ${name}-eksRole-<sha1(policy id)[:8]>
 //	aws:ec2/securityGroup:SecurityGroup ${name}-eksClusterSecurityGroup (tags {Name,
 //	    ...clusterSecurityGroupTags}) and its aws:ec2/securityGroupRule:SecurityGroupRule
-//	    ${name}-eksClusterInternetEgressRule
+//	    ${name}-eksClusterInternetEgressRule — not with Auto Mode
+//	Auto Mode: the cluster role also gets AmazonEKSComputePolicy, -BlockStoragePolicy,
+//	    -LoadBalancingPolicy and -NetworkingPolicy; eks:index:ServiceRole ${name}-nodeRole
+//	    (ec2.amazonaws.com; AmazonEKSWorkerNodeMinimalPolicy, AmazonEC2ContainerRegistryPullOnly)
+//	    unless autoMode.createNodeRole is false
 //	aws:eks/cluster:Cluster ${name}-eksCluster (auto-named unless name; roleArn, vpcConfig
 //	    {securityGroupIds, subnetIds}, version when given, accessConfig only when
-//	    authenticationMode is given, tags {Name}, bootstrapSelfManagedAddons true; ignoreChanges
-//	    and dependsOn as pulumi-eks's)
+//	    authenticationMode is given, tags {Name}, bootstrapSelfManagedAddons true; with Auto
+//	    Mode no securityGroupIds, bootstrapSelfManagedAddons false, computeConfig {enabled, the
+//	    node role, nodePools general-purpose and system}, storageConfig and
+//	    kubernetesNetworkConfig {ipFamily ipv4, elasticLoadBalancing}; ignoreChanges and dependsOn
+//	    as pulumi-eks's)
 //	pulumi:providers:kubernetes ${name}-eks-k8s, from the kubeconfig
 //	eks:index:ServiceRole ${name}-instanceRole (ec2.amazonaws.com; AmazonEKSWorkerNodePolicy,
 //	    AmazonEKS_CNI_Policy, AmazonEC2ContainerRegistryReadOnly) and
@@ -47,6 +54,8 @@ import (
 //	    kubernetes.io/cluster/<cluster name>: owned, ...nodeSecurityGroupTags}) and its rules
 //	    ${name}-eksNodeIngressRule, -eksNodeClusterIngressRule, -eksExtApiServerClusterIngressRule,
 //	    -eksNodeInternetEgressRule, -eksClusterIngressRule (on the cluster security group)
+//	    — not with Auto Mode, whose clusterSecurityGroupId and nodeSecurityGroupId outputs are
+//	    the security group EKS made for the cluster
 //
 // Not registered (main.go says why): the default node group (createNodeGroupV2's launch template
 // and autoscaling group), the kube-proxy, CoreDNS and VPC CNI add-ons.
@@ -65,6 +74,7 @@ type (
 		Endpoint             pulumi.StringOutput    `pulumi:"endpoint"`
 		CertificateAuthority pulumi.StringMapOutput `pulumi:"certificateAuthority"`
 		Identities           pulumi.ArrayOutput     `pulumi:"identities"`
+		VpcConfig            pulumi.MapOutput       `pulumi:"vpcConfig"`
 	}
 	role struct {
 		pulumi.CustomResourceState
@@ -188,37 +198,55 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 		return nil, err
 	}
 
+	clusterPolicies := []string{"AmazonEKSClusterPolicy"}
+	if args.autoMode {
+		// What Auto Mode needs of the cluster role (cluster.ts:517-529).
+		clusterPolicies = append(clusterPolicies, autoModeClusterPolicies...)
+	}
 	eksRole, eksRoleDeps, err := b.serviceRole(name+"-eksRole", "eks.amazonaws.com", "Allows EKS to manage clusters on your behalf.",
-		[]string{"sts:AssumeRole", "sts:TagSession"}, []string{"AmazonEKSClusterPolicy"}, partition.Partition)
+		[]string{"sts:AssumeRole", "sts:TagSession"}, clusterPolicies, partition.Partition)
 	if err != nil {
 		return nil, err
 	}
-	clusterSG := &custom{}
-	if err := b.aws("aws:ec2/securityGroup:SecurityGroup", name+"-eksClusterSecurityGroup", pulumi.Map{
-		"vpcId": vpcID, "revokeRulesOnDelete": pulumi.Bool(true),
-		"tags": pulumi.All(inputOr(in, "clusterSecurityGroupTags")).ApplyT(func(v []any) (map[string]string, error) {
-			tags, err := stringMapOf("clusterSecurityGroupTags", v[0])
-			return clusterSecurityGroupTags(name, tags), err
-		}).(pulumi.StringMapOutput),
-	}, clusterSG, b.comp); err != nil {
-		return nil, err
-	}
-	if _, err := b.securityGroupRule(name+"-eksClusterInternetEgressRule", pulumi.Map{
-		"description": pulumi.String("Allow internet access."), "type": pulumi.String("egress"),
-		"fromPort": pulumi.Int(0), "toPort": pulumi.Int(0), "protocol": pulumi.String("-1"),
-		"cidrBlocks": pulumi.StringArray{pulumi.String("0.0.0.0/0")}, "securityGroupId": clusterSG.ID().ToStringOutput(),
-	}); err != nil {
-		return nil, err
-	}
-
 	clusterProps := pulumi.Map{
 		"roleArn":                    eksRole.Arn,
-		"bootstrapSelfManagedAddons": pulumi.Bool(true),
-		"vpcConfig": pulumi.Map{
-			"securityGroupIds": pulumi.StringArray{clusterSG.ID().ToStringOutput()},
-			"subnetIds":        subnetIDs,
-		},
-		"tags": pulumi.StringMap{"Name": pulumi.String(name + "-eksCluster")},
+		"bootstrapSelfManagedAddons": pulumi.Bool(!args.autoMode), // Auto Mode clusters are created without them (cluster.ts:698)
+		"vpcConfig":                  pulumi.Map{"subnetIds": subnetIDs},
+		"tags":                       pulumi.StringMap{"Name": pulumi.String(name + "-eksCluster")},
+	}
+	// Auto Mode skips the default security groups (cluster.ts:548, 2120): the cluster's own
+	// security group, which EKS makes, is the one nodes and the API server share.
+	var clusterSG *custom
+	if !args.autoMode {
+		clusterSG = &custom{}
+		if err := b.aws("aws:ec2/securityGroup:SecurityGroup", name+"-eksClusterSecurityGroup", pulumi.Map{
+			"vpcId": vpcID, "revokeRulesOnDelete": pulumi.Bool(true),
+			"tags": pulumi.All(inputOr(in, "clusterSecurityGroupTags")).ApplyT(func(v []any) (map[string]string, error) {
+				tags, err := stringMapOf("clusterSecurityGroupTags", v[0])
+				return clusterSecurityGroupTags(name, tags), err
+			}).(pulumi.StringMapOutput),
+		}, clusterSG, b.comp); err != nil {
+			return nil, err
+		}
+		if _, err := b.securityGroupRule(name+"-eksClusterInternetEgressRule", pulumi.Map{
+			"description": pulumi.String("Allow internet access."), "type": pulumi.String("egress"),
+			"fromPort": pulumi.Int(0), "toPort": pulumi.Int(0), "protocol": pulumi.String("-1"),
+			"cidrBlocks": pulumi.StringArray{pulumi.String("0.0.0.0/0")}, "securityGroupId": clusterSG.ID().ToStringOutput(),
+		}); err != nil {
+			return nil, err
+		}
+		clusterProps["vpcConfig"].(pulumi.Map)["securityGroupIds"] = pulumi.StringArray{clusterSG.ID().ToStringOutput()}
+	}
+	autoModeNodeRoleName := pulumi.String("").ToStringOutput()
+	if args.autoMode {
+		nodeRole, nodeRoleDeps, err := b.autoMode(clusterProps, args, partition.Partition)
+		if err != nil {
+			return nil, err
+		}
+		if nodeRole != nil {
+			autoModeNodeRoleName = nodeRole.Name
+		}
+		eksRoleDeps = append(eksRoleDeps, nodeRoleDeps...)
 	}
 	for _, k := range []string{"name", "version"} {
 		if v, ok := in[k]; ok {
@@ -332,7 +360,75 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 		core["oidcProvider"] = pulumi.NewResourceOutput(oidc)
 	}
 
-	// createNodeGroupSecurityGroup (nodes/securitygroup.ts), parented to the cluster component.
+	nodeSG, clusterIngress, err := b.nodeSecurityGroup(in, vpcID, clusterSG, eksCluster)
+	if err != nil {
+		return nil, err
+	}
+
+	// createCore returns these as given (cluster.ts:1269-1282).
+	for _, k := range []string{"nodeSecurityGroupTags", "publicSubnetIds", "privateSubnetIds"} {
+		if v, ok := in[k]; ok {
+			core[k] = v
+		}
+	}
+	// The outputs, with pulumi-eks's names (cluster.ts's createCluster and createCore returns).
+	nodeGroupOptions := pulumi.Map{"instanceProfile": pulumi.NewResourceOutput(instanceProfile)}
+	for k, v := range map[string]pulumi.Input{
+		"cluster": pulumi.NewResourceOutput(eksCluster), "vpcId": vpcID, "subnetIds": subnetIDs,
+		"endpoint": eksCluster.Endpoint, "provider": pulumi.NewResourceOutput(k8s),
+		"instanceRoles": pulumi.NewResourceArrayOutput(pulumi.NewResourceOutput(instanceRole)), "clusterIamRole": pulumi.NewResourceOutput(eksRole),
+		"kubeconfig": kubeconfig, "storageClasses": pulumi.Map{}, "nodeGroupOptions": nodeGroupOptions,
+	} {
+		core[k] = v
+	}
+	state := pulumi.Map{
+		"kubeconfig":              kubeconfig,
+		"kubeconfigJson":          kubeconfigJSON,
+		"eksCluster":              pulumi.NewResourceOutput(eksCluster),
+		"core":                    core,
+		"instanceRoles":           pulumi.NewResourceArrayOutput(pulumi.NewResourceOutput(instanceRole)),
+		"defaultNodeGroupAsgName": pulumi.String(""), // no default node group (main.go)
+		"fargateProfileId":        pulumi.String(""),
+		"fargateProfileStatus":    pulumi.String(""),
+		"oidcProviderArn":         oidcProviderArn,
+		"oidcProviderUrl":         issuer,
+		"oidcIssuer":              issuer.ApplyT(func(s string) string { return strings.Replace(s, "https://", "", 1) }).(pulumi.StringOutput),
+		"autoModeNodeRoleName":    autoModeNodeRoleName,
+	}
+	// Without the default security groups (Auto Mode) both ids are the security group EKS made for
+	// the cluster, and there is no ingress rule (cluster.ts:2196-2200).
+	eksClusterSGID := eksCluster.VpcConfig.ApplyT(func(vc map[string]any) string {
+		id, _ := vc["clusterSecurityGroupId"].(string)
+		return id
+	}).(pulumi.StringOutput)
+	state["clusterSecurityGroupId"], state["nodeSecurityGroupId"], state["clusterIngressRuleId"] = eksClusterSGID, eksClusterSGID, pulumi.String("")
+	if clusterSG != nil {
+		core["clusterSecurityGroup"] = pulumi.NewResourceOutput(clusterSG)
+		state["clusterSecurityGroup"] = pulumi.NewResourceOutput(clusterSG)
+		state["clusterSecurityGroupId"] = clusterSG.ID().ToStringOutput()
+	}
+	if nodeSG != nil {
+		nodeGroupOptions["nodeSecurityGroup"] = pulumi.NewResourceOutput(nodeSG)
+		nodeGroupOptions["clusterIngressRule"] = pulumi.NewResourceOutput(clusterIngress)
+		state["nodeSecurityGroup"] = pulumi.NewResourceOutput(nodeSG)
+		state["nodeSecurityGroupId"] = nodeSG.ID().ToStringOutput()
+		state["eksClusterIngressRule"] = pulumi.NewResourceOutput(clusterIngress)
+		state["clusterIngressRuleId"] = clusterIngress.SecurityGroupRuleID
+	}
+	if err := ctx.RegisterResourceOutputs(b.comp, state); err != nil {
+		return nil, err
+	}
+	return &pprovider.ConstructResult{URN: b.comp.URN(), State: state}, nil
+}
+
+// nodeSecurityGroup is createNodeGroupSecurityGroup (nodes/securitygroup.ts), parented to the
+// cluster component: the node security group and its rules, the last one on the cluster security
+// group. Auto Mode skips it (cluster.ts:2120): nil, nil.
+func (b *builder) nodeSecurityGroup(in pulumi.Map, vpcID pulumi.StringOutput, clusterSG *custom, eksCluster *cluster) (*custom, *rule, error) {
+	if clusterSG == nil {
+		return nil, nil, nil
+	}
+	name := b.name
 	nodeSG := &custom{}
 	if err := b.aws("aws:ec2/securityGroup:SecurityGroup", name+"-nodeSecurityGroup", pulumi.Map{
 		"vpcId": vpcID, "revokeRulesOnDelete": pulumi.Bool(true),
@@ -341,7 +437,7 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 			return nodeSecurityGroupTags(name, v[1].(string), tags), err
 		}).(pulumi.StringMapOutput),
 	}, nodeSG, b.comp); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	nodeSGID, clusterSGID := nodeSG.ID().ToStringOutput(), clusterSG.ID().ToStringOutput()
 	var clusterIngress *rule
@@ -367,52 +463,11 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 		}
 		created, err := b.securityGroupRule(name+r.name, props)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		clusterIngress = created // the last: the cluster ingress rule
 	}
-
-	// createCore returns these as given (cluster.ts:1269-1282).
-	for _, k := range []string{"nodeSecurityGroupTags", "publicSubnetIds", "privateSubnetIds"} {
-		if v, ok := in[k]; ok {
-			core[k] = v
-		}
-	}
-	// The outputs, with pulumi-eks's names (cluster.ts's createCluster and createCore returns).
-	for k, v := range map[string]pulumi.Input{
-		"cluster": pulumi.NewResourceOutput(eksCluster), "vpcId": vpcID, "subnetIds": subnetIDs,
-		"endpoint": eksCluster.Endpoint, "provider": pulumi.NewResourceOutput(k8s), "clusterSecurityGroup": pulumi.NewResourceOutput(clusterSG),
-		"instanceRoles": pulumi.NewResourceArrayOutput(pulumi.NewResourceOutput(instanceRole)), "clusterIamRole": pulumi.NewResourceOutput(eksRole),
-		"kubeconfig": kubeconfig, "storageClasses": pulumi.Map{},
-		"nodeGroupOptions": pulumi.Map{"nodeSecurityGroup": pulumi.NewResourceOutput(nodeSG), "clusterIngressRule": pulumi.NewResourceOutput(clusterIngress),
-			"instanceProfile": pulumi.NewResourceOutput(instanceProfile)},
-	} {
-		core[k] = v
-	}
-	state := pulumi.Map{
-		"kubeconfig":              kubeconfig,
-		"kubeconfigJson":          kubeconfigJSON,
-		"eksCluster":              pulumi.NewResourceOutput(eksCluster),
-		"core":                    core,
-		"clusterSecurityGroup":    pulumi.NewResourceOutput(clusterSG),
-		"clusterSecurityGroupId":  clusterSGID,
-		"nodeSecurityGroup":       pulumi.NewResourceOutput(nodeSG),
-		"nodeSecurityGroupId":     nodeSGID,
-		"eksClusterIngressRule":   pulumi.NewResourceOutput(clusterIngress),
-		"clusterIngressRuleId":    clusterIngress.SecurityGroupRuleID,
-		"instanceRoles":           pulumi.NewResourceArrayOutput(pulumi.NewResourceOutput(instanceRole)),
-		"defaultNodeGroupAsgName": pulumi.String(""), // no default node group (main.go)
-		"fargateProfileId":        pulumi.String(""),
-		"fargateProfileStatus":    pulumi.String(""),
-		"oidcProviderArn":         oidcProviderArn,
-		"oidcProviderUrl":         issuer,
-		"oidcIssuer":              issuer.ApplyT(func(s string) string { return strings.Replace(s, "https://", "", 1) }).(pulumi.StringOutput),
-		"autoModeNodeRoleName":    pulumi.String(""),
-	}
-	if err := ctx.RegisterResourceOutputs(b.comp, state); err != nil {
-		return nil, err
-	}
-	return &pprovider.ConstructResult{URN: b.comp.URN(), State: state}, nil
+	return nodeSG, clusterIngress, nil
 }
 
 // mergeTags is JavaScript's object spread, by which pulumi-eks writes the security groups' tags.

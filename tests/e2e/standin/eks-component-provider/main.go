@@ -11,18 +11,21 @@
 // eks:index:Cluster on the eks plugin. This stand-in serves that Construct with the Go SDK's
 // provider machinery (github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider) and registers, through
 // the engine, what pulumi-eks 4.3.0 registers for the inputs it implements (accessEntries,
-// authenticationMode, clusterSecurityGroupTags, createOidcProvider, name, nodeSecurityGroupTags,
-// roleMappings, version, and the network: vpcId, subnetIds, publicSubnetIds, privateSubnetIds),
-// with pulumi-eks's defaults (nodejs/eks/cluster/cluster.ts at v4.3.0): without vpcId, the
-// default VPC and its subnets (read through the program's aws provider), the EKS service role,
-// the cluster security group and its egress rule, the cluster, its kubernetes provider, the default
-// node group's instance role and instance profile, the aws-auth ConfigMap with roleMappings and the
-// instance role in mapRoles (CONFIG_MAP and API_AND_CONFIG_MAP), the instance role's EC2_LINUX
-// access entry and accessEntries with their access policy associations (API modes), the OIDC
-// provider (createOidcProvider) and the node security group and its rules (cluster_component.go
-// says what, by name); it refuses roleMappings and accessEntries in the modes pulumi-eks refuses
-// them, in its words. The default node group's inputs (instanceType, desiredCapacity, minSize,
-// maxSize) are checked and named in the Construct's log as not applied (below). Any other input
+// authenticationMode, autoMode (enabled, createNodeRole), clusterSecurityGroupTags,
+// createOidcProvider, name, nodeSecurityGroupTags, roleMappings, version, and the network: vpcId,
+// subnetIds, publicSubnetIds, privateSubnetIds), with pulumi-eks's defaults
+// (nodejs/eks/cluster/cluster.ts at v4.3.0): without vpcId, the default VPC and its subnets (read
+// through the program's aws provider), the EKS service role, the cluster security group and its
+// egress rule, the cluster, its kubernetes provider, the default node group's instance role and
+// instance profile, the aws-auth ConfigMap with roleMappings and the instance role in mapRoles
+// (CONFIG_MAP and API_AND_CONFIG_MAP), the instance role's EC2_LINUX access entry and
+// accessEntries with their access policy associations (API modes), the OIDC provider
+// (createOidcProvider) and the node security group and its rules; with Auto Mode, its node role
+// and the cluster's Auto Mode configuration instead of the two security groups
+// (cluster_component.go says what, by name). It refuses roleMappings and accessEntries in the
+// modes pulumi-eks refuses them, and Auto Mode without access entries, in its words. The default
+// node group's inputs (instanceType, desiredCapacity, minSize, maxSize) are checked and named in
+// the Construct's log as not applied (below). Any other input (autoMode.computeConfig too)
 // fails the Construct naming it: it is never ignored.
 //
 // What it does not do, and why:

@@ -29,7 +29,7 @@ var plugin = componentprovider.Plugin[clusterArgs]{
 const clusterType = "eks:index:Cluster"
 
 // The inputs the stand-in implements, as pulumi-eks 4.3.0 names them (sorted).
-var implemented = []string{"accessEntries", "authenticationMode", "clusterSecurityGroupTags", "createOidcProvider", "desiredCapacity",
+var implemented = []string{"accessEntries", "authenticationMode", "autoMode", "clusterSecurityGroupTags", "createOidcProvider", "desiredCapacity",
 	"instanceType", "maxSize", "minSize", "name", "nodeSecurityGroupTags", "privateSubnetIds", "publicSubnetIds", "roleMappings",
 	"subnetIds", "version", "vpcId"}
 
@@ -50,6 +50,8 @@ type clusterArgs struct {
 	accessEntries map[string][]string
 	// defaultNodeGroup are the default node group's inputs given (defaultNodeGroupInputs).
 	defaultNodeGroup []string
+	// autoMode is autoMode.enabled; autoModeNodeRole is autoMode.createNodeRole (default true).
+	autoMode, autoModeNodeRole bool
 }
 
 func (a clusterArgs) String() string {
@@ -58,6 +60,9 @@ func (a clusterArgs) String() string {
 		mode = "unset (CONFIG_MAP)"
 	}
 	s := fmt.Sprintf("authenticationMode %s, createOidcProvider %v", mode, a.createOIDCProvider)
+	if a.autoMode {
+		s += fmt.Sprintf(", Auto Mode (createNodeRole %v)", a.autoModeNodeRole)
+	}
 	for _, k := range slices.Sorted(maps.Keys(a.accessEntries)) {
 		s += fmt.Sprintf(", access entry %s (access policies %v)", k, a.accessEntries[k])
 	}
@@ -107,6 +112,9 @@ func parseArgs(in resource.PropertyMap) (clusterArgs, error) {
 		}
 		a.authenticationMode = v.StringValue()
 	}
+	if err := parseAutoMode(in["autoMode"], &a); err != nil {
+		return a, err
+	}
 	// cluster.ts:432-436, in its words.
 	given := func(k resource.PropertyKey) bool { return !plainValue(in[k]).IsNull() }
 	if given("subnetIds") && (given("publicSubnetIds") || given("privateSubnetIds")) {
@@ -131,6 +139,49 @@ func parseArgs(in resource.PropertyMap) (clusterArgs, error) {
 		}
 	}
 	return a, parseAccess(in, &a)
+}
+
+// parseAutoMode reads autoMode ({enabled, createNodeRole}, both plain in pulumi-eks's schema) and
+// refuses it where pulumi-eks does (cluster.ts:458-463, in its words). computeConfig is not
+// implemented: refused, named.
+func parseAutoMode(v resource.PropertyValue, a *clusterArgs) error {
+	v = plainValue(v)
+	if v.IsNull() {
+		return nil
+	}
+	if !v.IsObject() {
+		return fmt.Errorf("%s input \"autoMode\" must be an object {enabled, createNodeRole}, got %v", clusterType, v)
+	}
+	opts := v.ObjectValue()
+	for k, f := range opts {
+		if k != "enabled" && k != "createNodeRole" && !plainValue(f).IsNull() {
+			return fmt.Errorf("%s input \"autoMode.%s\" not implemented by the %s (it implements autoMode.enabled and autoMode.createNodeRole)", clusterType, k, standIn)
+		}
+	}
+	flag := func(k resource.PropertyKey, unset bool) (bool, error) {
+		f := plainValue(opts[k])
+		switch {
+		case f.IsNull():
+			return unset, nil
+		case !f.IsBool():
+			return false, fmt.Errorf("%s input \"autoMode.%s\" must be a boolean, got %v", clusterType, string(k), f)
+		}
+		return f.BoolValue(), nil
+	}
+	var err error
+	if a.autoMode, err = flag("enabled", false); err != nil {
+		return err
+	}
+	if a.autoModeNodeRole, err = flag("createNodeRole", true); err != nil {
+		return err
+	}
+	if a.autoMode && !a.supportsAccessEntries() {
+		return errors.New("Access entries are required when using EKS Auto Mode. Use the authentication mode 'API' or 'API_AND_CONFIG_MAP'.")
+	}
+	if !a.autoMode {
+		a.autoModeNodeRole = false
+	}
+	return nil
 }
 
 var plainValue = componentprovider.PlainValue

@@ -87,8 +87,20 @@ func TestParseArgs(t *testing.T) {
 		{"what it does not implement is named, never ignored", resource.PropertyMap{"nodeGroupOptions": obj(map[string]any{"minSize": 1}),
 			"skipDefaultNodeGroup": resource.NewBoolProperty(true), "createOidcProvider": resource.NewBoolProperty(true)}, clusterArgs{},
 			`eks:index:Cluster input "nodeGroupOptions", "skipDefaultNodeGroup" not implemented by the stand-in for pulumi-eks 4.3.0 (test only) (it implements accessEntries, ` +
-				`authenticationMode, clusterSecurityGroupTags, createOidcProvider, desiredCapacity, instanceType, maxSize, minSize, name, nodeSecurityGroupTags, ` +
+				`authenticationMode, autoMode, clusterSecurityGroupTags, createOidcProvider, desiredCapacity, instanceType, maxSize, minSize, name, nodeSecurityGroupTags, ` +
 				`privateSubnetIds, publicSubnetIds, roleMappings, subnetIds, version, vpcId)`},
+		{"examples/typescript-automode's Auto Mode", resource.PropertyMap{"authenticationMode": api, "autoMode": obj(map[string]any{"enabled": true})},
+			clusterArgs{authenticationMode: "API", autoMode: true, autoModeNodeRole: true}, ""},
+		{"Auto Mode with its node role made elsewhere", resource.PropertyMap{"authenticationMode": str("API_AND_CONFIG_MAP"),
+			"autoMode": obj(map[string]any{"enabled": true, "createNodeRole": false})}, clusterArgs{authenticationMode: "API_AND_CONFIG_MAP", autoMode: true}, ""},
+		{"Auto Mode off", resource.PropertyMap{"autoMode": obj(map[string]any{"enabled": false})}, clusterArgs{}, ""},
+		{"pulumi-eks's refusal of Auto Mode without access entries", resource.PropertyMap{"autoMode": obj(map[string]any{"enabled": true})}, clusterArgs{},
+			"Access entries are required when using EKS Auto Mode. Use the authentication mode 'API' or 'API_AND_CONFIG_MAP'."},
+		{"autoMode.computeConfig is named, not ignored", resource.PropertyMap{"authenticationMode": api,
+			"autoMode": obj(map[string]any{"enabled": true, "computeConfig": map[string]any{"nodePools": []any{"system"}}})}, clusterArgs{},
+			`eks:index:Cluster input "autoMode.computeConfig" not implemented by the stand-in for pulumi-eks 4.3.0 (test only)`},
+		{"autoMode.enabled not a boolean", resource.PropertyMap{"authenticationMode": api, "autoMode": obj(map[string]any{"enabled": "yes"})}, clusterArgs{},
+			`"autoMode.enabled" must be a boolean`},
 		{"createOidcProvider unknown", resource.PropertyMap{"createOidcProvider": unknown}, clusterArgs{}, `"createOidcProvider" is not known yet`},
 		{"pulumi-eks's refusal of a mode", resource.PropertyMap{"authenticationMode": resource.NewStringProperty("CONFIGMAP")}, clusterArgs{},
 			"Invalid value for authenticationMode: CONFIGMAP. Allowed values are: CONFIG_MAP, API_AND_CONFIG_MAP, API."},

@@ -61,6 +61,8 @@ func schemaJSON() (string, error) {
 						map[string]any{"type": "object", "additionalProperties": map[string]any{"$ref": "#/types/eks:index:AccessEntry", "plain": true}, "plain": true}),
 					"authenticationMode": described("The authentication mode of the cluster (unset: CONFIG_MAP, as pulumi-eks treats it).",
 						map[string]any{"$ref": "#/types/eks:index:AuthenticationMode", "plain": true}),
+					"autoMode": described("EKS Auto Mode: enabled, and createNodeRole (default true); computeConfig is not implemented by the stand-in.",
+						map[string]any{"$ref": "#/types/eks:index:AutoModeOptions", "plain": true}),
 					"clusterSecurityGroupTags": described("The tags to apply to the cluster security group.", strMap),
 					"createOidcProvider":       described("Whether an IAM OIDC Provider is created for the EKS cluster.", boolean),
 					"desiredCapacity":          described("The number of worker nodes of the default node group (not created by the stand-in).", integer),
@@ -108,6 +110,11 @@ func schemaJSON() (string, error) {
 				map[string]any{"name": "Api", "value": "API"},
 				map[string]any{"name": "ApiAndConfigMap", "value": "API_AND_CONFIG_MAP"},
 			}},
+			"eks:index:AutoModeOptions": map[string]any{"type": "object", "required": []string{"enabled"},
+				"properties": map[string]any{
+					"createNodeRole": map[string]any{"type": "boolean", "plain": true, "default": true},
+					"enabled":        map[string]any{"type": "boolean", "plain": true},
+				}},
 			"eks:index:AccessEntry": map[string]any{"type": "object", "required": []string{"principalArn"},
 				"properties": map[string]any{
 					"accessPolicies": map[string]any{"type": "object", "plain": true,
