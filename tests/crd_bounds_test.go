@@ -17,6 +17,8 @@ import (
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // TestEveryCRDBoundRefusedAtPreview: for every bound the NodePool and node class CRDs of each v1
@@ -257,7 +259,7 @@ func withCompanion(object map[string]any, field string) {
 // boundCases walks the world's NodePool and node class bounds.
 func boundCases(t *testing.T, w boundsWorld) []boundCase {
 	t.Helper()
-	root, err := harness.RepoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // Every spec field of the newest NodePool and EC2NodeClass CRDs is reachable from the
@@ -341,7 +343,7 @@ func (w *typedWalk) useAll(p schemaProperty) {
 
 func loadSchemaTypes(t *testing.T) map[string]schemaType {
 	t.Helper()
-	root, err := harness.RepoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputgen"
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // generatedTries is how many inputs are drawn per version; most are refused by render (naming
@@ -32,7 +34,7 @@ func TestGeneratedRendersAreAcceptedByTheCRDsAndTheChart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin, err := harness.ProviderBinary()
+	bin, err := repo.ProviderBinary()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // These tests need the provider binary (`make build`), etcd and the cached kube-apiserver
@@ -30,7 +32,7 @@ func args(name string) string { return filepath.Join("testdata", "args", name) }
 // render runs the real provider's render command on an args file and fails on any error.
 func render(t *testing.T, argsFile string) *harness.Render {
 	t.Helper()
-	bin, err := harness.ProviderBinary()
+	bin, err := repo.ProviderBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +46,7 @@ func render(t *testing.T, argsFile string) *harness.Render {
 // renderError runs render on an args file that must be rejected and returns the failure.
 func renderError(t *testing.T, argsFile string) *harness.RenderError {
 	t.Helper()
-	bin, err := harness.ProviderBinary()
+	bin, err := repo.ProviderBinary()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // argsFiles are the install shapes rendered: the provider's golden args, the examples, the
@@ -40,9 +42,9 @@ type rendered struct {
 
 func renderAll(t *testing.T) []rendered {
 	t.Helper()
-	root, err := RepoRoot()
+	root, err := repo.Root()
 	must(t, err)
-	bin, err := ProviderBinary()
+	bin, err := repo.ProviderBinary()
 	must(t, err)
 	files := argsFiles(t, root)
 	out := make([]rendered, len(files))
@@ -186,7 +188,7 @@ func TestConformance(t *testing.T) {
 
 // declaredTokens are the type and invoke tokens in provider/children/resources.go.
 func declaredTokens(t *testing.T) []string {
-	root, err := RepoRoot()
+	root, err := repo.Root()
 	must(t, err)
 	b, err := os.ReadFile(filepath.Join(root, "provider", "children", "resources.go"))
 	must(t, err)
@@ -217,7 +219,7 @@ func summarize(files []string) string {
 
 // The versions the children are registered at (provider/children/resources.go) are among the checked ones.
 func TestRegisteredVersionsAreChecked(t *testing.T) {
-	root, err := RepoRoot()
+	root, err := repo.Root()
 	must(t, err)
 	b, err := os.ReadFile(filepath.Join(root, "provider", "children", "resources.go"))
 	must(t, err)

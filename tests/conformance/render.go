@@ -3,11 +3,8 @@ package conformance
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
@@ -41,44 +38,4 @@ func RunRender(bin, argsFile string) (*Render, error) {
 		return nil, fmt.Errorf("render %s: %w", argsFile, err)
 	}
 	return &r, nil
-}
-
-// RepoRoot is the repository root (the directory holding provider/ and tests/) above the
-// working directory.
-func RepoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if isDir(filepath.Join(dir, "provider")) && isDir(filepath.Join(dir, "tests")) {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("repository root (with provider/ and tests/) not found above the working directory")
-		}
-		dir = parent
-	}
-}
-
-// ProviderBinary is the built provider (`make build`); PROVIDER_BIN overrides it.
-func ProviderBinary() (string, error) {
-	if p := os.Getenv("PROVIDER_BIN"); p != "" {
-		return p, nil
-	}
-	root, err := RepoRoot()
-	if err != nil {
-		return "", err
-	}
-	p := filepath.Join(root, "bin", "pulumi-resource-karpenter")
-	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("%s is missing (run `make build`): %w", p, err)
-	}
-	return p, nil
-}
-
-func isDir(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
 }

@@ -2,8 +2,9 @@ package conformance
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // Packages are the declarations every child and invoke is checked against (keep in step with
@@ -22,12 +23,7 @@ var Packages = []struct {
 
 // DeclarationsDir is where install-declarations.sh unpacks the packages.
 func DeclarationsDir() string {
-	cache := os.Getenv("CACHE_DIR")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache", "pulumi-karpenter")
-	}
-	return filepath.Join(cache, "conformance")
+	return filepath.Join(repo.CacheDir(), "conformance")
 }
 
 // OpenAll opens every package of Packages from DeclarationsDir.

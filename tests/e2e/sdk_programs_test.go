@@ -13,8 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
-	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // Each language's program of tests/e2e/sdk, installed from the release's packages as a user installs
@@ -36,7 +35,7 @@ type sdkProgram struct {
 // testsPath is a path under tests/.
 func testsPath(t *testing.T, elem ...string) string {
 	t.Helper()
-	tests, err := lab.TestsDir()
+	tests, err := repo.TestsDir()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,20 +160,20 @@ func prepareGo(t *testing.T, dist sdkDist) *sdkProgram {
 func prepareJava(t *testing.T, dist sdkDist) *sdkProgram {
 	t.Helper()
 	src, dir := testsPath(t, "e2e", "sdk", "java"), filepath.Join(t.TempDir(), "java")
-	repo := filepath.Join(filepath.Dir(dir), "maven-repo")
-	for _, d := range []string{filepath.Join(dir, "src", "main", "java", "e2e"), filepath.Join(dir, "typo"), repo} {
+	mavenRepo := filepath.Join(filepath.Dir(dir), "maven-repo")
+	for _, d := range []string{filepath.Join(dir, "src", "main", "java", "e2e"), filepath.Join(dir, "typo"), mavenRepo} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	copyFiles(t, src, dir, "pom.xml", filepath.Join("src", "main", "java", "e2e", "App.java"), filepath.Join("typo", "Typo.java"))
-	unzip(t, dist.maven, repo)
-	local := filepath.Join(harness.CacheDir(), "e2e-sdk-java-m2")
+	unzip(t, dist.maven, mavenRepo)
+	local := filepath.Join(repo.CacheDir(), "e2e-sdk-java-m2")
 	if err := os.RemoveAll(filepath.Join(local, "io", "github", "pulumikarpenter")); err != nil {
 		t.Fatal(err)
 	}
 	install(t, dir, "mvn", "-B", "-q", "-ntp", "-Dstyle.color=never", "-Dmaven.repo.local="+local,
-		"-Dkarpenter.version="+dist.version, "-Dkarpenter.repo=file://"+repo,
+		"-Dkarpenter.version="+dist.version, "-Dkarpenter.repo=file://"+mavenRepo,
 		"compile", "dependency:build-classpath", "-Dmdep.outputFile=classpath.txt")
 	data, err := os.ReadFile(filepath.Join(dir, "classpath.txt"))
 	if err != nil {

@@ -27,7 +27,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
-	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // TestREADMESnippets runs the three programs of README.md's "## Usage" — the first ```ts,
@@ -190,7 +191,7 @@ var (
 // packages into $CACHE_DIR/examples, keyed by the pins; a no-op once there) and returns where it
 // installed them, with the same key the script computes.
 func cachedInstall(script, prefix string, pinFiles ...string) (string, error) {
-	tests, err := lab.TestsDir()
+	tests, err := repo.TestsDir()
 	if err != nil {
 		return "", err
 	}
@@ -202,10 +203,10 @@ func cachedInstall(script, prefix string, pinFiles ...string) (string, error) {
 		}
 		h.Write(data)
 	}
-	dir := filepath.Join(harness.CacheDir(), "examples", prefix+"-"+hex.EncodeToString(h.Sum(nil))[:16])
+	dir := filepath.Join(repo.CacheDir(), "examples", prefix+"-"+hex.EncodeToString(h.Sum(nil))[:16])
 	start := time.Now()
 	cmd := exec.Command("bash", filepath.Join(tests, "examples", script), "deps")
-	cmd.Env = append(os.Environ(), "CACHE_DIR="+harness.CacheDir())
+	cmd.Env = append(os.Environ(), "CACHE_DIR="+repo.CacheDir())
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("tests/examples/%s deps: %v\n%s", script, err, out)
 	}

@@ -18,6 +18,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // EKS Auto Mode serves two CRDs the component's Auto Mode objects are created against: the
@@ -100,7 +102,7 @@ func (c autoModeCRD) base() string {
 
 // AutoModeDir holds the published NodeClass schema and the overlays (tests/testdata/automode).
 func AutoModeDir() (string, error) {
-	root, err := RepoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		return "", err
 	}

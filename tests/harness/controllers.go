@@ -15,6 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // The rest of a cluster, for the engine tests (tests/e2e) and `make demo`: what a managed control
@@ -42,7 +44,7 @@ func KwokPath() string {
 	if p := os.Getenv("KWOK"); p != "" {
 		return p
 	}
-	return filepath.Join(CacheDir(), "bin", "kwok-"+KwokVersion, "kwok")
+	return filepath.Join(repo.CacheDir(), "bin", "kwok-"+KwokVersion, "kwok")
 }
 
 // KwokStagesPath is the stage configuration tests/scripts/install-deps.sh writes next to kwok:

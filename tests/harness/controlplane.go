@@ -23,24 +23,14 @@ import (
 	"time"
 
 	"k8s.io/client-go/rest"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // KubernetesVersion is the Kubernetes release whose kube-apiserver (and, for the engine tests'
 // cluster, kube-controller-manager and kube-scheduler) the harness builds and runs
 // (tests/tools/kubernetes).
 const KubernetesVersion = "v1.33.3"
-
-// CacheDir is where heavy, reusable artifacts live (the same default as the root Makefile).
-func CacheDir() string {
-	if d := os.Getenv("CACHE_DIR"); d != "" {
-		return d
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		home = os.TempDir()
-	}
-	return filepath.Join(home, ".cache", "pulumi-karpenter")
-}
 
 // KubeAPIServerPath is the cached kube-apiserver binary; KUBE_APISERVER overrides it.
 func KubeAPIServerPath() string { return kubernetesBinary("KUBE_APISERVER", "kube-apiserver") }
@@ -51,7 +41,7 @@ func kubernetesBinary(env, name string) string {
 	if p := os.Getenv(env); p != "" {
 		return p
 	}
-	return filepath.Join(CacheDir(), "bin", "kubernetes-"+KubernetesVersion, name)
+	return filepath.Join(repo.CacheDir(), "bin", "kubernetes-"+KubernetesVersion, name)
 }
 
 // EtcdPath is Debian's etcd (package etcd-server); ETCD overrides it.

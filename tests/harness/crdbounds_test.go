@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 var updateCRDBounds = flag.Bool("update-crd-bounds", false, "rewrite "+CRDBoundsFile+" from the CRDs")
@@ -16,7 +18,7 @@ func TestCRDBoundsAreTheCRDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, err := RepoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,8 @@ import (
 	"golang.org/x/crypto/bcrypt"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/registry"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // RegistryVersion is the OCI registry that serves the Karpenter charts (tests/tools/registry):
@@ -35,7 +37,7 @@ func RegistryPath() string {
 	if p := os.Getenv("REGISTRY"); p != "" {
 		return p
 	}
-	return filepath.Join(CacheDir(), "bin", "registry-"+RegistryVersion, "registry")
+	return filepath.Join(repo.CacheDir(), "bin", "registry-"+RegistryVersion, "registry")
 }
 
 // Registry is a private OCI registry on loopback holding the real Karpenter charts, as a

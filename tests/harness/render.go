@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
-	"github.com/pulumi-karpenter/pulumi-karpenter/tests/conformance"
 )
 
 // Render is what `pulumi-resource-karpenter render --args FILE` prints (package format), with
@@ -151,11 +150,3 @@ func ParseRender(b []byte) (*Render, error) {
 	}
 	return &r, nil
 }
-
-// RepoRoot (the repository root above the working directory, so tests and the demo work from tests/
-// or from the root) and ProviderBinary (the built plugin; PROVIDER_BIN overrides it) are the
-// conformance package's, which imports only the standard library and the render format.
-var (
-	RepoRoot       = conformance.RepoRoot
-	ProviderBinary = conformance.ProviderBinary
-)

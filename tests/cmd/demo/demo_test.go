@@ -13,7 +13,8 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
-	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // standIns are built once for the three runs.
@@ -46,7 +47,7 @@ func TestMain(m *testing.M) {
 //
 // Run with the e2e build tag (make e2e): it needs the Pulumi CLI, the YAML host and moto.
 func TestDemo(t *testing.T) {
-	root, err := harness.RepoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,12 +27,13 @@ import (
 	"time"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
-	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 func main() {
-	root, err := harness.RepoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(1)

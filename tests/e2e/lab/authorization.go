@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // The IAM check of the Karpenter controller's calls. Each recorded AWS call is turned into the
@@ -68,7 +68,7 @@ func iamSimulatorModules() string {
 	if p := os.Getenv("IAM_SIMULATE_MODULES"); p != "" {
 		return p
 	}
-	return filepath.Join(harness.CacheDir(), "iam-simulate-"+iamSimulatorVersion, "node_modules")
+	return filepath.Join(repo.CacheDir(), "iam-simulate-"+iamSimulatorVersion, "node_modules")
 }
 
 // Simulate evaluates requests for principal against policies.
@@ -92,7 +92,7 @@ const publicParameterAccount = "aws"
 // the resource's policy (nil: none): a queue policy for a service principal's delivery, a role's
 // trust policy for its assumption.
 func SimulateWithResourcePolicy(principal string, policies []IAMPolicy, resourcePolicy map[string]any, requests []IAMRequest) ([]IAMResult, error) {
-	tests, err := TestsDir()
+	tests, err := repo.TestsDir()
 	if err != nil {
 		return nil, err
 	}

@@ -10,12 +10,14 @@ import (
 	"time"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // The inline program declares every child the component's render lists, with the same type,
 // inputs, dependencies and provider; a `${` in an input reaches the engine as written.
 func TestInlineProgramDeclaresEveryRenderedChild(t *testing.T) {
-	tests, err := TestsDir()
+	tests, err := repo.TestsDir()
 	if err != nil {
 		t.Fatal(err)
 	}

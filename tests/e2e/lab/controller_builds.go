@@ -8,7 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // Which Karpenter controllers are built here, where they are, and which one a pod gets.
@@ -29,7 +29,7 @@ func karpenterControllerPath(version string) string {
 	if p := os.Getenv("KARPENTER_CONTROLLER"); p != "" && version == KarpenterVersion {
 		return p
 	}
-	return filepath.Join(harness.CacheDir(), "bin", "karpenter-"+version, "controller")
+	return filepath.Join(repo.CacheDir(), "bin", "karpenter-"+version, "controller")
 }
 
 // controllerInCache: the controller of that version is in the cache, else an error saying how to

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // The deployer's AWS permissions: what the identity running `pulumi preview`, `up`, `refresh` and
@@ -112,7 +114,7 @@ func DeployerActions(ops []StandInOp) (map[string][]string, error) {
 
 // DeployerPolicyPath is the policy users attach to the deployer (docs/deployer-policy.json).
 func DeployerPolicyPath() (string, error) {
-	tests, err := TestsDir()
+	tests, err := repo.TestsDir()
 	if err != nil {
 		return "", err
 	}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // TestDeployerActionsFollowTheOperations: the component's operations of the stand-in's log turn
@@ -96,7 +98,7 @@ func TestDeployerPolicyDeniesWhatItDoesNotList(t *testing.T) {
 // (provider/children/resources.go) has terraform-provider-aws's calls in the tables — a new child
 // or read cannot escape the deployer policy's check.
 func TestDeployerTablesCoverTheComponent(t *testing.T) {
-	tests, err := TestsDir()
+	tests, err := repo.TestsDir()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,10 +25,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
-)
 
-// testsModule is the module path of tests/go.mod; FindTools locates the tests directory by it.
-const testsModule = "github.com/pulumi-karpenter/pulumi-karpenter/tests"
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
+)
 
 // Tools are the binaries an engine run needs.
 type Tools struct {
@@ -50,7 +49,7 @@ type Tools struct {
 // keyed by the pinned versions) and, for the provider, <repo>/bin. A missing binary is an error
 // naming it and how to get it (tests fail on it; they never skip).
 func FindTools() (Tools, error) {
-	tests, err := TestsDir()
+	tests, err := repo.TestsDir()
 	if err != nil {
 		return Tools{}, err
 	}
@@ -64,14 +63,7 @@ func FindTools() (Tools, error) {
 	if t.MotoVersion, err = pinnedPythonVersion(filepath.Join(tests, "e2e", "lab", "moto", "requirements.txt"), "moto"); err != nil {
 		return Tools{}, err
 	}
-	cache := os.Getenv("CACHE_DIR")
-	if cache == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return Tools{}, err
-		}
-		cache = filepath.Join(home, ".cache", "pulumi-karpenter")
-	}
+	cache := repo.CacheDir()
 	const hint = "run `make e2e-deps` (tests/scripts/install-e2e-deps.sh)"
 	var missing []string
 	locate := func(env, def, hint string) string {
@@ -403,30 +395,6 @@ func (e *Engine) GRPCCalls() (GRPCLog, error) {
 		calls = append(calls, c)
 	}
 	return calls, sc.Err()
-}
-
-// TestsDir finds tests/ (the directory of tests/go.mod) from the working directory up (also
-// from the repository root).
-func TestsDir() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		// The tests module itself, or (from the repository root) its tests/ directory.
-		for _, d := range []string{dir, filepath.Join(dir, "tests")} {
-			if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
-				if m := regexp.MustCompile(`(?m)^module\s+(\S+)`).FindSubmatch(data); m != nil && string(m[1]) == testsModule {
-					return d, nil
-				}
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no go.mod of module %s above the working directory", testsModule)
-		}
-		dir = parent
-	}
 }
 
 // goModVersion is the version file (a go.mod) requires module at.

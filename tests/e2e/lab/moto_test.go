@@ -29,7 +29,7 @@ func TestEC2TagsUnderConcurrentRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	m, err := startMoto(ctx, tools.MotoServer, filepath.Join(t.TempDir(), "moto"), "MOTOSERVER_SWITCH_INTERVAL=0.00001")
+	m, err := StartMoto(ctx, tools.MotoServer, filepath.Join(t.TempDir(), "moto"), "MOTOSERVER_SWITCH_INTERVAL=0.00001")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestQueuePolicySurvivesOtherAttributes(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	m, err := startMoto(ctx, tools.MotoServer, filepath.Join(t.TempDir(), "moto"))
+	m, err := StartMoto(ctx, tools.MotoServer, filepath.Join(t.TempDir(), "moto"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // ProjectName is the project of the program (programs/program.yaml); stacks are named StackName.
@@ -73,7 +75,7 @@ var VersionInput = regexp.MustCompile(`(?m)^version:\s*"?([0-9][^"\s]*)`)
 // ProgramFile is Program for another program of tests/e2e/lab/programs (e.g. program-automode.yaml),
 // a template over the same ProgramOptions and the world's VPC.
 func (w *World) ProgramFile(name string, o ProgramOptions) (string, error) {
-	tests, err := TestsDir()
+	tests, err := repo.TestsDir()
 	if err != nil {
 		return "", err
 	}

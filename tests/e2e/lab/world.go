@@ -21,6 +21,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/harness"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // The versions the component registers its children at (provider/children/resources.go), which the
@@ -62,7 +64,7 @@ type StandIns struct {
 // BuildStandIns builds the stand-in plugins into dir (the Go build cache makes a rebuild a link
 // step: a few seconds).
 func BuildStandIns(ctx context.Context, dir string) (StandIns, error) {
-	tests, err := TestsDir()
+	tests, err := repo.TestsDir()
 	if err != nil {
 		return StandIns{}, err
 	}
@@ -90,11 +92,11 @@ type Moto struct {
 	proc *harness.Process
 }
 
-// startMoto starts bin (the pinned venv's moto_server) on loopback with the AWS managed policies
+// StartMoto starts bin (the pinned venv's moto_server) on loopback with the AWS managed policies
 // loaded (MOTO_IAM_LOAD_MANAGED_POLICIES: without it AmazonEKSWorkerNodePolicy & co. do not
 // exist), logging to dir/.../moto.log, and waits until it answers. Stop it with Stop. env is
 // added to its environment (moto/motoserver.py's settings).
-func startMoto(ctx context.Context, bin, dir string, env ...string) (*Moto, error) {
+func StartMoto(ctx context.Context, bin, dir string, env ...string) (*Moto, error) {
 	return harness.RetryPortClash(dir, func(dir string) (*Moto, error) { return startMotoOnce(ctx, bin, dir, env) })
 }
 
@@ -110,7 +112,7 @@ func startMotoOnce(ctx context.Context, bin, dir string, extraEnv []string) (*Mo
 	env := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "MOTO_IAM_LOAD_MANAGED_POLICIES=true"}, extraEnv...)
 	// moto/motoserver.py is moto_server with the EKS optimized-AMI SSM parameters preloaded; the venv's
 	// python, beside moto_server, runs it with moto_server's arguments.
-	tests, err := TestsDir()
+	tests, err := repo.TestsDir()
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +301,7 @@ func NewWorld(ctx context.Context, dir string, tools Tools, standIns StandIns) (
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
-		w.Moto, motoErr = startMoto(ctx, tools.MotoServer, filepath.Join(dir, "moto"))
+		w.Moto, motoErr = StartMoto(ctx, tools.MotoServer, filepath.Join(dir, "moto"))
 	}()
 	go func() {
 		defer wg.Done()
@@ -373,7 +375,7 @@ func NewWorld(ctx context.Context, dir string, tools Tools, standIns StandIns) (
 		// store): Go reads the roots from SSL_CERT_FILE. Nothing else here speaks TLS to a
 		// server that needs the system roots.
 		{"SSL_CERT_FILE", w.Registry.CAFile},
-		{"CACHE_DIR", harness.CacheDir()},
+		{"CACHE_DIR", repo.CacheDir()},
 	} {
 		e.SetEnv(kv[0], kv[1])
 	}

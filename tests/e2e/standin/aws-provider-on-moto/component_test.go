@@ -16,20 +16,20 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
 // The component's side of the contract: the tokens it registers (provider/children/resources.go) and the
 // inputs it gives each child (the committed render goldens, provider/testdata/golden).
 
-// repoRoot is the repository's root, four levels above this package's directory, where `go test`
-// runs its test binary. (Not runtime.Caller: make test compiles with -trimpath, which leaves it no
-// file system path.)
+// repoRoot is the repository's root (repo.Root).
 func repoRoot() string {
-	dir, err := os.Getwd()
+	root, err := repo.Root()
 	if err != nil {
 		panic(err)
 	}
-	return filepath.Join(dir, "..", "..", "..", "..")
+	return root
 }
 
 // TestServesTheComponentTokens: the stand-in serves exactly the aws tokens the component uses,

@@ -5,16 +5,13 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -31,6 +28,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 )
 
 // Run with the e2e build tag (like the engine tests, so the harness's untagged `go test ./...`
@@ -67,100 +66,24 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// motoServer finds moto_server: $MOTO_SERVER, else the venv of tests/scripts/install-e2e-deps.sh
-// ($CACHE_DIR/venv-moto-<pin>/bin, the pin from tests/e2e/lab/moto/requirements.txt), as the lab does.
-// Not PATH: an unpinned moto there may behave differently.
-func motoServer() (string, error) {
-	if p := os.Getenv("MOTO_SERVER"); p != "" {
-		return p, nil
-	}
-	tests := filepath.Join(repoRoot(), "tests")
-	cache := os.Getenv("CACHE_DIR")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache", "pulumi-karpenter")
-	}
-	var tried []string
-	if req, err := os.ReadFile(filepath.Join(tests, "e2e", "lab", "moto", "requirements.txt")); err == nil {
-		if m := regexp.MustCompile(`(?mi)^moto(?:\[server\])?==(\S+)`).FindSubmatch(req); m != nil {
-			p := filepath.Join(cache, "venv-moto-"+string(m[1]), "bin", "moto_server")
-			if _, err := os.Stat(p); err == nil {
-				return p, nil
-			}
-			tried = append(tried, p)
-		}
-	}
-	return "", fmt.Errorf("moto_server not found (tried $MOTO_SERVER, %s): run tests/scripts/install-e2e-deps.sh "+
-		"(it installs the pinned moto[server] into a venv under $CACHE_DIR), or set MOTO_SERVER", strings.Join(tried, ", "))
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// startMoto starts moto_server (through tests/e2e/lab/moto/motoserver.py) on a free loopback port, with the
-// AWS managed policies loaded (MOTO_IAM_LOAD_MANAGED_POLICIES: without it AmazonEKSWorkerNodePolicy
-// & co. do not exist).
+// startMoto starts moto_server as the lab does (lab.StartMoto: the pinned venv's, $MOTO_SERVER
+// overriding it; the AWS managed policies and the EKS AMI parameters loaded) and sets
+// motoEndpoint.
 func startMoto() (func(), error) {
-	bin, err := motoServer()
+	tools, err := lab.FindTools()
+	if tools.MotoServer == "" {
+		return nil, err // only moto is needed here: the error names what else is missing, too
+	}
+	dir, err := os.MkdirTemp("", "standin-aws-moto-")
 	if err != nil {
 		return nil, err
 	}
-	port, err := freePort()
+	m, err := lab.StartMoto(context.Background(), tools.MotoServer, dir)
 	if err != nil {
 		return nil, err
 	}
-	logFile, err := os.CreateTemp("", "standin-aws-moto-*.log")
-	if err != nil {
-		return nil, err
-	}
-	// tests/e2e/lab/moto/motoserver.py: moto_server with the EKS optimized-AMI SSM parameters preloaded, run
-	// by the venv's python (beside moto_server) with moto_server's arguments, as the lab does.
-	launcher := filepath.Join(repoRoot(), "tests", "e2e", "lab", "moto", "motoserver.py")
-	python := filepath.Join(filepath.Dir(bin), "python")
-	if _, err := os.Stat(python); err != nil {
-		python += "3" // a moto_server installed beside python3 only
-	}
-	cmd := exec.Command(python, launcher, "-H", "127.0.0.1", "-p", fmt.Sprint(port))
-	cmd.Env = append(os.Environ(), "MOTO_IAM_LOAD_MANAGED_POLICIES=true")
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting moto_server %s: %w (run tests/scripts/install-e2e-deps.sh, or set MOTO_SERVER)", bin, err)
-	}
-	stop := func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		_ = cmd.Wait()
-		logFile.Close()
-		os.Remove(logFile.Name())
-	}
-	motoEndpoint = fmt.Sprintf("http://127.0.0.1:%d", port)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		// Only moto serves this as a JSON object: another server that took the port first (the
-		// engine tests' etcd, run in parallel) answers every path with a 404.
-		resp, err := http.Get(motoEndpoint + "/moto-api/data.json")
-		if err == nil {
-			var data map[string]any
-			ok := resp.StatusCode == http.StatusOK && json.NewDecoder(resp.Body).Decode(&data) == nil
-			resp.Body.Close()
-			if ok {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			stop()
-			log, _ := os.ReadFile(logFile.Name())
-			return nil, fmt.Errorf("moto_server (%s) did not answer on %s within 60s:\n%s", bin, motoEndpoint, log)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return stop, nil
+	motoEndpoint = m.URL
+	return func() { m.Stop(); os.RemoveAll(dir) }, nil
 }
 
 // testSettings is the stand-in's environment for a test: moto, dummy credentials, a state
