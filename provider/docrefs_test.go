@@ -1,13 +1,14 @@
 package provider
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -56,9 +57,10 @@ func TestCommentsNameWhatExists(t *testing.T) {
 	}
 }
 
+// existsFrom: ref names a file or directory in one of dirs; a pattern (validate_*.go) matches at least one.
 func existsFrom(ref string, dirs ...string) bool {
 	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, ref)); err == nil {
+		if matches, _ := filepath.Glob(filepath.Join(d, ref)); len(matches) > 0 {
 			return true
 		}
 	}
@@ -110,4 +112,105 @@ func declaredNames(t *testing.T, dir string) map[string]bool {
 		}
 	}
 	return names
+}
+
+// A package's doc (the comment above any of its files' package clause) is where a reader starts,
+// in both modules: what the package docs of provider/ and tests/ name exists. Beyond what
+// TestCommentsNameWhatExists checks in provider's comments, a package doc names its own files bare
+// ("install.go") and directories with their slash ("moto/"), identifiers of any package of the
+// repository by its directory's name ("lab.NewWorld", "provider.Renderer"), its own types' methods
+// and fields ("World.Ops"), and Go doc links ("[Plan]", "[plan.New]"). A file or directory resolves
+// from the package's directory or any directory above it, up to the repository's root
+// (tests/e2e/sdk/go's doc names the lab's programs from tests/e2e). Not checked, as ambiguous: a
+// bare identifier in backquotes (they quote commands and values too: `schema`), and a directory
+// name two packages share. Files are parsed one by one, so build tags (e2e) hide none.
+func TestPackageDocsNameWhatExists(t *testing.T) {
+	dirsNamed := map[string][]string{} // a directory's name → the directories of Go files with it
+	type doc struct {
+		file, pkg string
+		fset      *token.FileSet
+		group     *ast.CommentGroup
+	}
+	var docs []doc
+	for _, tree := range []string{"../provider", "../tests"} {
+		err := filepath.WalkDir(tree, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			// What Go leaves out of packages (testdata, _ and . directories) and what package managers put in.
+			if name := d.Name(); d.IsDir() && (name == "testdata" || name == "node_modules" || name == "vendor" ||
+				name[0] == '.' || name[0] == '_') {
+				return filepath.SkipDir
+			}
+			if d.IsDir() || !strings.HasSuffix(path, ".go") {
+				return nil
+			}
+			if dir := filepath.Dir(path); !slices.Contains(dirsNamed[filepath.Base(dir)], dir) {
+				dirsNamed[filepath.Base(dir)] = append(dirsNamed[filepath.Base(dir)], dir)
+			}
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, path, nil, parser.PackageClauseOnly|parser.ParseComments)
+			if err == nil && f.Doc != nil {
+				docs = append(docs, doc{path, f.Name.Name, fset, f.Doc})
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(docs) == 0 {
+		t.Fatal("no package doc found under ../provider and ../tests")
+	}
+	declared := map[string]map[string]bool{} // parsed once per directory a doc names
+	declares := func(dir string, names ...string) bool {
+		if declared[dir] == nil {
+			declared[dir] = declaredNames(t, dir)
+		}
+		for _, n := range names {
+			if !declared[dir][n] {
+				return false
+			}
+		}
+		return true
+	}
+	fileRef := regexp.MustCompile(`(?:^|[\s(,;:"` + "`" + `])((?:[\w.*-]+/)*[\w*-][\w.*-]*\.(?:go|sh|md|json|yaml|yml|mk|py|mod))\b`)
+	dirRef := regexp.MustCompile(`(?:^|[\s(,;:])((?:[\w.-]+/)+)(?:[\s),;:]|$)`) // a directory as docs write one: moto/
+	qualified := regexp.MustCompile(`\b([a-z][\w-]*)\.([A-Z]\w*)(?:\.([A-Z]\w*))?`)
+	typeMember := regexp.MustCompile(`(?:^|[^\w.])([A-Z]\w*)\.([A-Z]\w*)`)
+	ownLink := regexp.MustCompile(`(?:^|[\s(])\[\*?([A-Z]\w*)\](?:[^\w:(]|$)`)
+	for _, d := range docs {
+		text, dir := d.group.Text(), filepath.Dir(d.file)
+		var above []string // the package's directory and those above it, to the root
+		for at := dir; at != "."; at = filepath.Dir(at) {
+			above = append(above, at)
+		}
+		for _, c := range d.group.List {
+			at := fmt.Sprintf("%s:%d: package %s's doc names", strings.TrimPrefix(d.file, "../"), d.fset.Position(c.Pos()).Line, d.pkg)
+			for _, m := range append(fileRef.FindAllStringSubmatch(c.Text, -1), dirRef.FindAllStringSubmatch(c.Text, -1)...) {
+				if !existsFrom(m[1], above...) && !upstreamPath(text, m[1]) {
+					t.Errorf("%s %s, which does not exist from %s or a directory above it", at, m[1], strings.TrimPrefix(dir, "../"))
+				}
+			}
+			for _, m := range qualified.FindAllStringSubmatch(c.Text, -1) {
+				dirs := dirsNamed[m[1]]
+				if len(dirs) != 1 || upstreamPath(text, m[0]) {
+					continue // not one package of this repository's, or cited as another project's
+				}
+				if !declares(dirs[0], slices.DeleteFunc(m[2:], func(s string) bool { return s == "" })...) {
+					t.Errorf("%s %s, which %s does not declare", at, m[0], strings.TrimPrefix(dirs[0], "../"))
+				}
+			}
+			for _, m := range typeMember.FindAllStringSubmatch(c.Text, -1) {
+				if declares(dir, m[1]) && !declares(dir, m[2]) {
+					t.Errorf("%s %s.%s, and its package declares no %s", at, m[1], m[2], m[2])
+				}
+			}
+			for _, m := range ownLink.FindAllStringSubmatch(c.Text, -1) {
+				if !declares(dir, m[1]) {
+					t.Errorf("%s [%s], which its package does not declare", at, m[1])
+				}
+			}
+		}
+	}
 }

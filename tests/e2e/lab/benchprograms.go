@@ -15,7 +15,7 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 )
 
-// The programs and measurements of the engine benchmarks (tests/e2e/bench_test.go, `make
+// The programs and measurements of the engine benchmarks (tests/e2e/engine_bench_test.go, `make
 // bench`): the component against the same children declared inline, and a fleet of components in
 // one stack.
 

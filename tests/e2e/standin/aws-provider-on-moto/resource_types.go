@@ -7,10 +7,10 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 )
 
-// The resource types the stand-in serves: exactly the tokens provider/resources.go registers,
-// and those marked forPrograms (aws:eks/cluster:Cluster is defined beside its operations, in
-// eks_cluster.go; the security groups and their rules in ec2_security_groups.go; a VPC's network
-// in ec2_vpcs.go).
+// The resource types the stand-in serves: exactly the tokens provider/children/resources.go
+// registers, and those marked forPrograms (aws:eks/cluster:Cluster is defined beside its
+// operations, in eks_cluster.go; the security groups and their rules in ec2_security_groups.go; a
+// VPC's network in ec2_vpcs.go).
 // Each lists its input properties as pulumi-aws 6.83.2 names them, which of them are create-only
 // (ForceNew: a change replaces the resource, as the real provider plans it), and where that list
 // comes from. The terraform-provider-aws files were read from the stored copies in the search

@@ -23,7 +23,7 @@
 //
 // It is modelled from pulumi-awsx's source at e60adf3c (August 2026, the 3.x line after v3.8.0;
 // the programs pin 3.9.0): awsx/ec2/vpc.ts, subnetDistributorLegacy.ts, subnetDistributorNew.ts
-// (validateAndNormalizeSubnetInputs), subnetNaming.ts, vpcConverters.ts and
+// (validateAndNormalizeSubnetInputs), subnetNaming.ts, vpcConverters.ts and pulumi-awsx's
 // provider/cmd/pulumi-resource-awsx/schema.json; the lines are cited beside what follows them.
 //
 // What it does not do, and why:
