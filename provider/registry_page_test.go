@@ -9,11 +9,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The Registry page's TypeScript and Python programs (docs/_index.md) are examples/typescript's
-// and examples/python's, which the lab runs through the engine (tests/e2e/examples_test.go), but
-// for the outputs the team-pool examples read, a block at the example's end: comments, blank lines
-// and the Python module docstring aside, the example is the page's program followed by exports
-// only. A change made to one and not the other fails here, naming the first line that differs.
+// The Registry page's TypeScript, Python and Go programs (docs/_index.md) are examples/typescript's,
+// examples/python's and examples/go's, which the lab runs through the engine
+// (tests/e2e/examples_test.go), but for the outputs the team-pool examples read, a block at the
+// example's end: comments, blank lines and the Python module docstring aside, the example is the
+// page's program followed by exports only. A change made to one and not the other fails here,
+// naming the first line that differs.
 func TestRegistryPageIsTheExamples(t *testing.T) {
 	page, err := os.ReadFile("../docs/_index.md")
 	require.NoError(t, err)
@@ -23,6 +24,7 @@ func TestRegistryPageIsTheExamples(t *testing.T) {
 	}{
 		{"typescript", "typescript", "../examples/typescript/index.ts", "//", regexp.MustCompile(`^export `)},
 		{"python", "python", "../examples/python/__main__.py", "#", regexp.MustCompile(`^pulumi\.export\(`)},
+		{"go", "go", "../examples/go/main.go", "//", regexp.MustCompile(`^\s*ctx\.Export\(`)},
 	} {
 		fence := regexp.MustCompile("(?ms)^```" + tc.fence + "\n(.*?)^```$").FindStringSubmatch(string(page))
 		require.NotNil(t, fence, "docs/_index.md has no ```%s program", tc.fence)

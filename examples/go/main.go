@@ -64,9 +64,10 @@ func main() {
 		}
 
 		// pulumi-eks v3's Go SDK exposes the kubeconfig rather than a provider resource.
+		// Not the cluster's child: a child of it that takes its outputs hangs a Go preview.
 		k8sProvider, err := kubernetes.NewProvider(ctx, "cluster", &kubernetes.ProviderArgs{
 			Kubeconfig: cluster.KubeconfigJson,
-		}, pulumi.Parent(cluster))
+		})
 		if err != nil {
 			return err
 		}

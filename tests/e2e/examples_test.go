@@ -21,14 +21,16 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 )
 
-// TestExamples runs the programs a Registry visitor copies — the TypeScript, Python and YAML
+// TestExamples runs the programs a Registry visitor copies — the TypeScript, Python, YAML and Go
 // programs of docs/_index.md — through the real CLI and engine, each in a world of its own with the
 // real Karpenter controller in its loop. The TypeScript and Python ones run as examples/typescript
 // and examples/python, which are those programs plus the outputs a team's stack reads
 // (provider/registry_page_test.go holds that), and after each its team-pool example
 // (examples/typescript-team-pool, examples/python-team-pool) runs as a second stack of the same
 // backend, reading the first through a StackReference; the YAML one runs as the page has it
-// (examples/yaml is it with version pins and the package built from source).
+// (examples/yaml is it with version pins and the package built from source); the Go one, which is
+// examples/go, as an Automation API inline program (examples_go_test.go, snippets/runner.go) on
+// pulumi-eks v3.9.1 and pulumi-awsx v2.22.0, which the stand-ins answer as.
 //
 // Each: preview (nothing created, the component's cluster checks wait for the cluster the same
 // update creates), up — the awsx VPC's private subnets tagged for discovery by awsx, pulumi-eks's
@@ -43,9 +45,8 @@ import (
 //
 // examples/typescript-automode runs too, on an Auto Mode world (examples_automode_test.go).
 //
-// Not run: the Go program (pulumi-eks v3 and pulumi-aws v6; the eks stand-in answers as pulumi-eks
-// 4.3.0 only, and the module proxy refuses the Go language host), C# (no .NET here) and
-// examples/java (pulumi-eks's Java SDK is not served here): CONTRIBUTING.md's limits of our CI.
+// Not run: C# (no .NET here) and examples/java (pulumi-eks's Java SDK is not served here):
+// CONTRIBUTING.md's limits of our CI.
 func TestExamples(t *testing.T) {
 	programs := examplePrograms(t)
 	dist := findSDKDist(t)
@@ -54,7 +55,7 @@ func TestExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, lang := range []string{"typescript", "python", "yaml"} {
+	for _, lang := range []string{"typescript", "python", "yaml", "go"} {
 		t.Run(lang, func(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
@@ -138,10 +139,11 @@ func examplePrograms(t *testing.T) map[string]exampleProgram {
 		"typescript": {read("examples/typescript/index.ts"), read("examples/typescript-team-pool/index.ts")},
 		"python":     {read("examples/python/__main__.py"), read("examples/python-team-pool/__main__.py")},
 		"yaml":       {platform: registryPagePrograms(t)["yaml"]},
+		"go":         {platform: registryPagePrograms(t)["go"]},
 	}
 }
 
-// registryPagePrograms are docs/_index.md's first ```typescript, ```python and ```yaml fences.
+// registryPagePrograms are docs/_index.md's first ```typescript, ```python, ```yaml and ```go fences.
 func registryPagePrograms(t *testing.T) map[string]string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(testsPath(t), "..", "docs", "_index.md"))
@@ -150,7 +152,7 @@ func registryPagePrograms(t *testing.T) map[string]string {
 	}
 	lines := strings.Split(string(data), "\n")
 	out := map[string]string{}
-	for _, lang := range []string{"typescript", "python", "yaml"} {
+	for _, lang := range []string{"typescript", "python", "yaml", "go"} {
 		open := slices.Index(lines, "```"+lang)
 		if open < 0 {
 			t.Fatalf("docs/_index.md has no ```%s fence: TestExamples runs the Registry page's programs", lang)
@@ -176,6 +178,8 @@ func (r *snippetRun) prepare(t *testing.T, dist sdkDist, project string, config 
 	case "yaml":
 		r.prepareYAML(t, r.snippet)
 		return
+	case "go":
+		r.prepareGo(t, r.snippet, dist)
 	}
 	if config == nil {
 		config = map[string]string{}

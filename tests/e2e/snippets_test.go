@@ -159,7 +159,7 @@ func clusterName(t *testing.T, lang, snippet string) string {
 				return name
 			}
 		}
-	} else if m := regexp.MustCompile(`eks\.Cluster\(\s*"([^"]+)"`).FindStringSubmatch(snippet); m != nil {
+	} else if m := regexp.MustCompile(`eks\.(?:New)?Cluster\((?:ctx,)?\s*"([^"]+)"`).FindStringSubmatch(snippet); m != nil {
 		return m[1]
 	}
 	t.Fatalf("no eks.Cluster name in the %s snippet", lang)

@@ -36,6 +36,13 @@ const (
 	// eksChildKubernetesVersion is what pulumi-eks 4.3.0 registers its kubernetes provider at (its
 	// @pulumi/kubernetes dependency): the real provider is installed under it too.
 	eksChildKubernetesVersion = "4.19.0"
+
+	// The Registry page's Go program (examples/go's go.mod) imports pulumi-eks/sdk/v3 v3.9.1 and
+	// pulumi-awsx/sdk/v2 v2.22.0, whose plugins the same stand-ins answer as; its aws and
+	// kubernetes SDKs (v6.83.2, v4.30.0) ask for what every world has (AWSVersion,
+	// KubernetesVersion).
+	goExampleEKSVersion  = "3.9.1"
+	goExampleAWSXVersion = "2.22.0"
 )
 
 // EKS is the eks stand-in's binary, built beside the aws stand-in.
@@ -45,7 +52,7 @@ func (s StandIns) EKS() string { return filepath.Join(filepath.Dir(s.AWS), "pulu
 func (s StandIns) AWSX() string { return filepath.Join(filepath.Dir(s.AWS), "pulumi-resource-awsx") }
 
 // PrepareSnippets makes w a world for the README's programs: it installs the eks stand-in as eks
-// 4.3.0, the awsx stand-in as awsx 3.9.0 (its Vpc's children and getAvailabilityZones go to the
+// 4.3.0 and 3.9.1, the awsx stand-in as awsx 3.9.0 and 2.22.0 (the Registry page's Go program's; its Vpc's children and getAvailabilityZones go to the
 // program's aws provider), the aws stand-in also as aws 7.48.0, and the real pulumi-kubernetes
 // also as 4.34.2 (the snippets'), 4.19.0 (pulumi-eks 4.3.0's) and 4.25.0 (its own, for schema
 // references); tells the eks stand-in the world's kubeconfig (STANDIN_EKS_KUBECONFIG: its
@@ -56,7 +63,9 @@ func (w *World) PrepareSnippets(standIns StandIns, tools Tools) (*PublicECR, err
 	e := w.Engine
 	for _, p := range []struct{ name, version, file string }{
 		{"eks", snippetEKSVersion, standIns.EKS()},
+		{"eks", goExampleEKSVersion, standIns.EKS()},
 		{"awsx", snippetAWSXVersion, standIns.AWSX()},
+		{"awsx", goExampleAWSXVersion, standIns.AWSX()},
 		{"aws", snippetAWSVersion, standIns.AWS},
 		{"kubernetes", snippetKubernetesVersion, tools.KubernetesProvider},
 		{"kubernetes", eksChildKubernetesVersion, tools.KubernetesProvider},
