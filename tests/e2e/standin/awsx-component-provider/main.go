@@ -1,13 +1,15 @@
-// Command pulumi-resource-awsx is a stand-in for pulumi-awsx 3.9.0 (test only).
+// Command pulumi-resource-awsx is a stand-in for pulumi-awsx 3.9.0 and 2.22.0 (test only).
 //
 // The real pulumi-awsx plugin (a Node.js program that GitHub serves) cannot be downloaded on the
 // machines this project builds on, so the lab (tests/e2e/lab, PrepareSnippets) installs this binary
-// in its place:
+// in its place, under both versions:
 //
 //	pulumi plugin install resource awsx 3.9.0 --file <this binary>
+//	pulumi plugin install resource awsx 2.22.0 --file <this binary>
 //
 // The real @pulumi/awsx 3.9.0 (npm) and pulumi_awsx 3.9.0 (PyPI) packages, which the documentation's
-// programs import, are generated SDKs: `new awsx.ec2.Vpc(...)` asks the engine to Construct
+// programs import, and github.com/pulumi/pulumi-awsx/sdk/v2 v2.22.0, which the Registry page's Go
+// program imports, are generated SDKs: `new awsx.ec2.Vpc(...)` asks the engine to Construct
 // awsx:ec2:Vpc on the awsx plugin (a YAML program's `type: awsx:ec2:Vpc` too). This stand-in serves
 // that Construct with the Go SDK's provider machinery (github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider)
 // and registers, through the engine, what pulumi-awsx's Vpc registers for the inputs it implements
@@ -26,6 +28,22 @@
 // (validateAndNormalizeSubnetInputs), subnetNaming.ts, vpcConverters.ts and pulumi-awsx's
 // provider/cmd/pulumi-resource-awsx/schema.json; the lines are cited beside what follows them.
 //
+// It answers as the version it is installed under (the plugin directory the engine runs it from,
+// resource-awsx-v<version>), or as $STANDIN_AWSX_VERSION, else as 3.9.0; any other version is
+// refused at startup, naming it (componentprovider.Plugin.SelectVersion). 2.22.0 is modelled from
+// awsx's source at v2.22.0; what differs, for the inputs it implements (versions.go, from `git diff
+// v2.22.0 e60adf3c -- awsx/ec2`):
+//   - 2.22.0's subnets have no assignIpv6AddressOnCreation and no ipv6CidrBlock input (3.x sends
+//     false and unset: the same subnets);
+//   - 2.22.0's Vpc has no publicSubnets, privateSubnets and isolatedSubnets outputs;
+//   - 2.22.0's NAT gateway strategies OnePerAz and Single need a private subnet (3.x: private or
+//     isolated), refused in its words; it does not refuse two subnet specs of one type without
+//     unique names (the engine then refuses their duplicate URNs);
+//   - 2.22.0 registers its children at @pulumi/aws 6.66.3, 3.9.0 at 7.42.0;
+//   - its name, GetPluginInfo, --version and schema say the version (the schema's aws references
+//     name the aws stand-in's v6 or v7 version; 2.22.0's SubnetAllocationStrategy has no
+//     AutoMerge).
+//
 // What it does not do, and why:
 //   - VPC endpoints, IPv6, IPAM, explicit CIDR layouts and the "Auto", "AutoMerge" and "Exact"
 //     subnet strategies are not implemented (the documentation's programs use none of them): their
@@ -35,17 +53,6 @@
 package main
 
 import "github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/standin/componentprovider"
-
-const (
-	awsxVersion = "3.9.0"
-	standIn     = "stand-in for pulumi-awsx " + awsxVersion + " (test only)"
-
-	// awsChildVersion is what pulumi-awsx registers its children (and invokes
-	// getAvailabilityZones) at: its own @pulumi/aws (awsx/package.json at e60adf3c: 7.42.0, the
-	// version its schema refers to). The program's explicit aws provider, inherited from the
-	// component, serves them whatever their version.
-	awsChildVersion = "7.42.0"
-)
 
 // logf writes one line to the plugin's log, naming it as the stand-in.
 func logf(format string, args ...any) { componentprovider.Logf("awsx", standIn, format, args...) }

@@ -13,9 +13,10 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/standin/componentprovider"
 )
 
-// plugin is the stand-in: it constructs awsx:ec2:Vpc (vpc_component.go).
-var plugin = componentprovider.Plugin[vpcArgs]{
-	Name: "awsx", Version: awsxVersion, StandIn: standIn, Type: vpcType, Schema: schemaJSON, Parse: parseArgs,
+// plugin is the stand-in: it constructs awsx:ec2:Vpc (vpc_component.go), as one of releases
+// (versions.go).
+var plugin = &componentprovider.Plugin[vpcArgs]{
+	Name: "awsx", Versions: versions, Use: useRelease, Type: vpcType, Schema: schemaJSON, Parse: parseArgs,
 	Construct: func(ctx *pulumi.Context, name string, args vpcArgs, inputs pprovider.ConstructInputs, options pulumi.ResourceOption) (*pprovider.ConstructResult, error) {
 		in, err := inputs.Map()
 		if err != nil {
@@ -212,7 +213,10 @@ func parseSpecs(v resource.PropertyValue) ([]specInput, error) {
 		specs = append(specs, s)
 	}
 	// validateAndNormalizeSubnetInputs (subnetDistributorNew.ts:340-366): at most one unnamed spec
-	// per type, and unique names among the named ones of a type.
+	// per type, and unique names among the named ones of a type (not in 2.22.0: rel).
+	if !rel.uniqueSpecNames {
+		return specs, nil
+	}
 	var issues []string
 	var order []string
 	byType := map[string][]specInput{}

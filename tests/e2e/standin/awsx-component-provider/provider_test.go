@@ -279,6 +279,7 @@ func TestValidations(t *testing.T) {
 // registered is one resource the construct registered, as the engine would see it.
 type registered struct {
 	typ, name, parent string
+	version           string // the package version it is registered at
 	deps              []string
 	inputs            resource.PropertyMap
 }
@@ -294,7 +295,7 @@ func (m *mocks) NewResource(args pulumi.MockResourceArgs) (string, resource.Prop
 	defer m.mu.Unlock()
 	r := registered{typ: args.TypeToken, name: args.Name, inputs: args.Inputs}
 	if rpc := args.RegisterRPC; rpc != nil {
-		r.parent = rpc.GetParent()
+		r.parent, r.version = rpc.GetParent(), rpc.GetVersion()
 		r.deps = rpc.GetDependencies()
 	}
 	m.regs = append(m.regs, r)
@@ -320,16 +321,15 @@ func (m *mocks) Call(args pulumi.MockCallArgs) (resource.PropertyMap, error) {
 		"zoneIds": []any{"usw2-az1", "usw2-az2", "usw2-az3", "usw2-az4"}, "id": "us-west-2"}), nil
 }
 
-// TestConstruct registers the documentation's Vpc against the Go SDK's mocks and checks what the
-// engine would get: awsx's types, names and parents (so the URNs), dependencies, tags and inputs
-// (vpc.ts), and the outputs.
-func TestConstruct(t *testing.T) {
-	m := &mocks{}
+// constructDocsVpc registers the documentation's Vpc against the Go SDK's mocks: what the engine
+// would get (the mocks), some outputs' values and the outputs.
+func constructDocsVpc(t *testing.T) (m *mocks, outputs map[string]any, state pulumi.Map) {
+	t.Helper()
+	m = &mocks{}
 	args, err := parseArgs(docsInputs())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var outputs map[string]any
 	err = pulumi.RunErr(func(ctx *pulumi.Context) error {
 		in := pulumi.Map{
 			"subnetSpecs": pulumi.ToArray([]any{map[string]any{"type": "Public"},
@@ -340,7 +340,7 @@ func TestConstruct(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		state := res.State.(pulumi.Map)
+		state = res.State.(pulumi.Map)
 		pulumi.All(state["vpcId"], state["publicSubnetIds"], state["privateSubnetIds"], state["isolatedSubnetIds"],
 			state["subnetLayout"], state["subnets"], state["natGateways"], state["eips"], state["routes"],
 		).ApplyT(func(v []any) error {
@@ -354,6 +354,14 @@ func TestConstruct(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m, outputs, state
+}
+
+// TestConstruct registers the documentation's Vpc against the Go SDK's mocks and checks what the
+// engine would get: awsx's types, names and parents (so the URNs), dependencies, tags and inputs
+// (vpc.ts), and the outputs.
+func TestConstruct(t *testing.T) {
+	m, outputs, _ := constructDocsVpc(t)
 	if !slices.Equal(m.calls, []string{"aws:index/getAvailabilityZones:getAvailabilityZones"}) {
 		t.Errorf("calls %v", m.calls)
 	}
@@ -454,10 +462,33 @@ func mapsEqualJSON(a, b map[string]any) bool {
 	return jsonOf(a) == jsonOf(b) && slices.Equal(slices.Sorted(maps.Keys(a)), slices.Sorted(maps.Keys(b)))
 }
 
+// TestSchema: the schema (and plugin info) of each version it answers as (versions.go): 2.22.0's
+// Vpc has no publicSubnets, privateSubnets and isolatedSubnets, nor its SubnetAllocationStrategy
+// AutoMerge.
 func TestSchema(t *testing.T) {
+	for _, tc := range []struct {
+		version, awsRef string
+		outputs         []string // awsx's outputs (schema.json's required list)
+		strategies      []string
+	}{
+		{"3.9.0", "/aws/v7.48.0", []string{"vpc", "subnets", "publicSubnets", "privateSubnets", "isolatedSubnets", "routeTables", "routeTableAssociations",
+			"routes", "internetGateway", "natGateways", "eips", "subnetLayout", "publicSubnetIds", "privateSubnetIds", "isolatedSubnetIds", "vpcId", "vpcEndpoints"},
+			[]string{"Legacy", "Auto", "AutoMerge", "Exact"}},
+		{"2.22.0", "/aws/v6.83.2", []string{"vpc", "subnets", "routeTables", "routeTableAssociations", "routes", "internetGateway", "natGateways", "eips",
+			"subnetLayout", "publicSubnetIds", "privateSubnetIds", "isolatedSubnetIds", "vpcId", "vpcEndpoints"},
+			[]string{"Legacy", "Auto", "Exact"}},
+	} {
+		t.Run(tc.version, func(t *testing.T) {
+			answerAs(t, tc.version)
+			checkSchema(t, tc.version, tc.awsRef, tc.outputs, tc.strategies)
+		})
+	}
+}
+
+func checkSchema(t *testing.T, version, awsRef string, outputs, strategies []string) {
 	p := plugin.Server(nil)
 	info, err := p.GetPluginInfo(context.Background(), &emptypb.Empty{})
-	if err != nil || info.GetVersion() != "3.9.0+standin" {
+	if err != nil || info.GetVersion() != version+"+standin" {
 		t.Errorf("GetPluginInfo = %v, %v", info, err)
 	}
 	resp, err := p.GetSchema(context.Background(), &pulumirpc.GetSchemaRequest{})
@@ -474,13 +505,14 @@ func TestSchema(t *testing.T) {
 		}
 		Types map[string]struct {
 			Properties map[string]map[string]any
+			Enum       []struct{ Value string }
 		}
 	}
 	if err := json.Unmarshal([]byte(resp.GetSchema()), &s); err != nil {
 		t.Fatal(err)
 	}
 	v := s.Resources["awsx:ec2:Vpc"]
-	if s.Name != "awsx" || s.Version != "3.9.0" || !strings.Contains(s.Description, "stand-in for pulumi-awsx 3.9.0 (test only)") || !v.IsComponent || len(s.Resources) != 1 {
+	if s.Name != "awsx" || s.Version != version || !strings.Contains(s.Description, "stand-in for pulumi-awsx "+version+" (test only)") || !v.IsComponent || len(s.Resources) != 1 {
 		t.Errorf("schema %s %s %q, %d resources, Vpc component %v", s.Name, s.Version, s.Description, len(s.Resources), v.IsComponent)
 	}
 	if got := slices.Sorted(maps.Keys(v.InputProperties)); !slices.Equal(got, implemented) {
@@ -489,17 +521,21 @@ func TestSchema(t *testing.T) {
 	if got := slices.Sorted(maps.Keys(s.Types["awsx:ec2:SubnetSpec"].Properties)); !slices.Equal(got, implementedSpec) {
 		t.Errorf("SubnetSpec fields %v, want %v", got, implementedSpec)
 	}
-	// awsx's outputs (schema.json's required list), typed as there.
-	for _, prop := range []string{"vpc", "subnets", "publicSubnets", "privateSubnets", "isolatedSubnets", "routeTables", "routeTableAssociations",
-		"routes", "internetGateway", "natGateways", "eips", "subnetLayout", "publicSubnetIds", "privateSubnetIds", "isolatedSubnetIds", "vpcId", "vpcEndpoints"} {
-		if v.Properties[prop] == nil || !slices.Contains(v.Required, prop) {
-			t.Errorf("output %s missing or not required", prop)
-		}
+	// awsx's outputs, exactly (schema.json's required list), typed as there.
+	if !slices.Equal(v.Required, outputs) || !slices.Equal(slices.Sorted(maps.Keys(v.Properties)), slices.Sorted(slices.Values(outputs))) {
+		t.Errorf("outputs %v, required %v; want %v", slices.Sorted(maps.Keys(v.Properties)), v.Required, outputs)
 	}
-	if got := v.Properties["vpc"]["$ref"]; got != "/aws/v7.48.0/schema.json#/resources/aws:ec2%2Fvpc:Vpc" {
+	var got []string
+	for _, e := range s.Types["awsx:ec2:SubnetAllocationStrategy"].Enum {
+		got = append(got, e.Value)
+	}
+	if !slices.Equal(got, strategies) {
+		t.Errorf("SubnetAllocationStrategy %v, want %v", got, strategies)
+	}
+	if got := v.Properties["vpc"]["$ref"]; got != awsRef+"/schema.json#/resources/aws:ec2%2Fvpc:Vpc" {
 		t.Errorf("vpc $ref %v", got)
 	}
-	if got := v.Properties["natGateways"]["items"].(map[string]any)["$ref"]; got != "/aws/v7.48.0/schema.json#/resources/aws:ec2%2FnatGateway:NatGateway" {
+	if got := v.Properties["natGateways"]["items"].(map[string]any)["$ref"]; got != awsRef+"/schema.json#/resources/aws:ec2%2FnatGateway:NatGateway" {
 		t.Errorf("natGateways items %v", got)
 	}
 	for _, prop := range []string{"publicSubnetIds", "privateSubnetIds", "isolatedSubnetIds"} {

@@ -2,19 +2,17 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
-// awsSchemaRef is the aws package the schema's references name. pulumi-awsx's own schema refers
-// to /aws/v7.42.0; these are the same types at the version the lab's worlds install (the aws
-// stand-in installed as 7.48.0 answers 7.48.0, and serves every type referred to here:
-// standin/aws-provider-on-moto/ec2_vpcs.go), so that pulumi-yaml can load them when it type-checks a
-// program.
-const awsSchemaRef = "/aws/v7.48.0/schema.json"
+// subnetsByTypeOutputs are the Vpc's outputs of its subnets by type (3.x only: rel.subnetsByType).
+var subnetsByTypeOutputs = map[string]bool{"publicSubnets": true, "privateSubnets": true, "isolatedSubnets": true}
 
-// schemaJSON is a Pulumi package schema for awsx 3.9.0 with what the stand-in serves: awsx:ec2:Vpc
-// (a component) with the inputs it implements and awsx's outputs, typed as awsx's schema types them
-// (provider/cmd/pulumi-resource-awsx/schema.json at e60adf3c) but for vpcEndpoints, a list of
+// schemaJSON is a Pulumi package schema for awsx at the version the stand-in answers as (rel) with
+// what it serves: awsx:ec2:Vpc (a component) with the inputs it implements and awsx's outputs, typed
+// as awsx's schema types them (provider/cmd/pulumi-resource-awsx/schema.json at e60adf3c, and at
+// v2.22.0, which has no publicSubnets, privateSubnets and isolatedSubnets) but for vpcEndpoints, a list of
 // aws:ec2/vpcEndpoint:VpcEndpoint there, which the aws stand-in does not serve (always empty here).
 func schemaJSON() (string, error) {
 	var (
@@ -39,7 +37,11 @@ func schemaJSON() (string, error) {
 	}
 	ref := func(tok string) map[string]any { return map[string]any{"$ref": "#/types/" + tok} }
 	awsRes := func(tok string) map[string]any {
-		return map[string]any{"$ref": awsSchemaRef + "#/resources/" + strings.ReplaceAll(tok, "/", "%2F")}
+		// pulumi-awsx's own schema refers to its @pulumi/aws's (/aws/v7.42.0, 2.22.0's /aws/v6.66.3);
+		// these are the same types at the version the lab's worlds install (rel.awsSchemaRef: the
+		// aws stand-in serves every type referred to here, standin/aws-provider-on-moto/ec2_vpcs.go),
+		// so that pulumi-yaml can load them when it type-checks a program.
+		return map[string]any{"$ref": rel.awsSchemaRef + "#/resources/" + strings.ReplaceAll(tok, "/", "%2F")}
 	}
 	list := func(item map[string]any) map[string]any { return map[string]any{"type": "array", "items": item} }
 	enum := func(d string, values ...string) map[string]any {
@@ -54,13 +56,13 @@ func schemaJSON() (string, error) {
 	s := map[string]any{
 		"name":        "awsx",
 		"displayName": "AWSx (Pulumi Crosswalk for AWS) (stand-in)",
-		"version":     awsxVersion,
+		"version":     rel.version,
 		"description": "A " + standIn + ": awsx:ec2:Vpc only, for the inputs it implements (" +
 			strings.Join(implemented, ", ") + "); its children go to the program's aws provider.",
 		"resources": map[string]any{
 			vpcType: map[string]any{
 				"isComponent": true,
-				"description": "Stand-in for pulumi-awsx 3.9.0's Vpc (test only): what awsx registers for these inputs, with its \"Legacy\" subnet allocation.",
+				"description": "Stand-in for pulumi-awsx " + rel.version + "'s Vpc (test only): what awsx registers for these inputs, with its \"Legacy\" subnet allocation.",
 				"inputProperties": map[string]any{
 					"availabilityZoneNames": described("A list of availability zone names to which the subnets defined in subnetSpecs will be deployed. Optional, defaults to the first 3 AZs in the current region.",
 						plain(map[string]any{"type": "array", "items": plain(str)})),
@@ -120,12 +122,20 @@ func schemaJSON() (string, error) {
 				}},
 			"awsx:ec2:SubnetType":               enum("A type of subnet within a VPC.", subnetTypes...),
 			"awsx:ec2:NatGatewayStrategy":       enum("A strategy for creating NAT Gateways for private subnets within a VPC.", natStrategies...),
-			"awsx:ec2:SubnetAllocationStrategy": enum("Strategy for calculating subnet ranges from the subnet specifications.", "Legacy", "Auto", "AutoMerge", "Exact"),
+			"awsx:ec2:SubnetAllocationStrategy": enum("Strategy for calculating subnet ranges from the subnet specifications.", rel.subnetStrategies...),
 		},
 		"language": map[string]any{
 			"nodejs": map[string]any{"packageName": "@pulumi/awsx"},
 			"python": map[string]any{"packageName": "pulumi_awsx"},
 		},
+	}
+	if !rel.subnetsByType {
+		// 2.22.0's Vpc has subnets, not these (its schema.json's properties and required list).
+		vpcSchema := s["resources"].(map[string]any)[vpcType].(map[string]any)
+		for p := range subnetsByTypeOutputs {
+			delete(vpcSchema["properties"].(map[string]any), p)
+		}
+		vpcSchema["required"] = slices.DeleteFunc(vpcSchema["required"].([]string), func(p string) bool { return subnetsByTypeOutputs[p] })
 	}
 	out, err := json.Marshal(s)
 	return string(out), err

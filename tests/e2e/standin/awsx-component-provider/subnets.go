@@ -258,18 +258,19 @@ func validateSubnets(specs []subnetSpec) error {
 	return fmt.Errorf("%s", msg)
 }
 
-// validateNatGatewayStrategy is vpc.ts's: "OnePerAz" and "Single" need a public subnet and a private
-// or isolated one (nat is the strategy in lower case).
+// validateNatGatewayStrategy is vpc.ts's: "OnePerAz" and "Single" need a public subnet and one of
+// rel.natInnerTypes (3.x: a private or isolated one; 2.22.0: a private one), refused in its words
+// (nat is the strategy in lower case).
 func validateNatGatewayStrategy(nat string, specs []subnetSpec) error {
 	if nat == "none" {
 		return nil
 	}
 	hasPublic := slices.ContainsFunc(specs, func(s subnetSpec) bool { return s.typ == "Public" })
-	hasInner := slices.ContainsFunc(specs, func(s subnetSpec) bool { return s.typ == "Private" || s.typ == "Isolated" })
+	hasInner := slices.ContainsFunc(specs, func(s subnetSpec) bool { return slices.Contains(rel.natInnerTypes, s.typ) })
 	if hasPublic && hasInner {
 		return nil
 	}
-	return fmt.Errorf("If NAT Gateway strategy is 'OnePerAz' or 'Single', public subnets must be declared to host the NAT Gateway resource, along with private or isolated subnets to route through it.")
+	return fmt.Errorf("%s", rel.natRefusal)
 }
 
 // shouldCreateNatGateway is vpc.ts's.

@@ -10,10 +10,11 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/standin/componentprovider"
 )
 
-// What pulumi-awsx's Vpc registers (awsx/ec2/vpc.ts at e60adf3c, Vpc.initialize), for the inputs
-// the stand-in implements, in its order and with its names (so the URNs are awsx's), each parented
-// and depending as there. With the documentation's programs (name "vpc", subnetSpecs [Public,
-// Private], natGateways Single) that is 3 zones x 2 subnets:
+// What pulumi-awsx's Vpc registers (awsx/ec2/vpc.ts at e60adf3c, Vpc.initialize; at v2.22.0 the
+// same but for what versions.go says, rel), for the inputs the stand-in implements, in its order
+// and with its names (so the URNs are awsx's), each parented and depending as there. With the
+// documentation's programs (name "vpc", subnetSpecs [Public, Private], natGateways Single) that is 3
+// zones x 2 subnets:
 //
 //	aws getAvailabilityZones (parent: the component; the first 3 names, or numberOfAvailabilityZones;
 //	    none with availabilityZoneNames)
@@ -27,9 +28,9 @@ import (
 //	per zone i (1-based), per subnet of the zone (public, then private, then isolated), named
 //	${name}-${spec.name ?? type lower case}-${i}:
 //	    aws:ec2/subnet:Subnet (parent and dependsOn: the Vpc; vpcId, availabilityZone, cidrBlock,
-//	        mapPublicIpOnLaunch (public), assignIpv6AddressOnCreation false, ipv6CidrBlock (unknown
-//	        while the Vpc's ipv6CidrBlock is, then unset), tags {Name: name, ...tags, ...spec.tags,
-//	        Name: the subnet's name, SubnetType: its type})
+//	        mapPublicIpOnLaunch (public), 3.x only: assignIpv6AddressOnCreation false, ipv6CidrBlock
+//	        (unknown while the Vpc's ipv6CidrBlock is, then unset); tags {Name: name, ...tags,
+//	        ...spec.tags, Name: the subnet's name, SubnetType: its type})
 //	    aws:ec2/routeTable:RouteTable (parent and dependsOn: the subnet; vpcId, tags {Name: name,
 //	        ...tags, Name: the subnet's name, SubnetType})
 //	    aws:ec2/routeTableAssociation:RouteTableAssociation (parent and dependsOn: the route table;
@@ -69,7 +70,7 @@ type builder struct {
 // aws registers an aws resource under parent, depending on it as awsx's children do (the program's
 // aws provider comes with the parent).
 func (b *builder) aws(typ, name string, props pulumi.Map, res pulumi.CustomResource, parent pulumi.Resource) error {
-	opts := []pulumi.ResourceOption{pulumi.Parent(parent), pulumi.Version(awsChildVersion)}
+	opts := []pulumi.ResourceOption{pulumi.Parent(parent), pulumi.Version(rel.awsChildVersion)}
 	if parent != pulumi.Resource(b.comp) {
 		opts = append(opts, pulumi.DependsOn([]pulumi.Resource{parent}))
 	}
@@ -101,7 +102,7 @@ func construct(ctx *pulumi.Context, name string, args vpcArgs, in pulumi.Map, op
 			Names []string `pulumi:"names"`
 		}
 		if err := ctx.Invoke("aws:index/getAvailabilityZones:getAvailabilityZones", struct{}{}, &zones,
-			pulumi.Parent(b.comp), pulumi.Version(awsChildVersion)); err != nil {
+			pulumi.Parent(b.comp), pulumi.Version(rel.awsChildVersion)); err != nil {
 			return nil, fmt.Errorf("aws:index/getAvailabilityZones:getAvailabilityZones: %w", err)
 		}
 		if len(zones.Names) < want {
@@ -163,20 +164,7 @@ func construct(ctx *pulumi.Context, name string, args vpcArgs, in pulumi.Map, op
 				specTags = specInputTags(in["subnetSpecs"], spec.spec)
 			}
 			subnet := &custom{}
-			if err := b.aws("aws:ec2/subnet:Subnet", spec.resourceName, pulumi.Map{
-				"vpcId":                       vpcID,
-				"availabilityZone":            pulumi.String(spec.azName),
-				"mapPublicIpOnLaunch":         pulumi.Bool(spec.typ == "Public"),
-				"cidrBlock":                   pulumi.String(spec.cidrBlock),
-				"assignIpv6AddressOnCreation": pulumi.Bool(false), // resolveAssignIpv6AddressOnCreation: spec ?? vpc ?? false
-				// handleIpv6Cidr: undefined unless IPv6 is assigned, computed from the Vpc's
-				// ipv6CidrBlock, so unknown while that is.
-				"ipv6CidrBlock": vpc.Ipv6CidrBlock.ApplyT(func(string) *string { return nil }).(pulumi.StringPtrOutput),
-				"tags": pulumi.All(sharedTags, specTags).ApplyT(func(v []any) (map[string]string, error) {
-					t, err := stringMapOf("subnetSpecs tags", v[1])
-					return mergeTags(v[0].(map[string]string), t, map[string]string{"Name": spec.nameTag, "SubnetType": spec.typ}), err
-				}).(pulumi.StringMapOutput),
-			}, subnet, vpc); err != nil {
+			if err := b.aws("aws:ec2/subnet:Subnet", spec.resourceName, subnetProps(vpc, spec, sharedTags, specTags), subnet, vpc); err != nil {
 				return nil, err
 			}
 			subnetID := subnet.ID().ToStringOutput()
@@ -263,9 +251,6 @@ func construct(ctx *pulumi.Context, name string, args vpcArgs, in pulumi.Map, op
 	state := pulumi.Map{
 		"vpc":                    pulumi.NewResourceOutput(vpc),
 		"subnets":                pulumi.NewResourceArrayOutput(subnets...),
-		"publicSubnets":          pulumi.NewResourceArrayOutput(publicSubnets...),
-		"privateSubnets":         pulumi.NewResourceArrayOutput(privateSubnets...),
-		"isolatedSubnets":        pulumi.NewResourceArrayOutput(isolatedSubnets...),
 		"routeTables":            pulumi.NewResourceArrayOutput(routeTables...),
 		"routes":                 pulumi.NewResourceArrayOutput(routes...),
 		"routeTableAssociations": pulumi.NewResourceArrayOutput(associations...),
@@ -279,10 +264,38 @@ func construct(ctx *pulumi.Context, name string, args vpcArgs, in pulumi.Map, op
 		"vpcEndpoints":           pulumi.Array{},
 		"vpcId":                  vpcID,
 	}
+	if rel.subnetsByType {
+		state["publicSubnets"] = pulumi.NewResourceArrayOutput(publicSubnets...)
+		state["privateSubnets"] = pulumi.NewResourceArrayOutput(privateSubnets...)
+		state["isolatedSubnets"] = pulumi.NewResourceArrayOutput(isolatedSubnets...)
+	}
 	if err := ctx.RegisterResourceOutputs(b.comp, state); err != nil {
 		return nil, err
 	}
 	return &pprovider.ConstructResult{URN: b.comp.URN(), State: state}, nil
+}
+
+// subnetProps are a subnet's inputs (vpc.ts: `new aws.ec2.Subnet(...)`, v2.22.0:167-181,
+// e60adf3c:212-231): its tags {...sharedTags, ...spec.tags, Name, SubnetType}, and in 3.x
+// (rel.subnetIPv6) its IPv6 inputs.
+func subnetProps(vpc *vpcResource, spec subnetSpec, sharedTags pulumi.StringMapOutput, specTags pulumi.Input) pulumi.Map {
+	props := pulumi.Map{
+		"vpcId":               vpc.ID().ToStringOutput(),
+		"availabilityZone":    pulumi.String(spec.azName),
+		"mapPublicIpOnLaunch": pulumi.Bool(spec.typ == "Public"),
+		"cidrBlock":           pulumi.String(spec.cidrBlock),
+		"tags": pulumi.All(sharedTags, specTags).ApplyT(func(v []any) (map[string]string, error) {
+			t, err := stringMapOf("subnetSpecs tags", v[1])
+			return mergeTags(v[0].(map[string]string), t, map[string]string{"Name": spec.nameTag, "SubnetType": spec.typ}), err
+		}).(pulumi.StringMapOutput),
+	}
+	if rel.subnetIPv6 {
+		props["assignIpv6AddressOnCreation"] = pulumi.Bool(false) // resolveAssignIpv6AddressOnCreation: spec ?? vpc ?? false
+		// handleIpv6Cidr: undefined unless IPv6 is assigned, computed from the Vpc's ipv6CidrBlock,
+		// so unknown while that is.
+		props["ipv6CidrBlock"] = vpc.Ipv6CidrBlock.ApplyT(func(string) *string { return nil }).(pulumi.StringPtrOutput)
+	}
+	return props
 }
 
 // layoutJSON is pulumi.jsonStringify of the layout (JSON.stringify: no spaces, undefined fields

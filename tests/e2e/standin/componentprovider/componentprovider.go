@@ -10,6 +10,10 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -23,33 +27,118 @@ import (
 // Plugin is one component stand-in: the package it stands in for and the one type it constructs.
 // A is what Parse makes of the Construct's inputs (its String is logged).
 type Plugin[A fmt.Stringer] struct {
-	Name    string // the package's name: "eks"
-	Version string // the version it stands in for: "4.3.0"
-	StandIn string // how it names itself: "stand-in for pulumi-eks 4.3.0 (test only)"
-	Type    string // the type it constructs: "eks:index:Cluster"
-	Schema  func() (string, error)
+	Name string // the package's name: "eks"
+	// Versions are the versions of the package it can answer as, the default first: {"4.3.0",
+	// "3.9.1"}. It answers as one of them (SelectVersion), and is never run as another.
+	Versions []string
+	Type     string // the type it constructs: "eks:index:Cluster"
+	Schema   func() (string, error)
 	// Parse checks the Construct's inputs (unknowns, secrets, resources and output values kept); its
 	// error fails the Construct before anything is registered.
 	Parse func(resource.PropertyMap) (A, error)
 	// Construct registers the component and its children through the engine.
 	Construct func(ctx *pulumi.Context, name string, args A, inputs pprovider.ConstructInputs, options pulumi.ResourceOption) (*pprovider.ConstructResult, error)
+	// Use makes the stand-in's own code answer as version (one of Versions): its table of what
+	// differs between them. SetVersion calls it.
+	Use func(version string)
+
+	version string
+}
+
+// StandIn is how the stand-in for pulumi-<name> <version> names itself: "stand-in for pulumi-eks
+// 4.3.0 (test only)".
+func StandIn(name, version string) string {
+	return "stand-in for pulumi-" + name + " " + version + " (test only)"
+}
+
+// Releases wires a stand-in's table of what differs between the versions it answers as (rows, one
+// per version, which version names, the default first) to its Plugin: versions are its Versions,
+// and use, its Use, makes *current the row of the version and *standIn its name (StandIn).
+func Releases[R any](name string, rows []R, version func(R) string, current *R, standIn *string) (versions []string, use func(string)) {
+	for _, r := range rows {
+		versions = append(versions, version(r))
+	}
+	return versions, func(v string) {
+		for _, r := range rows {
+			if version(r) == v {
+				*current, *standIn = r, StandIn(name, v)
+			}
+		}
+	}
+}
+
+// Version is the version it answers as: Versions[0] until SetVersion.
+func (p *Plugin[A]) Version() string {
+	if p.version == "" {
+		return p.Versions[0]
+	}
+	return p.version
+}
+
+// StandIn is how it names itself, with the version it answers as.
+func (p *Plugin[A]) StandIn() string { return StandIn(p.Name, p.Version()) }
+
+// SetVersion makes it answer as v (GetPluginInfo, --version, its name, Use); any version but its
+// Versions is refused.
+func (p *Plugin[A]) SetVersion(v string) error {
+	if !slices.Contains(p.Versions, v) {
+		return fmt.Errorf("%s %s: %s", p.Name, v, p.answersOnly())
+	}
+	p.version = v
+	if p.Use != nil {
+		p.Use(v)
+	}
+	return nil
+}
+
+// SelectVersion sets the version to answer as (SetVersion): $STANDIN_<NAME>_VERSION if set, else
+// the version of the plugin directory exe runs from (`pulumi plugin install resource <name>
+// <version> --file ...` puts the binary in $PULUMI_HOME/plugins/resource-<name>-v<version>/, where
+// the engine runs it), else Versions[0] (a binary run from where it was built). A version it cannot
+// answer as is refused, naming where it came from, so that it never pretends to be one.
+func (p *Plugin[A]) SelectVersion(exe string) error {
+	env := "STANDIN_" + strings.ToUpper(p.Name) + "_VERSION"
+	v, from := os.Getenv(env), env
+	if v == "" && exe != "" {
+		dir := regexp.MustCompile(`^resource-` + regexp.QuoteMeta(p.Name) + `-v(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?)$`)
+		if m := dir.FindStringSubmatch(filepath.Base(filepath.Dir(exe))); m != nil {
+			v, from = m[1], "its plugin directory "+filepath.Dir(exe)
+		}
+	}
+	if v == "" {
+		v = p.Versions[0]
+	}
+	if !slices.Contains(p.Versions, v) {
+		return fmt.Errorf("installed as %s %s (%s): %s", p.Name, v, from, p.answersOnly())
+	}
+	return p.SetVersion(v)
+}
+
+func (p *Plugin[A]) answersOnly() string {
+	return fmt.Sprintf("the stand-in for pulumi-%s answers only as %s", p.Name, strings.Join(p.Versions, " or "))
 }
 
 // Logf writes one line to stderr (the engine keeps plugin stderr in its logs), naming the plugin
 // as the stand-in.
-func (p Plugin[A]) Logf(format string, args ...any) { Logf(p.Name, p.StandIn, format, args...) }
+func (p *Plugin[A]) Logf(format string, args ...any) { Logf(p.Name, p.StandIn(), format, args...) }
 
 // Logf writes one line of the stand-in plugin name to stderr.
 func Logf(name, standIn, format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "pulumi-resource-%s (%s): %s\n", name, standIn, fmt.Sprintf(format, args...))
 }
 
-// Main serves the plugin (or answers --version) and exits on failure.
-func (p Plugin[A]) Main() {
+// Main selects the version to answer as (SelectVersion; a refused one exits at once, naming it),
+// then serves the plugin (or answers --version) and exits on failure.
+func (p *Plugin[A]) Main() {
+	exe, _ := os.Executable()
+	if err := p.SelectVersion(exe); err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-resource-%s: %v\n", p.Name, err)
+		os.Exit(1)
+	}
 	for _, a := range os.Args[1:] {
 		if a == "--version" || a == "-version" {
-			fmt.Println(p.Version)
-			fmt.Fprintf(os.Stderr, "pulumi-resource-%s: %s\n", p.Name, p.StandIn)
+			fmt.Println(p.Version())
+			fmt.Fprintf(os.Stderr, "pulumi-resource-%s: %s\n", p.Name, p.StandIn())
 			return
 		}
 	}
@@ -63,13 +152,13 @@ func (p Plugin[A]) Main() {
 }
 
 // Server is the plugin's resource-provider server, attached to host (nil until Attach).
-func (p Plugin[A]) Server(host *pprovider.HostClient) pulumirpc.ResourceProviderServer {
+func (p *Plugin[A]) Server(host *pprovider.HostClient) pulumirpc.ResourceProviderServer {
 	return &server[A]{plugin: p, host: host}
 }
 
 type server[A fmt.Stringer] struct {
 	pulumirpc.UnimplementedResourceProviderServer
-	plugin Plugin[A]
+	plugin *Plugin[A]
 
 	mu   sync.Mutex
 	host *pprovider.HostClient
@@ -78,7 +167,7 @@ type server[A fmt.Stringer] struct {
 // GetPluginInfo answers the version with "+standin": the same version to the engine (semver
 // ignores build metadata), marked as the stand-in wherever the engine records it.
 func (s *server[A]) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: s.plugin.Version + "+standin"}, nil
+	return &pulumirpc.PluginInfo{Version: s.plugin.Version() + "+standin"}, nil
 }
 
 func (s *server[A]) GetSchema(context.Context, *pulumirpc.GetSchemaRequest) (*pulumirpc.GetSchemaResponse, error) {
@@ -119,7 +208,7 @@ func (s *server[A]) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, err
 func (s *server[A]) Construct(ctx context.Context, req *pulumirpc.ConstructRequest) (*pulumirpc.ConstructResponse, error) {
 	p := s.plugin
 	if req.GetType() != p.Type {
-		return nil, fmt.Errorf("%s %s: the %s constructs only %s", req.GetType(), req.GetName(), p.StandIn, p.Type)
+		return nil, fmt.Errorf("%s %s: the %s constructs only %s", req.GetType(), req.GetName(), p.StandIn(), p.Type)
 	}
 	raw, err := plugin.UnmarshalProperties(req.GetInputs(), plugin.MarshalOptions{
 		KeepUnknowns: true, KeepSecrets: true, KeepResources: true, KeepOutputValues: true,

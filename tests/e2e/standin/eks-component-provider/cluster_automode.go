@@ -10,7 +10,7 @@ var autoModeClusterPolicies = []string{"AmazonEKSComputePolicy", "AmazonEKSBlock
 // ${name}-nodeRole (unless createNodeRole is false) and the cluster's computeConfig (its node role
 // and EKS's two built-in pools), storageConfig and kubernetesNetworkConfig. It returns the node
 // role (nil without one) and what the cluster waits for.
-func (b *builder) autoMode(clusterProps pulumi.Map, args clusterArgs, partition string) (*role, []pulumi.Resource, error) {
+func (b *builder) autoMode(clusterProps pulumi.Map, args clusterArgs) (*role, []pulumi.Resource, error) {
 	compute := pulumi.Map{
 		"enabled":   pulumi.Bool(true),
 		"nodePools": pulumi.StringArray{pulumi.String("general-purpose"), pulumi.String("system")},
@@ -19,8 +19,8 @@ func (b *builder) autoMode(clusterProps pulumi.Map, args clusterArgs, partition 
 	var deps []pulumi.Resource
 	if args.autoModeNodeRole {
 		var err error
-		nodeRole, deps, err = b.serviceRole(b.name+"-nodeRole", "ec2.amazonaws.com", "", []string{"sts:AssumeRole"},
-			[]string{"AmazonEKSWorkerNodeMinimalPolicy", "AmazonEC2ContainerRegistryPullOnly"}, partition)
+		nodeRole, deps, err = b.serviceRole(b.name+"-nodeRole", "ec2", "", []string{"sts:AssumeRole"},
+			[]string{"AmazonEKSWorkerNodeMinimalPolicy", "AmazonEC2ContainerRegistryPullOnly"})
 		if err != nil {
 			return nil, nil, err
 		}

@@ -22,8 +22,8 @@ import (
 //
 //	aws getPartition; without vpcId, aws getVpc {default: true} and getSubnets {vpc-id}
 //	eks:index:ServiceRole ${name}-eksRole: aws:iam/role:Role ${name}-eksRole-role (trusting
-//	    eks.amazonaws.com with sts:AssumeRole and sts:TagSession) and the AmazonEKSClusterPolicy
-//	    attachment ${name}-eksRole-<sha1(policy id)[:8]>
+//	    eks.amazonaws.com, 3.9.1 eks.<dnsSuffix>, with sts:AssumeRole and sts:TagSession) and the
+//	    AmazonEKSClusterPolicy attachment ${name}-eksRole-<sha1(policy id)[:8]>
 //	aws:ec2/securityGroup:SecurityGroup ${name}-eksClusterSecurityGroup (tags {Name,
 //	    ...clusterSecurityGroupTags}) and its aws:ec2/securityGroupRule:SecurityGroupRule
 //	    ${name}-eksClusterInternetEgressRule — not with Auto Mode
@@ -33,9 +33,9 @@ import (
 //	    unless autoMode.createNodeRole is false
 //	aws:eks/cluster:Cluster ${name}-eksCluster (auto-named unless name; roleArn, vpcConfig
 //	    {securityGroupIds, subnetIds}, version when given, accessConfig only when
-//	    authenticationMode is given, tags {Name}, bootstrapSelfManagedAddons true; with Auto
-//	    Mode no securityGroupIds, bootstrapSelfManagedAddons false, computeConfig {enabled, the
-//	    node role, nodePools general-purpose and system}, storageConfig and
+//	    authenticationMode is given, tags {Name}, bootstrapSelfManagedAddons true (3.9.1: unset);
+//	    with Auto Mode no securityGroupIds, bootstrapSelfManagedAddons false, computeConfig
+//	    {enabled, the node role, nodePools general-purpose and system}, storageConfig and
 //	    kubernetesNetworkConfig {ipFamily ipv4, elasticLoadBalancing}; ignoreChanges and dependsOn
 //	    as pulumi-eks's)
 //	pulumi:providers:kubernetes ${name}-eks-k8s, from the kubeconfig
@@ -58,7 +58,8 @@ import (
 //	    the security group EKS made for the cluster
 //
 // Not registered (main.go says why): the default node group (createNodeGroupV2's launch template
-// and autoscaling group), the kube-proxy, CoreDNS and VPC CNI add-ons.
+// and autoscaling group), the kube-proxy, CoreDNS and VPC CNI add-ons. pulumi-eks 3.9.1 registers
+// the same but for what versions.go says (rel), at @pulumi/aws 6.79.1.
 
 // eksThumbprint is the SHA-1 thumbprint IAM OIDC providers for EKS issuers commonly carry (the
 // root CA of oidc.eks.<region>.amazonaws.com's chain, as AWS's documentation and examples show
@@ -101,12 +102,14 @@ type builder struct {
 	ctx  *pulumi.Context
 	name string
 	comp *component
+	// partition and dnsSuffix are getPartition's (the managed policies' ARNs, the trust principals).
+	partition, dnsSuffix string
 }
 
 // aws registers an aws resource under parent (the program's aws provider comes with it, as
 // pulumi-eks's children inherit it).
 func (b *builder) aws(typ, name string, props pulumi.Map, res pulumi.CustomResource, parent pulumi.Resource, opts ...pulumi.ResourceOption) error {
-	opts = append([]pulumi.ResourceOption{pulumi.Parent(parent), pulumi.Version(awsChildVersion)}, opts...)
+	opts = append([]pulumi.ResourceOption{pulumi.Parent(parent), pulumi.Version(rel.awsChildVersion)}, opts...)
 	if err := b.ctx.RegisterResource(typ, name, props, res, opts...); err != nil {
 		return fmt.Errorf("registering %s %s: %w", typ, name, err)
 	}
@@ -114,15 +117,16 @@ func (b *builder) aws(typ, name string, props pulumi.Map, res pulumi.CustomResou
 }
 
 func (b *builder) invoke(tok string, args, result any) error {
-	if err := b.ctx.Invoke(tok, args, result, pulumi.Parent(b.comp), pulumi.Version(awsChildVersion)); err != nil {
+	if err := b.ctx.Invoke(tok, args, result, pulumi.Parent(b.comp), pulumi.Version(rel.awsChildVersion)); err != nil {
 		return fmt.Errorf("%s: %w", tok, err)
 	}
 	return nil
 }
 
 // serviceRole is pulumi-eks's ServiceRole component (servicerole.ts): a role trusting a service
-// and its managed policies' attachments, named <name>-<first 8 hex of sha1(policy id)>.
-func (b *builder) serviceRole(name, service, description string, actions, policies []string, partition string) (*role, []pulumi.Resource, error) {
+// ("eks", "ec2": its principal as rel writes it) and its managed policies' attachments, named
+// <name>-<first 8 hex of sha1(policy id)>.
+func (b *builder) serviceRole(name, service, description string, actions, policies []string) (*role, []pulumi.Resource, error) {
 	sr := &component{}
 	if err := b.ctx.RegisterComponentResource("eks:index:ServiceRole", name, sr, pulumi.Parent(b.comp)); err != nil {
 		return nil, nil, err
@@ -133,7 +137,7 @@ func (b *builder) serviceRole(name, service, description string, actions, polici
 		quoted[i] = fmt.Sprintf("%q", a)
 	}
 	policy := fmt.Sprintf(`{"Version":"2012-10-17","Statement":[{"Action":[%s],"Effect":"Allow","Principal":{"Service":[%q]}}]}`,
-		strings.Join(quoted, ","), service)
+		strings.Join(quoted, ","), rel.servicePrincipal(service, b.dnsSuffix))
 	props := pulumi.Map{"assumeRolePolicy": pulumi.String(policy)}
 	if description != "" {
 		props["description"] = pulumi.String(description)
@@ -148,7 +152,7 @@ func (b *builder) serviceRole(name, service, description string, actions, polici
 		sum := sha1.Sum([]byte(id))
 		a := &custom{}
 		if err := b.aws("aws:iam/rolePolicyAttachment:RolePolicyAttachment", name+"-"+hex.EncodeToString(sum[:])[:8], pulumi.Map{
-			"policyArn": pulumi.String("arn:" + partition + ":iam::aws:policy/" + p),
+			"policyArn": pulumi.String("arn:" + b.partition + ":iam::aws:policy/" + p),
 			"role":      r.ID().ToStringOutput(), // a Role passed as a string input is its ID (its name)
 		}, a, sr); err != nil {
 			return nil, nil, err
@@ -189,10 +193,12 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 
 	var partition struct {
 		Partition string `pulumi:"partition"`
+		DNSSuffix string `pulumi:"dnsSuffix"`
 	}
 	if err := b.invoke("aws:index/getPartition:getPartition", struct{}{}, &partition); err != nil {
 		return nil, err
 	}
+	b.partition, b.dnsSuffix = partition.Partition, partition.DNSSuffix
 	vpcID, subnetIDs, err := b.network(in)
 	if err != nil {
 		return nil, err
@@ -203,16 +209,19 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 		// What Auto Mode needs of the cluster role (cluster.ts:517-529).
 		clusterPolicies = append(clusterPolicies, autoModeClusterPolicies...)
 	}
-	eksRole, eksRoleDeps, err := b.serviceRole(name+"-eksRole", "eks.amazonaws.com", "Allows EKS to manage clusters on your behalf.",
-		[]string{"sts:AssumeRole", "sts:TagSession"}, clusterPolicies, partition.Partition)
+	eksRole, eksRoleDeps, err := b.serviceRole(name+"-eksRole", "eks", "Allows EKS to manage clusters on your behalf.",
+		[]string{"sts:AssumeRole", "sts:TagSession"}, clusterPolicies)
 	if err != nil {
 		return nil, err
 	}
 	clusterProps := pulumi.Map{
-		"roleArn":                    eksRole.Arn,
-		"bootstrapSelfManagedAddons": pulumi.Bool(!args.autoMode), // Auto Mode clusters are created without them (cluster.ts:698)
-		"vpcConfig":                  pulumi.Map{"subnetIds": subnetIDs},
-		"tags":                       pulumi.StringMap{"Name": pulumi.String(name + "-eksCluster")},
+		"roleArn":   eksRole.Arn,
+		"vpcConfig": pulumi.Map{"subnetIds": subnetIDs},
+		"tags":      pulumi.StringMap{"Name": pulumi.String(name + "-eksCluster")},
+	}
+	if args.autoMode || rel.bootstrapAddons {
+		// false with Auto Mode (cluster.ts:698); otherwise true, or unset (rel.bootstrapAddons).
+		clusterProps["bootstrapSelfManagedAddons"] = pulumi.Bool(!args.autoMode)
 	}
 	// Auto Mode skips the default security groups (cluster.ts:548, 2120): the cluster's own
 	// security group, which EKS makes, is the one nodes and the API server share.
@@ -239,7 +248,7 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 	}
 	autoModeNodeRoleName := pulumi.String("").ToStringOutput()
 	if args.autoMode {
-		nodeRole, nodeRoleDeps, err := b.autoMode(clusterProps, args, partition.Partition)
+		nodeRole, nodeRoleDeps, err := b.autoMode(clusterProps, args)
 		if err != nil {
 			return nil, err
 		}
@@ -276,12 +285,12 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 	}).(pulumi.StringOutput)
 	k8s := &pulumi.ProviderResourceState{}
 	if err := ctx.RegisterResource("pulumi:providers:kubernetes", name+"-eks-k8s", pulumi.Map{"kubeconfig": kubeconfigJSON}, k8s,
-		pulumi.Parent(b.comp), pulumi.Version(kubernetesChildVersion)); err != nil {
+		pulumi.Parent(b.comp), pulumi.Version(rel.kubernetesChildVersion)); err != nil {
 		return nil, err
 	}
 
-	instanceRole, instanceRoleDeps, err := b.serviceRole(name+"-instanceRole", "ec2.amazonaws.com", "", []string{"sts:AssumeRole"},
-		[]string{"AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryReadOnly"}, partition.Partition)
+	instanceRole, instanceRoleDeps, err := b.serviceRole(name+"-instanceRole", "ec2", "", []string{"sts:AssumeRole"},
+		[]string{"AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryReadOnly"})
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +311,7 @@ func construct(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovi
 				"annotations": pulumi.StringMap{"pulumi.com/patchForce": pulumi.String("true")},
 			},
 			"data": pulumi.StringMap{"mapRoles": mapRoles(in["roleMappings"], instanceRole.Arn)},
-		}, nodeAccess, pulumi.Parent(b.comp), pulumi.Provider(k8s), pulumi.Version(kubernetesChildVersion)); err != nil {
+		}, nodeAccess, pulumi.Parent(b.comp), pulumi.Provider(k8s), pulumi.Version(rel.kubernetesChildVersion)); err != nil {
 			return nil, err
 		}
 		core["eksNodeAccess"] = pulumi.NewResourceOutput(nodeAccess)

@@ -1,20 +1,22 @@
-// Command pulumi-resource-eks is a stand-in for pulumi-eks 4.3.0 (test only).
+// Command pulumi-resource-eks is a stand-in for pulumi-eks 4.3.0 and 3.9.1 (test only).
 //
 // The real pulumi-eks plugin (a Node.js program that GitHub serves) cannot be downloaded on the
-// machines this project builds on, so the README snippet tests (tests/e2e/snippets_test.go)
-// install this binary in its place:
+// machines this project builds on, so the README snippet tests (tests/e2e/snippets_test.go) and
+// the Registry page's Go program install this binary in its place, under both versions:
 //
 //	pulumi plugin install resource eks 4.3.0 --file <this binary>
+//	pulumi plugin install resource eks 3.9.1 --file <this binary>
 //
 // The real @pulumi/eks 4.3.0 (npm) and pulumi_eks 4.3.0 (PyPI) packages, which the snippets
-// import, are generated SDKs: `new eks.Cluster(...)` asks the engine to Construct
-// eks:index:Cluster on the eks plugin. This stand-in serves that Construct with the Go SDK's
-// provider machinery (github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider) and registers, through
-// the engine, what pulumi-eks 4.3.0 registers for the inputs it implements (accessEntries,
-// authenticationMode, autoMode (enabled, createNodeRole), clusterSecurityGroupTags,
-// createOidcProvider, name, nodeSecurityGroupTags, roleMappings, version, and the network: vpcId,
-// subnetIds, publicSubnetIds, privateSubnetIds), with pulumi-eks's defaults
-// (nodejs/eks/cluster/cluster.ts at v4.3.0): without vpcId, the default VPC and its subnets (read
+// import, and github.com/pulumi/pulumi-eks/sdk/v3 v3.9.1, which the Go program imports, are
+// generated SDKs: `new eks.Cluster(...)` asks the engine to Construct eks:index:Cluster on the eks
+// plugin. This stand-in serves that Construct with the Go SDK's provider machinery
+// (github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider) and registers, through the engine, what
+// pulumi-eks registers for the inputs it implements (accessEntries, authenticationMode, autoMode
+// (enabled, createNodeRole), clusterSecurityGroupTags, createOidcProvider, name,
+// nodeSecurityGroupTags, roleMappings, version, and the network: vpcId, subnetIds,
+// publicSubnetIds, privateSubnetIds), with pulumi-eks's defaults (nodejs/eks/cluster/cluster.ts at
+// v4.3.0, and at v3.9.1 but for what the list below says): without vpcId, the default VPC and its subnets (read
 // through the program's aws provider), the EKS service role, the cluster security group and its
 // egress rule, the cluster, its kubernetes provider, the default node group's instance role and
 // instance profile, the aws-auth ConfigMap with roleMappings and the instance role in mapRoles
@@ -27,6 +29,20 @@
 // node group's inputs (instanceType, desiredCapacity, minSize, maxSize) are checked and named in
 // the Construct's log as not applied (below). Any other input (autoMode.computeConfig too)
 // fails the Construct naming it: it is never ignored.
+//
+// It answers as the version it is installed under (the plugin directory the engine runs it from,
+// resource-eks-v<version>), or as $STANDIN_EKS_VERSION, else as 4.3.0; any other version is refused
+// at startup, naming it (componentprovider.Plugin.SelectVersion). What differs between the two,
+// for the inputs it implements (versions.go, from `git diff v3.9.1 v4.3.0 -- nodejs/eks`):
+//   - 3.9.1 registers the cluster without bootstrapSelfManagedAddons unless Auto Mode is on
+//     (`args.autoMode?.enabled ? false : undefined`), 4.3.0 with true (`?? true`): the same cluster,
+//     as true is EKS's default;
+//   - 3.9.1's service roles trust `eks.${dnsSuffix}` and `ec2.${dnsSuffix}` of getPartition, 4.3.0's
+//     eks.amazonaws.com and ec2.amazonaws.com: the same in the aws partition;
+//   - 3.9.1 registers its children at @pulumi/aws 6.79.1, 4.3.0 at 7.25.0 (both @pulumi/kubernetes
+//     4.19.0);
+//   - its name, GetPluginInfo, --version and schema say the version (the schema's aws references
+//     name the aws stand-in's v6 or v7 version).
 //
 // What it does not do, and why:
 //   - the default node group (createNodeGroupV2, nodes/nodegroup.ts:1068-1516: an
@@ -47,20 +63,11 @@
 //
 //	STANDIN_EKS_KUBECONFIG  required at Construct: the world's kubeconfig, whose user (token or
 //	                        client certificate) the cluster's kubeconfig carries
+//	STANDIN_EKS_VERSION     optional: the pulumi-eks version to answer as (4.3.0 or 3.9.1), instead
+//	                        of the plugin directory's
 package main
 
 import "github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/standin/componentprovider"
-
-const (
-	eksVersion = "4.3.0"
-	standIn    = "stand-in for pulumi-eks " + eksVersion + " (test only)"
-
-	// The versions pulumi-eks 4.3.0 registers its children at: its own @pulumi/aws and
-	// @pulumi/kubernetes (nodejs/eks/package.json at v4.3.0). The program's explicit providers,
-	// inherited from the component, serve them whatever their version.
-	awsChildVersion        = "7.25.0"
-	kubernetesChildVersion = "4.19.0"
-)
 
 // logf writes one line to the plugin's log, naming it as the stand-in.
 func logf(format string, args ...any) { componentprovider.Logf("eks", standIn, format, args...) }

@@ -17,9 +17,9 @@ import (
 )
 
 // plugin is the stand-in: it constructs eks:index:Cluster (cluster_component.go), with the world's
-// kubeconfig ($STANDIN_EKS_KUBECONFIG) for the cluster's.
-var plugin = componentprovider.Plugin[clusterArgs]{
-	Name: "eks", Version: eksVersion, StandIn: standIn, Type: clusterType, Schema: schemaJSON, Parse: parseArgs,
+// kubeconfig ($STANDIN_EKS_KUBECONFIG) for the cluster's, as one of releases (versions.go).
+var plugin = &componentprovider.Plugin[clusterArgs]{
+	Name: "eks", Versions: versions, Use: useRelease, Type: clusterType, Schema: schemaJSON, Parse: parseArgs,
 	Construct: func(ctx *pulumi.Context, name string, args clusterArgs, inputs pprovider.ConstructInputs, options pulumi.ResourceOption) (*pprovider.ConstructResult, error) {
 		return construct(ctx, name, args, inputs, options, os.Getenv("STANDIN_EKS_KUBECONFIG"))
 	},
@@ -28,7 +28,7 @@ var plugin = componentprovider.Plugin[clusterArgs]{
 // clusterType is the one resource the stand-in constructs.
 const clusterType = "eks:index:Cluster"
 
-// The inputs the stand-in implements, as pulumi-eks 4.3.0 names them (sorted).
+// The inputs the stand-in implements, as pulumi-eks names them (sorted; the same in 4.3.0 and 3.9.1).
 var implemented = []string{"accessEntries", "authenticationMode", "autoMode", "clusterSecurityGroupTags", "createOidcProvider", "desiredCapacity",
 	"instanceType", "maxSize", "minSize", "name", "nodeSecurityGroupTags", "privateSubnetIds", "publicSubnetIds", "roleMappings",
 	"subnetIds", "version", "vpcId"}

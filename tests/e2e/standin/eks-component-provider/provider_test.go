@@ -126,10 +126,20 @@ func TestParseArgs(t *testing.T) {
 	}
 }
 
+// TestSchema: the schema (and plugin info) of each version it answers as (versions.go).
 func TestSchema(t *testing.T) {
+	for _, tc := range []struct{ version, awsRef string }{{"4.3.0", "/aws/v7.48.0"}, {"3.9.1", "/aws/v6.83.2"}} {
+		t.Run(tc.version, func(t *testing.T) {
+			answerAs(t, tc.version)
+			checkSchema(t, tc.version, tc.awsRef)
+		})
+	}
+}
+
+func checkSchema(t *testing.T, version, awsRef string) {
 	p := plugin.Server(nil)
 	info, err := p.GetPluginInfo(context.Background(), &emptypb.Empty{})
-	if err != nil || info.GetVersion() != "4.3.0+standin" {
+	if err != nil || info.GetVersion() != version+"+standin" {
 		t.Errorf("GetPluginInfo = %v, %v", info, err)
 	}
 	resp, err := p.GetSchema(context.Background(), &pulumirpc.GetSchemaRequest{})
@@ -140,6 +150,7 @@ func TestSchema(t *testing.T) {
 		Name, Version, Description string
 		Resources                  map[string]struct {
 			IsComponent     bool
+			Description     string
 			InputProperties map[string]map[string]any
 			Properties      map[string]map[string]any
 		}
@@ -152,8 +163,11 @@ func TestSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := s.Resources["eks:index:Cluster"]
-	if s.Name != "eks" || s.Version != "4.3.0" || !strings.Contains(s.Description, "stand-in for pulumi-eks 4.3.0 (test only)") || !c.IsComponent || len(s.Resources) != 1 {
+	if s.Name != "eks" || s.Version != version || !strings.Contains(s.Description, "stand-in for pulumi-eks "+version+" (test only)") || !c.IsComponent || len(s.Resources) != 1 {
 		t.Errorf("schema %s %s %q, %d resources, Cluster component %v", s.Name, s.Version, s.Description, len(s.Resources), c.IsComponent)
+	}
+	if !strings.Contains(c.Description, "pulumi-eks "+version+"'s Cluster") {
+		t.Errorf("Cluster: %q", c.Description)
 	}
 	var inputs []string
 	for k := range c.InputProperties {
@@ -163,11 +177,11 @@ func TestSchema(t *testing.T) {
 	if !slices.Equal(inputs, implemented) {
 		t.Errorf("inputs %v, want exactly what the stand-in implements, %v", inputs, implemented)
 	}
-	// Typed as pulumi-eks's: the cluster a reference to the aws resource (at the version the
-	// snippet worlds install), core the CoreData type.
+	// Typed as pulumi-eks's: the cluster a reference to the aws resource (at the version of its
+	// major version the worlds install), core the CoreData type.
 	for prop, ref := range map[string]string{
-		"eksCluster":        "/aws/v7.48.0/schema.json#/resources/aws:eks%2Fcluster:Cluster",
-		"nodeSecurityGroup": "/aws/v7.48.0/schema.json#/resources/aws:ec2%2FsecurityGroup:SecurityGroup",
+		"eksCluster":        awsRef + "/schema.json#/resources/aws:eks%2Fcluster:Cluster",
+		"nodeSecurityGroup": awsRef + "/schema.json#/resources/aws:ec2%2FsecurityGroup:SecurityGroup",
 		"core":              "#/types/eks:index:CoreData",
 	} {
 		if got := c.Properties[prop]["$ref"]; got != ref {

@@ -6,23 +6,23 @@ import (
 )
 
 // The versions of the packages the schema's references name. pulumi-eks 4.3.0's own schema refers
-// to /aws/v7.14.0 and /kubernetes/v4.19.0; these are the same types at versions this machine has,
-// so that pulumi-yaml can load them when it type-checks a program (${cluster.eksCluster.name} is
-// the aws stand-in's aws:eks/cluster:Cluster `name`). The engine's schema loader checks that the
-// plugin's schema has the version asked for: the aws stand-in installed as 7.48.0 answers 7.48.0;
-// the one pulumi-kubernetes binary there is answers its own, 4.25.0 (tests/e2e/lab/world_snippets.go
+// to /aws/v7.14.0 and /kubernetes/v4.19.0 (3.9.1's to /aws/v6.79.1 and /kubernetes/v4.19.0); these
+// are the same types at versions this machine has, so that pulumi-yaml can load them when it
+// type-checks a program (${cluster.eksCluster.name} is the aws stand-in's aws:eks/cluster:Cluster
+// `name`). The engine's schema loader checks that the plugin's schema has the version asked for:
+// the aws stand-in installed as 7.48.0 answers 7.48.0, as 6.83.2 6.83.2 (rel.awsSchemaRef); the one
+// pulumi-kubernetes binary there is answers its own, 4.25.0 (tests/e2e/lab/world_snippets.go
 // installs it under that version too).
-const (
-	awsSchemaRef        = "/aws/v7.48.0/schema.json"
-	kubernetesSchemaRef = "/kubernetes/v4.25.0/schema.json"
-)
+const kubernetesSchemaRef = "/kubernetes/v4.25.0/schema.json"
 
 // accessScopeType stands for pulumi-aws's aws:eks/AccessPolicyAssociationAccessScope type.
 const accessScopeType = "eks:index:AccessPolicyAssociationAccessScope"
 
-// schemaJSON is a Pulumi package schema for eks 4.3.0 with what the stand-in serves:
+// schemaJSON is a Pulumi package schema for eks at the version the stand-in answers as (rel) with
+// what it serves:
 // eks:index:Cluster (a component) with the inputs it implements and the outputs it returns, typed
-// as pulumi-eks's schema types them (provider/cmd/pulumi-resource-eks/schema.json at v4.3.0).
+// as pulumi-eks's schema types them (provider/cmd/pulumi-resource-eks/schema.json, the same at
+// v4.3.0 and v3.9.1 for these).
 func schemaJSON() (string, error) {
 	var (
 		str     = map[string]any{"type": "string"}
@@ -33,7 +33,7 @@ func schemaJSON() (string, error) {
 		any_    = map[string]any{"$ref": "pulumi.json#/Any"}
 	)
 	awsRes := func(tok string) map[string]any {
-		return map[string]any{"$ref": awsSchemaRef + "#/resources/" + escape(tok)}
+		return map[string]any{"$ref": rel.awsSchemaRef + "#/resources/" + escape(tok)}
 	}
 	k8sRes := func(tok string) map[string]any {
 		return map[string]any{"$ref": kubernetesSchemaRef + "#/resources/" + escape(tok)}
@@ -49,13 +49,13 @@ func schemaJSON() (string, error) {
 	s := map[string]any{
 		"name":        "eks",
 		"displayName": "Amazon EKS (stand-in)",
-		"version":     eksVersion,
+		"version":     rel.version,
 		"description": "A " + standIn + ": eks:index:Cluster only, for the inputs it implements (" +
 			strings.Join(implemented, ", ") + "); its children go to the program's aws and kubernetes providers.",
 		"resources": map[string]any{
 			clusterType: map[string]any{
 				"isComponent": true,
-				"description": "Stand-in for pulumi-eks 4.3.0's Cluster (test only): what pulumi-eks registers for these inputs, without the default node group and add-ons.",
+				"description": "Stand-in for pulumi-eks " + rel.version + "'s Cluster (test only): what pulumi-eks registers for these inputs, without the default node group and add-ons.",
 				"inputProperties": map[string]any{
 					"accessEntries": described("Access entries to add to the EKS cluster (API and API_AND_CONFIG_MAP only).",
 						map[string]any{"type": "object", "additionalProperties": map[string]any{"$ref": "#/types/eks:index:AccessEntry", "plain": true}, "plain": true}),
@@ -138,7 +138,8 @@ func schemaJSON() (string, error) {
 					"policyArn":   str,
 				}},
 			// pulumi-eks refers to pulumi-aws's type; the aws stand-in's schema does not declare it,
-			// so its shape is declared here (@pulumi/aws 7.25.0's AccessPolicyAssociationAccessScope).
+			// so its shape is declared here (AccessPolicyAssociationAccessScope: {namespaces, type} in
+			// @pulumi/aws 7.25.0, and in pulumi-aws 6, sdk v6.83.2 go/aws/eks/pulumiTypes.go:16-21).
 			accessScopeType: map[string]any{"type": "object", "required": []string{"type"},
 				"properties": map[string]any{"namespaces": strList, "type": str}},
 			"eks:index:RoleMapping": map[string]any{"type": "object", "required": []string{"roleArn", "username", "groups"},
