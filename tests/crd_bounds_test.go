@@ -28,7 +28,9 @@ import (
 // object, created against the API server with those CRDs, gets a 422 naming the CRD field. So the
 // component's check is the API server's, bound by bound, and a program cannot pass the preview
 // with a value the `up` would fail on. (The v1beta1 and v1alpha5 kinds are held to their CRDs by
-// provider/catalog's tests and crdbounds.json: their inputs map to other fields.)
+// provider/catalog's tests and crdbounds.json: their inputs map to other fields.) It bites: without
+// the component's CRD bounds check, the kubelet's typed ranges before 1.15, more than 100 labels
+// and more than 50 budget reasons passed the render.
 func TestEveryCRDBoundRefusedAtPreview(t *testing.T) {
 	t.Parallel()
 	oidc := "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE"

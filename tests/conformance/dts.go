@@ -2,6 +2,11 @@
 // it invokes, against the providers' own published declarations: the TypeScript *.d.ts files
 // of the @pulumi/aws and @pulumi/kubernetes npm packages (their Args interfaces name every
 // input a resource accepts, with its type and deprecation).
+//
+// What it cannot see: validation on the provider's side (value formats, ARNs, enums typed as
+// string, conflicting arguments, a bridged provider's plan-time checks); the shape of a secret
+// (only its key is checked); the custom resources' specs (the harness holds those to the CRDs);
+// and which outputs the component reads from its children (a render does not record them).
 package conformance
 
 import (

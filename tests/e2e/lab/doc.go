@@ -13,5 +13,9 @@
 // The scenarios drive it through NewWorld, a World's Program/NewStack/Engine, StartLoop, and the
 // readers of what the world holds (ReadAWS, ReadEC2, SnapshotKubernetes, World.Ops,
 // World.StateResources). Files the world reads at run time (moto/, iam-simulator/, programs/) are
-// found from the tests module's directory (TestsDir).
+// found from the tests module's directory (repo.TestsDir).
+//
+// What the controller meets that AWS would answer otherwise: moto has no pricing API, so
+// pricing:GetProducts gets HTTP 500 and Karpenter keeps its built-in on-demand prices; and
+// settings.isolatedVPC stays as the component set it, so its instance-profile cleanup runs.
 package lab
