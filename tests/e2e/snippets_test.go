@@ -51,6 +51,16 @@ import (
 // pulumi-aws 7.48.0, against moto; the world's API server for the control plane, its three system
 // nodes for the default node group) and public.ecr.aws (PublicECR: the world's registry, with the
 // same charts, behind it).
+//
+// It bites: the README's Python snippet from before `discovery` was added (a Spot pool, no
+// discovery) failed at `up` with three findings (subnets, security groups, the Spot service-linked
+// role) and none of the component's children created. Why the TypeScript snippet does not parent
+// the component to the eks.Cluster: @pulumi/pulumi's runtime/rpc.js collects a resource's
+// dependencies with getAllTransitivelyReferencedResourceURNs(propResources, new Set()), which does
+// not exclude the resource being registered (pulumi/pulumi#12515 added that exclusion to
+// prepareResource only), so the component waits for its own URN: the last debug line is
+// "Registering resource: t=karpenter:index:Karpenter" and "RegisterResource RPC prepared" never
+// follows. Without parent, or with parent and no input from the cluster, the program passes.
 func TestREADMESnippets(t *testing.T) {
 	snippets := readmeSnippets(t)
 	dist := findSDKDist(t)
