@@ -43,10 +43,11 @@ import (
 // (standin/awsx-component-provider: its Vpc registers what awsx's does, through the aws stand-in,
 // against moto's EC2).
 //
-// examples/typescript-automode runs too, on an Auto Mode world (examples_automode_test.go).
+// examples/typescript-automode runs too, on an Auto Mode world (examples_automode_test.go), and
+// examples/java, on plain pulumi-aws resources, as an Automation API inline program
+// (examples_java_test.go).
 //
-// Not run: C# (no .NET here) and examples/java (pulumi-eks's Java SDK is not served here):
-// CONTRIBUTING.md's limits of our CI.
+// Not run: C# (no .NET here): CONTRIBUTING.md's limits of our CI.
 func TestExamples(t *testing.T) {
 	programs := examplePrograms(t)
 	dist := findSDKDist(t)
@@ -118,6 +119,10 @@ func TestExamples(t *testing.T) {
 	t.Run("typescript-automode", func(t *testing.T) {
 		t.Parallel()
 		autoModeExample(t, dist, tools)
+	})
+	t.Run("java", func(t *testing.T) {
+		t.Parallel()
+		javaExample(t, dist, tools)
 	})
 }
 

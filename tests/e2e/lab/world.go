@@ -72,9 +72,10 @@ func BuildStandIns(ctx context.Context, dir string) (StandIns, error) {
 		return StandIns{}, err
 	}
 	// The aws stand-in; beside it the component stand-ins of the README snippets and the examples
-	// (world_snippets.go).
+	// (world_snippets.go), and the AWS CLI stand-in in a directory of its own (put on a PATH).
 	for pkg, binary := range map[string]string{"aws-provider-on-moto": "pulumi-resource-aws",
-		"eks-component-provider": "pulumi-resource-eks", "awsx-component-provider": "pulumi-resource-awsx"} {
+		"eks-component-provider": "pulumi-resource-eks", "awsx-component-provider": "pulumi-resource-awsx",
+		"aws-cli": filepath.Join("aws-cli-standin", "aws")} {
 		cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(dir, binary), "./e2e/standin/"+pkg)
 		cmd.Dir = tests
 		cmd.Env = append(os.Environ(), "GOWORK=off")

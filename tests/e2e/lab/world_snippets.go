@@ -43,7 +43,19 @@ const (
 	// KubernetesVersion).
 	goExampleEKSVersion  = "3.9.1"
 	goExampleAWSXVersion = "2.22.0"
+
+	// examples/java's com.pulumi:aws 6.83.0 and com.pulumi:kubernetes 4.0.0 (their jars'
+	// plugin.json) ask for these: the aws stand-in answers as 6.83.0 (pulumi_aws_versions.go), the
+	// real pulumi-kubernetes is installed under 4.0.0 too.
+	javaExampleAWSVersion        = "6.83.0"
+	javaExampleKubernetesVersion = "4.0.0"
 )
+
+// AWSCLI is the AWS CLI stand-in (standin/aws-cli: `aws eks get-token` only), alone in its
+// directory, which a program's PATH can lead with.
+func (s StandIns) AWSCLI() string {
+	return filepath.Join(filepath.Dir(s.AWS), "aws-cli-standin", "aws")
+}
 
 // EKS is the eks stand-in's binary, built beside the aws stand-in.
 func (s StandIns) EKS() string { return filepath.Join(filepath.Dir(s.AWS), "pulumi-resource-eks") }
@@ -52,12 +64,13 @@ func (s StandIns) EKS() string { return filepath.Join(filepath.Dir(s.AWS), "pulu
 func (s StandIns) AWSX() string { return filepath.Join(filepath.Dir(s.AWS), "pulumi-resource-awsx") }
 
 // PrepareSnippets makes w a world for the README's programs: it installs the eks stand-in as eks
-// 4.3.0 and 3.9.1, the awsx stand-in as awsx 3.9.0 and 2.22.0 (the Registry page's Go program's; its Vpc's children and getAvailabilityZones go to the
-// program's aws provider), the aws stand-in also as aws 7.48.0, and the real pulumi-kubernetes
-// also as 4.34.2 (the snippets'), 4.19.0 (pulumi-eks 4.3.0's) and 4.25.0 (its own, for schema
-// references); tells the eks stand-in the world's kubeconfig (STANDIN_EKS_KUBECONFIG: its
-// cluster's kubeconfig carries those credentials); and stands public.ecr.aws in (startPublicECR): the
-// snippets leave chartRepository at its default, oci://public.ecr.aws/karpenter, which this
+// 4.3.0 and 3.9.1, the awsx stand-in as awsx 3.9.0 and 2.22.0 (the Registry page's Go program's;
+// its Vpc's children and getAvailabilityZones go to the program's aws provider), the aws stand-in
+// also as aws 7.48.0 and 6.83.0 (examples/java's), and the real pulumi-kubernetes also as 4.34.2
+// (the snippets'), 4.19.0 (pulumi-eks 4.3.0's), 4.0.0 (examples/java's) and 4.25.0 (its own, for
+// schema references); tells the eks stand-in the world's kubeconfig (STANDIN_EKS_KUBECONFIG: its
+// cluster's kubeconfig carries those credentials); and stands public.ecr.aws in (startPublicECR):
+// the snippets leave chartRepository at its default, oci://public.ecr.aws/karpenter, which this
 // machine cannot reach. Stop that stand-in with its Stop.
 func (w *World) PrepareSnippets(standIns StandIns, tools Tools) (*PublicECR, error) {
 	e := w.Engine
@@ -67,7 +80,9 @@ func (w *World) PrepareSnippets(standIns StandIns, tools Tools) (*PublicECR, err
 		{"awsx", snippetAWSXVersion, standIns.AWSX()},
 		{"awsx", goExampleAWSXVersion, standIns.AWSX()},
 		{"aws", snippetAWSVersion, standIns.AWS},
+		{"aws", javaExampleAWSVersion, standIns.AWS},
 		{"kubernetes", snippetKubernetesVersion, tools.KubernetesProvider},
+		{"kubernetes", javaExampleKubernetesVersion, tools.KubernetesProvider},
 		{"kubernetes", eksChildKubernetesVersion, tools.KubernetesProvider},
 		// Its own version, which its schema reports: the eks stand-in's schema refers to it.
 		{"kubernetes", KubernetesProviderVersion, tools.KubernetesProvider},

@@ -103,7 +103,25 @@ func routesValue(routes []ec2Route) resource.PropertyValue {
 	return listOf(out...)
 }
 
+// routeTableOps: a route table, with inline routes as terraform's resourceRouteTableCreate adds
+// them (CreateRoute for each `route` block) — an IPv4 cidrBlock to a gatewayId or natGatewayId,
+// the targets the stand-in implements; other route fields fail Check, and a change of the inline
+// routes is refused (terraform's routeTableAddRoute/DeleteRoute on update are not implemented).
 var routeTableOps = ops{
+	check: func(in pmap) []*pulumirpc.CheckFailure {
+		var out []*pulumirpc.CheckFailure
+		for i, r := range objectList(in, "routes") {
+			if !unknown(r["gatewayId"]) && !unknown(r["natGatewayId"]) && (str(r, "cidrBlock") == "" || (str(r, "gatewayId") == "") == (str(r, "natGatewayId") == "")) {
+				out = append(out, failure(fmt.Sprintf("routes[%d]", i), "routes[%d] needs a cidrBlock and one of gatewayId, natGatewayId (the %s's inline routes)", i, standIn))
+			}
+			for k := range r {
+				if k != "cidrBlock" && k != "gatewayId" && k != "natGatewayId" && !isZero(r[k]) {
+					out = append(out, failure(fmt.Sprintf("routes[%d].%s", i, k), "routes[%d].%s is not implemented by the %s (an inline route: cidrBlock to gatewayId or natGatewayId)", i, k, standIn))
+				}
+			}
+		}
+		return out
+	},
 	create: func(ctx context.Context, c *call, in pmap) (string, error) {
 		params := url.Values{"VpcId": {str(in, "vpcId")}}
 		tagSpecification(params, "route-table", stringMap(in, "tags"))
@@ -112,6 +130,13 @@ var routeTableOps = ops{
 		}
 		if err := c.aws().ec2.call(ctx, "CreateRouteTable", params, &out); err != nil {
 			return "", fmt.Errorf("creating Route Table: %w", err)
+		}
+		for _, r := range objectList(in, "routes") {
+			param, target := routeTarget(r)
+			err := c.aws().ec2.call(ctx, "CreateRoute", url.Values{"RouteTableId": {out.ID}, "DestinationCidrBlock": {str(r, "cidrBlock")}, param: {target}}, nil)
+			if err != nil {
+				return out.ID, fmt.Errorf("creating Route in Route Table (%s) with destination (%s): %w", out.ID, str(r, "cidrBlock"), err)
+			}
 		}
 		return out.ID, nil
 	},
@@ -131,6 +156,9 @@ var routeTableOps = ops{
 			"routes": routesValue(t.Routes), "vpcId": sv(t.VpcID), "tags": mapValue(tagMap(t.Tags)), "tagsAll": mapValue(tagMap(t.Tags))}, nil
 	},
 	update: func(ctx context.Context, c *call, id string, _, oldIn, newIn pmap) error {
+		if has(newIn, "routes") && !newIn["routes"].DeepEquals(oldIn["routes"]) {
+			return fmt.Errorf("updating Route Table (%s) routes: changing inline routes is not implemented by the %s", id, standIn)
+		}
 		return updateTags(ctx, c.aws().ec2, "Route Table", id, stringMap(oldIn, "tags"), stringMap(newIn, "tags"))
 	},
 	delete: func(ctx context.Context, c *call, id string, _ pmap) error {

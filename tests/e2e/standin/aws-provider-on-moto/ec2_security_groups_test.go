@@ -255,6 +255,7 @@ func TestVersionFromPluginDirectory(t *testing.T) {
 	}{
 		{nil, "6.83.2"},
 		{[]string{"STANDIN_AWS_VERSION=7.48.0"}, "7.48.0"},
+		{[]string{"STANDIN_AWS_VERSION=6.83.0"}, "6.83.0"}, // com.pulumi:aws 6.83.0's (examples/java)
 	} {
 		out, err := runSelf(t, tc.env, "--version").Output()
 		if err != nil || strings.TrimSpace(string(out)) != tc.want {
@@ -262,7 +263,7 @@ func TestVersionFromPluginDirectory(t *testing.T) {
 		}
 	}
 	out, err := runSelf(t, []string{"STANDIN_AWS_VERSION=7.1.0"}, "--version").CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "installed as aws 7.1.0 (STANDIN_AWS_VERSION): the pulumi-aws stand-in answers only as 6.83.2 or 7.48.0") {
+	if err == nil || !strings.Contains(string(out), "installed as aws 7.1.0 (STANDIN_AWS_VERSION): the pulumi-aws stand-in answers only as 6.83.2, 6.83.0 or 7.48.0") {
 		t.Errorf("an unsupported version: %v %s", err, out)
 	}
 	for dir, want := range map[string]string{"resource-aws-v7.48.0": "7.48.0", "resource-aws-v6.83.2": "6.83.2", "bin": ""} {

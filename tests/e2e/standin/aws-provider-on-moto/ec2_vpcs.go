@@ -192,9 +192,10 @@ func init() {
 			token: "aws:ec2/routeTable:RouteTable",
 			inputs: map[string]prop{
 				"propagatingVgws": {kind: kStringList, computed: true, unsupported: true},
-				"routes":          {kind: kObjectList, computed: true, unsupported: true},
-				"tags":            tagsProp,
-				"vpcId":           {kind: kString, required: true, forceNew: true},
+				// Inline routes: an IPv4 cidrBlock to a gatewayId or natGatewayId (ec2_routes.go).
+				"routes": {kind: kObjectList, computed: true},
+				"tags":   tagsProp,
+				"vpcId":  {kind: kString, required: true, forceNew: true},
 			},
 			outputs:     []string{"arn", "ownerId"},
 			tags:        true,

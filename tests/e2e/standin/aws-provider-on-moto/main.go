@@ -1,10 +1,12 @@
-// Command pulumi-resource-aws is a stand-in for pulumi-aws 6.83.2, and for 7.48.0 (test only).
+// Command pulumi-resource-aws is a stand-in for pulumi-aws 6.83.2, and for 6.83.0 and 7.48.0 (test
+// only).
 //
 // The real pulumi-aws plugin cannot be downloaded on the machines this project builds on, so
 // the engine tests (tests/e2e) install this binary in its place:
 //
 //	pulumi plugin install resource aws 6.83.2 --file <this binary>
 //	pulumi plugin install resource aws 7.48.0 --file <this binary>   (the README snippets' worlds)
+//	pulumi plugin install resource aws 6.83.0 --file <this binary>   (examples/java's com.pulumi:aws)
 //
 // Installed under 7.48.0 (the plugin directory's version, or STANDIN_AWS_VERSION), it answers as
 // pulumi-aws 7.48.0 where the two differ for what it serves: getRegion's `region`, and the `region`
@@ -22,8 +24,9 @@
 // server: IAM roles, policies, attachments, instance profiles, the service-linked role and OIDC
 // providers; the SQS queue and its policy; EventBridge rules and targets; EC2 tags, security
 // groups and their rules, VPCs and their network; the EKS cluster (moto's EKS, its IAM role and
-// subnets checked in moto, its cluster security group created in moto's EC2); STS for the caller
-// identity.
+// subnets checked in moto, its cluster security group created in moto's EC2); an EKS managed
+// node group (moto's EKS; it launches no instance and no kubelet: the world's system nodes stand
+// for its nodes, eks_nodegroup.go); STS for the caller identity.
 // moto has no EKS access entries, access policy associations, add-ons or pod identity
 // associations, and its EKS clusters lack the access, compute, storage and upgrade configuration,
 // an OIDC issuer of EKS's form, the VPC ID and cluster security group and version updates: those

@@ -219,7 +219,7 @@ func TestSchemaAndConfig(t *testing.T) {
 	if err := json.Unmarshal([]byte(resp.GetSchema()), &s); err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "aws" || s.Version != "6.83.2" || !strings.Contains(s.Description, "stand-in") || len(s.Resources) != 26 || len(s.Functions) != 17 {
+	if s.Name != "aws" || s.Version != "6.83.2" || !strings.Contains(s.Description, "stand-in") || len(s.Resources) != 27 || len(s.Functions) != 17 {
 		t.Errorf("schema %s %s %q: %d resources, %d functions", s.Name, s.Version, s.Description, len(s.Resources), len(s.Functions))
 	}
 	// aws:region wins over AWS_REGION; no region at all fails CheckConfig.

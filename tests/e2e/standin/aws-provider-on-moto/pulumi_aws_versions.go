@@ -26,9 +26,15 @@ import (
 //     internal/provider/sdkv2's region interceptors and docs/enhanced-region-support.md (stored
 //     copies in the search tool's code corpus). The stand-in serves only its provider's region:
 //     another value fails Check, naming it.
+//
+// 6.83.0 is the version com.pulumi:aws 6.83.0 asks for (its jar's com/pulumi/aws/plugin.json),
+// the Java SDK of pulumi-aws examples/java is built with: a v6 patch release, which the stand-in
+// answers as with exactly 6.83.2's behaviour (the same terraform-provider-aws v5 schema of the
+// types it serves), naming itself 6.83.0.
 const (
-	awsV6 = "6.83.2"
-	awsV7 = "7.48.0"
+	awsV6     = "6.83.2"
+	awsV6Java = "6.83.0"
+	awsV7     = "7.48.0"
 )
 
 // pluginDirVersion: `pulumi plugin install resource aws <version> --file ...` puts the binary in
@@ -50,15 +56,15 @@ func selectVersion() error {
 	switch v {
 	case "", awsV6:
 		setVersion(awsV6)
-	case awsV7:
-		setVersion(awsV7)
+	case awsV6Java, awsV7:
+		setVersion(v)
 	default:
-		return fmt.Errorf("installed as aws %s (%s): the pulumi-aws stand-in answers only as %s or %s", v, from, awsV6, awsV7)
+		return fmt.Errorf("installed as aws %s (%s): the pulumi-aws stand-in answers only as %s, %s or %s", v, from, awsV6, awsV6Java, awsV7)
 	}
 	return nil
 }
 
-// setVersion makes the stand-in answer as pulumi-aws v (awsV6 or awsV7).
+// setVersion makes the stand-in answer as pulumi-aws v (awsV6, awsV6Java or awsV7).
 func setVersion(v string) {
 	awsVersion = v
 	standIn = "stand-in for pulumi-aws " + v + " (test only)"

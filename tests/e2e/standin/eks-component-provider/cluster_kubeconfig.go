@@ -1,11 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"os"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"sigs.k8s.io/yaml"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/standin/worldkubeconfig"
 )
 
 // The cluster's kubeconfig. pulumi-eks writes (generateKubeconfig) one cluster "kubernetes" (the
@@ -16,40 +14,7 @@ import (
 
 // worldUser is the user of the current context of the kubeconfig at path.
 func worldUser(path string) (map[string]any, error) {
-	if path == "" {
-		return nil, fmt.Errorf("STANDIN_EKS_KUBECONFIG is not set: the %s builds the cluster's kubeconfig with the credentials of the world's kubeconfig", standIn)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("STANDIN_EKS_KUBECONFIG: %w", err)
-	}
-	var kc struct {
-		CurrentContext string `json:"current-context"`
-		Contexts       []struct {
-			Name    string `json:"name"`
-			Context struct {
-				User string `json:"user"`
-			} `json:"context"`
-		} `json:"contexts"`
-		Users []struct {
-			Name string         `json:"name"`
-			User map[string]any `json:"user"`
-		} `json:"users"`
-	}
-	if err := yaml.Unmarshal(data, &kc); err != nil {
-		return nil, fmt.Errorf("STANDIN_EKS_KUBECONFIG %s: %w", path, err)
-	}
-	for _, c := range kc.Contexts {
-		if c.Name != kc.CurrentContext {
-			continue
-		}
-		for _, u := range kc.Users {
-			if u.Name == c.Context.User && len(u.User) > 0 {
-				return u.User, nil
-			}
-		}
-	}
-	return nil, fmt.Errorf("STANDIN_EKS_KUBECONFIG %s: no user for its current context %q", path, kc.CurrentContext)
+	return worldkubeconfig.User(path, standIn+", which builds the cluster's kubeconfig,")
 }
 
 // kubeconfigDocument is pulumi-eks's kubeconfig with the given user.
