@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"regexp"
 	"strconv"
@@ -65,11 +64,7 @@ func FuzzGeneratedInputs(f *testing.F) {
 // children within AWS's limits (true).
 func checkGenerated(t *testing.T, schema *inputgen.Schema, seed uint64) bool {
 	t.Helper()
-	inputs := schema.Seed(seed).Component(nil)
-	if inputs["readCluster"] == true {
-		inputs["cluster"] = drawCluster(seed)
-	}
-	args, _ := json.Marshal(inputs)
+	args, _ := json.Marshal(schema.RenderArgs(seed))
 	fail := func(format string, a ...any) {
 		t.Fatalf("seed %d (replay: KARPENTER_GEN_SEED=%d go test ./provider -run TestGenerated): %s\ninputs: %s", seed, seed, fmt.Sprintf(format, a...), args)
 	}
@@ -90,29 +85,6 @@ func checkGenerated(t *testing.T, schema *inputgen.Schema, seed uint64) bool {
 		fail("rendered, but AWS would refuse it: %s", msg)
 	}
 	return true
-}
-
-// drawCluster is a cluster for inputs that read one (readCluster), drawn from the seed: any
-// authentication mode, a Kubernetes version inside, at the edge of or past the compatibility
-// matrix, with or without Auto Mode, the Spot service-linked role, discovery-tagged subnets (in
-// one zone or three), or the cluster at all.
-func drawCluster(seed uint64) map[string]any {
-	r := rand.New(rand.NewPCG(seed, 0x636c7573746572))
-	pick := func(options ...any) any { return options[r.IntN(len(options))] }
-	c := map[string]any{
-		"authenticationMode":      pick("API", "API_AND_CONFIG_MAP", "CONFIG_MAP"),
-		"version":                 pick("1.28", "1.31", "1.32", "1.33", "1.35", "1.37", "1.38"),
-		"autoMode":                r.IntN(2) == 0,
-		"noSpotServiceLinkedRole": r.IntN(2) == 0,
-		"missing":                 r.IntN(10) == 0,
-	}
-	switch r.IntN(3) {
-	case 0:
-		c["subnets"] = []any{}
-	case 1:
-		c["subnets"] = []any{map[string]any{"id": "subnet-0one", "zone": "us-west-2a"}}
-	}
-	return c
 }
 
 // loadSchema reads schema.json for the generator.

@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"slices"
-
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
@@ -75,11 +73,10 @@ func NewKarpenter(ctx *pulumi.Context, name string, args inputs.KarpenterArgs, o
 		return nil, err
 	}
 	children.ResumeAdoption(ctx, comp, p, cluster)
-	clusterWarnings, err := children.CheckCluster(ctx, comp, p, cluster)
-	if err != nil {
+	if err := children.CheckCluster(ctx, comp, p, cluster); err != nil {
 		return nil, err
 	}
-	children.Warn(ctx, comp, p, slices.Concat(p.Warnings, clusterWarnings, p.LaterWarnings()))
+	children.Warn(ctx, comp, p)
 
 	out, err := children.Install(ctx, comp, p)
 	if err != nil {

@@ -24,6 +24,28 @@ const (
 	ReleaseTimeout = 300
 )
 
+// What an unset plain input of the Karpenter component means, named Default<input> (the plan
+// resolves each one; the schema's descriptions state them). An enum's is its value as written:
+// the enum types are the inputs package's.
+const (
+	DefaultMode                        = "selfManaged"
+	DefaultAllowUnverifiedVersion      = false
+	DefaultReadCluster                 = true
+	DefaultControllerIdentity          = "irsa"
+	DefaultCreatePodIdentityAgent      = false
+	DefaultNodeAccess                  = "accessEntry"
+	DefaultCreateSpotServiceLinkedRole = false
+	DefaultInterruptionHandling        = true
+	DefaultInstallCrds                 = true
+	DefaultRetainCrdsOnDelete          = false
+	DefaultDefaultNodePool             = true
+)
+
+// DefaultCreateInstanceProfile is createInstanceProfile unset: self-managed, an instance profile
+// for the node role (Karpenter before 0.32 launches with it); not in Auto Mode, where EKS creates
+// one from each NodeClass's role.
+func DefaultCreateInstanceProfile(rel Release) bool { return !rel.IsAutoMode() }
+
 // DefaultAmiAliasOf is the AMI alias of a class that names none: AL2023 where the release
 // supports it, else AL2.
 func DefaultAmiAliasOf(rel Release) string {

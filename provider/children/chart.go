@@ -1,12 +1,12 @@
 package children
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -129,10 +129,13 @@ func (b *builder) warnDroppedValues(values pulumi.MapOutput) (pulumi.ResourceArr
 	return pulumi.All(running.Values, values).ApplyT(func(v []any) []pulumi.Resource {
 		live, _ := v[0].(map[string]any)
 		next, _ := v[1].(map[string]any)
+		// The one warning not among the plan's (Plan.Warnings): it needs the running release's
+		// values, which only resolve here.
 		for _, path := range droppedValues(live, next, nil) {
-			key := strings.Join(path, ".")
-			_ = b.ctx.Log.Warn(fmt.Sprintf("values.%s: %v on the running release %s/%s, set outside this program, and not in the values this `up` upgrades it with: Helm would drop it and the chart's default (charts/karpenter/values.yaml of %s) would apply; set values.%s to keep it",
-				key, lookup(live, path), b.plan.Namespace, controllerChart, b.plan.Release.Version, key), &pulumi.LogArgs{Resource: b.parent})
+			at := field.NewPath("values", path...)
+			w := field.Warnf(at, "%v on the running release %s/%s, set outside this program, and not in the values this `up` upgrades it with: Helm would drop it and the chart's default (charts/karpenter/values.yaml of %s) would apply; set %s to keep it",
+				lookup(live, path), b.plan.Namespace, controllerChart, b.plan.Release.Version, at)
+			_ = b.ctx.Log.Warn(w.String(), &pulumi.LogArgs{Resource: b.parent})
 		}
 		return []pulumi.Resource{}
 	}).(pulumi.ResourceArrayOutput), nil

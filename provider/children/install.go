@@ -25,14 +25,10 @@ func RegisterComponent(ctx *pulumi.Context, token, name string, comp pulumi.Comp
 	return ctx.RegisterComponentResource(token, name, comp, opts...)
 }
 
-// Warn says on the component that its release is unverified, and what else the plan and the
-// cluster call for (warnings).
-func Warn(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan, warnings []string) {
-	if p.Release.Unverified {
-		warnings = append([]string{p.Release.UnverifiedWarning()}, warnings...)
-	}
-	for _, w := range warnings {
-		_ = ctx.Log.Warn(w, &pulumi.LogArgs{Resource: comp})
+// Warn says the plan's warnings on the component (Plan.Warnings), once each.
+func Warn(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan) {
+	for _, w := range p.Warnings() {
+		_ = ctx.Log.Warn(w.String(), &pulumi.LogArgs{Resource: comp})
 	}
 }
 

@@ -2,7 +2,9 @@ package children
 
 // The typed nodePools render into the release's generation: NodePool v1 or v1beta1, or
 // Provisioner (customresources.go registers them after the node classes). Fields a generation
-// cannot express were rejected by validation, so rendering never drops a field.
+// cannot express were rejected by validation, so rendering never drops a field; the plan's pools
+// are complete (their requirements and expireAfter set), so rendering adds no default of its own
+// but the disruption settings each generation spells its own way.
 
 import (
 	"slices"
@@ -10,7 +12,6 @@ import (
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 )
 
 // nodePoolSpec renders a pool; class is the node class it refers to (in v1beta1 and the
@@ -26,28 +27,13 @@ func (b *builder) nodePoolSpec(p inputs.NodePoolSpec, class inputs.NodeClassSpec
 	}
 }
 
-// requirementsOf is a pool's requirements, or the release's defaults when it sets none.
-func requirementsOf(p inputs.NodePoolSpec, r catalog.Release) []inputs.Requirement {
-	if len(p.Requirements) == 0 {
-		_, defaults := plan.PoolDefaults(r)
-		return defaults
-	}
-	return p.Requirements
-}
-
-// expireAfterOf is a pool's expireAfter, or the release's default.
-func expireAfterOf(p inputs.NodePoolSpec, r catalog.Release) string {
-	expire, _ := plan.PoolDefaults(r)
-	return inputs.Deref(p.ExpireAfter, expire)
-}
-
 // nodePoolSpecV1 renders the karpenter.sh/v1 NodePool.
 func (b *builder) nodePoolSpecV1(p inputs.NodePoolSpec) map[string]any {
 	r := b.plan.Release
 	template := map[string]any{
 		"nodeClassRef": map[string]any{"group": r.NodeClass.Group(), "kind": r.NodeClass.Kind, "name": inputs.Deref(p.NodeClassRef, "")},
-		"requirements": renderRequirements(requirementsOf(p, b.plan.Release)),
-		"expireAfter":  expireAfterOf(p, b.plan.Release),
+		"requirements": renderRequirements(p.Requirements),
+		"expireAfter":  *p.ExpireAfter,
 	}
 	putTaints(template, "taints", p.Taints)
 	putTaints(template, "startupTaints", p.StartupTaints)
@@ -77,7 +63,7 @@ func (b *builder) nodePoolSpecV1beta1(p inputs.NodePoolSpec, class inputs.NodeCl
 	r := b.plan.Release
 	template := map[string]any{
 		"nodeClassRef": map[string]any{"apiVersion": r.NodeClass.ApiVersion, "kind": r.NodeClass.Kind, "name": inputs.Deref(p.NodeClassRef, "")},
-		"requirements": renderRequirements(requirementsOf(p, b.plan.Release)),
+		"requirements": renderRequirements(p.Requirements),
 	}
 	putTaints(template, "taints", p.Taints)
 	putTaints(template, "startupTaints", p.StartupTaints)
@@ -90,7 +76,7 @@ func (b *builder) nodePoolSpecV1beta1(p inputs.NodePoolSpec, class inputs.NodeCl
 	putInt(body, "weight", p.Weight)
 
 	d := inputs.Deref(p.Disruption, inputs.Disruption{})
-	disruption := map[string]any{"expireAfter": expireAfterOf(p, b.plan.Release)}
+	disruption := map[string]any{"expireAfter": *p.ExpireAfter}
 	if inputs.Deref(d.ConsolidationPolicy, catalog.DefaultConsolidation) == "WhenEmpty" {
 		disruption["consolidationPolicy"] = "WhenEmpty"
 		disruption["consolidateAfter"] = inputs.Deref(d.ConsolidateAfter, catalog.DefaultConsolidateAfter)
@@ -107,7 +93,7 @@ func (b *builder) nodePoolSpecV1beta1(p inputs.NodePoolSpec, class inputs.NodeCl
 func (b *builder) provisionerSpec(p inputs.NodePoolSpec, class inputs.NodeClassSpec) map[string]any {
 	body := map[string]any{
 		"providerRef":  map[string]any{"name": inputs.Deref(p.NodeClassRef, "")},
-		"requirements": renderRequirements(requirementsOf(p, b.plan.Release)),
+		"requirements": renderRequirements(p.Requirements),
 	}
 	putStringMap(body, "labels", p.Labels)
 	putStringMap(body, "annotations", p.Annotations)
@@ -119,7 +105,7 @@ func (b *builder) provisionerSpec(p inputs.NodePoolSpec, class inputs.NodeClassS
 		body["limits"] = resources
 	}
 	putInt(body, "weight", p.Weight)
-	if expire := expireAfterOf(p, b.plan.Release); expire != "Never" {
+	if expire := *p.ExpireAfter; expire != "Never" {
 		body["ttlSecondsUntilExpired"] = seconds(expire)
 	}
 	d := inputs.Deref(p.Disruption, inputs.Disruption{})

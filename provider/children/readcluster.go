@@ -86,31 +86,19 @@ func ReadCluster(ctx *pulumi.Context, comp pulumi.Resource, ref plan.ClusterRef)
 }
 
 // CheckCluster checks the plan against what ReadCluster read, reading the rest through the
-// component's aws provider: every problem, joined, or the warnings to say (the checks that
-// wait for the cluster among them, at a preview).
-func CheckCluster(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan, read ClusterRead) ([]string, error) {
+// component's aws provider: every problem, joined. What the checks warn of, and that they
+// wait for the cluster, the plan says with its warnings.
+func CheckCluster(ctx *pulumi.Context, comp pulumi.Resource, p *plan.Plan, read ClusterRead) error {
 	switch {
 	case !p.ReadCluster:
-		return nil, nil
+		return nil
 	case read.Err != nil:
-		return nil, read.Err
+		return read.Err
 	case read.Cluster == nil:
-		return []string{waitingWarning(ctx, read.Waits, p.ClusterChecks())}, nil
+		p.WaitForCluster(read.Waits, ctx.DryRun())
+		return nil
 	}
-	f := p.CheckCluster(*read.Cluster, &awsReader{ctx: ctx, comp: comp})
-	warnings := f.Warnings
-	if len(f.Waiting) > 0 {
-		warnings = append(warnings, waitingWarning(ctx, "a value they need is not known yet", f.Waiting))
-	}
-	return warnings, errors.Join(f.Errors...)
-}
-
-// waitingWarning says which checks wait, and until when.
-func waitingWarning(ctx *pulumi.Context, why string, checks []string) string {
-	if !ctx.DryRun() {
-		return fmt.Sprintf("not checked against the cluster: %s; %s", why, strings.Join(checks, "; "))
-	}
-	return fmt.Sprintf("%s: at `pulumi up`, before creating anything, the component reads the cluster and checks %s", why, strings.Join(checks, "; "))
+	return p.CheckCluster(*read.Cluster, &awsReader{ctx: ctx, comp: comp}, ctx.DryRun())
 }
 
 // awsReader answers the plan's reads with the aws provider's functions, each query once.

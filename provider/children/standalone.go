@@ -19,7 +19,7 @@ func InstallStandalone(ctx *pulumi.Context, token string, comp pulumi.ComponentR
 	if err := RegisterComponent(ctx, token, p.Name, comp, opts...); err != nil {
 		return err
 	}
-	Warn(ctx, comp, p, p.Warnings)
+	Warn(ctx, comp, p)
 	b := &builder{ctx: ctx, parent: comp, plan: p}
 	b.gate = b.validateInputs()
 	if p.Kind == plan.KindNodePool {

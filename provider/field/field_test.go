@@ -91,3 +91,19 @@ func TestJoinPrintsOneProblemPerLine(t *testing.T) {
 		t.Errorf("errors.Is finds a problem")
 	}
 }
+
+func TestWarningPrintsAsAnErrorOrItsDetail(t *testing.T) {
+	p := NewPath("nodeClasses").Index(0).Child("tags")
+	for _, c := range []struct {
+		warning Warning
+		want    string
+	}{
+		{Warnf(p, "applied only if %s", "allowed"), "nodeClasses[0].tags: applied only if allowed"},
+		{Warning{Path: p, Of: "the default class", Detail: "not read"}, "nodeClasses[0].tags (the default class): not read"},
+		{Warnf(nil, "cluster %s: not checked", "demo"), "cluster demo: not checked"},
+	} {
+		if got := c.warning.String(); got != c.want {
+			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
+	}
+}

@@ -1,7 +1,8 @@
 // Package field is how a check names the input it refuses and says what is wrong with it: a
 // Path to the input as a program writes it (nodePools[0].disruption.budgets[1].schedule), an
-// Error (the path, what is wrong, and optionally what to do instead or the name meant), and a
-// List that prints every problem of the inputs, one per line. The ideas are those of
+// Error (the path, what is wrong, and optionally what to do instead or the name meant), a List
+// that prints every problem of the inputs, one per line, and a Warning (what a resource says of
+// an input without refusing it, printed as an Error is). The ideas are those of
 // k8s.io/apimachinery/pkg/util/validation/field; the format is the component's.
 //
 // It is below every layer of the provider (field ← catalog ← inputs ← plan ← children ←

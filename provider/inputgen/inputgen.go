@@ -2,7 +2,9 @@
 // by type, often wrong by meaning — versions, AMI aliases, label keys, tags, user data, chart
 // values, near misses and limits. Tests use it to require that every input either fails naming
 // a path or renders children the real targets accept (provider/generate_test.go in-process,
-// tests/generated_test.go against the real API server's CRDs). Seeded: a seed replays a case.
+// tests/generated_test.go against the real API server's CRDs), and scripts/render-compare.sh
+// renders what it draws before and after a change (scripts/generated-args writes the args).
+// Seeded: a seed replays a case.
 package inputgen
 
 import (
@@ -167,6 +169,39 @@ func (g *Generator) typed(token string, depth int) any {
 		}
 	}
 	return out
+}
+
+// RenderArgs are the args of a render of the component inputs seed draws (Component): when they
+// read the cluster (readCluster), with the cluster the render's reads answer, drawn from the seed.
+func (s *Schema) RenderArgs(seed uint64) map[string]any {
+	inputs := s.Seed(seed).Component(nil)
+	if inputs["readCluster"] == true {
+		inputs["cluster"] = drawCluster(seed)
+	}
+	return inputs
+}
+
+// drawCluster is a cluster for inputs that read one (readCluster), drawn from the seed: any
+// authentication mode, a Kubernetes version inside, at the edge of or past the compatibility
+// matrix, with or without Auto Mode, the Spot service-linked role, discovery-tagged subnets (in
+// one zone or three), or the cluster at all.
+func drawCluster(seed uint64) map[string]any {
+	r := rand.New(rand.NewPCG(seed, 0x636c7573746572))
+	pick := func(options ...any) any { return options[r.IntN(len(options))] }
+	c := map[string]any{
+		"authenticationMode":      pick("API", "API_AND_CONFIG_MAP", "CONFIG_MAP"),
+		"version":                 pick("1.28", "1.31", "1.32", "1.33", "1.35", "1.37", "1.38"),
+		"autoMode":                r.IntN(2) == 0,
+		"noSpotServiceLinkedRole": r.IntN(2) == 0,
+		"missing":                 r.IntN(10) == 0,
+	}
+	switch r.IntN(3) {
+	case 0:
+		c["subnets"] = []any{}
+	case 1:
+		c["subnets"] = []any{map[string]any{"id": "subnet-0one", "zone": "us-west-2a"}}
+	}
+	return c
 }
 
 // Component draws the inputs of one Karpenter component: the cluster and its OIDC provider

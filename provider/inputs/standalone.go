@@ -39,7 +39,7 @@ func (a *NodeClassArgs) Annotate(an infer.Annotator) {
 
 // describeVersion documents the mode and version inputs of a NodePool or NodeClass.
 func describeVersion(an infer.Annotator, mode **Mode, version **string, allowUnverified **bool) {
-	an.Describe(mode, "The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). "+Default(ModeOf(nil)))
-	an.Describe(version, fmt.Sprintf("The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: %s. %s", catalog.SupportedRangeText(), Default(VersionOf(nil))))
-	an.Describe(allowUnverified, "Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. "+Default(AllowsUnverified(nil)))
+	an.Describe(mode, "The Karpenter component's `mode`: `selfManaged` (a karpenter.k8s.aws EC2NodeClass) or `autoMode` (an EKS Auto Mode eks.amazonaws.com/v1 NodeClass, with Auto Mode's NodePool rules; no `version`). "+Default(catalog.DefaultMode))
+	an.Describe(version, fmt.Sprintf("The Karpenter version installed in the cluster (the component's `version` output): decides the custom resource's API version and which fields it may set. Supported: %s. %s", catalog.SupportedRangeText(), Default(catalog.DefaultVersion)))
+	an.Describe(allowUnverified, "Accept a `version` newer than the newest release this package has verified, as the component's `allowUnverifiedVersion` does. "+Default(catalog.DefaultAllowUnverifiedVersion))
 }

@@ -6,7 +6,6 @@ package inputs
 
 import (
 	"encoding/base64"
-	"fmt"
 	"maps"
 	"net/url"
 	"regexp"
@@ -169,19 +168,19 @@ func validateAutoModeNodeClass(path *field.Path, c NodeClassSpec, rel catalog.Re
 // ClassWarnings are what a valid node class needs from outside the component. On an Auto Mode
 // NodeClass each is something without which EKS launches no node while the class reports Ready,
 // or which changes other classes (UG create-node-class, auto-cluster-iam-role, create-node-pool); said at every preview.
-func ClassWarnings(path *field.Path, c NodeClassSpec, rel catalog.Release) []string {
+func ClassWarnings(path *field.Path, c NodeClassSpec, rel catalog.Release) []field.Warning {
 	if !rel.IsAutoMode() {
 		return nil
 	}
-	var out []string
+	var out []field.Warning
 	if len(c.Tags) > 0 {
-		out = append(out, fmt.Sprintf("%s: EKS Auto Mode applies them only if the cluster's IAM role may tag what it launches (the inline policy of the EKS User Guide's \"Custom AWS tags for EKS Auto resources\"); without it no node launches while the NodeClass reports Ready", path.Child("tags")))
+		out = append(out, field.Warnf(path.Child("tags"), "EKS Auto Mode applies them only if the cluster's IAM role may tag what it launches (the inline policy of the EKS User Guide's \"Custom AWS tags for EKS Auto resources\"); without it no node launches while the NodeClass reports Ready"))
 	}
 	if e := c.EphemeralStorage; e != nil && e.KmsKeyID != nil {
-		out = append(out, fmt.Sprintf("%s: the key policy must let the cluster's IAM role use the key and create grants for AWS resources (kms:GrantIsForAWSResource), or nodes fail to launch", path.Child("ephemeralStorage", "kmsKeyID")))
+		out = append(out, field.Warnf(path.Child("ephemeralStorage", "kmsKeyID"), "the key policy must let the cluster's IAM role use the key and create grants for AWS resources (kms:GrantIsForAWSResource), or nodes fail to launch"))
 	}
 	if len(c.CapacityReservationSelectorTerms) > 0 {
-		out = append(out, fmt.Sprintf("%s: while any NodeClass selects capacity reservations, EKS Auto Mode stops launching into open On-Demand Capacity Reservations for every NodeClass of the cluster", path.Child("capacityReservationSelectorTerms")))
+		out = append(out, field.Warnf(path.Child("capacityReservationSelectorTerms"), "while any NodeClass selects capacity reservations, EKS Auto Mode stops launching into open On-Demand Capacity Reservations for every NodeClass of the cluster"))
 	}
 	return out
 }

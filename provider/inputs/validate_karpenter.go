@@ -2,7 +2,8 @@ package inputs
 
 // The component's own plain inputs — everything but the pools and classes, which
 // ValidateProvisioning checks once the plan has completed the lists — against the release, and
-// against each other. The plan resolves the same defaults; these checks only refuse.
+// against each other. The plan resolves the defaults and runs these checks in a fixed order
+// (plan/validate.go), passing the values it resolved to those that compare one.
 
 import (
 	"fmt"
@@ -14,45 +15,25 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 )
 
-// ValidateKarpenter checks a Karpenter component's plain inputs for the release rel, the
-// component being named name: every problem, in a fixed order.
-func ValidateKarpenter(name string, args KarpenterArgs, rel catalog.Release) []error {
-	var errs []error
-	autoMode := rel.IsAutoMode()
-	if args.RetainsCrds() && !args.InstallsCrdRelease(rel) && !autoMode {
-		errs = append(errs, field.Invalidf(field.NewPath("retainCrdsOnDelete"), "only for the karpenter-crd release, which this install does not have (installCrds false, or Karpenter %s, whose chart installs CRDs that Helm never deletes)", rel.Version))
-	}
-	if autoMode {
-		errs = append(errs, validateAutoModeInputs(args)...)
-	} else {
-		errs = append(errs, validateIdentity(args)...)
-		errs = append(errs, validateNodeAccess(args)...)
-		errs = append(errs, CheckDNSLabel(field.NewPath("namespace"), args.NamespaceOf(rel)))
-		errs = append(errs, CheckDNSSubdomain(field.NewPath("serviceAccountName"), args.ServiceAccountOf()))
-		repo := args.ChartRepositoryOf()
-		errs = append(errs, ValidateChartRepository(repo))
-		errs = append(errs, CheckOCICredentials(repo, args)...)
-		if repo := args.ControllerImageRepository; repo != nil && !imageRepositoryPattern.MatchString(*repo) {
-			// The chart writes it into the Deployment unquoted: anything else breaks the template.
-			errs = append(errs, field.Invalidf(field.NewPath("controllerImageRepository"), "%q is not an image repository (an optional registry host and port, and a path of lowercase letters, digits, '.', '_' and '-', e.g. 123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller)", *repo))
-		}
-		if args.Adopt != nil {
-			errs = append(errs, ValidateAdoption(*args.Adopt, rel, args.HandlesInterruption(), args.IdentityOf() != ControllerIdentityIRSA)...)
-		}
-		if args.ReleaseTimeout != nil && *args.ReleaseTimeout < 1 {
-			errs = append(errs, field.Invalidf(field.NewPath("releaseTimeout"), "%d is not a number of seconds a release can wait (at least 1)", *args.ReleaseTimeout))
-		}
-	}
-
-	errs = append(errs, checkComponentName(name))
+// ValidateNameAndCluster checks the component's name and what the program says of the cluster:
+// its authentication mode and Kubernetes version, for the release rel.
+func ValidateNameAndCluster(name string, args KarpenterArgs, rel catalog.Release) []error {
+	errs := []error{checkComponentName(name)}
 	if args.ClusterAuthenticationMode != nil {
 		errs = append(errs, CheckEnum(field.NewPath("clusterAuthenticationMode"), string(*args.ClusterAuthenticationMode), EnumValues[AuthenticationMode]()))
 	}
-	if args.KubernetesVersion != nil && !autoMode {
+	if args.KubernetesVersion != nil && !rel.IsAutoMode() {
 		errs = append(errs, catalog.CheckKubernetesVersion(*args.KubernetesVersion, rel))
 	}
+	return errs
+}
 
-	// Extra permissions need a role the component creates.
+// ValidateIAM checks the extra permissions and the instance profile: extras need a role the
+// component creates, and before node classes had a role, nodes launch with the instance profile
+// the component creates (createsInstanceProfile, as the plan resolved createInstanceProfile).
+func ValidateIAM(args KarpenterArgs, rel catalog.Release, createsInstanceProfile bool) []error {
+	var errs []error
+	autoMode := rel.IsAutoMode()
 	if args.ControllerRoleArn != nil && !autoMode {
 		if len(args.ControllerPolicyStatements) > 0 {
 			errs = append(errs, field.Invalid(field.NewPath("controllerPolicyStatements"), "cannot be used with controllerRoleArn (the component creates no controller role to attach them to)"))
@@ -64,7 +45,7 @@ func ValidateKarpenter(name string, args KarpenterArgs, rel catalog.Release) []e
 	if args.NodeRoleArn != nil && len(args.NodeRoleAdditionalPolicyArns) > 0 {
 		errs = append(errs, field.Invalid(field.NewPath("nodeRoleAdditionalPolicyArns"), "cannot be used with nodeRoleArn (the component creates no node role to attach them to)"))
 	}
-	if !autoMode && !rel.Has(catalog.FeatureNodeClassRole) && args.NodeRoleArn == nil && !args.CreatesInstanceProfile(rel) {
+	if !autoMode && !rel.Has(catalog.FeatureNodeClassRole) && args.NodeRoleArn == nil && !createsInstanceProfile {
 		errs = append(errs, field.Invalidf(field.NewPath("createInstanceProfile"), "Karpenter %s launches nodes with the instance profile in settings.aws.defaultInstanceProfile, so the component must create it (Karpenter manages instance profiles itself from %s)",
 			rel.Version, catalog.FeatureSince[catalog.FeatureNodeClassRole]))
 	}
@@ -80,6 +61,23 @@ func ValidateKarpenter(name string, args KarpenterArgs, rel catalog.Release) []e
 	return errs
 }
 
+// CheckImageRepository: controllerImageRepository, which the chart writes into the Deployment
+// unquoted, so anything but an image repository breaks the template.
+func CheckImageRepository(repo *string) error {
+	if repo == nil || imageRepositoryPattern.MatchString(*repo) {
+		return nil
+	}
+	return field.Invalidf(field.NewPath("controllerImageRepository"), "%q is not an image repository (an optional registry host and port, and a path of lowercase letters, digits, '.', '_' and '-', e.g. 123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller)", *repo)
+}
+
+// CheckReleaseTimeout: releaseTimeout is a number of seconds.
+func CheckReleaseTimeout(timeout *int) error {
+	if timeout == nil || *timeout >= 1 {
+		return nil
+	}
+	return field.Invalidf(field.NewPath("releaseTimeout"), "%d is not a number of seconds a release can wait (at least 1)", *timeout)
+}
+
 // ValidateAutoModeVersion refuses a version for Auto Mode, where EKS runs and upgrades
 // Karpenter.
 func ValidateAutoModeVersion(version *string, allowUnverified *bool) []error {
@@ -93,9 +91,9 @@ func ValidateAutoModeVersion(version *string, allowUnverified *bool) []error {
 	return errs
 }
 
-// validateIdentity: the controller's identity, and what it needs.
-func validateIdentity(args KarpenterArgs) []error {
-	identity := args.IdentityOf()
+// ValidateIdentity: the controller's identity (controllerIdentity as the plan resolved it), and
+// what it needs; createsAgent is createPodIdentityAgent resolved.
+func ValidateIdentity(args KarpenterArgs, identity ControllerIdentity, createsAgent bool) []error {
 	if err := CheckEnum(field.NewPath("controllerIdentity"), string(identity), EnumValues[ControllerIdentity]()); err != nil {
 		return []error{err}
 	}
@@ -103,16 +101,16 @@ func validateIdentity(args KarpenterArgs) []error {
 	if args.ControllerRoleArn == nil && identity != ControllerIdentityPodIdentity && args.OidcProviderArn == nil {
 		errs = append(errs, field.Invalidf(field.NewPath("oidcProviderArn"), "required to create the controller role with controllerIdentity %s (IRSA trusts the cluster's OIDC provider); or set controllerRoleArn, or use controllerIdentity podIdentity", identity))
 	}
-	if args.CreatesPodIdentityAgent() && identity == ControllerIdentityIRSA {
+	if createsAgent && identity == ControllerIdentityIRSA {
 		errs = append(errs, field.Invalid(field.NewPath("createPodIdentityAgent"), "only used with controllerIdentity podIdentity or both"))
 	}
 	return errs
 }
 
-// validateNodeAccess: a nodeAccess the clusterAuthenticationMode input refuses (the defaults
+// ValidateNodeAccess: a nodeAccess the clusterAuthenticationMode input refuses (the defaults
 // follow the mode; a nodeAccess the cluster's own mode refuses is a cluster finding, with the
 // cluster's name).
-func validateNodeAccess(args KarpenterArgs) []error {
+func ValidateNodeAccess(args KarpenterArgs) []error {
 	if args.NodeAccess == nil {
 		return nil
 	}
@@ -163,22 +161,22 @@ var selfManagedInputs = []struct {
 // host (with an optional port) and slash-separated lowercase path components.
 var imageRepositoryPattern = regexp.MustCompile(`^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::[0-9]+)?/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$`)
 
-// validateAutoModeInputs: every self-managed input that is set, and node access Auto Mode
-// cannot use (its nodes join only through an EC2 access entry).
-func validateAutoModeInputs(args KarpenterArgs) []error {
+// ValidateAutoModeInputs: every self-managed input that is set, and node access Auto Mode
+// cannot use (its nodes join only through an EC2 access entry); access is nodeAccess as the
+// plan resolved it.
+func ValidateAutoModeInputs(args KarpenterArgs, access NodeAccess) []error {
 	var errs []error
 	for _, in := range selfManagedInputs {
 		if in.set(args) {
 			errs = append(errs, field.Invalidf(field.NewPath(in.field), "not used with mode autoMode (%s)", in.why))
 		}
 	}
-	access := Deref(args.NodeAccess, NodeAccessEntry)
 	if err := CheckEnum(field.NewPath("nodeAccess"), string(access), EnumValues[NodeAccess]()); err != nil {
 		errs = append(errs, err)
 	} else if access == NodeAccessAwsAuth {
 		errs = append(errs, field.Invalid(field.NewPath("nodeAccess"), "awsAuth does not admit Auto Mode nodes; use accessEntry (an EC2 access entry with AmazonEKSAutoNodePolicy), or none when EKS already has one for the role"))
 	}
-	if Deref(args.ClusterAuthenticationMode, AuthenticationModeApi) == AuthenticationModeConfigMap {
+	if mode := args.ClusterAuthenticationMode; mode != nil && *mode == AuthenticationModeConfigMap {
 		errs = append(errs, field.Invalid(field.NewPath("clusterAuthenticationMode"), "EKS Auto Mode needs access entries (API or API_AND_CONFIG_MAP); a CONFIG_MAP cluster cannot run it"))
 	}
 	return errs

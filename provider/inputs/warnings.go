@@ -1,7 +1,6 @@
 package inputs
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -12,8 +11,8 @@ import (
 // PoolWarnings are what a valid pool almost certainly did not mean: requirements no instance
 // can meet, with the pool's class (nil when unknown, as for a standalone NodePool). Said on the
 // component at every preview; the pool is created as written.
-func PoolWarnings(path *field.Path, pool NodePoolSpec, class *NodeClassSpec, rel catalog.Release) []string {
-	var out []string
+func PoolWarnings(path *field.Path, pool NodePoolSpec, class *NodeClassSpec, rel catalog.Release) []field.Warning {
+	var out []field.Warning
 	for i, r := range pool.Requirements {
 		f := path.Child("requirements").Index(i)
 		known, ok := catalog.WellKnownLabelValues[r.Key]
@@ -27,7 +26,7 @@ func PoolWarnings(path *field.Path, pool NodePoolSpec, class *NodeClassSpec, rel
 			}
 		}
 		if r.Operator == "NotIn" && !slices.ContainsFunc(all, func(v string) bool { return !slices.Contains(r.Values, v) }) {
-			out = append(out, fmt.Sprintf("%s: NotIn every value Karpenter sets on %s (%s): no instance matches, and the pool never launches a node", f, r.Key, strings.Join(all, ", ")))
+			out = append(out, field.Warnf(f, "NotIn every value Karpenter sets on %s (%s): no instance matches, and the pool never launches a node", r.Key, strings.Join(all, ", ")))
 		}
 		if class == nil || r.Operator != "In" {
 			continue
@@ -35,7 +34,7 @@ func PoolWarnings(path *field.Path, pool NodePoolSpec, class *NodeClassSpec, rel
 		switch r.Key {
 		case "karpenter.sh/capacity-type":
 			if slices.Equal(r.Values, []string{"reserved"}) && len(class.CapacityReservationSelectorTerms) == 0 {
-				out = append(out, fmt.Sprintf("%s: only reserved capacity, and node class %q selects no capacity reservation (capacityReservationSelectorTerms): the pool never launches a node", f, class.Name))
+				out = append(out, field.Warnf(f, "only reserved capacity, and node class %q selects no capacity reservation (capacityReservationSelectorTerms): the pool never launches a node", class.Name))
 			}
 		case "kubernetes.io/os":
 			family := class.ResolvedAmiFamily(catalog.DefaultAmiAliasOf(rel))
@@ -47,7 +46,7 @@ func PoolWarnings(path *field.Path, pool NodePoolSpec, class *NodeClassSpec, rel
 				os, system = "windows", "Windows"
 			}
 			if !slices.Contains(r.Values, os) {
-				out = append(out, fmt.Sprintf("%s: %s only, and node class %q launches %s (%s): the pool never launches a node", f, strings.Join(r.Values, ", "), class.Name, system, family))
+				out = append(out, field.Warnf(f, "%s only, and node class %q launches %s (%s): the pool never launches a node", strings.Join(r.Values, ", "), class.Name, system, family))
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -201,20 +200,20 @@ func (p *Plan) adoptedNodeRoleArn(aws catalog.AwsScope) (string, bool) {
 
 // adoptWarnings are the install's pools and classes adopt names that the program does not
 // declare: they stay in the cluster, and the component does not manage them.
-func (p *Plan) adoptWarnings() []string {
+func (p *Plan) adoptWarnings() []field.Warning {
 	if p.Adopt == nil {
 		return nil
 	}
-	var out []string
+	var out []field.Warning
 	poolKind, classKind := p.Release.NodePool.Kind, p.Release.NodeClass.Kind
 	for _, name := range p.Adopt.NodePools {
 		if !slices.ContainsFunc(p.Pools, func(s inputs.NodePoolSpec) bool { return s.Name == name }) {
-			out = append(out, fmt.Sprintf("adopt.nodePoolNames: the install's %s %s is not among nodePools: it stays in the cluster as it is, not managed by the component (declare it to take it over, or delete it with kubectl)", poolKind, name))
+			out = append(out, field.Warnf(field.NewPath("adopt", "nodePoolNames"), "the install's %s %s is not among nodePools: it stays in the cluster as it is, not managed by the component (declare it to take it over, or delete it with kubectl)", poolKind, name))
 		}
 	}
 	for _, name := range p.Adopt.NodeClasses {
 		if !slices.ContainsFunc(p.Classes, func(s inputs.NodeClassSpec) bool { return s.Name == name }) {
-			out = append(out, fmt.Sprintf("adopt.nodeClassNames: the install's %s %s is not among nodeClasses: it stays in the cluster as it is, not managed by the component (its pools' nodes keep running on it)", classKind, name))
+			out = append(out, field.Warnf(field.NewPath("adopt", "nodeClassNames"), "the install's %s %s is not among nodeClasses: it stays in the cluster as it is, not managed by the component (its pools' nodes keep running on it)", classKind, name))
 		}
 	}
 	return out

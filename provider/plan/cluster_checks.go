@@ -88,7 +88,7 @@ type IAMRead struct {
 // are said on the component; Waiting names the checks that need a value not known yet.
 type Findings struct {
 	Errors   []error
-	Warnings []string
+	Warnings []field.Warning
 	Waiting  []string
 	// othersAccess are the inputs whose role has another owner's access entry
 	// (Plan.AccessEntriesOfOthers).
@@ -128,17 +128,19 @@ func (f *Findings) errorf(in input, format string, a ...any) {
 }
 
 func (f *Findings) warnf(in input, format string, a ...any) {
-	f.Warnings = append(f.Warnings, in.problem(format, a...).Error())
+	f.Warnings = append(f.Warnings, field.Warning{Path: in.path, Of: in.of, Detail: fmt.Sprintf(format, a...)})
 }
 
 // warnClusterf is a warning about the cluster, not about an input.
 func (f *Findings) warnClusterf(format string, a ...any) {
-	f.Warnings = append(f.Warnings, fmt.Sprintf(format, a...))
+	f.Warnings = append(f.Warnings, field.Warnf(nil, format, a...))
 }
 
-// CheckCluster checks the plan against the cluster c, reading the rest through r. The checks run
+// CheckCluster checks the plan against the cluster c, reading the rest through r: every problem,
+// joined. Its warnings become the plan's (Warnings), with the checks that wait for a value not
+// known yet (preview: this is a preview, whose warning says when they run). The checks run
 // concurrently (each is a round trip or a few); their findings come back in a fixed order.
-func (p *Plan) CheckCluster(c Cluster, r ClusterReader) Findings {
+func (p *Plan) CheckCluster(c Cluster, r ClusterReader, preview bool) error {
 	known := p.known
 	checks := []func() Findings{
 		func() Findings { return p.checkAuthentication(c) },
@@ -174,7 +176,11 @@ func (p *Plan) CheckCluster(c Cluster, r ClusterReader) Findings {
 		}
 		p.AccessEntriesOfOthers[in] = true
 	}
-	return all
+	p.clusterWarnings = all.Warnings
+	if len(all.Waiting) > 0 {
+		p.clusterWarnings = append(p.clusterWarnings, waitingWarning("a value they need is not known yet", all.Waiting, preview))
+	}
+	return errors.Join(all.Errors...)
 }
 
 // ClusterChecks names what CheckCluster checks for this plan, for a preview that cannot yet.
@@ -473,11 +479,7 @@ func (p *Plan) checkSpotRole(r ClusterReader) (f Findings) {
 	}
 	var fields []*field.Path
 	for i, pool := range p.Pools {
-		reqs := pool.Requirements
-		if len(reqs) == 0 {
-			_, reqs = PoolDefaults(p.Release)
-		}
-		if j := spotRequirement(reqs); j >= 0 {
+		if j := spotRequirement(pool.Requirements); j >= 0 {
 			fields = append(fields, field.NewPath("nodePools").Index(i).Child("requirements").Index(j))
 		}
 	}

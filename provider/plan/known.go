@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
@@ -49,15 +48,6 @@ func (p *Plan) KnownInput(path string) (string, bool) {
 	return p.known.String(path)
 }
 
-// laterWarnings say what waits for `up`: the preview shows no discovery tags for the lists it
-// could not know.
-func (k Known) laterWarnings() []string {
-	if len(k.Later) == 0 {
-		return nil
-	}
-	return []string{fmt.Sprintf("%s: not known yet (outputs of resources this update creates): this preview shows no discovery tags for them; `pulumi up` tags each one before creating the node classes", strings.Join(k.Later, ", "))}
-}
-
 // ClusterRef is the cluster the component reads before planning (the plan's defaults follow
 // it), or why it reads none: Name is set when it reads one, Waits says why the checks wait,
 // Err is a finding about clusterName that makes reading pointless.
@@ -73,7 +63,7 @@ type ClusterRef struct {
 // ClusterToRead says which cluster to read for args: none with readCluster false, and none
 // while its name is unknown.
 func ClusterToRead(args inputs.KarpenterArgs, known Known) ClusterRef {
-	if !args.ReadsCluster() {
+	if !readsCluster(args) {
 		return ClusterRef{}
 	}
 	name, ok := known.String("clusterName")

@@ -1,8 +1,8 @@
 package plan
 
 // The install plan: the component's plain inputs resolved — defaults applied, the release
-// looked up, the provisioning lists completed. Resolving a plan validates every plain input
-// (the checks are the inputs package's; they never call back into plan resolution).
+// looked up, the provisioning lists completed — then checked (validate.go). The args say what
+// the program wrote; the Plan what the component does: every default is resolved here, once.
 
 import (
 	"path"
@@ -17,9 +17,9 @@ import (
 // ReleaseForMode resolves the release a mode's custom resources are rendered for: the Karpenter
 // version (self-managed), or Auto Mode, where a version makes no sense.
 func ReleaseForMode(mode *inputs.Mode, version *string, allowUnverified *bool) (catalog.Release, error) {
-	switch m := inputs.ModeOf(mode); m {
+	switch m := inputs.Deref(mode, catalog.DefaultMode); m {
 	case inputs.ModeSelfManaged:
-		return catalog.LookupRelease(inputs.VersionOf(version), inputs.AllowsUnverified(allowUnverified))
+		return catalog.LookupRelease(inputs.Deref(version, catalog.DefaultVersion), inputs.Deref(allowUnverified, catalog.DefaultAllowUnverifiedVersion))
 	case inputs.ModeAutoMode:
 		return catalog.AutoModeRelease(), field.Join(inputs.ValidateAutoModeVersion(version, allowUnverified)...)
 	default:
@@ -35,9 +35,6 @@ func (p *Plan) Mode() inputs.Mode {
 	}
 	return inputs.ModeSelfManaged
 }
-
-// LaterWarnings say what a preview could not know and waits for `up`.
-func (p *Plan) LaterWarnings() []string { return p.known.laterWarnings() }
 
 // ChartSource says how the kubernetes provider finds a chart in chartRepository: an OCI
 // reference, a chart in an HTTP(S) repository, or a local directory (whose chart is the
@@ -63,6 +60,7 @@ type Plan struct {
 	Kind    Kind
 	Release catalog.Release
 
+	// Namespace: the releases' (namespace); ServiceAccount: the controller's (serviceAccountName).
 	Namespace, ServiceAccount string
 	chartRepository           string
 	// ReleaseTimeout: seconds the Helm releases wait for their resources (0: the provider's default).
@@ -71,18 +69,24 @@ type Plan struct {
 	// ControllerImageRepository: the controller image's mirror, or "" for the chart's.
 	ControllerImageRepository string
 
-	// CrdRelease: the component installs a karpenter-crd release (args.InstallCrds, from v0.32);
-	// ChartCrds: the controller chart installs the CRDs
-	// from its crds/ directory (the Provisioner era, which has no CRD chart).
+	// installCrds (the component manages Karpenter's CRDs) decides one of these, by release:
+	// CrdRelease: the component installs a karpenter-crd release (from v0.32); ChartCrds: the
+	// controller chart installs the CRDs from its crds/ directory (the Provisioner era, which has
+	// no CRD chart).
 	CrdRelease, ChartCrds bool
-	// RetainCrds: the CRD release is kept when the component is deleted.
-	RetainCrds                          bool
+	// RetainCrds: the CRD release is kept when the component is deleted (retainCrdsOnDelete).
+	RetainCrds bool
+	// Interruption: the queue and its rules (interruptionHandling); CreateInstanceProfile: one
+	// for the node role the component creates (createInstanceProfile).
 	Interruption, CreateInstanceProfile bool
 	CreateControllerIAM, CreateNodeRole bool
-	SpotServiceLinkedRole               bool
+	// SpotServiceLinkedRole: the component creates (or imports) the account's Spot role.
+	SpotServiceLinkedRole bool
 
-	// Controller identity: trust the OIDC provider (IRSA) and/or EKS Pod Identity.
+	// Controller identity: trust the OIDC provider (IRSA) and/or EKS Pod Identity, and install
+	// the agent; controllerIdentity is the input resolved, for the checks' messages.
 	TrustIRSA, PodIdentity, CreatePodIdentityAgent bool
+	controllerIdentity                             inputs.ControllerIdentity
 	// ControllerPolicyStatements: the user's extra statements for the controller.
 	ControllerPolicyStatements []inputs.PolicyStatement
 
@@ -96,14 +100,16 @@ type Plan struct {
 	// Asked through NodeRoleHasOthersEntry and ClassRoleHasOthersEntry.
 	AccessEntriesOfOthers map[string]bool
 
+	// Pools and Classes are complete: the default pool and class added, each pool's
+	// nodeClassRef, requirements and expireAfter set.
 	Pools   []inputs.NodePoolSpec
 	Classes []inputs.NodeClassSpec
 	// userPools are the pools the user gave (pools may add the default one).
 	userPools []inputs.NodePoolSpec
 
-	// Warnings are said on the component at every preview: valid inputs that need something
-	// outside the component.
-	Warnings []string
+	// inputWarnings are about the inputs, clusterWarnings about the checks against the cluster
+	// (CheckCluster): Warnings says them all.
+	inputWarnings, clusterWarnings []field.Warning
 
 	// Cluster is what EKS said about the cluster, when the component read it (readCluster, and a
 	// cluster name known at construct); nil otherwise. accessMode is the mode node
@@ -149,10 +155,10 @@ type planInputs struct {
 	discoverySubnets, discoverySecurityGroups int
 }
 
-// New validates the plain inputs and resolves defaults; those that follow the cluster (node
-// access, the Kubernetes version) follow cluster when it was read (nil: not read). known is what
-// the engine sent known of the Input-typed inputs. All problems are reported together, each
-// naming its field.
+// New resolves the plain inputs and checks them; those that follow the cluster (node access,
+// the Kubernetes version) follow cluster when it was read (nil: not read). known is what the
+// engine sent known of the Input-typed inputs. All problems are reported together, each naming
+// its field.
 func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) (*Plan, error) {
 	if args.ClusterName == nil {
 		return nil, field.Required(field.NewPath("clusterName"), "(the name of the EKS cluster)")
@@ -161,33 +167,42 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 	if err != nil {
 		return nil, err // everything else depends on the version
 	}
-	errs := inputs.ValidateKarpenter(name, args, rel)
-	p := &Plan{
-		Name:                  name,
-		Release:               rel,
-		Namespace:             args.NamespaceOf(rel),
-		ServiceAccount:        args.ServiceAccountOf(),
-		chartRepository:       args.ChartRepositoryOf(),
-		DefaultAmiAlias:       catalog.DefaultAmiAliasOf(rel),
-		CrdRelease:            args.InstallsCrdRelease(rel),
-		ChartCrds:             args.ManagesCrds() && !rel.CrdChart,
-		Interruption:          args.HandlesInterruption(),
-		CreateControllerIAM:   args.ControllerRoleArn == nil,
-		CreateNodeRole:        args.NodeRoleArn == nil,
-		CreateInstanceProfile: args.CreatesInstanceProfile(rel),
-		RetainCrds:            args.RetainsCrds(),
-		ReleaseTimeout:        args.ReleaseTimeoutOf(),
+	p := resolve(name, args, rel, known, cluster)
+	errs := p.checkInputs(args)
+	if !rel.IsAutoMode() {
+		errs = append(errs, p.resolveAdoption(args))
+	}
+	errs = append(errs, p.checkSharedObjects(cluster)...)
+	errs = append(errs, inputs.ValidateProvisioning(p.Pools, p.userPools, p.Classes, rel)...)
+	errs = append(errs, inputs.ValidateInstanceProfiles(p.Classes, len(args.NodeClasses), !p.CreateNodeRole, rel)...)
+	if err := field.Join(errs...); err != nil {
+		return nil, err
+	}
+	p.inputWarnings = append(p.objectWarnings(), p.adoptWarnings()...)
+	completePools(p.Pools, rel)
+	return p, nil
+}
 
-		SpotServiceLinkedRole:     args.CreatesSpotServiceLinkedRole(),
-		ControllerImageRepository: inputs.Deref(args.ControllerImageRepository, ""),
+// resolve is the plan of the inputs before any check: each unset input is the catalog's default
+// (for the release), or what the cluster says.
+func resolve(name string, args inputs.KarpenterArgs, rel catalog.Release, known Known, cluster *Cluster) *Plan {
+	p := &Plan{
+		Name:            name,
+		Release:         rel,
+		DefaultAmiAlias: catalog.DefaultAmiAliasOf(rel),
+		CreateNodeRole:  args.NodeRoleArn == nil,
+		RetainCrds:      inputs.Deref(args.RetainCrdsOnDelete, catalog.DefaultRetainCrdsOnDelete),
+
+		SpotServiceLinkedRole: inputs.Deref(args.CreateSpotServiceLinkedRole, catalog.DefaultCreateSpotServiceLinkedRole),
 
 		Cluster:     cluster,
-		ReadCluster: args.ReadsCluster(),
+		ReadCluster: readsCluster(args),
 
 		ControllerPolicyStatements: args.ControllerPolicyStatements,
 		Deferred:                   args.Deferred(),
 		known:                      known,
 	}
+	p.CreateInstanceProfile = p.CreateNodeRole && inputs.Deref(args.CreateInstanceProfile, catalog.DefaultCreateInstanceProfile(rel))
 	p.inputs = planInputs{authenticationMode: args.ClusterAuthenticationMode, nodeAccess: args.NodeAccess, kubernetesVersion: args.KubernetesVersion, userClasses: len(args.NodeClasses)}
 	p.inputs.discoverySubnets, p.inputs.discoverySecurityGroups = userDiscovery(args.Discovery)
 	p.accessMode = assumedAuthenticationMode
@@ -197,44 +212,46 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 	case cluster != nil:
 		p.accessMode = cluster.AuthenticationMode
 	}
-	if p.Release.IsAutoMode() {
+	if rel.IsAutoMode() {
 		p.resolveAutoMode(args)
 	} else {
-		p.resolveIdentity(args)
-		p.resolveNodeAccess(args)
-		errs = append(errs, p.resolveAdoption(args))
+		p.resolveSelfManaged(args)
 	}
-
-	errs = append(errs, p.checkSharedObjects(cluster)...)
-
 	p.Pools, p.Classes = resolveProvisioning(args, rel)
 	p.userPools = args.NodePools
 	p.WindowsNodes = slices.ContainsFunc(p.Classes, usesWindowsWithNodeRole)
-	errs = append(errs, inputs.ValidateProvisioning(p.Pools, p.userPools, p.Classes, rel)...)
-	errs = append(errs, inputs.ValidateInstanceProfiles(p.Classes, len(args.NodeClasses), !p.CreateNodeRole, rel)...)
-	if err := field.Join(errs...); err != nil {
-		return nil, err
-	}
-	for i, c := range p.Classes {
-		p.Warnings = append(p.Warnings, inputs.ClassWarnings(p.ClassPath(i), c, rel)...)
-	}
-	for i, pool := range p.Pools {
-		var class *inputs.NodeClassSpec
-		if j := slices.IndexFunc(p.Classes, func(c inputs.NodeClassSpec) bool { return c.Name == inputs.Deref(pool.NodeClassRef, "") }); j >= 0 {
-			class = &p.Classes[j]
-		}
-		p.Warnings = append(p.Warnings, inputs.PoolWarnings(p.PoolPath(i), pool, class, rel)...)
-	}
-	p.Warnings = append(p.Warnings, p.adoptWarnings()...)
-	return p, nil
+	return p
+}
+
+// readsCluster is readCluster resolved; ClusterToRead asks it before there is a plan.
+func readsCluster(args inputs.KarpenterArgs) bool {
+	return inputs.Deref(args.ReadCluster, catalog.DefaultReadCluster)
+}
+
+// resolveSelfManaged decides what the component installs and runs itself: the releases and
+// their CRDs, the controller's IAM and identity, the interruption queue, and node access.
+func (p *Plan) resolveSelfManaged(args inputs.KarpenterArgs) {
+	rel := p.Release
+	p.Namespace = inputs.Deref(args.Namespace, rel.DefaultNamespace)
+	p.ServiceAccount = inputs.Deref(args.ServiceAccountName, catalog.DefaultServiceAccount)
+	p.chartRepository = inputs.Deref(args.ChartRepository, catalog.DefaultChartRepository)
+	installCrds := inputs.Deref(args.InstallCrds, catalog.DefaultInstallCrds)
+	p.CrdRelease, p.ChartCrds = installCrds && rel.CrdChart, installCrds && !rel.CrdChart
+	// 0: the component sets no timeout on the releases, so the kubernetes provider's applies.
+	p.ReleaseTimeout = inputs.Deref(args.ReleaseTimeout, 0)
+	p.ControllerImageRepository = inputs.Deref(args.ControllerImageRepository, "")
+	p.Interruption = inputs.Deref(args.InterruptionHandling, catalog.DefaultInterruptionHandling)
+	p.CreateControllerIAM = args.ControllerRoleArn == nil
+	p.resolveIdentity(args)
+	p.resolveNodeAccess(args)
 }
 
 // resolveIdentity decides how the controller authenticates.
 func (p *Plan) resolveIdentity(args inputs.KarpenterArgs) {
-	identity := args.IdentityOf()
-	p.TrustIRSA = identity != inputs.ControllerIdentityPodIdentity
-	p.PodIdentity = identity != inputs.ControllerIdentityIRSA
-	p.CreatePodIdentityAgent = args.CreatesPodIdentityAgent()
+	p.controllerIdentity = inputs.Deref(args.ControllerIdentity, catalog.DefaultControllerIdentity)
+	p.TrustIRSA = p.controllerIdentity != inputs.ControllerIdentityPodIdentity
+	p.PodIdentity = p.controllerIdentity != inputs.ControllerIdentityIRSA
+	p.CreatePodIdentityAgent = inputs.Deref(args.CreatePodIdentityAgent, catalog.DefaultCreatePodIdentityAgent)
 }
 
 // assumedAuthenticationMode is the mode node access follows when neither the input nor the
@@ -254,7 +271,7 @@ func (p *Plan) resolveNodeAccess(args inputs.KarpenterArgs) {
 	case p.accessMode == inputs.AuthenticationModeConfigMap:
 		p.NodeAccess = inputs.NodeAccessAwsAuth
 	default:
-		p.NodeAccess = inputs.NodeAccessEntry
+		p.NodeAccess = catalog.DefaultNodeAccess
 	}
 }
 
@@ -278,7 +295,7 @@ func resolveProvisioning(args inputs.KarpenterArgs, rel catalog.Release) ([]inpu
 	pools := slices.Clone(args.NodePools)
 	classes := slices.Clone(args.NodeClasses)
 	name := catalog.DefaultObjectName(rel)
-	if len(pools) == 0 && args.CreatesDefaultNodePool() {
+	if len(pools) == 0 && inputs.Deref(args.DefaultNodePool, catalog.DefaultDefaultNodePool) {
 		pools = []inputs.NodePoolSpec{{Name: name, Limits: map[string]string{"cpu": catalog.DefaultPoolCPULimit}}}
 	}
 	if len(classes) == 0 && len(pools) > 0 {
@@ -298,8 +315,23 @@ func resolveProvisioning(args inputs.KarpenterArgs, rel catalog.Release) ([]inpu
 	return pools, classes
 }
 
-// PoolDefaults are the expireAfter and requirements of a pool that sets none.
-func PoolDefaults(r catalog.Release) (expireAfter string, requirements []inputs.Requirement) {
+// completePools gives each pool that sets none the release's requirements and expireAfter, so
+// the children render the pools as they are. It runs after the checks and the warnings, which
+// are about what the program wrote: a default is never refused, nor warned about.
+func completePools(pools []inputs.NodePoolSpec, rel catalog.Release) {
+	for i := range pools {
+		expireAfter, requirements := poolDefaults(rel)
+		if len(pools[i].Requirements) == 0 {
+			pools[i].Requirements = requirements
+		}
+		if pools[i].ExpireAfter == nil {
+			pools[i].ExpireAfter = &expireAfter
+		}
+	}
+}
+
+// poolDefaults are the expireAfter and requirements of a pool that sets none.
+func poolDefaults(r catalog.Release) (expireAfter string, requirements []inputs.Requirement) {
 	expireAfter, catalog := catalog.DefaultExpireAfter, catalog.DefaultRequirements
 	if am := r.AutoMode; am != nil {
 		expireAfter, catalog = am.DefaultExpireAfter, am.DefaultRequirements

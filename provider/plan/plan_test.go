@@ -38,7 +38,7 @@ func TestDefaultPlan(t *testing.T) {
 	assert.Equal(t, "default", *p.Pools[0].NodeClassRef, "the default pool refers to the default class")
 	assert.Equal(t, "al2023@latest", p.DefaultAmiAlias)
 
-	assert.Empty(t, p.Warnings)
+	assert.Empty(t, p.Warnings())
 
 	ref, version, repo := p.ChartSource("karpenter")
 	assert.Equal(t, []string{"oci://public.ecr.aws/karpenter/karpenter", catalog.DefaultVersion, ""}, []string{ref, version, repo})
@@ -135,11 +135,47 @@ func TestPoolWarnings(t *testing.T) {
 			p, err := New("karpenter", a, Known{}, nil)
 			require.NoError(t, err, "valid input: created as written")
 			if c.want == "" {
-				assert.Empty(t, p.Warnings)
+				assert.Empty(t, p.Warnings())
 				return
 			}
-			require.Len(t, p.Warnings, 1)
-			assert.Contains(t, p.Warnings[0], c.want)
+			require.Len(t, p.Warnings(), 1)
+			assert.Contains(t, p.Warnings()[0].String(), c.want)
 		})
 	}
+}
+
+// The plan's pools are complete: a pool that sets no requirements or expireAfter gets the
+// release's, which the children render as they are; one that sets them keeps its own, and the
+// args keep what the program wrote.
+func TestPoolsAreComplete(t *testing.T) {
+	a := args()
+	arm := []inputs.Requirement{{Key: "kubernetes.io/arch", Operator: "In", Values: []string{"arm64"}}}
+	a.NodePools = []inputs.NodePoolSpec{{Name: "a"}, {Name: "b", ExpireAfter: new("24h"), Requirements: arm}}
+	p, err := New("karpenter", a, Known{}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, catalog.DefaultExpireAfter, *p.Pools[0].ExpireAfter)
+	assert.Len(t, p.Pools[0].Requirements, len(catalog.DefaultRequirements))
+	assert.Equal(t, "24h", *p.Pools[1].ExpireAfter)
+	assert.Equal(t, arm, p.Pools[1].Requirements)
+	assert.Nil(t, a.NodePools[0].ExpireAfter)
+	assert.Empty(t, a.NodePools[0].Requirements)
+
+	auto := inputs.KarpenterArgs{ClusterName: a.ClusterName, Mode: new(inputs.ModeAutoMode)}
+	p, err = New("karpenter", auto, Known{}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, catalog.AutoModeRelease().AutoMode.DefaultExpireAfter, *p.Pools[0].ExpireAfter)
+}
+
+// The warnings are one list, in one order: the unverified release first, then the inputs'.
+func TestWarningsSayTheReleaseFirst(t *testing.T) {
+	a := args()
+	a.Version, a.AllowUnverifiedVersion = new("1.99.0"), new(true)
+	a.NodePools = []inputs.NodePoolSpec{{Name: "p", Requirements: []inputs.Requirement{{Key: "kubernetes.io/arch", Operator: "NotIn", Values: []string{"amd64", "arm64"}}}}}
+	p, err := New("karpenter", a, Known{}, nil)
+	require.NoError(t, err)
+	warnings := p.Warnings()
+	require.Len(t, warnings, 2)
+	assert.Nil(t, warnings[0].Path)
+	assert.Contains(t, warnings[0].String(), "Karpenter 1.99.0 is newer than the newest release this component has verified")
+	assert.Equal(t, "nodePools[0].requirements[0]", warnings[1].Path.String())
 }

@@ -32,7 +32,8 @@ func ForNodePool(name string, args inputs.NodePoolArgs) (*Plan, error) {
 	}
 	p := standalonePlan(name, KindNodePool, rel)
 	p.Pools = []inputs.NodePoolSpec{args.Spec}
-	p.Warnings = inputs.PoolWarnings(standalonePath, args.Spec, nil, rel)
+	p.inputWarnings = inputs.PoolWarnings(standalonePath, args.Spec, nil, rel)
+	completePools(p.Pools, rel)
 	return p, nil
 }
 
@@ -55,7 +56,7 @@ func ForNodeClass(name string, args inputs.NodeClassArgs) (*Plan, error) {
 	}
 	p := standalonePlan(name, KindNodeClass, rel)
 	p.Classes = []inputs.NodeClassSpec{c}
-	p.Warnings = inputs.ClassWarnings(standalonePath, c, rel)
+	p.inputWarnings = inputs.ClassWarnings(standalonePath, c, rel)
 	p.Deferred = inputs.Deferred{ClusterName: args.ClusterName}
 	return p, nil
 }

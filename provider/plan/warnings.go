@@ -1,0 +1,60 @@
+package plan
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+)
+
+// Warnings are what the component says on itself at every preview, each once and in this order:
+// the release it installs when it is unverified (allowUnverifiedVersion), its valid inputs that
+// need something outside it or that it almost certainly did not mean (New), the checks against
+// the cluster (CheckCluster, WaitForCluster), and the inputs a preview could not know.
+func (p *Plan) Warnings() []field.Warning {
+	var release []field.Warning
+	if p.Release.Unverified {
+		release = append(release, field.Warning{Detail: p.Release.UnverifiedWarning()})
+	}
+	return slices.Concat(release, p.inputWarnings, p.clusterWarnings, p.laterWarnings())
+}
+
+// objectWarnings are the warnings of the node classes and the pools, each pool with its class.
+func (p *Plan) objectWarnings() []field.Warning {
+	var out []field.Warning
+	for i, c := range p.Classes {
+		out = append(out, inputs.ClassWarnings(p.ClassPath(i), c, p.Release)...)
+	}
+	for i, pool := range p.Pools {
+		var class *inputs.NodeClassSpec
+		if j := slices.IndexFunc(p.Classes, func(c inputs.NodeClassSpec) bool { return c.Name == inputs.Deref(pool.NodeClassRef, "") }); j >= 0 {
+			class = &p.Classes[j]
+		}
+		out = append(out, inputs.PoolWarnings(p.PoolPath(i), pool, class, p.Release)...)
+	}
+	return out
+}
+
+// WaitForCluster records that the checks against the cluster wait, and why (the cluster was not
+// read); preview says whether this is a preview, whose warning says when they run.
+func (p *Plan) WaitForCluster(why string, preview bool) {
+	p.clusterWarnings = []field.Warning{waitingWarning(why, p.ClusterChecks(), preview)}
+}
+
+// waitingWarning says which checks wait, and until when.
+func waitingWarning(why string, checks []string, preview bool) field.Warning {
+	if !preview {
+		return field.Warnf(nil, "not checked against the cluster: %s; %s", why, strings.Join(checks, "; "))
+	}
+	return field.Warnf(nil, "%s: at `pulumi up`, before creating anything, the component reads the cluster and checks %s", why, strings.Join(checks, "; "))
+}
+
+// laterWarnings say what waits for `up`: the preview shows no discovery tags for the lists it
+// could not know.
+func (p *Plan) laterWarnings() []field.Warning {
+	if len(p.known.Later) == 0 {
+		return nil
+	}
+	return []field.Warning{field.Warnf(nil, "%s: not known yet (outputs of resources this update creates): this preview shows no discovery tags for them; `pulumi up` tags each one before creating the node classes", strings.Join(p.known.Later, ", "))}
+}
