@@ -1,16 +1,14 @@
 package provider
 
-// What the engine sent known at Construct. Typed Inputs arrive as Outputs, which cannot say
-// whether they are known; the few decisions that shape the set of children (the controller
-// policy layout, which cluster to read) read the raw construct inputs instead, handed from the
-// Construct middleware (provider.go) to the component through the context and into its plan.
+// What the engine sent known at Construct, handed to the plan as a plan.Known: the Construct
+// middleware (provider.go) puts the raw inputs in the context, and the component reads them back
+// (inputs/doc.go, "Values not known at Construct", says why the context and what would remove it).
 
 import (
 	"context"
-	"regexp"
 	"slices"
-	"strconv"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -23,10 +21,10 @@ type constructInputsKey struct{}
 // could not know (inputs.ResolvePlainOutputs).
 type constructInputs struct {
 	values property.Map
-	later  []string
+	later  []*field.Path
 }
 
-func withConstructInputs(ctx context.Context, values property.Map, later []string) context.Context {
+func withConstructInputs(ctx context.Context, values property.Map, later []*field.Path) context.Context {
 	return context.WithValue(ctx, constructInputsKey{}, constructInputs{values, later})
 }
 
@@ -37,23 +35,23 @@ func knownInputs(ctx context.Context) plan.Known {
 		return plan.Known{}
 	}
 	return plan.Known{
-		Value: func(path string) (string, bool) {
+		Value: func(path *field.Path) (string, bool) {
 			v, ok := inputAt(in.values, path)
 			if !ok || !v.IsString() {
 				return "", false
 			}
 			return v.AsString(), true
 		},
-		From: func(path string) []plan.Resource {
+		From: func(path *field.Path) []plan.Resource {
 			return resourcesOf(dependenciesAt(in.values, path))
 		},
 		Later: in.later,
 	}
 }
 
-// inputAt is an input by path (`discovery.subnetIds[0]`, `nodeClasses[1].subnetSelectorTerms[0].id`),
+// inputAt is the input at path (`discovery.subnetIds[0]`, `nodeClasses[1].subnetSelectorTerms[0].id`),
 // as the engine sent it, when it is known.
-func inputAt(inputs property.Map, path string) (property.Value, bool) {
+func inputAt(inputs property.Map, path *field.Path) (property.Value, bool) {
 	v, ok := walk(inputs, path, nil)
 	if !ok || v.IsComputed() || v.IsNull() || v.HasComputed() {
 		return property.Value{}, false
@@ -65,23 +63,23 @@ func inputAt(inputs property.Map, path string) (property.Value, bool) {
 // sent with it and with each value that holds it (a list given as one output carries them for
 // each of its elements; the engine may send dependencies for a top-level input only). Unknown
 // values carry theirs too.
-func dependenciesAt(inputs property.Map, path string) []urn.URN {
+func dependenciesAt(inputs property.Map, path *field.Path) []urn.URN {
 	var deps []urn.URN
 	walk(inputs, path, func(v property.Value) { deps = append(deps, v.Dependencies()...) })
 	return deps
 }
 
-// walk follows path through the inputs, calling visit (when not nil) with each value on the way;
-// ok is false when the path leads nowhere (a missing key, an index past the end, a value not
-// known to be a list or map).
-func walk(inputs property.Map, path string, visit func(property.Value)) (property.Value, bool) {
+// walk follows path's steps through the inputs, calling visit (when not nil) with each value on
+// the way; ok is false when the path leads nowhere (a missing key, an index past the end, a value
+// not known to be a list or map).
+func walk(inputs property.Map, path *field.Path, visit func(property.Value)) (property.Value, bool) {
 	v := property.New(inputs)
-	for _, step := range pathSteps(path) {
+	for _, step := range path.Steps() {
 		switch {
-		case step.index >= 0 && v.IsArray() && step.index < v.AsArray().Len():
-			v = v.AsArray().Get(step.index)
-		case step.index < 0 && v.IsMap():
-			next, ok := v.AsMap().GetOk(step.key)
+		case step.Index >= 0 && v.IsArray() && step.Index < v.AsArray().Len():
+			v = v.AsArray().Get(step.Index)
+		case step.Index < 0 && v.IsMap():
+			next, ok := v.AsMap().GetOk(step.Key)
 			if !ok {
 				return property.Value{}, false
 			}
@@ -106,26 +104,6 @@ func resourcesOf(urns []urn.URN) []plan.Resource {
 		r := plan.Resource{Type: string(u.Type()), Name: u.Name()}
 		if !slices.Contains(out, r) {
 			out = append(out, r)
-		}
-	}
-	return out
-}
-
-type pathStep struct {
-	key   string
-	index int // -1 for a key
-}
-
-var pathStepPattern = regexp.MustCompile(`([^.\[\]]+)|\[(\d+)\]`)
-
-func pathSteps(path string) []pathStep {
-	var out []pathStep
-	for _, m := range pathStepPattern.FindAllStringSubmatch(path, -1) {
-		if m[2] != "" {
-			i, _ := strconv.Atoi(m[2])
-			out = append(out, pathStep{index: i})
-		} else {
-			out = append(out, pathStep{key: m[1], index: -1})
 		}
 	}
 	return out

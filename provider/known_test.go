@@ -3,6 +3,7 @@ package provider
 import (
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -29,17 +30,18 @@ func TestInputsTellWhereTheyComeFrom(t *testing.T) {
 			}),
 		}),
 	})
-	resourcesAt := func(path string) []plan.Resource { return resourcesOf(dependenciesAt(inputs, path)) }
+	resourcesAt := func(path *field.Path) []plan.Resource { return resourcesOf(dependenciesAt(inputs, path)) }
+	clusterName, subnets, groups := field.NewPath("clusterName"), field.NewPath("discovery", "subnetIds"), field.NewPath("discovery", "securityGroupIds")
 
-	assert.ElementsMatch(t, []plan.Resource{{Type: "eks:index:Cluster", Name: "demo"}, {Type: "aws:eks/cluster:Cluster", Name: "demo-eksCluster"}}, resourcesAt("clusterName"))
-	assert.Equal(t, []plan.Resource{{Type: "awsx:ec2:Vpc", Name: "vpc"}}, resourcesAt("discovery.subnetIds[0]"), "the list's dependencies are its elements'")
-	assert.Equal(t, []plan.Resource{{Type: "eks:index:Cluster", Name: "demo"}}, resourcesAt("discovery.securityGroupIds[0]"), "unknown, with its dependencies")
-	assert.Empty(t, resourcesAt("discovery.securityGroupIds[1]"), "a literal id comes from nowhere")
-	assert.Empty(t, resourcesAt("discovery.securityGroupIds[2]"), "past the end")
+	assert.ElementsMatch(t, []plan.Resource{{Type: "eks:index:Cluster", Name: "demo"}, {Type: "aws:eks/cluster:Cluster", Name: "demo-eksCluster"}}, resourcesAt(clusterName))
+	assert.Equal(t, []plan.Resource{{Type: "awsx:ec2:Vpc", Name: "vpc"}}, resourcesAt(subnets.Index(0)), "the list's dependencies are its elements'")
+	assert.Equal(t, []plan.Resource{{Type: "eks:index:Cluster", Name: "demo"}}, resourcesAt(groups.Index(0)), "unknown, with its dependencies")
+	assert.Empty(t, resourcesAt(groups.Index(1)), "a literal id comes from nowhere")
+	assert.Empty(t, resourcesAt(groups.Index(2)), "past the end")
 
-	v, ok := inputAt(inputs, "clusterName")
+	v, ok := inputAt(inputs, clusterName)
 	assert.True(t, ok)
 	assert.Equal(t, "demo-eksCluster-1234567", v.AsString())
-	_, ok = inputAt(inputs, "discovery.securityGroupIds[0]")
+	_, ok = inputAt(inputs, groups.Index(0))
 	assert.False(t, ok, "an unknown value is not known")
 }

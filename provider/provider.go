@@ -63,9 +63,10 @@ func Provider() (p.Provider, error) {
 	return withKnownInputs(prov), nil
 }
 
-// withKnownInputs hands the component the raw construct inputs (known.go). Before that, the
-// inputs are checked for keys no type declares, and output values inside plain fields are
-// resolved (inputs.ResolvePlainOutputs).
+// withKnownInputs hands the component the raw construct inputs through the context (known.go;
+// why the context: inputs/doc.go, "Values not known at Construct"). Before that, the inputs are
+// checked for keys no type declares, and output values inside plain fields are resolved
+// (inputs.ResolvePlainOutputs).
 func withKnownInputs(prov p.Provider) p.Provider {
 	construct := prov.Construct
 	prov.Construct = func(ctx context.Context, req p.ConstructRequest) (p.ConstructResponse, error) {

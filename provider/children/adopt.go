@@ -101,7 +101,7 @@ func (b *builder) spotServiceLinkedRoleArn() string {
 
 // adoptedCluster is the cluster name an adoption was resolved for (known at construct).
 func (b *builder) adoptedCluster() string {
-	name, _ := b.plan.KnownInput("clusterName")
+	name, _ := b.plan.KnownInput(field.NewPath("clusterName"))
 	return name
 }
 

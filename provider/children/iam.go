@@ -186,7 +186,7 @@ func (b *builder) attach(out *controllerIAM, role *Child, suffix string, policyA
 // the longest possible one otherwise, so the set of policies never depends on a value that
 // arrives later.
 func (b *builder) controllerPolicyLayout(queueArn string) []catalog.ControllerPolicy {
-	cluster, ok := b.plan.KnownInput("clusterName")
+	cluster, ok := b.plan.KnownInput(field.NewPath("clusterName"))
 	if !ok {
 		cluster = strings.Repeat("c", 100)
 	}
@@ -354,7 +354,7 @@ func (b *builder) knownNodeRoleArn() (string, bool) {
 		name, adopted := b.nodeRoleName()
 		return b.iamArn(name, adopted, b.aws.RoleArn), true
 	}
-	return b.plan.KnownInput("nodeRoleArn")
+	return b.plan.KnownInput(field.NewPath("nodeRoleArn"))
 }
 
 // nodeRoleName is the node role's name: the running install's when adopting, else the

@@ -3,6 +3,7 @@ package field
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -34,6 +35,18 @@ func TestPathPrintsAsProgramsWriteIt(t *testing.T) {
 	}
 	if got := fmt.Sprintf("%s: x", pool.Key("k")); got != `nodePools[0]["k"]: x` {
 		t.Errorf("%%s prints the path: %s", got)
+	}
+}
+
+// Steps walk a path without parsing what it prints: a key with dots or brackets is one step.
+func TestPathStepsFromTheTop(t *testing.T) {
+	p := NewPath("nodeClasses").Index(1).Child("tags").Key("a.b[0]")
+	want := []Step{{Key: "nodeClasses", Index: -1}, {Index: 1}, {Key: "tags", Index: -1}, {Key: "a.b[0]", Index: -1}}
+	if got := p.Steps(); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if got := (*Path)(nil).Steps(); len(got) != 0 {
+		t.Errorf("the top has steps: %v", got)
 	}
 }
 

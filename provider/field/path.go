@@ -10,6 +10,7 @@
 package field
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -59,16 +60,43 @@ func (p *Path) Key(k string) *Path {
 	return &Path{parent: p, kind: key, name: k}
 }
 
+// Step is one step of a path from the top: into a property or a map entry by its name or key
+// (Key, Index < 0), or into a list element (Index). A reader of the inputs a path names walks
+// them by its steps, not by parsing what String prints.
+type Step struct {
+	Key   string
+	Index int
+}
+
+// Steps are the steps of p from the top; the top (nil) has none.
+func (p *Path) Steps() []Step {
+	var out []Step
+	for _, e := range p.elems() {
+		if e.kind == index {
+			out = append(out, Step{Index: e.index})
+		} else {
+			out = append(out, Step{Key: e.name, Index: -1})
+		}
+	}
+	return out
+}
+
+// elems are p's elements from the top.
+func (p *Path) elems() []*Path {
+	var out []*Path
+	for e := p; e != nil; e = e.parent {
+		out = append(out, e)
+	}
+	slices.Reverse(out)
+	return out
+}
+
 // String prints the path as messages name it: nodePools[0].labels["team"]. The top (nil)
 // prints empty.
 func (p *Path) String() string {
-	var elems []*Path
-	for e := p; e != nil; e = e.parent {
-		elems = append(elems, e)
-	}
 	var b strings.Builder
-	for i := len(elems) - 1; i >= 0; i-- {
-		switch e := elems[i]; e.kind {
+	for _, e := range p.elems() {
+		switch e.kind {
 		case child:
 			if e.parent != nil {
 				b.WriteByte('.')

@@ -169,9 +169,9 @@ func (NodeAccess) Values() []infer.EnumValue[NodeAccess] {
 	}
 }
 
-// Deferred are the inputs that may be outputs of other resources of the program, known only
-// once they resolve: the children take them as Inputs, and the gate checks them then. Unset
-// optional fields are nil.
+// Deferred are the component's Input-typed inputs, which the children take as Inputs and the
+// gate checks once they resolve (doc.go, "Values not known at Construct"). Unset optional fields
+// are nil.
 type Deferred struct {
 	ClusterName                                                      pulumi.StringInput
 	ClusterEndpoint, OidcProviderArn, ControllerRoleArn, NodeRoleArn pulumi.StringPtrInput

@@ -191,12 +191,12 @@ func editDistance(a, b string) int {
 //     pulumi-go-provider marshals the inputs again before the SDK decodes them, which turns the
 //     sentinel back into an unknown.)
 //
-// A list that decides only how many children the component registers and nothing else (the
-// discovery ids, `karpenter:"later"`) may be unknown at a preview: it stands empty there, and
-// later names it, for the preview to say (at `up` the engine sends every input known).
-func ResolvePlainOutputs(inputs property.Map, t reflect.Type, preview bool) (resolved property.Map, later []string, err error) {
+// At a preview, a `karpenter:"through"` value may be unknown (a placeholder takes its place) and
+// a `karpenter:"later"` list too (it stands empty, and later has its path): doc.go, "Values not
+// known at Construct".
+func ResolvePlainOutputs(inputs property.Map, t reflect.Type, preview bool) (resolved property.Map, later []*field.Path, err error) {
 	var errs []error
-	var waiting []string
+	var waiting []*field.Path
 	out := resolvePlain(nil, property.New(inputs), t, walk{preview: preview, waiting: &waiting}, &errs)
 	if err := field.Join(errs...); err != nil {
 		return inputs, nil, err
@@ -211,7 +211,7 @@ var inputType = reflect.TypeFor[pulumi.Input]()
 // for `up` (`karpenter:"later"`), and the paths of the values that wait.
 type walk struct {
 	preview, through, later bool
-	waiting                 *[]string
+	waiting                 *[]*field.Path
 }
 
 // field is the walk into a struct field.
@@ -243,7 +243,7 @@ func resolvePlain(path *field.Path, v property.Value, t reflect.Type, w walk, er
 		// placeholder entry stands for it, and the registration makes the field unknown.
 		return property.New(map[string]property.Value{newUnknown(): property.New(newUnknown())})
 	case v.IsComputed() && w.later && preview && t.Kind() == reflect.Slice:
-		*w.waiting = append(*w.waiting, path.String())
+		*w.waiting = append(*w.waiting, path)
 		return property.New([]property.Value{})
 	case v.IsComputed():
 		when := "at `pulumi up`"

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/stretchr/testify/assert"
@@ -94,7 +96,7 @@ func TestResolvePlainOutputs(t *testing.T) {
 			"subnetIds": unknown, "securityGroupIds": property.New([]property.Value{unknown})}))
 		got, later, err := ResolvePlainOutputs(in, args, true)
 		require.NoError(t, err)
-		assert.Equal(t, []string{"discovery.subnetIds"}, later)
+		assert.Equal(t, []*field.Path{field.NewPath("discovery", "subnetIds")}, later)
 		assert.Equal(t, 0, got.Get("discovery").AsMap().Get("subnetIds").AsArray().Len())
 		assert.Equal(t, unknown, got.Get("discovery").AsMap().Get("securityGroupIds").AsArray().Get(0), "a known list of unknown ids is as it was")
 		_, _, err = ResolvePlainOutputs(in, args, false)

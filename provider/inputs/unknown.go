@@ -1,13 +1,8 @@
 package inputs
 
-// Values that only pass through to the custom resources — labels, annotations, taint values,
-// tags, selector-term tags, user data, kubelet maps — may be outputs unknown during a preview (a
-// class selecting subnets tagged with the name of a cluster the same update creates): nothing is
-// planned from them. ResolvePlainOutputs puts a placeholder in their place, the checks skip it
-// (they run at `up`, when the value is known and before any child is created), and the
-// registration turns it back into an unknown output (build). Fields tagged `karpenter:"through"`
-// are such fields (a map's values, a whole map — one placeholder entry stands for it — or the
-// string itself).
+// Placeholders for the `karpenter:"through"` values a preview does not know (doc.go, "Values not
+// known at Construct"): ResolvePlainOutputs puts one in place of such a value (a string, a map's
+// value, or one entry standing for a whole map), and the checks skip it.
 
 import (
 	"crypto/rand"

@@ -18,7 +18,7 @@ func (p *Plan) resolveAdoption(args inputs.KarpenterArgs) error {
 	if args.Adopt == nil || p.Release.IsAutoMode() {
 		return nil
 	}
-	cluster, ok := p.known.String("clusterName")
+	cluster, ok := p.known.String(field.NewPath("clusterName"))
 	if !ok {
 		return field.Invalid(field.NewPath("adopt"), "needs clusterName known when the component is constructed: the names and ids of what it imports are the cluster's (a running install's cluster exists, so pass its name, not an output that a preview does not know)")
 	}
@@ -39,7 +39,7 @@ func (p *Plan) ResumeAdoption(r ClusterReader, describe func(what string) string
 	if p.Adopt != nil || p.Release.IsAutoMode() {
 		return
 	}
-	cluster, ok := p.known.String("clusterName")
+	cluster, ok := p.known.String(field.NewPath("clusterName"))
 	if !ok {
 		return
 	}
@@ -86,7 +86,7 @@ func (p *Plan) ReadAdoption(r InstallReader, aws catalog.AwsScope, policyKeys []
 	if a == nil {
 		return nil
 	}
-	cluster, _ := p.known.String("clusterName")
+	cluster, _ := p.known.String(field.NewPath("clusterName"))
 	var errs []error
 	// keep reads whether the part named *name exists, and forgets the name when it does not.
 	keep := func(name *string, what string, exists func(string) (bool, error)) {
@@ -190,7 +190,7 @@ func describedAsOurs(r interface{ Role(string) (IAMRead, error) }, name, what st
 // has none yet.
 func (p *Plan) adoptedNodeRoleArn(aws catalog.AwsScope) (string, bool) {
 	if !p.CreateNodeRole {
-		return p.known.String("nodeRoleArn")
+		return p.known.String(field.NewPath("nodeRoleArn"))
 	}
 	if p.Adopt.NodeRole == "" {
 		return "", false

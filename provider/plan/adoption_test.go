@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 
@@ -27,8 +28,8 @@ func planAdopting(t *testing.T, args string) (*Plan, error) {
 	var m map[string]any
 	require.NoError(t, json.Unmarshal([]byte(args), &m))
 	cluster, _ := m["clusterName"].(string)
-	known := Known{Value: func(path string) (string, bool) {
-		return cluster, path == "clusterName" && cluster != ""
+	known := Known{Value: func(path *field.Path) (string, bool) {
+		return cluster, path.String() == "clusterName" && cluster != ""
 	}}
 	return New("karpenter", argstest.Decode[inputs.KarpenterArgs](t, args), known, nil)
 }

@@ -299,7 +299,7 @@ func (p *Plan) checkNodeRoleAccess(c Cluster, r ClusterReader) (f Findings) {
 		c.AuthenticationMode != inputs.AuthenticationModeApi {
 		return f
 	}
-	role, ok := p.known.String("nodeRoleArn")
+	role, ok := p.known.String(field.NewPath("nodeRoleArn"))
 	if !ok {
 		f.Waiting = append(f.Waiting, "nodeRoleArn's access entry on the cluster")
 		return f
@@ -332,7 +332,7 @@ func (p *Plan) checkAccessEntries(c Cluster, r ClusterReader, known Known) (f Fi
 	}
 	var roles []principal
 	if !p.CreateNodeRole && p.Adopt == nil {
-		if role, ok := p.known.String("nodeRoleArn"); ok {
+		if role, ok := p.known.String(field.NewPath("nodeRoleArn")); ok {
 			roles = append(roles, principal{at(field.NewPath("nodeRoleArn")), role})
 		}
 	}
@@ -341,7 +341,7 @@ func (p *Plan) checkAccessEntries(c Cluster, r ClusterReader, known Known) (f Fi
 			continue
 		}
 		in := p.classField(i, "role")
-		if role, ok := known.Value(in.path.String()); ok {
+		if role, ok := known.String(in.path); ok {
 			roles = append(roles, principal{in, role})
 		}
 	}
@@ -422,7 +422,7 @@ func (p *Plan) checkOIDCProvider(c Cluster, r ClusterReader, known Known) (f Fin
 	if !p.TrustIRSA || !p.CreateControllerIAM {
 		return f
 	}
-	arn, ok := known.Value("oidcProviderArn")
+	arn, ok := known.String(field.NewPath("oidcProviderArn"))
 	if !ok {
 		f.Waiting = append(f.Waiting, "oidcProviderArn against the cluster's OIDC issuer")
 		return f

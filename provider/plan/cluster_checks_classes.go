@@ -91,14 +91,14 @@ func tagSelector(tags map[string]string, cluster string, discovery []string, dis
 // path of the first one not known yet.
 func discoveryIDs(name string, n int, known Known) (ids []string, waiting string) {
 	list := field.NewPath("discovery", name)
-	if slices.Contains(known.Later, list.String()) {
+	if slices.ContainsFunc(known.Later, func(l *field.Path) bool { return l.String() == list.String() }) {
 		return nil, list.String()
 	}
 	for j := range n {
-		path := list.Index(j).String()
-		id, ok := known.Value(path)
+		path := list.Index(j)
+		id, ok := known.String(path)
 		if !ok {
-			return nil, path
+			return nil, path.String()
 		}
 		ids = append(ids, id)
 	}
@@ -117,10 +117,10 @@ func (p *Plan) subnetSelectors(i int, cluster string, known Known) []selector {
 			out = append(out, tagSelector(t.Tags, cluster, ids, waiting, "subnet-id"))
 			continue
 		}
-		path := field.NewPath("nodeClasses").Index(i).Child("subnetSelectorTerms").Index(j).Child("id").String()
-		id, ok := known.Value(path)
+		path := field.NewPath("nodeClasses").Index(i).Child("subnetSelectorTerms").Index(j).Child("id")
+		id, ok := known.String(path)
 		if !ok {
-			out = append(out, selector{waiting: path})
+			out = append(out, selector{waiting: path.String()})
 			continue
 		}
 		out = append(out, selector{describe: "is " + id, byID: true, filters: []Filter{{Name: "subnet-id", Values: []string{id}}}})
@@ -138,10 +138,10 @@ func (p *Plan) securityGroupSelectors(i int, cluster string, known Known) []sele
 	for j, t := range c.SecurityGroupSelectorTerms {
 		switch {
 		case t.Id != nil:
-			path := field.NewPath("nodeClasses").Index(i).Child("securityGroupSelectorTerms").Index(j).Child("id").String()
-			id, ok := known.Value(path)
+			path := field.NewPath("nodeClasses").Index(i).Child("securityGroupSelectorTerms").Index(j).Child("id")
+			id, ok := known.String(path)
 			if !ok {
-				out = append(out, selector{waiting: path})
+				out = append(out, selector{waiting: path.String()})
 				continue
 			}
 			out = append(out, selector{describe: "is " + id, byID: true, filters: []Filter{{Name: "group-id", Values: []string{id}}}})
@@ -326,7 +326,7 @@ func (p *Plan) checkClassRole(i int, r ClusterReader, known Known) (f Findings) 
 		return f
 	}
 	in := p.classField(i, "role")
-	role, ok := known.Value(in.path.String())
+	role, ok := known.String(in.path)
 	if !ok {
 		f.Waiting = append(f.Waiting, in.path.String()+" against the account's roles")
 		return f

@@ -6,8 +6,9 @@
 // component says (Warnings: one list of field.Warning, about the inputs, the checks against the
 // cluster and what a preview could not know), and everything the children layer reads — the
 // Input-typed values it wires into the children (Deferred) and what the engine sent known at
-// Construct (Known). Plans are made here only: New (the component; ClusterToRead says which
-// cluster to read first), ForNodePool and ForNodeClass (one custom resource declared outside it).
+// Construct (Known; how each kind of value not known at Construct is handled: inputs/doc.go).
+// Plans are made here only: New (the component; ClusterToRead says which cluster to read
+// first), ForNodePool and ForNodeClass (one custom resource declared outside it).
 // Making a Plan validates every plain input (validate.go runs the component's checks in order),
 // so an invalid one creates nothing. The plan is checked against the cluster here too
 // (cluster_checks.go, cluster_checks_classes.go), through a ClusterReader the children layer implements.

@@ -7,15 +7,16 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 )
 
-// Known is what the engine sent known of the Input-typed inputs at Construct: Value answers one
-// by its path (e.g. `clusterName`, `oidcProviderArn`, `discovery.subnetIds[0]`,
-// `nodeClasses[1].subnetSelectorTerms[0].id`) when it is known; From names the resources of the
-// program a path's value is an output of (its dependencies, known or not); Later are the lists a
-// preview could not know at all (their length neither). The zero Known knows nothing.
+// Known is what the engine sent known of the Input-typed inputs at Construct (inputs/doc.go,
+// "Values not known at Construct"): Value answers the input at a path (clusterName,
+// discovery.subnetIds[0], nodeClasses[1].subnetSelectorTerms[0].id) when it is known; From names
+// the resources of the program a path's value is an output of (its dependencies, known or not);
+// Later are the `karpenter:"later"` lists a preview could not know at all (their length
+// neither). The zero Known knows nothing.
 type Known struct {
-	Value func(path string) (string, bool)
-	From  func(path string) []Resource
-	Later []string
+	Value func(path *field.Path) (string, bool)
+	From  func(path *field.Path) []Resource
+	Later []*field.Path
 }
 
 // Resource is a resource of the program, by its type token and name.
@@ -27,7 +28,7 @@ type Resource struct {
 func (r Resource) String() string { return fmt.Sprintf("%s %q", r.Type, r.Name) }
 
 // ResourcesOf are the resources the value at path is an output of.
-func (k Known) ResourcesOf(path string) []Resource {
+func (k Known) ResourcesOf(path *field.Path) []Resource {
 	if k.From == nil {
 		return nil
 	}
@@ -35,7 +36,7 @@ func (k Known) ResourcesOf(path string) []Resource {
 }
 
 // String is the input at path when the engine sent it known.
-func (k Known) String(path string) (string, bool) {
+func (k Known) String(path *field.Path) (string, bool) {
 	if k.Value == nil {
 		return "", false
 	}
@@ -44,7 +45,7 @@ func (k Known) String(path string) (string, bool) {
 
 // KnownInput is the component's input at path when the engine sent it known at Construct: the
 // few decisions that shape the set of children (the controller policy layout) read it.
-func (p *Plan) KnownInput(path string) (string, bool) {
+func (p *Plan) KnownInput(path *field.Path) (string, bool) {
 	return p.known.String(path)
 }
 
@@ -66,12 +67,12 @@ func ClusterToRead(args inputs.KarpenterArgs, known Known) ClusterRef {
 	if !readsCluster(args) {
 		return ClusterRef{}
 	}
-	name, ok := known.String("clusterName")
+	name, ok := known.String(field.NewPath("clusterName"))
 	if !ok {
 		return ClusterRef{Waits: "clusterName is not known yet (an output of a resource this update creates)"}
 	}
 	if err := inputs.CheckClusterName(field.NewPath("clusterName"), name); err != nil {
 		return ClusterRef{Err: err} // no cluster can have that name: nothing to read
 	}
-	return ClusterRef{Name: name, Created: len(known.ResourcesOf("clusterName")) > 0}
+	return ClusterRef{Name: name, Created: len(known.ResourcesOf(field.NewPath("clusterName"))) > 0}
 }

@@ -45,14 +45,14 @@ func (p *Plan) checkSharedObjects(cluster *Cluster) []error {
 // the cluster is never read.
 func (p *Plan) checkTagOwner(list *field.Path, i int, kind catalog.IDKind, cluster *Cluster) error {
 	path := list.Index(i)
-	from := p.known.ResourcesOf(path.String())
+	from := p.known.ResourcesOf(path)
 	for _, r := range from {
 		input, owned := catalog.TagOwnerOf(r.Type, kind)
 		if !owned {
 			continue
 		}
 		if kind == catalog.SecurityGroupIDs && r.Type == catalog.EKSComponentType {
-			id, known := p.known.String(path.String())
+			id, known := p.known.String(path)
 			switch {
 			case known && cluster != nil && cluster.SecurityGroupID != "":
 				if id == cluster.SecurityGroupID {
@@ -65,7 +65,7 @@ func (p *Plan) checkTagOwner(list *field.Path, i int, kind catalog.IDKind, clust
 				return nil
 			}
 		}
-		cluster, ok := p.known.String("clusterName")
+		cluster, ok := p.known.String(field.NewPath("clusterName"))
 		if !ok {
 			cluster = "<cluster name>"
 		}
@@ -81,7 +81,7 @@ func (p *Plan) checkAwsAuthOwner() error {
 	if p.NodeAccess != inputs.NodeAccessAwsAuth {
 		return nil
 	}
-	for _, r := range p.known.ResourcesOf("clusterName") {
+	for _, r := range p.known.ResourcesOf(field.NewPath("clusterName")) {
 		owner, ok := catalog.AwsAuthOwnerOf(r.Type)
 		if !ok {
 			continue
@@ -193,7 +193,7 @@ func (p *Plan) awsAuthOwnerWaiting() string {
 	if p.inputs.nodeAccess != nil && *p.inputs.nodeAccess != inputs.NodeAccessAwsAuth {
 		return ""
 	}
-	for _, r := range p.known.ResourcesOf("clusterName") {
+	for _, r := range p.known.ResourcesOf(field.NewPath("clusterName")) {
 		if _, ok := catalog.AwsAuthOwnerOf(r.Type); ok {
 			return fmt.Sprintf("that node access needs no aws-auth mapping, since %s writes kube-system/aws-auth whole (a CONFIG_MAP cluster is refused)", r)
 		}

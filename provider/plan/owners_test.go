@@ -3,6 +3,7 @@ package plan
 import (
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -19,8 +20,8 @@ type program struct {
 
 func (pr program) known() Known {
 	return Known{
-		Value: func(path string) (string, bool) { v, ok := pr.values[path]; return v, ok },
-		From:  func(path string) []Resource { return pr.from[path] },
+		Value: func(path *field.Path) (string, bool) { v, ok := pr.values[path.String()]; return v, ok },
+		From:  func(path *field.Path) []Resource { return pr.from[path.String()] },
 	}
 }
 
