@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -41,7 +42,7 @@ func TestAdoptionKeepsIAMPaths(t *testing.T) {
 	assert.Contains(t, byArn, "arn:aws:iam::123456789012:policy/KarpenterControllerZonalShiftPolicy-demo")
 	assert.Equal(t, []string{"KarpenterControllerNodeLifecyclePolicy-demo"}, byName, "only the policy under a path is looked up by name")
 
-	r = renderArgs(t, mergeArgs(t, adoptWithCluster(t, paths), `{"nodeAccess":"awsAuth"}`))
+	r = renderArgs(t, argstest.Merge(t, adoptWithCluster(t, paths), `{"nodeAccess":"awsAuth"}`))
 	mapRoles := r.get("karpenter-aws-auth").String("data.mapRoles")
 	assert.Contains(t, mapRoles, "rolearn: arn:aws:iam::123456789012:role/KarpenterNodeRole-demo\n")
 	assert.NotContains(t, mapRoles, "role/karpenter/")

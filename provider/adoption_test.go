@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 
 	"github.com/stretchr/testify/assert"
@@ -130,7 +131,7 @@ func TestAdoptionCreatesTheRuleTheInstallLacks(t *testing.T) {
 // what cluster (render's Cluster fields) says.
 func adoptWithCluster(t *testing.T, cluster string) string {
 	t.Helper()
-	return mergeArgs(t, adoptGettingStarted, `{"cluster":`+cluster+`}`)
+	return argstest.Merge(t, adoptGettingStarted, `{"cluster":`+cluster+`}`)
 }
 
 // An install whose CRDs a karpenter-crd release holds (Karpenter's upgrade guide installs them
@@ -172,7 +173,7 @@ func TestAdoptionNamesValuesSetOutside(t *testing.T) {
 	assert.Contains(t, named[0], "values.settings.enableZonalShift: true on the running release kube-system/karpenter, set outside this program")
 	assert.Contains(t, named[0], "the chart's default (charts/karpenter/values.yaml of 1.14.1) would apply; set values.settings.enableZonalShift to keep it")
 
-	kept := mergeArgs(t, adoptWithCluster(t, running), `{"values":{"settings":{"enableZonalShift":true}}}`)
+	kept := argstest.Merge(t, adoptWithCluster(t, running), `{"values":{"settings":{"enableZonalShift":true}}}`)
 	for _, w := range renderWarnings(t, kept) {
 		assert.NotContains(t, w, "on the running release")
 	}
@@ -216,14 +217,14 @@ func TestAdoptionCreatesWhatTheInstallLacks(t *testing.T) {
 	// The rules the install has now feed the new queue: each target is updated in place.
 	assert.Equal(t, "Karpenter-demo-RebalanceRule-3C4D5E6F7A8B/KarpenterInterruptionQueueTarget", r.get("karpenter-rebalance-target").ImportID)
 
-	withAgent := mergeArgs(t, adoptWithCluster(t, `{"absent":["eks-pod-identity-agent"]}`), `{"createPodIdentityAgent":true}`)
+	withAgent := argstest.Merge(t, adoptWithCluster(t, `{"absent":["eks-pod-identity-agent"]}`), `{"createPodIdentityAgent":true}`)
 	assert.Empty(t, renderArgs(t, withAgent).get("karpenter-pod-identity-agent").ImportID, "the agent turned on after adoption is installed")
-	assert.Equal(t, "demo:eks-pod-identity-agent", renderArgs(t, mergeArgs(t, adoptWithCluster(t, `{}`), `{"createPodIdentityAgent":true}`)).get("karpenter-pod-identity-agent").ImportID)
+	assert.Equal(t, "demo:eks-pod-identity-agent", renderArgs(t, argstest.Merge(t, adoptWithCluster(t, `{}`), `{"createPodIdentityAgent":true}`)).get("karpenter-pod-identity-agent").ImportID)
 
 	spot := `{"createSpotServiceLinkedRole":true}`
-	assert.Empty(t, renderArgs(t, mergeArgs(t, adoptWithCluster(t, `{"noSpotServiceLinkedRole":true}`), spot)).get("karpenter-spot-service-linked-role").ImportID)
+	assert.Empty(t, renderArgs(t, argstest.Merge(t, adoptWithCluster(t, `{"noSpotServiceLinkedRole":true}`), spot)).get("karpenter-spot-service-linked-role").ImportID)
 	assert.Equal(t, "arn:aws:iam::123456789012:role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot",
-		renderArgs(t, mergeArgs(t, adoptWithCluster(t, `{}`), spot)).get("karpenter-spot-service-linked-role").ImportID)
+		renderArgs(t, argstest.Merge(t, adoptWithCluster(t, `{}`), spot)).get("karpenter-spot-service-linked-role").ImportID)
 
 	// An install that ran with IRSA has no association to import ("").
 	irsaBefore := withAdopt(t, adoptGettingStarted, `{"podIdentityAssociationId":""}`)
@@ -244,7 +245,7 @@ func TestAdoptionRefusesAGivenNameThatDoesNotExist(t *testing.T) {
 // The pools and classes adopt names are imported; a pool or class added to the program later is
 // created beside them; one adopt names that the program does not declare is said to stay as it is.
 func TestAdoptionImportsOnlyTheNamedPoolsAndClasses(t *testing.T) {
-	grown := mergeArgs(t, adoptGettingStarted, `{"nodeClasses":[{"name":"default"},{"name":"arm"}],
+	grown := argstest.Merge(t, adoptGettingStarted, `{"nodeClasses":[{"name":"default"},{"name":"arm"}],
 		"nodePools":[{"name":"default","nodeClassRef":"default"},{"name":"arm","nodeClassRef":"arm"}]}`)
 	r := renderArgs(t, grown)
 	assert.Equal(t, "default", r.get("karpenter-nodepool-default").ImportID)
@@ -346,7 +347,7 @@ func TestAdoptionRefusesAChangeThatDriftsTheNodes(t *testing.T) {
 	r := renderArgs(t, asRun)
 	assert.Equal(t, "default", r.get("karpenter-nodeclass-default").ImportID, "the guide's pair as it runs: adopted as it is")
 
-	tagged := mergeArgs(t, asRun, `{"tags":{"team":"platform"}}`)
+	tagged := argstest.Merge(t, asRun, `{"tags":{"team":"platform"}}`)
 	msg := renderError(t, tagged)
 	assert.Contains(t, msg, "nodeClasses[0]: the install's EC2NodeClass default runs with other values of tags.team than this program sets (the component's `tags` go onto every node class")
 	assert.Contains(t, msg, "or set adopt.allowNodeReplacement: true to accept the rollout")
@@ -357,7 +358,7 @@ func TestAdoptionRefusesAChangeThatDriftsTheNodes(t *testing.T) {
 
 	tainted := installed(guideClass, strings.Replace(guidePool, `"expireAfter":"720h"`, `"expireAfter":"720h","taints":[{"key":"dedicated","value":"batch","effect":"NoSchedule"}]`, 1))
 	renderArgs(t, tainted) // a field the component leaves alone stays as it runs: no drift
-	withTaint := mergeArgs(t, tainted, `{"nodePools":[{"name":"default","limits":{"cpu":"1000"},"taints":[{"key":"dedicated","value":"gpu","effect":"NoSchedule"}]}]}`)
+	withTaint := argstest.Merge(t, tainted, `{"nodePools":[{"name":"default","limits":{"cpu":"1000"},"taints":[{"key":"dedicated","value":"gpu","effect":"NoSchedule"}]}]}`)
 	assert.Contains(t, renderError(t, withTaint), "nodePools[0]: the install's NodePool default runs with other values of template.spec.taints")
 
 	otherSubnets := installed(strings.Replace(guideClass, `"subnetSelectorTerms":[{"tags":{"karpenter.sh/discovery":"demo"}}]`, `"subnetSelectorTerms":[{"id":"subnet-0a"}]`, 1), guidePool)
@@ -373,7 +374,7 @@ func TestAdoptionKeepsThePreV032InstanceProfile(t *testing.T) {
 	profile := renderArgs(t, args).get("karpenter-node-profile")
 	assert.Equal(t, "KarpenterNodeInstanceProfile-demo", profile.ImportID)
 	assert.Equal(t, "KarpenterNodeInstanceProfile-demo", profile.String("name"))
-	created := renderArgs(t, mergeArgs(t, args, `{"cluster":{"absent":["KarpenterNodeInstanceProfile-demo"]}}`)).get("karpenter-node-profile")
+	created := renderArgs(t, argstest.Merge(t, args, `{"cluster":{"absent":["KarpenterNodeInstanceProfile-demo"]}}`)).get("karpenter-node-profile")
 	assert.Empty(t, created.ImportID, "an install made from 0.32 has none: the component creates its own")
 	assert.Regexp(t, `^karpenter-node-profile-[0-9a-f]{7}$`, created.String("name"))
 }
@@ -404,7 +405,7 @@ func TestAdoptionNarrowsAPolicyOnlyOnceTheOthersAreAttached(t *testing.T) {
 	for _, key := range []string{"node-lifecycle", "iam-integration", "eks-integration", "interruption", "resource-discovery", "zonal-shift"} {
 		absent = append(absent, `"`+catalog.TemplatePolicyName(key, "demo")+`"`)
 	}
-	r := renderArgs(t, mergeArgs(t, withAdopt(t, adoptGettingStarted, `{"controllerPolicyNames":{"node-lifecycle":"`+tf+`"}}`),
+	r := renderArgs(t, argstest.Merge(t, withAdopt(t, adoptGettingStarted, `{"controllerPolicyNames":{"node-lifecycle":"`+tf+`"}}`),
 		`{"cluster":{"absent":[`+strings.Join(absent, ",")+`]}}`))
 	narrowed := r.get("karpenter-controller-node-lifecycle")
 	assert.Equal(t, "arn:aws:iam::123456789012:policy/"+tf, narrowed.ImportID)
@@ -429,7 +430,7 @@ func TestAdoptionResumesWithoutAdopt(t *testing.T) {
 	withoutAdopt := strings.Replace(adoptGettingStarted, `,
 	"adopt":`, `,"unused":`, 1)
 	ours := `{"roles":["KarpenterNodeRole-demo","demo-karpenter"],"roleDescriptions":{"KarpenterNodeRole-demo":"Karpenter node role (Pulumi project/stack, component karpenter)"}}`
-	r := renderArgs(t, mergeArgs(t, withoutUnused(t, withoutAdopt), `{"cluster":`+ours+`}`))
+	r := renderArgs(t, argstest.Merge(t, withoutUnused(t, withoutAdopt), `{"cluster":`+ours+`}`))
 	for name, id := range map[string]string{
 		"karpenter-node":             "KarpenterNodeRole-demo",
 		"karpenter-controller":       "demo-karpenter",
@@ -453,7 +454,7 @@ func TestAdoptionResumesWithoutAdopt(t *testing.T) {
 		if description == "" {
 			other = `{"roles":["KarpenterNodeRole-demo"]}`
 		}
-		msg := renderError(t, mergeArgs(t, withoutUnused(t, withoutAdopt), `{"cluster":`+other+`}`))
+		msg := renderError(t, argstest.Merge(t, withoutUnused(t, withoutAdopt), `{"cluster":`+other+`}`))
 		assert.Contains(t, msg, "adopt: unset, and the IAM role KarpenterNodeRole-demo and the queue demo exist")
 		assert.Contains(t, msg, want)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 
 	"github.com/stretchr/testify/assert"
@@ -18,13 +19,6 @@ import (
 // Expectations come from the Amazon EKS User Guide ("UG <page>":
 // https://docs.aws.amazon.com/eks/latest/userguide/<page>.html), not from the catalog: a wrong
 // entry there must fail here.
-
-const autoModeArgs = `{"clusterName":"demo","mode":"autoMode"}`
-
-func autoModeWith(t *testing.T, extra string) string {
-	t.Helper()
-	return mergeArgs(t, autoModeArgs, extra)
-}
 
 func (r *rendered) types() []string {
 	var out []string
@@ -36,7 +30,7 @@ func (r *rendered) types() []string {
 }
 
 func TestAutoModeCreatesNodeAccessAndProvisioningOnly(t *testing.T) {
-	r := renderArgs(t, autoModeArgs)
+	r := renderArgs(t, argstest.AutoModeArgs)
 	assert.Equal(t, []string{
 		"aws:eks/accessEntry:AccessEntry",
 		"aws:eks/accessPolicyAssociation:AccessPolicyAssociation",
@@ -83,7 +77,7 @@ func TestAutoModeCreatesNodeAccessAndProvisioningOnly(t *testing.T) {
 }
 
 func TestAutoModeDefaultClassAndPool(t *testing.T) {
-	r := renderArgs(t, autoModeArgs)
+	r := renderArgs(t, argstest.AutoModeArgs)
 	class := r.get("karpenter-nodeclass-auto-default").Inputs
 	assert.Equal(t, "eks.amazonaws.com/v1", class["apiVersion"])
 	assert.Equal(t, "NodeClass", class["kind"])
@@ -110,42 +104,42 @@ func TestAutoModeDefaultClassAndPool(t *testing.T) {
 
 func TestAutoModeNodeAccess(t *testing.T) {
 	t.Run("awsAuth cannot admit Auto Mode nodes", func(t *testing.T) {
-		assert.Contains(t, renderError(t, autoModeWith(t, `{"nodeAccess":"awsAuth"}`)), "nodeAccess: awsAuth does not admit Auto Mode nodes")
+		assert.Contains(t, renderError(t, argstest.AutoModeWith(t, `{"nodeAccess":"awsAuth"}`)), "nodeAccess: awsAuth does not admit Auto Mode nodes")
 	})
 	t.Run("CONFIG_MAP clusters cannot run Auto Mode", func(t *testing.T) {
-		assert.Contains(t, renderError(t, autoModeWith(t, `{"clusterAuthenticationMode":"CONFIG_MAP"}`)), "clusterAuthenticationMode:")
+		assert.Contains(t, renderError(t, argstest.AutoModeWith(t, `{"clusterAuthenticationMode":"CONFIG_MAP"}`)), "clusterAuthenticationMode:")
 	})
 	t.Run("nodeRoleArn still gets its entry, under its own ARN", func(t *testing.T) {
-		r := renderArgs(t, autoModeWith(t, `{"nodeRoleArn":"arn:aws:iam::123456789012:role/teams/AmazonEKSAutoNodeRole"}`))
+		r := renderArgs(t, argstest.AutoModeWith(t, `{"nodeRoleArn":"arn:aws:iam::123456789012:role/teams/AmazonEKSAutoNodeRole"}`))
 		assert.False(t, r.has("karpenter-node"))
 		assert.Equal(t, "arn:aws:iam::123456789012:role/teams/AmazonEKSAutoNodeRole", r.get("karpenter-node-access").Inputs["principalArn"])
 		assert.Equal(t, "AmazonEKSAutoNodeRole", dig(r.get("karpenter-nodeclass-auto-default").Inputs, "spec", "role"), "a NodeClass takes the role's name")
 	})
 	t.Run("none: the entry EKS created for the cluster's node role", func(t *testing.T) {
-		r := renderArgs(t, autoModeWith(t, `{"nodeRoleArn":"arn:aws:iam::123456789012:role/AmazonEKSAutoNodeRole","nodeAccess":"none"}`))
+		r := renderArgs(t, argstest.AutoModeWith(t, `{"nodeRoleArn":"arn:aws:iam::123456789012:role/AmazonEKSAutoNodeRole","nodeAccess":"none"}`))
 		assert.Empty(t, r.byType("aws:eks/accessEntry:AccessEntry"))
 		assert.Empty(t, r.byType("aws:eks/accessPolicyAssociation:AccessPolicyAssociation"))
 	})
 	t.Run("a class with its own role gets an entry for that role", func(t *testing.T) {
-		r := renderArgs(t, autoModeWith(t, `{"nodeClasses":[{"name":"general"},{"name":"gpu","role":"gpu-nodes"}],"nodePools":[{"name":"gpu","nodeClassRef":"gpu"}]}`))
+		r := renderArgs(t, argstest.AutoModeWith(t, `{"nodeClasses":[{"name":"general"},{"name":"gpu","role":"gpu-nodes"}],"nodePools":[{"name":"gpu","nodeClassRef":"gpu"}]}`))
 		assert.Equal(t, "arn:aws:iam::123456789012:role/gpu-nodes", r.get("karpenter-nodeclass-gpu-access").Inputs["principalArn"])
 		assert.Equal(t, "EC2", r.get("karpenter-nodeclass-gpu-access").Inputs["type"])
 		assert.Equal(t, "arn:aws:eks::aws:cluster-access-policy/AmazonEKSAutoNodePolicy", r.get("karpenter-nodeclass-gpu-access-policy").Inputs["policyArn"])
 		assert.Subset(t, r.get("karpenter-nodepool-gpu").DependsOn, []string{"karpenter-nodeclass-gpu-access", "karpenter-nodeclass-gpu-access-policy"})
 	})
 	t.Run("two classes cannot share a custom role (one entry per principal)", func(t *testing.T) {
-		msg := renderError(t, autoModeWith(t, `{"nodeClasses":[{"name":"a","role":"shared"},{"name":"b","role":"shared"}],"nodePools":[{"name":"a","nodeClassRef":"a"}]}`))
+		msg := renderError(t, argstest.AutoModeWith(t, `{"nodeClasses":[{"name":"a","role":"shared"},{"name":"b","role":"shared"}],"nodePools":[{"name":"a","nodeClassRef":"a"}]}`))
 		assert.Contains(t, msg, "nodeClasses[1].role: arn:aws:iam::123456789012:role/shared is also nodeClasses[0].role's role")
 	})
 	t.Run("a role ARN where a NodeClass wants a name", func(t *testing.T) {
-		msg := renderError(t, autoModeWith(t, `{"nodeClasses":[{"name":"a","role":"arn:aws:iam::123456789012:role/x"}]}`))
+		msg := renderError(t, argstest.AutoModeWith(t, `{"nodeClasses":[{"name":"a","role":"arn:aws:iam::123456789012:role/x"}]}`))
 		assert.Contains(t, msg, `nodeClasses[0].role: "arn:aws:iam::123456789012:role/x" is an ARN; an EKS Auto Mode NodeClass takes the role's name (x)`)
 	})
 }
 
 func TestAutoModePoolLabels(t *testing.T) {
 	pool := func(req string) string {
-		return autoModeWith(t, `{"nodePools":[{"name":"p","requirements":[`+req+`]}]}`)
+		return argstest.AutoModeWith(t, `{"nodePools":[{"name":"p","requirements":[`+req+`]}]}`)
 	}
 	t.Run("eks.amazonaws.com keys UG automode-learn-instances documents are accepted", func(t *testing.T) {
 		for _, key := range []string{"eks.amazonaws.com/instance-gpu-count", "eks.amazonaws.com/instance-family", "eks.amazonaws.com/compute-type", "eks.amazonaws.com/instance-local-nvme", "topology.kubernetes.io/zone", "karpenter.sh/capacity-type", "node.kubernetes.io/instance-type"} {
@@ -161,7 +155,7 @@ func TestAutoModePoolLabels(t *testing.T) {
 	t.Run("the eks.amazonaws.com domain and its subdomains are restricted", func(t *testing.T) {
 		msg := renderError(t, pool(`{"key":"ai.eks.amazonaws.com/amiFamily","operator":"Exists"}`))
 		assert.Contains(t, msg, `nodePools[0].requirements[0].key: label domain "eks.amazonaws.com" is restricted`)
-		msg = renderError(t, autoModeWith(t, `{"nodePools":[{"name":"p","labels":{"eks.amazonaws.com/team":"a"}}]}`))
+		msg = renderError(t, argstest.AutoModeWith(t, `{"nodePools":[{"name":"p","labels":{"eks.amazonaws.com/team":"a"}}]}`))
 		assert.Contains(t, msg, `nodePools[0].labels["eks.amazonaws.com/team"]: label domain "eks.amazonaws.com" is restricted`)
 	})
 	t.Run("Linux only", func(t *testing.T) {
@@ -173,15 +167,15 @@ func TestAutoModePoolLabels(t *testing.T) {
 	})
 	t.Run("EKS's built-in pool names", func(t *testing.T) {
 		for _, name := range []string{"system", "general-purpose"} {
-			assert.Contains(t, renderError(t, autoModeWith(t, `{"nodePools":[{"name":"`+name+`"}]}`)), "is an EKS built-in pool")
+			assert.Contains(t, renderError(t, argstest.AutoModeWith(t, `{"nodePools":[{"name":"`+name+`"}]}`)), "is an EKS built-in pool")
 		}
-		assert.Contains(t, renderError(t, autoModeWith(t, `{"nodeClasses":[{"name":"default"}]}`)), `nodeClasses[0].name: "default" is EKS's built-in NodeClass`)
+		assert.Contains(t, renderError(t, argstest.AutoModeWith(t, `{"nodeClasses":[{"name":"default"}]}`)), `nodeClasses[0].name: "default" is EKS's built-in NodeClass`)
 	})
 }
 
 func TestAutoModeNodeLifetime(t *testing.T) {
 	pool := func(fields string) string {
-		return autoModeWith(t, `{"nodePools":[{"name":"p",`+fields+`}]}`)
+		return argstest.AutoModeWith(t, `{"nodePools":[{"name":"p",`+fields+`}]}`)
 	}
 	assert.Contains(t, renderError(t, pool(`"expireAfter":"Never"`)), "nodePools[0].expireAfter: EKS Auto Mode does not allow Never")
 	// UG create-node-pool: expireAfter + terminationGracePeriod ≤ 504h, with the 24h default grace period.
@@ -190,18 +184,18 @@ func TestAutoModeNodeLifetime(t *testing.T) {
 	assert.Contains(t, renderError(t, pool(`"expireAfter":"400h","terminationGracePeriod":"105h"`)), "400h plus terminationGracePeriod 105h")
 	renderArgs(t, pool(`"expireAfter":"400h","terminationGracePeriod":"104h"`))
 	// Self-managed Karpenter has no such limit.
-	renderArgs(t, withDefaults(t, `{"nodePools":[{"name":"p","expireAfter":"Never"}]}`))
+	renderArgs(t, argstest.WithDefaults(t, `{"nodePools":[{"name":"p","expireAfter":"Never"}]}`))
 }
 
 func TestAutoModeDisruption(t *testing.T) {
 	budgets := func(reason string) string {
-		return autoModeWith(t, `{"nodePools":[{"name":"p","disruption":{"budgets":[{"nodes":"1","reasons":["`+reason+`"]}]}}]}`)
+		return argstest.AutoModeWith(t, `{"nodePools":[{"name":"p","disruption":{"budgets":[{"nodes":"1","reasons":["`+reason+`"]}]}}]}`)
 	}
 	renderArgs(t, budgets("NodeNotHealthy"))
 	assert.Contains(t, renderError(t, budgets("Unhealthy")), "nodePools[0].disruption.budgets[0].reasons[0]: EKS Auto Mode names node repair NodeNotHealthy")
-	assert.Contains(t, renderError(t, withDefaults(t, `{"nodePools":[{"name":"p","disruption":{"budgets":[{"nodes":"1","reasons":["NodeNotHealthy"]}]}}]}`)), "reasons[0]")
+	assert.Contains(t, renderError(t, argstest.WithDefaults(t, `{"nodePools":[{"name":"p","disruption":{"budgets":[{"nodes":"1","reasons":["NodeNotHealthy"]}]}}]}`)), "reasons[0]")
 	// Balanced (2026-07) and static pools (2025-11) are served.
-	r := renderArgs(t, autoModeWith(t, `{"nodePools":[{"name":"b","disruption":{"consolidationPolicy":"Balanced"}},{"name":"s","replicas":3,"limits":{"nodes":"5"}}]}`))
+	r := renderArgs(t, argstest.AutoModeWith(t, `{"nodePools":[{"name":"b","disruption":{"consolidationPolicy":"Balanced"}},{"name":"s","replicas":3,"limits":{"nodes":"5"}}]}`))
 	assert.Equal(t, "Balanced", dig(r.get("karpenter-nodepool-b").Inputs, "spec", "disruption", "consolidationPolicy"))
 	assert.Equal(t, float64(3), dig(r.get("karpenter-nodepool-s").Inputs, "spec", "replicas"))
 }
@@ -285,9 +279,9 @@ func TestMigrationToAutoMode(t *testing.T) {
 }
 
 func TestRetainCrdsOnDeleteNeedsTheCrdRelease(t *testing.T) {
-	assert.Contains(t, renderError(t, withDefaults(t, `{"installCrds":false,"retainCrdsOnDelete":true}`)), "retainCrdsOnDelete: only for the karpenter-crd release")
-	assert.Contains(t, renderError(t, withDefaults(t, `{"version":"0.31.0","retainCrdsOnDelete":true}`)), "retainCrdsOnDelete:")
-	r := renderArgs(t, withDefaults(t, `{"retainCrdsOnDelete":true}`))
+	assert.Contains(t, renderError(t, argstest.WithDefaults(t, `{"installCrds":false,"retainCrdsOnDelete":true}`)), "retainCrdsOnDelete: only for the karpenter-crd release")
+	assert.Contains(t, renderError(t, argstest.WithDefaults(t, `{"version":"0.31.0","retainCrdsOnDelete":true}`)), "retainCrdsOnDelete:")
+	r := renderArgs(t, argstest.WithDefaults(t, `{"retainCrdsOnDelete":true}`))
 	assert.True(t, r.get("karpenter-crd-release").RetainOnDelete)
 	assert.False(t, r.get("karpenter-release").RetainOnDelete)
 }
@@ -307,13 +301,13 @@ func TestAutoModeGoldenArgsUseEveryAutoModeField(t *testing.T) {
 // a warning on the component at every preview; an EC2NodeClass with the same tags is not.
 func TestAutoModeClassWarnings(t *testing.T) {
 	warnings := func(args string) []string { return renderWarnings(t, args) }
-	got := warnings(autoModeWith(t, `{"nodeClasses":[{"name":"a","tags":{"team":"a"},"ephemeralStorage":{"kmsKeyID":"alias/k"},"capacityReservationSelectorTerms":[{"id":"cr-0123456789abcdef0"}]}]}`))
+	got := warnings(argstest.AutoModeWith(t, `{"nodeClasses":[{"name":"a","tags":{"team":"a"},"ephemeralStorage":{"kmsKeyID":"alias/k"},"capacityReservationSelectorTerms":[{"id":"cr-0123456789abcdef0"}]}]}`))
 	require.Len(t, got, 3)
 	assert.Contains(t, got[0], "nodeClasses[0].tags: EKS Auto Mode applies them only if the cluster's IAM role may tag")
 	assert.Contains(t, got[1], "nodeClasses[0].ephemeralStorage.kmsKeyID: the key policy must let the cluster's IAM role use the key")
 	assert.Contains(t, got[2], "nodeClasses[0].capacityReservationSelectorTerms: while any NodeClass selects capacity reservations")
-	assert.Empty(t, warnings(autoModeArgs))
-	assert.Empty(t, warnings(withDefaults(t, `{"nodeClasses":[{"name":"a","tags":{"team":"a"}}]}`)))
+	assert.Empty(t, warnings(argstest.AutoModeArgs))
+	assert.Empty(t, warnings(argstest.WithDefaults(t, `{"nodeClasses":[{"name":"a","tags":{"team":"a"}}]}`)))
 	standalone := warnings(`{"type":"karpenter:index:NodeClass","name":"karpenter","mode":"autoMode","clusterName":"demo","spec":{"name":"a","role":"r","tags":{"team":"a"}}}`)
 	require.Len(t, standalone, 1)
 	assert.Contains(t, standalone[0], "spec.tags: EKS Auto Mode applies them only if")
@@ -324,6 +318,6 @@ func TestAutoModeClassWarnings(t *testing.T) {
 // refused without it.
 func TestAutoModeSpotNeedsNoServiceLinkedRole(t *testing.T) {
 	spot := `{"nodePools":[{"name":"spot","requirements":[{"key":"karpenter.sh/capacity-type","operator":"In","values":["spot"]}]}]}`
-	renderArgs(t, mergeArgs(t, autoModeWith(t, spot), `{"cluster":{"autoMode":true,"noSpotServiceLinkedRole":true}}`))
+	renderArgs(t, argstest.Merge(t, argstest.AutoModeWith(t, spot), `{"cluster":{"autoMode":true,"noSpotServiceLinkedRole":true}}`))
 	assert.Contains(t, renderError(t, withCluster(t, `{"noSpotServiceLinkedRole":true}`, spot)), "allows Spot, and this account has no AWSServiceRoleForEC2Spot service-linked role")
 }

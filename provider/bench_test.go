@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 
@@ -24,7 +25,7 @@ import (
 // runs made under the same machine conditions — on a busy 2-core machine the separate
 // benchmarks drift by more than the difference being measured.
 func BenchmarkConstructDefault(b *testing.B) {
-	args, rendered, host := benchSetup(b, defaultArgs)
+	args, rendered, host := benchSetup(b, argstest.DefaultArgs)
 	var constructTime, inlineTime time.Duration
 	b.ResetTimer()
 	for b.Loop() {
@@ -44,7 +45,7 @@ func BenchmarkConstructDefault(b *testing.B) {
 }
 
 func BenchmarkInlineDefault(b *testing.B) {
-	_, rendered, host := benchSetup(b, defaultArgs)
+	_, rendered, host := benchSetup(b, argstest.DefaultArgs)
 	b.ResetTimer()
 	for b.Loop() {
 		require.NoError(b, registerInline(context.Background(), host, rendered))
@@ -140,7 +141,7 @@ func longestChain(resources []format.Resource) int {
 // parallel; then attachments and targets; then the controller; then the node classes; then the
 // pools (each waits for its class, so a destroy deletes it first: customresources.go).
 func TestCriticalPathIsAtMostFiveSteps(t *testing.T) {
-	for _, args := range []string{defaultArgs, poolsArgs(3), withDefaults(t, `{"controllerIdentity":"both","discovery":{"subnetIds":["subnet-1"]},"createSpotServiceLinkedRole":true}`)} {
+	for _, args := range []string{argstest.DefaultArgs, poolsArgs(3), argstest.WithDefaults(t, `{"controllerIdentity":"both","discovery":{"subnetIds":["subnet-1"]},"createSpotServiceLinkedRole":true}`)} {
 		r := renderArgs(t, args)
 		if chain := longestChain(r.Resources); chain > 5 {
 			t.Errorf("longest dependency chain is %d steps, want at most 5 (args %s)", chain, args)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -20,7 +21,7 @@ import (
 // withCluster is the default args with extra inputs, checked against a cluster (JSON; {} fits).
 func withCluster(t *testing.T, cluster, extra string) string {
 	t.Helper()
-	return mergeArgs(t, withDefaults(t, extra), `{"cluster":`+cluster+`}`)
+	return argstest.Merge(t, argstest.WithDefaults(t, extra), `{"cluster":`+cluster+`}`)
 }
 
 // constructLogged constructs args (as a preview when preview is set) and returns the error and
@@ -210,7 +211,7 @@ func TestChecksWaitForAClusterTheUpdateCreates(t *testing.T) {
 }
 
 func TestReadClusterFalseReadsNothing(t *testing.T) {
-	args := mergeArgs(t, withCluster(t, `{"missing":true}`, `{}`), `{"readCluster":false}`)
+	args := argstest.Merge(t, withCluster(t, `{"missing":true}`, `{}`), `{"readCluster":false}`)
 	parsed, err := ParseRenderArgs([]byte(args))
 	require.NoError(t, err)
 	out, err := Render(context.Background(), parsed)
@@ -218,7 +219,7 @@ func TestReadClusterFalseReadsNothing(t *testing.T) {
 	for _, inv := range out.Invokes {
 		assert.NotEqual(t, "aws:eks/getCluster:getCluster", inv.Token)
 	}
-	assert.Contains(t, renderError(t, withDefaults(t, `{"readCluster":true}`)), "readCluster: render reads no cluster")
+	assert.Contains(t, renderError(t, argstest.WithDefaults(t, `{"readCluster":true}`)), "readCluster: render reads no cluster")
 }
 
 // Subnets the same update creates, handed to discovery as a list: a preview knows neither the
@@ -336,7 +337,7 @@ func TestAReadRefusedIsNotAThingNotFound(t *testing.T) {
 // or create it, and says which read failed.
 func TestAnAdoptionThatCannotReadRefuses(t *testing.T) {
 	for _, action := range []string{"iam:GetRole", "iam:GetPolicy"} {
-		_, err := constructLogged(t, mergeArgs(t, withDefaults(t, adoptGettingStarted), `{"cluster":{"denied":["`+action+`"]}}`), false, nil)
+		_, err := constructLogged(t, argstest.Merge(t, argstest.WithDefaults(t, adoptGettingStarted), `{"cluster":{"denied":["`+action+`"]}}`), false, nil)
 		require.Error(t, err, action)
 		assert.Contains(t, err.Error(), "adopt: could not read IAM")
 		assert.Contains(t, err.Error(), "not authorized to perform: "+action)
@@ -413,7 +414,7 @@ func TestARoleWithAnotherOwnersAccessEntryGetsNoSecond(t *testing.T) {
 
 	r = renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"],"accessEntries":{"gpu-nodes":{"tags":{"pulumi-karpenter:component":"karpenter"}}}}`, classes))
 	assert.True(t, r.has("karpenter-nodeclass-gpu-access"), "the component's own entry, from an earlier up, stays")
-	r = renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"]}`, mergeArgs(t, classes, `{"tags":{"team":"gpu"}}`)))
+	r = renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"]}`, argstest.Merge(t, classes, `{"tags":{"team":"gpu"}}`)))
 	assert.Equal(t, map[string]any{"team": "gpu", "pulumi-karpenter:component": "karpenter"}, r.get("karpenter-nodeclass-gpu-access").Inputs["tags"],
 		"no entry: the component makes one, with its owner tag")
 	assert.Equal(t, map[string]any{"team": "gpu"}, r.get("karpenter-node-access").Inputs["tags"], "its own node role's entry is never read: no owner tag")

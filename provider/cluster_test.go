@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 
 	"github.com/stretchr/testify/assert"
@@ -45,7 +46,7 @@ func TestPodIdentityNeedsTheAgent(t *testing.T) {
 // During a migration the role trusts both and keeps the IRSA annotation, so running pods keep
 // working; switching to podIdentity then drops the annotation.
 func TestMigratingFromIRSAToPodIdentity(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{"controllerIdentity":"both"}`))
+	r := renderArgs(t, argstest.WithDefaults(t, `{"controllerIdentity":"both"}`))
 	var doc catalog.PolicyDocument
 	require.NoError(t, json.Unmarshal([]byte(r.get("karpenter-controller").Inputs["assumeRolePolicy"].(string)), &doc))
 	require.Len(t, doc.Statement, 2)
@@ -72,7 +73,7 @@ func TestNodeAccessModes(t *testing.T) {
 		{`{"nodeAccess":"awsAuth"}`, "", true, ""},
 		{`{"nodeAccess":"none"}`, "", false, ""},
 	} {
-		r := renderArgs(t, withDefaults(t, tc.args))
+		r := renderArgs(t, argstest.WithDefaults(t, tc.args))
 		if tc.entry != "" {
 			assert.Equal(t, tc.entry, r.get("karpenter-node-access").Inputs["type"], tc.args)
 		} else {
@@ -80,12 +81,12 @@ func TestNodeAccessModes(t *testing.T) {
 		}
 		assert.Equal(t, tc.awsAuth, r.has("karpenter-aws-auth"), tc.args)
 	}
-	byo := renderArgs(t, withDefaults(t, `{"nodeRoleArn":"arn:aws:iam::123456789012:role/nodes","nodeAccess":"accessEntry"}`))
+	byo := renderArgs(t, argstest.WithDefaults(t, `{"nodeRoleArn":"arn:aws:iam::123456789012:role/nodes","nodeAccess":"accessEntry"}`))
 	assert.Equal(t, "arn:aws:iam::123456789012:role/nodes", byo.get("karpenter-node-access").Inputs["principalArn"], "explicit access for a role the component does not own")
 }
 
 func TestAwsAuthKeepsOtherMappings(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{"clusterAuthenticationMode":"CONFIG_MAP"}`))
+	r := renderArgs(t, argstest.WithDefaults(t, `{"clusterAuthenticationMode":"CONFIG_MAP"}`))
 	read := r.get("karpenter-aws-auth-current")
 	assert.Equal(t, "kube-system/aws-auth", read.ReadID, "the live aws-auth is read, not created")
 	patch := r.get("karpenter-aws-auth").Inputs
@@ -103,7 +104,7 @@ func TestAwsAuthKeepsOtherMappings(t *testing.T) {
 }
 
 func TestDiscoveryTagsAndSpotRole(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{"discovery":{"subnetIds":["subnet-0a","subnet-0b"],"securityGroupIds":["sg-0c"]},"createSpotServiceLinkedRole":true}`))
+	r := renderArgs(t, argstest.WithDefaults(t, `{"discovery":{"subnetIds":["subnet-0a","subnet-0b"],"securityGroupIds":["sg-0c"]},"createSpotServiceLinkedRole":true}`))
 	for name, id := range map[string]string{"karpenter-discovery-subnet-0": "subnet-0a", "karpenter-discovery-subnet-1": "subnet-0b", "karpenter-discovery-security-group-0": "sg-0c"} {
 		tag := r.get(name).Inputs
 		assert.Equal(t, map[string]any{"resourceId": id, "key": "karpenter.sh/discovery", "value": "demo"}, tag)
@@ -119,11 +120,11 @@ func TestDiscoveryTagsAndSpotRole(t *testing.T) {
 	arn := "arn:aws:iam::123456789012:role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot"
 	assert.Equal(t, arn, renderArgs(t, withCluster(t, `{}`, spot)).get("karpenter-spot-service-linked-role").ImportID)
 	assert.Empty(t, renderArgs(t, withCluster(t, `{"noSpotServiceLinkedRole":true}`, spot)).get("karpenter-spot-service-linked-role").ImportID)
-	assert.Contains(t, renderError(t, withDefaults(t, `{"discovery":{"subnetIds":["sg-0a"]}}`)), `discovery.subnetIds[0]: "sg-0a" is not an id of the form subnet-<hex>`)
+	assert.Contains(t, renderError(t, argstest.WithDefaults(t, `{"discovery":{"subnetIds":["sg-0a"]}}`)), `discovery.subnetIds[0]: "sg-0a" is not an id of the form subnet-<hex>`)
 }
 
 func TestNodeClassRolesCanBePassed(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{"nodeClasses":[{"name":"a","role":"team-a-nodes"},{"name":"b","instanceProfile":"legacy-profile"},{"name":"c"}],"defaultNodePool":false}`))
+	r := renderArgs(t, argstest.WithDefaults(t, `{"nodeClasses":[{"name":"a","role":"team-a-nodes"},{"name":"b","instanceProfile":"legacy-profile"},{"name":"c"}],"defaultNodePool":false}`))
 	var doc catalog.PolicyDocument
 	require.NoError(t, json.Unmarshal([]byte(r.get("karpenter-controller-iam-integration").Inputs["policy"].(string)), &doc))
 	assert.Equal(t, catalog.List{r.Outputs["nodeRoleArn"].(string), "arn:aws:iam::123456789012:role/team-a-nodes", "arn:aws:iam::123456789012:role/legacy-profile"},
@@ -131,7 +132,7 @@ func TestNodeClassRolesCanBePassed(t *testing.T) {
 }
 
 func TestPrivateMirror(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{"chartRepository":"https://artifactory.example.com/artifactory/api/helm/karpenter","repositoryUsername":"robot","repositoryPassword":"token-value",
+	r := renderArgs(t, argstest.WithDefaults(t, `{"chartRepository":"https://artifactory.example.com/artifactory/api/helm/karpenter","repositoryUsername":"robot","repositoryPassword":"token-value",
 		"controllerImageRepository":"123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller"}`))
 	for _, name := range []string{"karpenter-release", "karpenter-crd-release"} {
 		rel := r.get(name).Inputs
@@ -141,7 +142,7 @@ func TestPrivateMirror(t *testing.T) {
 	}
 	values := r.get("karpenter-release").Inputs["values"].(map[string]any)
 	assert.Equal(t, "123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller", dig(values, "controller", "image", "repository"))
-	out, err := RenderJSON(context.Background(), []byte(withDefaults(t, `{"chartRepository":"https://charts.example.com","repositoryPassword":"token-value"}`)))
+	out, err := RenderJSON(context.Background(), []byte(argstest.WithDefaults(t, `{"chartRepository":"https://charts.example.com","repositoryPassword":"token-value"}`)))
 	require.NoError(t, err)
 	assert.NotContains(t, string(out), "token-value", "no secret in plain output")
 
@@ -150,15 +151,15 @@ func TestPrivateMirror(t *testing.T) {
 
 	// An OCI mirror takes no credentials: the login does it (the engine test proves the provider
 	// drops them).
-	oci := renderArgs(t, withDefaults(t, `{"chartRepository":"oci://123456789012.dkr.ecr.us-west-2.amazonaws.com/mirror"}`))
+	oci := renderArgs(t, argstest.WithDefaults(t, `{"chartRepository":"oci://123456789012.dkr.ecr.us-west-2.amazonaws.com/mirror"}`))
 	assert.Equal(t, "oci://123456789012.dkr.ecr.us-west-2.amazonaws.com/mirror/karpenter", oci.get("karpenter-release").Inputs["chart"])
 	assert.Nil(t, oci.get("karpenter-release").Inputs["repositoryOpts"])
-	msg := renderError(t, withDefaults(t, `{"chartRepository":"oci://123456789012.dkr.ecr.us-west-2.amazonaws.com/mirror","repositoryUsername":"AWS","repositoryPassword":"token-value"}`))
+	msg := renderError(t, argstest.WithDefaults(t, `{"chartRepository":"oci://123456789012.dkr.ecr.us-west-2.amazonaws.com/mirror","repositoryUsername":"AWS","repositoryPassword":"token-value"}`))
 	for _, field := range []string{"repositoryUsername", "repositoryPassword"} {
 		assert.Contains(t, msg, field+": the kubernetes provider does not send credentials to an OCI registry")
 	}
 	assert.Contains(t, msg, "helm registry login 123456789012.dkr.ecr.us-west-2.amazonaws.com")
-	assert.Contains(t, renderError(t, withDefaults(t, `{"repositoryUsername":"AWS"}`)), "repositoryUsername: the kubernetes provider does not send credentials to an OCI registry",
+	assert.Contains(t, renderError(t, argstest.WithDefaults(t, `{"repositoryUsername":"AWS"}`)), "repositoryUsername: the kubernetes provider does not send credentials to an OCI registry",
 		"the default public ECR registry is OCI too")
 }
 
@@ -166,7 +167,7 @@ func TestPrivateMirror(t *testing.T) {
 // (Karpenter still runs with its permissions and drains its nodes), then the controller, then
 // its IAM, credentials and queue; node IAM, access, and discovery tags outlive the nodes.
 func TestDestroyOrder(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{"controllerIdentity":"both","discovery":{"subnetIds":["subnet-0a"]},"createSpotServiceLinkedRole":true}`))
+	r := renderArgs(t, argstest.WithDefaults(t, `{"controllerIdentity":"both","discovery":{"subnetIds":["subnet-0a"]},"createSpotServiceLinkedRole":true}`))
 	position := destroyOrder(t, r)
 	before := func(first, then string) {
 		t.Helper()
@@ -244,14 +245,14 @@ func TestNoPerpetualDiffs(t *testing.T) {
 // its instance profile): they get node access like the node role's, or they never join.
 func TestAClassWithItsOwnRoleGetsNodeAccess(t *testing.T) {
 	classes := `"nodeClasses":[{"name":"general"},{"name":"gpu","role":"gpu-nodes"},{"name":"legacy","instanceProfile":"legacy-profile"}],"nodePools":[{"name":"gpu","nodeClassRef":"gpu"}]`
-	r := renderArgs(t, withDefaults(t, `{"nodeAccess":"accessEntry",`+classes+`}`))
+	r := renderArgs(t, argstest.WithDefaults(t, `{"nodeAccess":"accessEntry",`+classes+`}`))
 	assert.Equal(t, "arn:aws:iam::123456789012:role/gpu-nodes", r.get("karpenter-nodeclass-gpu-access").Inputs["principalArn"])
 	assert.Equal(t, "EC2_LINUX", r.get("karpenter-nodeclass-gpu-access").Inputs["type"])
 	assert.Contains(t, r.get("karpenter-nodepool-gpu").DependsOn, "karpenter-nodeclass-gpu-access", "its nodes launch once they can join")
 	assert.False(t, r.has("karpenter-nodeclass-legacy-access"), "a pre-made instance profile is the user's (it usually holds the node role)")
 	assert.False(t, r.has("karpenter-nodeclass-general-access"), "a class on the node role")
 
-	r = renderArgs(t, withDefaults(t, `{"clusterAuthenticationMode":"CONFIG_MAP",`+classes+`}`))
+	r = renderArgs(t, argstest.WithDefaults(t, `{"clusterAuthenticationMode":"CONFIG_MAP",`+classes+`}`))
 	var roles []map[string]any
 	require.NoError(t, yaml.Unmarshal([]byte(dig(r.get("karpenter-aws-auth").Inputs, "data", "mapRoles").(string)), &roles))
 	var arns []any
@@ -260,6 +261,6 @@ func TestAClassWithItsOwnRoleGetsNodeAccess(t *testing.T) {
 	}
 	assert.Equal(t, []any{"arn:aws:iam::123456789012:role/managed-node-group", r.Outputs["nodeRoleArn"], "arn:aws:iam::123456789012:role/gpu-nodes"}, arns)
 
-	assert.Contains(t, renderError(t, withDefaults(t, `{"nodeAccess":"accessEntry","nodeRoleArn":"arn:aws:iam::123456789012:role/nodes","nodeClasses":[{"name":"a","role":"nodes"}]}`)),
+	assert.Contains(t, renderError(t, argstest.WithDefaults(t, `{"nodeAccess":"accessEntry","nodeRoleArn":"arn:aws:iam::123456789012:role/nodes","nodeClasses":[{"name":"a","role":"nodes"}]}`)),
 		"nodeClasses[0].role")
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 
@@ -97,22 +98,22 @@ func concurrentVariants(t *testing.T) []string {
 		return string(data)
 	}
 	return []string{
-		defaultArgs,
-		withDefaults(t, `{"version":"1.8.6"}`),
-		withDefaults(t, `{"version":"1.0.8"}`),
-		withDefaults(t, `{"version":"0.36.2"}`),
-		withDefaults(t, `{"version":"0.31.0"}`),
-		withDefaults(t, `{"controllerIdentity":"both","tags":{"team":"platform"}}`),
-		withDefaults(t, `{"clusterAuthenticationMode":"CONFIG_MAP","interruptionHandling":false}`),
-		withDefaults(t, `{"installCrds":false,"namespace":"karpenter","createSpotServiceLinkedRole":true}`),
+		argstest.DefaultArgs,
+		argstest.WithDefaults(t, `{"version":"1.8.6"}`),
+		argstest.WithDefaults(t, `{"version":"1.0.8"}`),
+		argstest.WithDefaults(t, `{"version":"0.36.2"}`),
+		argstest.WithDefaults(t, `{"version":"0.31.0"}`),
+		argstest.WithDefaults(t, `{"controllerIdentity":"both","tags":{"team":"platform"}}`),
+		argstest.WithDefaults(t, `{"clusterAuthenticationMode":"CONFIG_MAP","interruptionHandling":false}`),
+		argstest.WithDefaults(t, `{"installCrds":false,"namespace":"karpenter","createSpotServiceLinkedRole":true}`),
 		poolsArgs(5),
 		file("rich.yaml"),
 		file("byo-roles.json"),
 		file("automode.yaml"),
 		file("nodepool-team-a.json"),
 		file("nodeclass-team-a.json"),
-		withDefaults(t, `{"tags":{"aws:team":"platform"}}`), // refused: AWS's prefix
-		withDefaults(t, `{"nodePools":[{"name":"a","weight":"5"}],"tagz":{}}`), // refused: a type and a name
+		argstest.WithDefaults(t, `{"tags":{"aws:team":"platform"}}`),                    // refused: AWS's prefix
+		argstest.WithDefaults(t, `{"nodePools":[{"name":"a","weight":"5"}],"tagz":{}}`), // refused: a type and a name
 	}
 }
 

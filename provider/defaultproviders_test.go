@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -23,7 +24,7 @@ const (
 // the construct error.
 func constructWith(t *testing.T, providers, config map[string]string) (map[string]*render.Registration, []*pulumirpc.LogRequest, error) {
 	t.Helper()
-	args, err := ParseRenderArgs([]byte(defaultArgs))
+	args, err := ParseRenderArgs([]byte(argstest.DefaultArgs))
 	require.NoError(t, err)
 	args.Providers, args.Config = providers, config
 	h, err := startRenderHost(t.Context(), &render.Mocks{}, args.Project, args.Stack)

@@ -52,7 +52,7 @@ func statedDefaults() []statedDefault {
 	// Auto Mode refuses the default args' oidcProviderArn.
 	autoPlan := func(extra string) func(t *testing.T) *plan.Plan {
 		return func(t *testing.T) *plan.Plan {
-			args := argstest.Decode[inputs.KarpenterArgs](t, mergeArgs(t, `{"clusterName": "demo", "mode": "autoMode"}`, extra))
+			args := argstest.Decode[inputs.KarpenterArgs](t, argstest.Merge(t, `{"clusterName": "demo", "mode": "autoMode"}`, extra))
 			p, err := plan.New("karpenter", args, plan.Known{}, nil)
 			require.NoError(t, err)
 			return p
@@ -77,7 +77,7 @@ func statedDefaults() []statedDefault {
 	// put back as the placeholder the descriptions use.
 	adopted := func(version, rules, child string) func(t *testing.T) string {
 		return func(t *testing.T) string {
-			args := mergeArgs(t, defaultArgs, `{"version": "`+version+`", "adopt": {"interruptionRuleNames": `+rules+`}}`)
+			args := argstest.Merge(t, argstest.DefaultArgs, `{"version": "`+version+`", "adopt": {"interruptionRuleNames": `+rules+`}}`)
 			return strings.ReplaceAll(renderOnce(t, args).get(child).String("name"), "demo", "<clusterName>")
 		}
 	}
@@ -91,7 +91,7 @@ func statedDefaults() []statedDefault {
 	// default pair is named like.
 	importedOf := func(child string) func(t *testing.T) string {
 		return func(t *testing.T) string {
-			args := mergeArgs(t, defaultArgs, `{"version": "1.14.1", "adopt": {"interruptionRuleNames": `+rules14+`}}`)
+			args := argstest.Merge(t, argstest.DefaultArgs, `{"version": "1.14.1", "adopt": {"interruptionRuleNames": `+rules14+`}}`)
 			return `["` + renderOnce(t, args).get(child).ImportID + `"]`
 		}
 	}
@@ -99,7 +99,7 @@ func statedDefaults() []statedDefault {
 	add(adoptionAt+"nodeClassNames", "Default: `[\"default\"]`", `["default"]`, importedOf("karpenter-nodeclass-default"))
 	// Unset, a drifting change to an adopted class is refused (replacing nodes is not allowed).
 	add(adoptionAt+"allowNodeReplacement", "Default: `false`", "false", func(t *testing.T) string {
-		args := mergeArgs(t, defaultArgs, `{"version": "1.14.1", "tags": {"team": "a"}, "adopt": {"interruptionRuleNames": `+rules14+`},
+		args := argstest.Merge(t, argstest.DefaultArgs, `{"version": "1.14.1", "tags": {"team": "a"}, "adopt": {"interruptionRuleNames": `+rules14+`},
 			"cluster": {"installed": {"EC2NodeClass/default": {"role": "KarpenterNodeRole-demo"}}}}`)
 		return fmt.Sprint(!strings.Contains(renderError(t, args), "adopt.allowNodeReplacement: true to accept"))
 	})
@@ -147,7 +147,7 @@ func statedDefaults() []statedDefault {
 	add(karpenterAt+"retainCrdsOnDelete", "Default: `false`", "false", str(func(p *plan.Plan) any { return p.RetainCrds }, def))
 	add(karpenterAt+"defaultNodePool", "Default: `true`", "true", str(func(p *plan.Plan) any { return len(p.Pools) == 1 }, def))
 	other(karpenterAt+"releaseTimeout", "Default: `300` (the kubernetes provider's", "300", func(t *testing.T) {
-		for _, release := range renderOnce(t, defaultArgs).byType(format.ReleaseType) {
+		for _, release := range renderOnce(t, argstest.DefaultArgs).byType(format.ReleaseType) {
 			require.NotContains(t, release.Inputs, "timeout", "%s sets a timeout", release.Name)
 		}
 	})
@@ -157,13 +157,13 @@ func statedDefaults() []statedDefault {
 		standalone := func(extra string) func(t *testing.T) *plan.Plan {
 			if at == nodePoolAt {
 				return func(t *testing.T) *plan.Plan {
-					p, err := plan.ForNodePool("pool", argstest.Decode[inputs.NodePoolArgs](t, mergeArgs(t, `{"spec": {"name": "a", "nodeClassRef": "a"}}`, extra)))
+					p, err := plan.ForNodePool("pool", argstest.Decode[inputs.NodePoolArgs](t, argstest.Merge(t, `{"spec": {"name": "a", "nodeClassRef": "a"}}`, extra)))
 					require.NoError(t, err)
 					return p
 				}
 			}
 			return func(t *testing.T) *plan.Plan {
-				p, err := plan.ForNodeClass("class", argstest.Decode[inputs.NodeClassArgs](t, mergeArgs(t, `{"clusterName": "demo", "spec": {"name": "a", "role": "nodes"}}`, extra)))
+				p, err := plan.ForNodeClass("class", argstest.Decode[inputs.NodeClassArgs](t, argstest.Merge(t, `{"clusterName": "demo", "spec": {"name": "a", "role": "nodes"}}`, extra)))
 				require.NoError(t, err)
 				return p
 			}
@@ -188,17 +188,17 @@ func statedDefaults() []statedDefault {
 		}
 	}
 	autoArgs := `{"clusterName": "demo", "mode": "autoMode"}`
-	add("karpenter:index:NodePoolSpec.expireAfter", "Default: `720h`", "720h", pool(defaultArgs, "spec.template.spec.expireAfter"))
+	add("karpenter:index:NodePoolSpec.expireAfter", "Default: `720h`", "720h", pool(argstest.DefaultArgs, "spec.template.spec.expireAfter"))
 	add("karpenter:index:NodePoolSpec.expireAfter", "`336h` with mode `autoMode`", "336h", pool(autoArgs, "spec.template.spec.expireAfter"))
-	add("karpenter:index:Disruption.consolidationPolicy", "Default: `WhenEmptyOrUnderutilized`", "WhenEmptyOrUnderutilized", pool(defaultArgs, "spec.disruption.consolidationPolicy"))
-	add("karpenter:index:Disruption.consolidateAfter", "Default: `1m`", "1m", pool(defaultArgs, "spec.disruption.consolidateAfter"))
+	add("karpenter:index:Disruption.consolidationPolicy", "Default: `WhenEmptyOrUnderutilized`", "WhenEmptyOrUnderutilized", pool(argstest.DefaultArgs, "spec.disruption.consolidationPolicy"))
+	add("karpenter:index:Disruption.consolidateAfter", "Default: `1m`", "1m", pool(argstest.DefaultArgs, "spec.disruption.consolidateAfter"))
 	budgets := withDefaultArgs(`{"nodePools": [{"name": "default", "disruption": {"budgets": [{"schedule": "@daily", "duration": "1h"}]}}]}`)
 	add("karpenter:index:Budget.nodes", "Default: `10%`", "10%", func(t *testing.T) string {
 		b := format.Lookup(renderOnce(t, budgets).only(t, "NodePool").Inputs, "spec.disruption.budgets").([]any)
 		return fmt.Sprint(b[0].(map[string]any)["nodes"])
 	})
 	add("karpenter:index:NodeClassSpec.amiAlias", "Default: `al2023@latest`", "al2023@latest", func(t *testing.T) string {
-		terms := format.Lookup(renderOnce(t, defaultArgs).only(t, "EC2NodeClass").Inputs, "spec.amiSelectorTerms").([]any)
+		terms := format.Lookup(renderOnce(t, argstest.DefaultArgs).only(t, "EC2NodeClass").Inputs, "spec.amiSelectorTerms").([]any)
 		return fmt.Sprint(terms[0].(map[string]any)["alias"])
 	})
 	add("karpenter:index:NodeClassSpec.amiAlias", "`al2@latest` before 0.35", "al2@latest", str(func(p *plan.Plan) any { return p.DefaultAmiAlias }, version("0.34.0")))
@@ -327,7 +327,7 @@ func schemaDescriptions(t *testing.T) map[string]string {
 
 func karpenterArgs(t *testing.T, extra string) inputs.KarpenterArgs {
 	t.Helper()
-	return argstest.Decode[inputs.KarpenterArgs](t, mergeArgs(t, defaultArgs, extra))
+	return argstest.Decode[inputs.KarpenterArgs](t, argstest.Merge(t, argstest.DefaultArgs, extra))
 }
 
 // planFor is the component's plan for the default args with extra's inputs set.
@@ -366,16 +366,9 @@ func (r *rendered) only(t *testing.T, kind string) format.Resource {
 
 // withDefaultArgs is the default args with extra's inputs set.
 func withDefaultArgs(extra string) string {
-	var base, more map[string]any
-	if err := json.Unmarshal([]byte(defaultArgs), &base); err != nil {
+	args, err := argstest.MergeJSON(argstest.DefaultArgs, extra)
+	if err != nil {
 		panic(err)
 	}
-	if err := json.Unmarshal([]byte(extra), &more); err != nil {
-		panic(err)
-	}
-	for k, v := range more {
-		base[k] = v
-	}
-	b, _ := json.Marshal(base)
-	return string(b)
+	return args
 }

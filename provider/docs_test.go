@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/doctest"
 )
 
 // The docs' input and output tables are checked against schema.json, the source every SDK is
@@ -35,38 +37,6 @@ func loadComponentSchema(t *testing.T) schemaResource {
 	return s.Resources[componentToken]
 }
 
-// docTable is the table under a heading of a Markdown file: each row's names (the backticked
-// names of its first column) and its cells.
-func docTable(t *testing.T, file, heading, header string) (rows [][]string, names []string) {
-	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(b)
-	start := strings.Index(text, "\n"+heading+"\n")
-	if start < 0 {
-		t.Fatalf("%s: no %q section", file, heading)
-	}
-	text = text[start:]
-	at := strings.Index(text, "\n"+header)
-	if at < 0 {
-		t.Fatalf("%s, %s: no table starting %q", file, heading, header)
-	}
-	name := regexp.MustCompile("`([A-Za-z]+)`")
-	for _, line := range strings.Split(text[at+1:], "\n")[2:] {
-		if !strings.HasPrefix(line, "| ") {
-			break
-		}
-		cells := strings.Split(strings.Trim(line, "|"), " | ")
-		rows = append(rows, cells)
-		for _, m := range name.FindAllStringSubmatch(cells[0], -1) {
-			names = append(names, m[1])
-		}
-	}
-	return rows, names
-}
-
 // sameNames fails for each name the schema has and the table lacks, and the reverse.
 func sameNames(t *testing.T, table, what string, documented, schema []string) {
 	t.Helper()
@@ -84,7 +54,7 @@ func sameNames(t *testing.T, table, what string, documented, schema []string) {
 
 func TestREADMEInputsAreTheSchemas(t *testing.T) {
 	schema := loadComponentSchema(t)
-	rows, names := docTable(t, "../README.md", "## Inputs", "| Input | Type | Default | Description |")
+	rows, names := doctest.Table(t, "../README.md", "## Inputs", "| Input | Type | Default | Description |")
 	sameNames(t, "README.md, Inputs", "input", names, slices.Collect(maps.Keys(schema.InputProperties)))
 	// A default the README states as a literal is the one the schema's description states.
 	literal := regexp.MustCompile("^`([^`]+)`")
@@ -109,14 +79,14 @@ func TestREADMEInputsAreTheSchemas(t *testing.T) {
 
 func TestREADMEOutputsAreTheSchemas(t *testing.T) {
 	schema := loadComponentSchema(t)
-	_, names := docTable(t, "../README.md", "## Outputs", "| Output | Description |")
+	_, names := doctest.Table(t, "../README.md", "## Outputs", "| Output | Description |")
 	sameNames(t, "README.md, Outputs", "output", names, slices.Collect(maps.Keys(schema.Properties)))
 }
 
 // The registry docs list the inputs users most often set: each is an input of the schema.
 func TestRegistryDocsNameOnlySchemaInputs(t *testing.T) {
 	schema := loadComponentSchema(t)
-	_, names := docTable(t, "../docs/installation-configuration.md", "## Configuration", "| Input | Description |")
+	_, names := doctest.Table(t, "../docs/installation-configuration.md", "## Configuration", "| Input | Description |")
 	if len(names) == 0 {
 		t.Fatal("docs/installation-configuration.md: no inputs table")
 	}
@@ -158,7 +128,7 @@ func TestREADMEDeployerTableIsThePolicy(t *testing.T) {
 	if err := json.Unmarshal(b, &policy); err != nil {
 		t.Fatal(err)
 	}
-	rows, sids := docTable(t, "../README.md", "### The deployer's permissions", "| Statement |")
+	rows, sids := doctest.Table(t, "../README.md", "### The deployer's permissions", "| Statement |")
 	var want []string
 	for _, s := range policy.Statement {
 		want = append(want, s.Sid)

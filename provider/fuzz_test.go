@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 )
 
@@ -28,7 +29,7 @@ func FuzzRender(f *testing.F) {
 		}
 	}
 	for _, s := range []string{
-		defaultArgs,
+		argstest.DefaultArgs,
 		`{"clusterName":"demo","controllerRoleArn":"arn:aws:iam::123456789012:role/r","version":"0.31.4","nodePools":[{"name":"a"},null]}`,
 		`{"clusterName":"demo","oidcProviderArn":"x","nodeClasses":[{"name":"c","amiSelectorTerms":[{}]}],"nodePools":[{"name":"p","nodeClassRef":"c","requirements":[{"key":"","operator":"Gt","values":["-1"]}]}]}`,
 		`{"clusterName":"demo","controllerIdentity":"podIdentity","discovery":{"subnetIds":[""]},"values":{"a":null}}`,

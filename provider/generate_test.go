@@ -15,6 +15,7 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputgen"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 )
 
@@ -131,7 +132,7 @@ func withinAWSLimits(out *format.Rendered) string {
 // amiFamily that is not a family was echoed raw by the kubelet and alias checks, breaking the
 // one-problem-per-line message. Only amiFamily's own check names it now.
 func TestABadAmiFamilyIsNamedOnce(t *testing.T) {
-	msg := renderError(t, withDefaults(t, `{"version": "1.15.1", "nodeClasses": [{"name": "default", "amiFamily": "#!/bin/bash\necho hi",
+	msg := renderError(t, argstest.WithDefaults(t, `{"version": "1.15.1", "nodeClasses": [{"name": "default", "amiFamily": "#!/bin/bash\necho hi",
 		"amiAlias": "windows2022@latest", "kubelet": {"additionalSettings": {"containerLogMaxSize": "50Mi"}, "clusterDNS": ["10.0.0.1", "10.0.0.2"]}}]}`))
 	for _, line := range strings.Split(msg, "\n") {
 		if !pathError.MatchString(line) {

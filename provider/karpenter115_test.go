@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -56,7 +57,7 @@ func TestChartValuesOfV115(t *testing.T) {
 		{"1.15.1", `{"settings":{"securityGroupRefreshInterval":60}}`, `values.settings.securityGroupRefreshInterval: "60" is not a duration`},
 	} {
 		t.Run(tc.version+" "+tc.values, func(t *testing.T) {
-			assert.Contains(t, renderError(t, withDefaults(t, `{"version":"`+tc.version+`","values":`+tc.values+`}`)), tc.want)
+			assert.Contains(t, renderError(t, argstest.WithDefaults(t, `{"version":"`+tc.version+`","values":`+tc.values+`}`)), tc.want)
 		})
 	}
 	// What the chart accepts stays accepted: a null clears a key; false DRA gates without enableDRA.
@@ -68,7 +69,7 @@ func TestChartValuesOfV115(t *testing.T) {
 // A newer minor than the catalog knows fails naming the newest verified release and the
 // opt-in; with the opt-in it installs with the newest generation's policy and a warning.
 func TestVersionPolicy(t *testing.T) {
-	msg := renderError(t, withDefaults(t, `{"version":"1.16.0"}`))
+	msg := renderError(t, argstest.WithDefaults(t, `{"version":"1.16.0"}`))
 	assert.Contains(t, msg, "version: Karpenter 1.16.0 is newer than the newest release this component has verified (1.15.2")
 	assert.Contains(t, msg, "allowUnverifiedVersion: true")
 
@@ -80,7 +81,7 @@ func TestVersionPolicy(t *testing.T) {
 	// Newer patches of a known minor need no opt-in.
 	assert.Equal(t, "1.15.9", renderVersion(t, "1.15.9").Outputs["version"])
 	// A new major changes the APIs: refused even with the opt-in.
-	assert.Contains(t, renderError(t, withDefaults(t, `{"version":"2.0.0","allowUnverifiedVersion":true}`)),
+	assert.Contains(t, renderError(t, argstest.WithDefaults(t, `{"version":"2.0.0","allowUnverifiedVersion":true}`)),
 		"version: Karpenter 2.0.0 is a new major version")
 
 	rel, err := catalog.LookupRelease("1.17.2", true)
@@ -94,7 +95,7 @@ func TestVersionPolicy(t *testing.T) {
 
 // The opt-in shows on every preview: the engine receives a warning on the component.
 func TestUnverifiedVersionWarnsOnTheComponent(t *testing.T) {
-	warnings := renderWarnings(t, withDefaults(t, `{"version":"1.16.0","allowUnverifiedVersion":true}`))
+	warnings := renderWarnings(t, argstest.WithDefaults(t, `{"version":"1.16.0","allowUnverifiedVersion":true}`))
 	require.Len(t, warnings, 1)
 	assert.Contains(t, warnings[0], "Karpenter 1.16.0 is newer than the newest release this component has verified (1.15.2)")
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
@@ -32,7 +33,7 @@ func TestBringYourOwnControllerRole(t *testing.T) {
 
 func TestBringYourOwnNodeRole(t *testing.T) {
 	arn := "arn:aws:iam::123456789012:role/KarpenterNodeRole-demo"
-	r := renderArgs(t, withDefaults(t, `{"nodeRoleArn":"`+arn+`"}`))
+	r := renderArgs(t, argstest.WithDefaults(t, `{"nodeRoleArn":"`+arn+`"}`))
 	assert.False(t, r.has("karpenter-node"), "no node role")
 	assert.False(t, r.has("karpenter-node-profile"), "no instance profile")
 	assert.False(t, r.has("karpenter-node-access"), "no access entry for a role the component does not own")
@@ -47,7 +48,7 @@ func TestBringYourOwnNodeRole(t *testing.T) {
 }
 
 func TestInterruptionHandlingOff(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{"interruptionHandling":false}`))
+	r := renderArgs(t, argstest.WithDefaults(t, `{"interruptionHandling":false}`))
 	assert.Empty(t, r.byType("aws:sqs/queue:Queue"))
 	assert.Empty(t, r.byType("aws:cloudwatch/eventRule:EventRule"))
 	assert.False(t, r.has("karpenter-controller-interruption"), "no policy for a queue that does not exist")
@@ -58,7 +59,7 @@ func TestInterruptionHandlingOff(t *testing.T) {
 }
 
 func TestClusterEndpointAndUserValues(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{
+	r := renderArgs(t, argstest.WithDefaults(t, `{
 		"clusterEndpoint": "https://ABC.gr7.us-west-2.eks.amazonaws.com",
 		"values": {"replicas": 1, "dnsPolicy": "Default", "settings": {"isolatedVPC": true},
 		           "controller": {"resources": {"requests": {"cpu": "500m"}}},
@@ -77,7 +78,7 @@ func TestClusterEndpointAndUserValues(t *testing.T) {
 }
 
 func TestUserValuesCanRemoveAKey(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{"values": {"controller": {"resources": {"limits": null}}}}`))
+	r := renderArgs(t, argstest.WithDefaults(t, `{"values": {"controller": {"resources": {"limits": null}}}}`))
 	values := r.get("karpenter-release").Inputs["values"].(map[string]any)
 	assert.Nil(t, dig(values, "controller", "resources", "limits"), "null removes a key, as in Helm")
 	assert.Equal(t, "1", dig(values, "controller", "resources", "requests", "cpu"))
@@ -86,45 +87,45 @@ func TestUserValuesCanRemoveAKey(t *testing.T) {
 // The component's tags reach what Karpenter launches: every node class carries them, under the
 // class's own tags; a key Karpenter reserves on node classes fails naming the component input.
 func TestComponentTagsOnNodeClasses(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{"tags": {"team": "platform", "cost-center": "1234"},
+	r := renderArgs(t, argstest.WithDefaults(t, `{"tags": {"team": "platform", "cost-center": "1234"},
 		"nodeClasses": [{"name": "default"}, {"name": "gpu", "tags": {"team": "ml"}}],
 		"nodePools": [{"name": "a", "nodeClassRef": "default"}, {"name": "b", "nodeClassRef": "gpu"}]}`))
 	assert.Equal(t, map[string]any{"team": "platform", "cost-center": "1234"}, dig(r.get("karpenter-nodeclass-default").Inputs, "spec", "tags"))
 	assert.Equal(t, map[string]any{"team": "ml", "cost-center": "1234"}, dig(r.get("karpenter-nodeclass-gpu").Inputs, "spec", "tags"), "the class's own tag wins")
 	assert.Nil(t, dig(renderDefault(t).get("karpenter-nodeclass-default").Inputs, "spec", "tags"), "no tags, no spec.tags")
 
-	msg := renderError(t, withDefaults(t, `{"tags": {"karpenter.sh/nodepool": "x", "kubernetes.io/cluster/demo": "owned", "team": "a"}}`))
+	msg := renderError(t, argstest.WithDefaults(t, `{"tags": {"karpenter.sh/nodepool": "x", "kubernetes.io/cluster/demo": "owned", "team": "a"}}`))
 	for _, k := range []string{"karpenter.sh/nodepool", "kubernetes.io/cluster/demo"} {
 		assert.Contains(t, msg, `tags: tag "`+k+`" is reserved for Karpenter on what it launches, and the component puts its tags on every node class`)
 	}
 	assert.NotContains(t, msg, `"team"`)
 	// Without node classes the tags go on the AWS resources only, and any key is fine.
-	renderArgs(t, withDefaults(t, `{"defaultNodePool": false, "tags": {"kubernetes.io/cluster/demo": "owned"}}`))
+	renderArgs(t, argstest.WithDefaults(t, `{"defaultNodePool": false, "tags": {"kubernetes.io/cluster/demo": "owned"}}`))
 }
 
 func TestReleaseTimeout(t *testing.T) {
 	t.Run("unset leaves the provider's default", func(t *testing.T) {
-		r := renderArgs(t, withDefaults(t, `{}`))
+		r := renderArgs(t, argstest.WithDefaults(t, `{}`))
 		for _, name := range []string{"karpenter-crd-release", "karpenter-release"} {
 			assert.NotContains(t, r.get(name).Inputs, "timeout", name)
 		}
 	})
 	t.Run("set on both releases", func(t *testing.T) {
-		r := renderArgs(t, withDefaults(t, `{"releaseTimeout": 90}`))
+		r := renderArgs(t, argstest.WithDefaults(t, `{"releaseTimeout": 90}`))
 		for _, name := range []string{"karpenter-crd-release", "karpenter-release"} {
 			assert.Equal(t, float64(90), r.get(name).Inputs["timeout"], name)
 		}
 	})
 	t.Run("at least one second", func(t *testing.T) {
 		for _, v := range []string{"0", "-5"} {
-			assert.Contains(t, renderError(t, withDefaults(t, `{"releaseTimeout": `+v+`}`)),
+			assert.Contains(t, renderError(t, argstest.WithDefaults(t, `{"releaseTimeout": `+v+`}`)),
 				"releaseTimeout: "+v+" is not a number of seconds a release can wait (at least 1)")
 		}
 	})
 }
 
 func TestWithoutCrdRelease(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{"installCrds":false}`))
+	r := renderArgs(t, argstest.WithDefaults(t, `{"installCrds":false}`))
 	assert.False(t, r.has("karpenter-crd-release"))
 	assert.True(t, r.has("karpenter-release"))
 	assert.Equal(t, true, r.get("karpenter-release").Inputs["skipCrds"])
@@ -133,9 +134,9 @@ func TestWithoutCrdRelease(t *testing.T) {
 }
 
 func TestConfigMapClustersGetNoAccessEntry(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{"clusterAuthenticationMode":"CONFIG_MAP"}`))
+	r := renderArgs(t, argstest.WithDefaults(t, `{"clusterAuthenticationMode":"CONFIG_MAP"}`))
 	assert.False(t, r.has("karpenter-node-access"))
-	r = renderArgs(t, withDefaults(t, `{"clusterAuthenticationMode":"API"}`))
+	r = renderArgs(t, argstest.WithDefaults(t, `{"clusterAuthenticationMode":"API"}`))
 	entry := r.get("karpenter-node-access").Inputs
 	assert.Equal(t, "EC2_LINUX", entry["type"])
 	assert.Equal(t, "demo", entry["clusterName"])
@@ -151,7 +152,7 @@ func TestChartRepositories(t *testing.T) {
 		{"https://charts.example.com/karpenter/", "karpenter", "https://charts.example.com/karpenter", "1.15.2"},
 		{"/srv/charts", "/srv/charts/karpenter", "", nil},
 	} {
-		r := renderArgs(t, withDefaults(t, `{"chartRepository":"`+tc.repo+`"}`))
+		r := renderArgs(t, argstest.WithDefaults(t, `{"chartRepository":"`+tc.repo+`"}`))
 		rel := r.get("karpenter-release").Inputs
 		assert.Equal(t, tc.chart, rel["chart"], tc.repo)
 		assert.Equal(t, tc.version, rel["version"], tc.repo)
@@ -164,7 +165,7 @@ func TestChartRepositories(t *testing.T) {
 }
 
 func TestExtraControllerPermissions(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{
+	r := renderArgs(t, argstest.WithDefaults(t, `{
 		"controllerPolicyArns": {"audit": "arn:aws:iam::123456789012:policy/Audit"},
 		"controllerPolicyStatements": [{"actions": ["ec2:DescribeVolumes"], "resources": ["*"], "effect": "Allow"}]
 	}`))
@@ -176,7 +177,7 @@ func TestExtraControllerPermissions(t *testing.T) {
 }
 
 func TestTagsReachEveryTaggableAWSResource(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{"tags": {"team": "platform"}}`))
+	r := renderArgs(t, argstest.WithDefaults(t, `{"tags": {"team": "platform"}}`))
 	for _, res := range r.Resources {
 		switch res.Type {
 		case "aws:iam/role:Role", "aws:iam/policy:Policy", "aws:iam/instanceProfile:InstanceProfile",
@@ -187,7 +188,7 @@ func TestTagsReachEveryTaggableAWSResource(t *testing.T) {
 }
 
 func TestPoolsWithoutClassesGetTheDefaultClass(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{"nodePools":[{"name":"spot","requirements":[{"key":"karpenter.sh/capacity-type","operator":"In","values":["spot"]}]}]}`))
+	r := renderArgs(t, argstest.WithDefaults(t, `{"nodePools":[{"name":"spot","requirements":[{"key":"karpenter.sh/capacity-type","operator":"In","values":["spot"]}]}]}`))
 	assert.True(t, r.has("karpenter-nodeclass-default"))
 	assert.False(t, r.has("karpenter-nodepool-default"), "no default pool when pools are given")
 	tmpl := dig(r.get("karpenter-nodepool-spot").Inputs, "spec", "template", "spec").(map[string]any)
@@ -197,7 +198,7 @@ func TestPoolsWithoutClassesGetTheDefaultClass(t *testing.T) {
 }
 
 func TestNoDefaultNodePool(t *testing.T) {
-	r := renderArgs(t, withDefaults(t, `{"defaultNodePool":false}`))
+	r := renderArgs(t, argstest.WithDefaults(t, `{"defaultNodePool":false}`))
 	assert.Empty(t, r.byType("kubernetes:karpenter.sh/v1:NodePool"))
 	assert.Empty(t, r.byType("kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"))
 	assert.Equal(t, []any{}, r.Outputs["nodePoolNames"])
@@ -207,7 +208,7 @@ func TestNoDefaultNodePool(t *testing.T) {
 // values, where they would silently win over the IAM, queue and service account the component
 // made; the message names the input to use. Other values merge as before.
 func TestValuesCannotSetWhatTheComponentOwns(t *testing.T) {
-	msg := renderError(t, withDefaults(t, `{"values": {
+	msg := renderError(t, argstest.WithDefaults(t, `{"values": {
 		"settings": {"clusterName": "other", "clusterEndpoint": "https://x.example.com", "interruptionQueue": null},
 		"serviceAccount": {"name": "other", "annotations": {"eks.amazonaws.com/role-arn": "arn:aws:iam::123456789012:role/other", "example.com/team": "a"}},
 		"controller": {"image": {"repository": "example.com/karpenter"}}}}`))
@@ -223,15 +224,15 @@ func TestValuesCannotSetWhatTheComponentOwns(t *testing.T) {
 	assert.Len(t, strings.Split(msg, "\n"), 5, "the image repository is the user's while controllerImageRepository is unset; other annotations are free")
 
 	// The generation's own keys: the Provisioner era's settings.aws.*.
-	msg = renderError(t, withDefaults(t, `{"version": "0.31.0", "values": {"settings": {"aws": {"clusterName": "x", "defaultInstanceProfile": "p"}}}}`))
+	msg = renderError(t, argstest.WithDefaults(t, `{"version": "0.31.0", "values": {"settings": {"aws": {"clusterName": "x", "defaultInstanceProfile": "p"}}}}`))
 	assert.Contains(t, msg, "values.settings.aws.clusterName: the component sets it from clusterName")
 	assert.Contains(t, msg, "values.settings.aws.defaultInstanceProfile: the component sets it from createInstanceProfile")
 
 	// With interruption handling off, the queue setting is the user's; with a mirror set, the
 	// image repository is the component's.
-	r := renderArgs(t, withDefaults(t, `{"interruptionHandling": false, "values": {"settings": {"interruptionQueue": "my-queue"}}}`))
+	r := renderArgs(t, argstest.WithDefaults(t, `{"interruptionHandling": false, "values": {"settings": {"interruptionQueue": "my-queue"}}}`))
 	assert.Equal(t, "my-queue", dig(r.get("karpenter-release").Inputs, "values", "settings", "interruptionQueue"))
-	msg = renderError(t, withDefaults(t, `{"controllerImageRepository": "example.com/mirror", "values": {"controller": {"image": {"repository": "example.com/other"}}}}`))
+	msg = renderError(t, argstest.WithDefaults(t, `{"controllerImageRepository": "example.com/mirror", "values": {"controller": {"image": {"repository": "example.com/other"}}}}`))
 	assert.Contains(t, msg, "values.controller.image.repository: the component sets it from controllerImageRepository")
 }
 
@@ -241,7 +242,7 @@ func TestValuesCannotSetWhatTheComponentOwns(t *testing.T) {
 func TestTagsWithinAWSLimits(t *testing.T) {
 	long := strings.Repeat("v", 257)
 	// The component's tags (an Input: checked once known, which a plain value is at preview).
-	msg := renderError(t, withDefaults(t, `{"tags": {"aws:team": "a", "ok": "`+long+`", "a#b": "c"}}`))
+	msg := renderError(t, argstest.WithDefaults(t, `{"tags": {"aws:team": "a", "ok": "`+long+`", "a#b": "c"}}`))
 	for _, want := range []string{
 		`tags["aws:team"]: keys starting with "aws:" are reserved for AWS's own tags`,
 		`tags["ok"]: the value is 257 characters; a tag value is at most 256`,
@@ -250,7 +251,7 @@ func TestTagsWithinAWSLimits(t *testing.T) {
 		assert.Contains(t, msg, want)
 	}
 	// A node class's own (plain: checked with the other plain inputs).
-	msg = renderError(t, withDefaults(t, `{"nodeClasses": [{"name": "default", "tags": {"AWS:x": "y", "`+strings.Repeat("k", 129)+`": "z"}}]}`))
+	msg = renderError(t, argstest.WithDefaults(t, `{"nodeClasses": [{"name": "default", "tags": {"AWS:x": "y", "`+strings.Repeat("k", 129)+`": "z"}}]}`))
 	assert.Contains(t, msg, `nodeClasses[0].tags["AWS:x"]: keys starting with "aws:" are reserved`)
 	assert.Contains(t, msg, `nodeClasses[0].tags["`+strings.Repeat("k", 129)+`"]: a tag key is 1-128 characters`)
 
@@ -261,24 +262,24 @@ func TestTagsWithinAWSLimits(t *testing.T) {
 		}
 		return "{" + strings.Join(kv, ", ") + "}"
 	}
-	msg = renderError(t, withDefaults(t, `{"tags": `+tags("c", 51)+`}`))
+	msg = renderError(t, argstest.WithDefaults(t, `{"tags": `+tags("c", 51)+`}`))
 	assert.Contains(t, msg, "tags: 51 tags; at most 50 here (AWS allows 50 per resource)")
 	// The access entries carry the component's owner tag besides (catalog.AccessEntryOwnerTag).
-	assert.Contains(t, renderError(t, withDefaults(t, `{"defaultNodePool": false, "tags": `+tags("c", 50)+`}`)),
+	assert.Contains(t, renderError(t, argstest.WithDefaults(t, `{"defaultNodePool": false, "tags": `+tags("c", 50)+`}`)),
 		"tags: 50 tags; at most 49 (AWS allows 50 per resource, and the component adds pulumi-karpenter:component to the access entries it makes for roles of yours)")
-	renderArgs(t, withDefaults(t, `{"defaultNodePool": false, "tags": `+tags("c", 49)+`}`))
-	assert.Contains(t, renderError(t, withDefaults(t, `{"tags": {"pulumi-karpenter:component": "x"}}`)),
+	renderArgs(t, argstest.WithDefaults(t, `{"defaultNodePool": false, "tags": `+tags("c", 49)+`}`))
+	assert.Contains(t, renderError(t, argstest.WithDefaults(t, `{"tags": {"pulumi-karpenter:component": "x"}}`)),
 		`tags: tag "pulumi-karpenter:component" is the component's own`)
-	msg = renderError(t, withDefaults(t, `{"tags": `+tags("c", 30)+`, "nodeClasses": [{"name": "default", "tags": `+tags("n", 15)+`}]}`))
+	msg = renderError(t, argstest.WithDefaults(t, `{"tags": `+tags("c", 30)+`, "nodeClasses": [{"name": "default", "tags": `+tags("n", 15)+`}]}`))
 	assert.Contains(t, msg, "nodeClasses[0].tags: with the component's tags, 45 tags go on what the class launches; at most 44 (AWS allows 50 per resource, and Karpenter adds 6 of its own)")
-	renderArgs(t, withDefaults(t, `{"tags": `+tags("c", 30)+`, "nodeClasses": [{"name": "default", "tags": `+tags("n", 14)+`}]}`))
+	renderArgs(t, argstest.WithDefaults(t, `{"tags": `+tags("c", 30)+`, "nodeClasses": [{"name": "default", "tags": `+tags("n", 14)+`}]}`))
 }
 
 // A bad value known at preview fails the preview even while another input is unknown (here the
 // cluster name, as when the cluster is created in the same update): each check of the gate
 // also runs on its own as soon as its value is known.
 func TestKnownBadValuesFailWhileOthersAreUnknown(t *testing.T) {
-	parsed, err := ParseRenderArgs([]byte(withDefaults(t, `{"tags": {"aws:team": "a"}, "values": {"settings": {"clusterName": "x"}}}`)))
+	parsed, err := ParseRenderArgs([]byte(argstest.WithDefaults(t, `{"tags": {"aws:team": "a"}, "values": {"settings": {"clusterName": "x"}}}`)))
 	require.NoError(t, err)
 	parsed.Inputs = parsed.Inputs.Set("clusterName", property.New(property.Computed).WithDependencies([]urn.URN{"urn:pulumi:stack::project::aws:eks/cluster:Cluster::cluster"}))
 	_, err = renderWith(t.Context(), parsed, &render.Mocks{})

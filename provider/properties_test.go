@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 
 	"github.com/stretchr/testify/assert"
@@ -13,7 +14,7 @@ import (
 // A misspelt key anywhere in the inputs fails the construct naming its path, and nothing is
 // created; free-form maps (tags, values, kubelet additionalSettings) take any key.
 func TestUnknownPropertiesFailNamingThePath(t *testing.T) {
-	args := withDefaults(t, `{
+	args := argstest.WithDefaults(t, `{
 		"interuptionHandling": false,
 		"tags": {"anything": "goes"},
 		"values": {"settings": {"anyChartKey": true}},
@@ -38,7 +39,7 @@ func TestUnknownPropertiesFailNamingThePath(t *testing.T) {
 	assert.Empty(t, mocks.Registered, "nothing is registered, not even the component")
 
 	// A key far from every property gets no suggestion.
-	msg = renderError(t, withDefaults(t, `{"somethingElse": 1}`))
+	msg = renderError(t, argstest.WithDefaults(t, `{"somethingElse": 1}`))
 	assert.Contains(t, msg, "somethingElse: unknown property")
 	assert.NotContains(t, msg, "did you mean")
 }
@@ -46,7 +47,7 @@ func TestUnknownPropertiesFailNamingThePath(t *testing.T) {
 // A value of the wrong type anywhere fails naming its path (not only the top-level input the
 // SDK's decoding would name), together with the other problems of the input; nothing is created.
 func TestWrongTypesFailNamingThePath(t *testing.T) {
-	args := withDefaults(t, `{
+	args := argstest.WithDefaults(t, `{
 		"interruptionHandling": "yes",
 		"tags": {"team": 7},
 		"values": {"settings": {"batchMaxDuration": 10}},

@@ -2,13 +2,13 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 
@@ -17,8 +17,6 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
-
-const defaultArgs = `{"clusterName":"demo","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE"}`
 
 // The tests run the component through render (package render) wired to this provider
 // (Renderer): ParseRenderArgs, Render and RenderJSON are its ParseArgs, Render and JSON;
@@ -56,7 +54,7 @@ func renderArgs(t *testing.T, args string) *rendered {
 	return &rendered{out, t}
 }
 
-func renderDefault(t *testing.T) *rendered { return renderArgs(t, defaultArgs) }
+func renderDefault(t *testing.T) *rendered { return renderArgs(t, argstest.DefaultArgs) }
 
 // renderWarnings are the warnings a render of args says on the component (the args' cluster
 // answering the reads).
@@ -88,25 +86,6 @@ func renderError(t *testing.T, args string) string {
 	_, err = Render(context.Background(), parsed)
 	require.Error(t, err, "expected %s to be rejected", args)
 	return err.Error()
-}
-
-// withDefaults merges extra inputs into the default args.
-func withDefaults(t *testing.T, extra string) string {
-	t.Helper()
-	return mergeArgs(t, defaultArgs, extra)
-}
-
-// mergeArgs sets extra's inputs on base (both JSON objects).
-func mergeArgs(t *testing.T, baseArgs, extra string) string {
-	t.Helper()
-	var base, more map[string]any
-	require.NoError(t, json.Unmarshal([]byte(baseArgs), &base))
-	require.NoError(t, json.Unmarshal([]byte(extra), &more))
-	for k, v := range more {
-		base[k] = v
-	}
-	b, _ := json.Marshal(base)
-	return string(b)
 }
 
 func (r *rendered) get(name string) format.Resource {
@@ -334,8 +313,8 @@ func TestRenderIsDeterministic(t *testing.T) {
 
 func TestPhysicalNamesDependOnStackAndComponent(t *testing.T) {
 	a := renderDefault(t)
-	b := renderArgs(t, withDefaults(t, `{"stack":"prod"}`))
-	c := renderArgs(t, withDefaults(t, `{"name":"other"}`))
+	b := renderArgs(t, argstest.WithDefaults(t, `{"stack":"prod"}`))
+	c := renderArgs(t, argstest.WithDefaults(t, `{"name":"other"}`))
 	assert.NotEqual(t, a.Outputs["nodeRoleName"], b.Outputs["nodeRoleName"], "two stacks in one account never collide")
 	assert.NotEqual(t, a.Outputs["interruptionQueueName"], b.Outputs["interruptionQueueName"])
 	assert.Regexp(t, `^other-node-[0-9a-f]{7}$`, c.Outputs["nodeRoleName"])
@@ -378,7 +357,7 @@ func TestGoldenRenders(t *testing.T) {
 // the invoke goes to whichever aws provider the program passes. Every shape must give the
 // same regional ARNs, and an answer with neither must fail rather than build empty ARNs.
 func TestRegionFromEitherGetRegionShape(t *testing.T) {
-	parsed, err := ParseRenderArgs([]byte(defaultArgs))
+	parsed, err := ParseRenderArgs([]byte(argstest.DefaultArgs))
 	require.NoError(t, err)
 	var queueArns []any
 	for _, shape := range []string{"v6", "v7", "v7-no-name"} {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,7 +16,7 @@ import (
 
 func TestStandaloneNodePoolRendersLikeTheComponentsPool(t *testing.T) {
 	pool := `{"name": "spot", "nodeClassRef": "default", "requirements": [{"key": "karpenter.sh/capacity-type", "operator": "In", "values": ["spot"]}]}`
-	comp := renderArgs(t, withDefaults(t, `{"nodePools": [`+pool+`]}`))
+	comp := renderArgs(t, argstest.WithDefaults(t, `{"nodePools": [`+pool+`]}`))
 	standalone := renderArgs(t, `{"type": "karpenter:index:NodePool", "name": "team", "spec": `+pool+`}`)
 	require.Len(t, standalone.Resources, 1)
 	assert.Equal(t, comp.get("karpenter-nodepool-spot").Inputs, standalone.get("team").Inputs)
@@ -25,7 +26,7 @@ func TestStandaloneNodePoolRendersLikeTheComponentsPool(t *testing.T) {
 
 func TestStandaloneNodeClassRendersLikeTheComponentsClass(t *testing.T) {
 	class := `{"name": "default", "role": "my-node-role", "amiAlias": "al2023@latest"}`
-	comp := renderArgs(t, withDefaults(t, `{"nodeClasses": [`+class+`]}`))
+	comp := renderArgs(t, argstest.WithDefaults(t, `{"nodeClasses": [`+class+`]}`))
 	standalone := renderArgs(t, `{"type": "karpenter:index:NodeClass", "name": "team", "clusterName": "demo", "spec": `+class+`}`)
 	require.Len(t, standalone.Resources, 1)
 	assert.Equal(t, comp.get("karpenter-nodeclass-default").Inputs, standalone.get("team").Inputs)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 
 	presource "github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -20,7 +21,7 @@ import (
 func TestValuesThatPassThroughMayBeUnknownAtAPreview(t *testing.T) {
 	cluster := urn.URN("urn:pulumi:stack::project::aws:eks/cluster:Cluster::demo")
 	unknown := property.New(property.Computed).WithDependencies([]urn.URN{cluster})
-	parsed, err := ParseRenderArgs([]byte(withDefaults(t, `{"nodeClasses":[{"name":"custom","subnetSelectorTerms":[{"tags":{"karpenter.sh/discovery":"x"}}],
+	parsed, err := ParseRenderArgs([]byte(argstest.WithDefaults(t, `{"nodeClasses":[{"name":"custom","subnetSelectorTerms":[{"tags":{"karpenter.sh/discovery":"x"}}],
 		"tags":{"cluster":"x"},"userData":"x"}],"nodePools":[{"name":"p","labels":{"cluster":"x"},"annotations":{"endpoint":"x"}}]}`)))
 	require.NoError(t, err)
 	set := func(m property.Map, path []any, v property.Value) property.Map {
@@ -82,7 +83,7 @@ func TestValuesThatPassThroughMayBeUnknownAtAPreview(t *testing.T) {
 func TestAWholeMapUnknownAtAPreview(t *testing.T) {
 	cluster := urn.URN("urn:pulumi:stack::project::aws:eks/cluster:Cluster::demo")
 	unknown := property.New(property.Computed).WithDependencies([]urn.URN{cluster})
-	parsed, err := ParseRenderArgs([]byte(withDefaults(t, `{"nodeClasses":[{"name":"custom","tags":{"x":"y"}}],"nodePools":[{"name":"p","annotations":{"x":"y"}}]}`)))
+	parsed, err := ParseRenderArgs([]byte(argstest.WithDefaults(t, `{"nodeClasses":[{"name":"custom","tags":{"x":"y"}}],"nodePools":[{"name":"p","annotations":{"x":"y"}}]}`)))
 	require.NoError(t, err)
 	pool := parsed.Inputs.Get("nodePools").AsArray().Get(0).AsMap().Set("annotations", unknown)
 	class := parsed.Inputs.Get("nodeClasses").AsArray().Get(0).AsMap().Set("tags", unknown)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 
 	"github.com/stretchr/testify/assert"
@@ -30,13 +31,13 @@ func TestBadInputValueIsRejectedNamingTheField(t *testing.T) {
 		{"placement group empty name", `{"nodeClasses":[{"name":"c","placementGroupSelector":{"name":""}}]}`, []string{"nodeClasses[0].placementGroupSelector.name: must not be empty"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			msg := renderError(t, withDefaults(t, tc.args))
+			msg := renderError(t, argstest.WithDefaults(t, tc.args))
 			for _, want := range tc.want {
 				assert.Contains(t, msg, want)
 			}
 		})
 	}
-	autoModeClass := autoModeWith(t, `{"nodeClasses":[{"name":"c","podSubnetSelectorTerms":[{"id":"sg-1"}],"podSecurityGroupSelectorTerms":[{"id":"sg-1"}]}]}`)
+	autoModeClass := argstest.AutoModeWith(t, `{"nodeClasses":[{"name":"c","podSubnetSelectorTerms":[{"id":"sg-1"}],"podSecurityGroupSelectorTerms":[{"id":"sg-1"}]}]}`)
 	assert.Contains(t, renderError(t, autoModeClass), "nodeClasses[0].podSubnetSelectorTerms[0].id")
 }
 

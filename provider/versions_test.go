@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -23,7 +24,7 @@ func renderVersion(t *testing.T, version string, extra ...string) *rendered {
 		b, _ := json.Marshal(m)
 		more = string(b)
 	}
-	return renderArgs(t, withDefaults(t, more))
+	return renderArgs(t, argstest.WithDefaults(t, more))
 }
 
 // Each generation's single controller policy equals its official template's, statement for

@@ -36,7 +36,7 @@ func planAdopting(t *testing.T, args string) (*Plan, error) {
 
 func adoptArgs(t *testing.T, version, adopt string) string {
 	t.Helper()
-	return withDefaults(t, `{"version":"`+version+`","adopt":`+adopt+`}`)
+	return argstest.WithDefaults(t, `{"version":"`+version+`","adopt":`+adopt+`}`)
 }
 
 // Unset names are those the getting-started guide of the version gives: the template's node
@@ -79,7 +79,7 @@ func TestAdoptionNamesGivenWin(t *testing.T) {
 }
 
 func TestNoAdoptionWithoutAdopt(t *testing.T) {
-	p, err := planAdopting(t, defaultArgs)
+	p, err := planAdopting(t, argstest.DefaultArgs)
 	require.NoError(t, err)
 	assert.Nil(t, p.Adopt)
 }
@@ -124,7 +124,7 @@ func TestAdoptionRefusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			args := adoptArgs(t, tc.version, tc.adopt)
 			if tc.extra != "" {
-				args = mergeArgs(t, args, tc.extra)
+				args = argstest.Merge(t, args, tc.extra)
 			}
 			_, err := planAdopting(t, args)
 			require.Error(t, err)
@@ -141,7 +141,7 @@ func TestAdoptionNeedsTheClusterNameKnown(t *testing.T) {
 }
 
 func TestAdoptionIsNotForAutoMode(t *testing.T) {
-	msg := planError(t, autoModeWith(t, `{"adopt":{}}`))
+	msg := planError(t, argstest.AutoModeWith(t, `{"adopt":{}}`))
 	assert.Contains(t, msg, "adopt: not used with mode autoMode (EKS runs Karpenter")
 }
 
@@ -157,10 +157,10 @@ func TestAdoptionCreatesARuleNamedEmpty(t *testing.T) {
 // The chart writes controllerImageRepository into the Deployment unquoted: a value that is not an
 // image repository would break the chart's template at `up` (found by the generated inputs).
 func TestControllerImageRepositoryMustBeARepository(t *testing.T) {
-	msg := planError(t, withDefaults(t, `{"controllerImageRepository":"[settings\n"}`))
+	msg := planError(t, argstest.WithDefaults(t, `{"controllerImageRepository":"[settings\n"}`))
 	assert.Contains(t, msg, `controllerImageRepository: "[settings\n" is not an image repository`)
 	for _, ok := range []string{"123456789012.dkr.ecr.us-west-2.amazonaws.com/karpenter/controller", "registry.local:5000/karpenter/controller", "example.com/mirror"} {
-		_, err := plan(t, withDefaults(t, `{"controllerImageRepository":"`+ok+`"}`))
+		_, err := plan(t, argstest.WithDefaults(t, `{"controllerImageRepository":"`+ok+`"}`))
 		assert.NoError(t, err, ok)
 	}
 }

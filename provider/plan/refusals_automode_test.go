@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 )
 
 func TestAutoModeRefusesSelfManagedInputs(t *testing.T) {
@@ -33,13 +35,13 @@ func TestAutoModeRefusesSelfManagedInputs(t *testing.T) {
 		"releaseTimeout":             `600`,
 	} {
 		t.Run(field, func(t *testing.T) {
-			msg := planError(t, autoModeWith(t, `{"`+field+`":`+value+`}`))
+			msg := planError(t, argstest.AutoModeWith(t, `{"`+field+`":`+value+`}`))
 			assert.Contains(t, msg, field+": not used with mode autoMode")
 			assert.Equal(t, 1, strings.Count(msg, "\n")+1, "one problem, said once: %s", msg)
 		})
 	}
 	// Problems are reported together.
-	msg := planError(t, autoModeWith(t, `{"namespace":"x","values":{"a":1},"interruptionHandling":true}`))
+	msg := planError(t, argstest.AutoModeWith(t, `{"namespace":"x","values":{"a":1},"interruptionHandling":true}`))
 	for _, f := range []string{"namespace:", "values:", "interruptionHandling:"} {
 		assert.Contains(t, msg, f)
 	}
@@ -65,10 +67,10 @@ func TestNodeClassFieldsBelongToOneKind(t *testing.T) {
 		"cpuOptions":               `{"nestedVirtualization":"enabled"}`,
 		"context":                  `"ctx"`,
 	} {
-		msg := planError(t, autoModeWith(t, `{"nodeClasses":[{"name":"c",`+`"`+field+`":`+value+`}]}`))
+		msg := planError(t, argstest.AutoModeWith(t, `{"nodeClasses":[{"name":"c",`+`"`+field+`":`+value+`}]}`))
 		assert.Contains(t, msg, "nodeClasses[0]."+field+": an EC2NodeClass field, not an EKS Auto Mode NodeClass one", field)
 	}
-	assert.Contains(t, planError(t, autoModeWith(t, `{"nodeClasses":[{"name":"c","blockDeviceMappings":[{"deviceName":"/dev/xvda","ebs":{"volumeSize":"100Gi"}}]}]}`)), "use ephemeralStorage")
+	assert.Contains(t, planError(t, argstest.AutoModeWith(t, `{"nodeClasses":[{"name":"c","blockDeviceMappings":[{"deviceName":"/dev/xvda","ebs":{"volumeSize":"100Gi"}}]}]}`)), "use ephemeralStorage")
 
 	// Auto Mode fields on an EC2NodeClass fail the same way.
 	for field, value := range map[string]string{
@@ -82,14 +84,14 @@ func TestNodeClassFieldsBelongToOneKind(t *testing.T) {
 		"certificateBundles":            `[{"name":"ca","data":"eA=="}]`,
 		"advancedSecurity":              `{"fips":true}`,
 	} {
-		msg := planError(t, withDefaults(t, `{"nodeClasses":[{"name":"c",`+`"`+field+`":`+value+`}]}`))
+		msg := planError(t, argstest.WithDefaults(t, `{"nodeClasses":[{"name":"c",`+`"`+field+`":`+value+`}]}`))
 		assert.Contains(t, msg, "nodeClasses[0]."+field+": an EKS Auto Mode NodeClass field (only with mode autoMode", field)
 	}
 }
 
 func TestAutoModeNodeClassRules(t *testing.T) {
 	class := func(fields string) string {
-		return autoModeWith(t, `{"nodeClasses":[{"name":"c",`+fields+`}]}`)
+		return argstest.AutoModeWith(t, `{"nodeClasses":[{"name":"c",`+fields+`}]}`)
 	}
 	pem := "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSQotLS0tLUVORCBDRVJUSUZJQ0FURS0tLS0tCg==" // base64 of a PEM certificate block
 	for name, c := range map[string]struct{ fields, want string }{

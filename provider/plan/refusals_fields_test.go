@@ -4,24 +4,26 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 )
 
 // Seed 384 of the harness's generated renders (tests/generated_test.go) once the schema grew
 // readCluster: a selector term with empty tags rendered as an empty term, which every release's CRD
 // refuses ("expected at least one, got none"). The component refuses it, naming the path.
 func TestAnEmptySelectorTagsTermIsRefused(t *testing.T) {
-	msg := planError(t, withDefaults(t, `{"nodeClasses":[{"name":"default","subnetSelectorTerms":[{"tags":{}}]}]}`))
+	msg := planError(t, argstest.WithDefaults(t, `{"nodeClasses":[{"name":"default","subnetSelectorTerms":[{"tags":{}}]}]}`))
 	assert.Contains(t, msg, `nodeClasses[0].subnetSelectorTerms[0].tags: empty: a term selects by at least one tag`)
 }
 
 func TestKubeletAdditionalSettingsRules(t *testing.T) {
-	msg := planError(t, withDefaults(t, `{"nodeClasses":[{"name":"c","kubelet":{"additionalSettings":{"maxPods":10,"":1,"podPidsLimit":null}}}]}`))
+	msg := planError(t, argstest.WithDefaults(t, `{"nodeClasses":[{"name":"c","kubelet":{"additionalSettings":{"maxPods":10,"":1,"podPidsLimit":null}}}]}`))
 	assert.Contains(t, msg, "nodeClasses[0].kubelet.additionalSettings.maxPods: maxPods has a typed field; set nodeClasses[0].kubelet.maxPods instead")
 	assert.Contains(t, msg, "nodeClasses[0].kubelet.additionalSettings: empty setting name")
 	assert.Contains(t, msg, "nodeClasses[0].kubelet.additionalSettings.podPidsLimit: null is not a kubelet setting")
 
 	// What Karpenter 1.15's controller would reject (ValidationSucceeded=False, no launches).
-	msg = planError(t, withDefaults(t, `{"nodeClasses":[
+	msg = planError(t, argstest.WithDefaults(t, `{"nodeClasses":[
 		{"name":"a","kubelet":{"additionalSettings":{"containerLogMaxSise":"50Mi","registerWithTaints":[]}}},
 		{"name":"b","amiAlias":"bottlerocket@latest","kubelet":{"podsPerCore":2,"additionalSettings":{"containerLogMaxSize":"50Mi"}}},
 		{"name":"c","amiAlias":"al2@latest","kubelet":{"clusterDNS":["10.0.0.10","10.0.0.11"]}}]}`))
@@ -32,7 +34,7 @@ func TestKubeletAdditionalSettingsRules(t *testing.T) {
 	assert.Contains(t, msg, "nodeClasses[2].kubelet.clusterDNS: the AL2 AMI family takes one entry; 2 were set")
 	// Before 1.15 the typed kubelet is what it was (the family rules are 1.15's controller's).
 	planVersion(t, "1.14.1", `{"nodeClasses":[{"name":"b","amiAlias":"bottlerocket@latest","kubelet":{"podsPerCore":2}}]}`)
-	assert.Contains(t, planError(t, withDefaults(t, `{"nodePools":[{"name":"p","disruption":{"budgets":[{"reasons":["Unhealty"]}]}}]}`)),
+	assert.Contains(t, planError(t, argstest.WithDefaults(t, `{"nodePools":[{"name":"p","disruption":{"budgets":[{"reasons":["Unhealty"]}]}}]}`)),
 		`nodePools[0].disruption.budgets[0].reasons[0]: "Unhealty" is not one of`)
 }
 
@@ -87,7 +89,7 @@ func TestSpecFieldRules(t *testing.T) {
 		{"too many selector tags", class(`,"subnetSelectorTerms":[{"tags":{"a":"1","b":"1","c":"1","d":"1","e":"1","f":"1","g":"1","h":"1","i":"1","j":"1","k":"1","l":"1","m":"1","n":"1","o":"1","p":"1","q":"1","r":"1","s":"1","t":"1","u":"1"}}]`), []string{"nodeClasses[0].subnetSelectorTerms[0].tags: at most 20 tags"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			msg := planError(t, withDefaults(t, tc.args))
+			msg := planError(t, argstest.WithDefaults(t, tc.args))
 			for _, w := range tc.want {
 				assert.Contains(t, msg, w)
 			}

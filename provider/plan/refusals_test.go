@@ -2,7 +2,6 @@ package plan
 
 import (
 	"encoding/json"
-	"maps"
 	"strings"
 	"testing"
 
@@ -14,30 +13,6 @@ import (
 
 // Engine-free refusal tests: the args are render's JSON (without "type"; "name" is the
 // component's name), decoded as the engine would send them known, and planned.
-
-const defaultArgs = `{"clusterName":"demo","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE"}`
-
-func withDefaults(t *testing.T, extra string) string {
-	t.Helper()
-	return mergeArgs(t, defaultArgs, extra)
-}
-
-func autoModeWith(t *testing.T, extra string) string {
-	t.Helper()
-	return mergeArgs(t, `{"clusterName":"demo","mode":"autoMode"}`, extra)
-}
-
-// mergeArgs sets extra's inputs on base (both JSON objects).
-func mergeArgs(t *testing.T, base, extra string) string {
-	t.Helper()
-	var b, more map[string]any
-	require.NoError(t, json.Unmarshal([]byte(base), &b))
-	require.NoError(t, json.Unmarshal([]byte(extra), &more))
-	maps.Copy(b, more)
-	out, err := json.Marshal(b)
-	require.NoError(t, err)
-	return string(out)
-}
 
 // plan plans args.
 func plan(t *testing.T, args string) (*Plan, error) {
@@ -73,9 +48,9 @@ func planError(t *testing.T, args string) string {
 // planVersion plans the default args for a Karpenter version, with extra's inputs set.
 func planVersion(t *testing.T, version string, extra ...string) *Plan {
 	t.Helper()
-	args := withDefaults(t, `{"version":"`+version+`"}`)
+	args := argstest.WithDefaults(t, `{"version":"`+version+`"}`)
 	if len(extra) > 0 {
-		args = mergeArgs(t, args, extra[0])
+		args = argstest.Merge(t, args, extra[0])
 	}
 	return planOK(t, args)
 }
@@ -144,7 +119,7 @@ func TestBadPlainInputIsRefusedNamingTheField(t *testing.T) {
 		{"duplicate class", `{"nodeClasses":[{"name":"a"},{"name":"a"}]}`, []string{"nodeClasses[1].name: duplicate"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			msg := planError(t, withDefaults(t, tc.args))
+			msg := planError(t, argstest.WithDefaults(t, tc.args))
 			for _, want := range tc.want {
 				assert.Contains(t, msg, want)
 			}
@@ -153,7 +128,7 @@ func TestBadPlainInputIsRefusedNamingTheField(t *testing.T) {
 }
 
 func TestAllProblemsAreReportedTogether(t *testing.T) {
-	msg := planError(t, withDefaults(t, `{"namespace":"Bad","nodePools":[{"name":"p","weight":0,"expireAfter":"soon"}]}`))
+	msg := planError(t, argstest.WithDefaults(t, `{"namespace":"Bad","nodePools":[{"name":"p","weight":0,"expireAfter":"soon"}]}`))
 	for _, want := range []string{"namespace:", "nodePools[0].weight:", "nodePools[0].expireAfter:"} {
 		assert.Contains(t, msg, want)
 	}
@@ -163,7 +138,7 @@ func TestAllProblemsAreReportedTogether(t *testing.T) {
 // capacity type would leave the pool unable to launch any node.
 func TestWellKnownRequirementValues(t *testing.T) {
 	pool := func(key, values string) string {
-		return withDefaults(t, `{"nodePools": [{"name": "p", "requirements": [{"key": "`+key+`", "operator": "In", "values": `+values+`}]}]}`)
+		return argstest.WithDefaults(t, `{"nodePools": [{"name": "p", "requirements": [{"key": "`+key+`", "operator": "In", "values": `+values+`}]}]}`)
 	}
 	assert.Contains(t, planError(t, pool("karpenter.sh/capacity-type", `["spot", "on-demnd"]`)),
 		`nodePools[0].requirements[0].values[1]: "on-demnd" is not a value Karpenter sets on karpenter.sh/capacity-type (spot, on-demand, reserved), so the requirement can never match it`)
@@ -171,7 +146,7 @@ func TestWellKnownRequirementValues(t *testing.T) {
 	planOK(t, pool("karpenter.sh/capacity-type", `["spot", "on-demand", "reserved"]`))
 	planOK(t, pool("example.com/team", `["anything"]`))
 
-	old := withDefaults(t, `{"version": "1.2.1", "nodePools": [{"name": "p", "requirements": [{"key": "karpenter.sh/capacity-type", "operator": "In", "values": ["reserved"]}]}]}`)
+	old := argstest.WithDefaults(t, `{"version": "1.2.1", "nodePools": [{"name": "p", "requirements": [{"key": "karpenter.sh/capacity-type", "operator": "In", "values": ["reserved"]}]}]}`)
 	assert.Contains(t, planError(t, old), "nodePools[0].requirements[0].values[0]: needs the reserved capacity type, which Karpenter 1.2.1 does not have (first in 1.3.0; version is 1.2.1)")
 }
 
@@ -181,7 +156,7 @@ func TestUserDataPerAMIFamily(t *testing.T) {
 	class := func(alias, userData string) string {
 		b, err := json.Marshal(userData)
 		require.NoError(t, err)
-		return withDefaults(t, `{"nodeClasses": [{"name": "default", "amiAlias": "`+alias+`", "userData": `+string(b)+`}]}`)
+		return argstest.WithDefaults(t, `{"nodeClasses": [{"name": "default", "amiAlias": "`+alias+`", "userData": `+string(b)+`}]}`)
 	}
 	assert.Contains(t, planError(t, class("bottlerocket@latest", "[settings.kubernetes\nmax-pods = 110\n")),
 		"nodeClasses[0].userData: Bottlerocket user data is TOML settings, which Karpenter merges its own into, and this is not TOML")

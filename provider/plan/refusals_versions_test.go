@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
 )
 
 // Fields a generation cannot express fail, naming the field and the first version with it.
@@ -49,22 +51,22 @@ func TestFieldsNewerThanTheVersionFail(t *testing.T) {
 		{"0.29.1", `{"nodeClasses":[{"name":"c","context":"c-1"}]}`, "nodeClasses[0].context: needs the node class context field, which Karpenter 0.29.1 does not have (first in 0.29.2"},
 	} {
 		t.Run(tc.version+" "+tc.want[:20], func(t *testing.T) {
-			msg := planError(t, withDefaults(t, strings.TrimSuffix(tc.args, "}")+`,"version":"`+tc.version+`"}`))
+			msg := planError(t, argstest.WithDefaults(t, strings.TrimSuffix(tc.args, "}")+`,"version":"`+tc.version+`"}`))
 			assert.Contains(t, msg, tc.want)
 		})
 	}
 }
 
 func TestKubernetesCompatibility(t *testing.T) {
-	msg := planError(t, withDefaults(t, `{"version":"1.4.1","kubernetesVersion":"1.33"}`))
+	msg := planError(t, argstest.WithDefaults(t, `{"version":"1.4.1","kubernetesVersion":"1.33"}`))
 	assert.Contains(t, msg, "kubernetesVersion: Kubernetes 1.33 needs Karpenter 1.5.0 or later; version is 1.4.1")
 	planVersion(t, "1.5.0", `{"kubernetesVersion":"1.33"}`)
 	planVersion(t, "1.14.1", `{"kubernetesVersion":"v1.36.2"}`)
 	// Kubernetes 1.37 needs Karpenter 1.15 (the v1.15 compatibility matrix).
-	assert.Contains(t, planError(t, withDefaults(t, `{"version":"1.14.3","kubernetesVersion":"1.37"}`)), "kubernetesVersion: Kubernetes 1.37 needs Karpenter 1.15.0 or later; version is 1.14.3")
+	assert.Contains(t, planError(t, argstest.WithDefaults(t, `{"version":"1.14.3","kubernetesVersion":"1.37"}`)), "kubernetesVersion: Kubernetes 1.37 needs Karpenter 1.15.0 or later; version is 1.14.3")
 	planVersion(t, "1.15.0", `{"kubernetesVersion":"1.37"}`)
-	assert.Contains(t, planError(t, withDefaults(t, `{"kubernetesVersion":"1.99"}`)), "kubernetesVersion: \"1.99\" is not a Kubernetes version the compatibility matrix covers")
-	assert.Contains(t, planError(t, withDefaults(t, `{"version":"0.36.0","kubernetesVersion":"1.30"}`)), "needs Karpenter 0.37.0")
+	assert.Contains(t, planError(t, argstest.WithDefaults(t, `{"kubernetesVersion":"1.99"}`)), "kubernetesVersion: \"1.99\" is not a Kubernetes version the compatibility matrix covers")
+	assert.Contains(t, planError(t, argstest.WithDefaults(t, `{"version":"0.36.0","kubernetesVersion":"1.30"}`)), "needs Karpenter 0.37.0")
 }
 
 // The other end: each release's oldest Kubernetes (the controller's MinK8sVersion), both ways
@@ -74,7 +76,7 @@ func TestKubernetesFloor(t *testing.T) {
 		{"1.0.8", "1.25", "1.0.0"}, {"1.4.1", "1.25", "1.0.0"}, {"1.5.0", "1.26", "1.5.0"}, {"1.15.1", "1.26", "1.5.0"},
 	} {
 		older := fmt.Sprintf("1.%d", mustMinor(t, tc.oldest)-1)
-		assert.Contains(t, planError(t, withDefaults(t, `{"version":"`+tc.version+`","kubernetesVersion":"`+older+`"}`)),
+		assert.Contains(t, planError(t, argstest.WithDefaults(t, `{"version":"`+tc.version+`","kubernetesVersion":"`+older+`"}`)),
 			"kubernetesVersion: Karpenter "+tc.version+" runs on Kubernetes "+tc.oldest+" and later (the controller's MinK8sVersion), not on kubernetesVersion "+older+"; upgrade the cluster to "+tc.oldest+" or later, or set version below "+tc.below, tc.version)
 		planVersion(t, tc.version, `{"kubernetesVersion":"`+tc.oldest+`"}`)
 	}
@@ -95,11 +97,11 @@ func mustMinor(t *testing.T, k8s string) int {
 // none, so every class must name one (or no node could launch, while the preview passed).
 func TestNodeRoleArnBeforeV032NeedsInstanceProfiles(t *testing.T) {
 	args := `{"version":"0.31.4","nodeRoleArn":"arn:aws:iam::123456789012:role/KarpenterNode"`
-	msg := planError(t, withDefaults(t, args+`}`))
+	msg := planError(t, argstest.WithDefaults(t, args+`}`))
 	assert.Equal(t, "nodeClasses[0].instanceProfile (the default class): required with nodeRoleArn before Karpenter 0.32.0: Karpenter 0.31.4 launches nodes with an instance profile, and the component creates none for a role it does not own (nor settings.aws.defaultInstanceProfile); declare nodeClasses with the role's instanceProfile", msg)
-	msg = planError(t, withDefaults(t, args+`,"nodeClasses":[{"name":"a","instanceProfile":"KarpenterNodeProfile"},{"name":"b"}],"nodePools":[{"name":"p","nodeClassRef":"a"}]}`))
+	msg = planError(t, argstest.WithDefaults(t, args+`,"nodeClasses":[{"name":"a","instanceProfile":"KarpenterNodeProfile"},{"name":"b"}],"nodePools":[{"name":"p","nodeClassRef":"a"}]}`))
 	assert.Equal(t, "nodeClasses[1].instanceProfile: required with nodeRoleArn before Karpenter 0.32.0: Karpenter 0.31.4 launches nodes with an instance profile, and the component creates none for a role it does not own (nor settings.aws.defaultInstanceProfile); name the role's instance profile here", msg)
-	planOK(t, withDefaults(t, args+`,"nodeClasses":[{"name":"a","instanceProfile":"KarpenterNodeProfile"}]}`))
-	planOK(t, withDefaults(t, `{"version":"0.32.0","nodeRoleArn":"arn:aws:iam::123456789012:role/KarpenterNode"}`))
-	planOK(t, withDefaults(t, `{"version":"0.31.4"}`)) // the component's own profile
+	planOK(t, argstest.WithDefaults(t, args+`,"nodeClasses":[{"name":"a","instanceProfile":"KarpenterNodeProfile"}]}`))
+	planOK(t, argstest.WithDefaults(t, `{"version":"0.32.0","nodeRoleArn":"arn:aws:iam::123456789012:role/KarpenterNode"}`))
+	planOK(t, argstest.WithDefaults(t, `{"version":"0.31.4"}`)) // the component's own profile
 }
