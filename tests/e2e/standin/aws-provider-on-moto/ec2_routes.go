@@ -132,10 +132,8 @@ var routeTableOps = ops{
 			return "", fmt.Errorf("creating Route Table: %w", err)
 		}
 		for _, r := range objectList(in, "routes") {
-			param, target := routeTarget(r)
-			err := c.aws().ec2.call(ctx, "CreateRoute", url.Values{"RouteTableId": {out.ID}, "DestinationCidrBlock": {str(r, "cidrBlock")}, param: {target}}, nil)
-			if err != nil {
-				return out.ID, fmt.Errorf("creating Route in Route Table (%s) with destination (%s): %w", out.ID, str(r, "cidrBlock"), err)
+			if err := createRoute(ctx, c, out.ID, str(r, "cidrBlock"), r); err != nil {
+				return out.ID, err
 			}
 		}
 		return out.ID, nil
@@ -216,6 +214,17 @@ func routeID(routeTableID, destination string) string {
 	return fmt.Sprintf("r-%s%d", routeTableID, crc32.ChecksumIEEE([]byte(destination)))
 }
 
+// createRoute is EC2's CreateRoute of a route to dest in the route table rt, through the target
+// route names (routeTarget): an aws:ec2/route:Route, or a route table's inline route.
+func createRoute(ctx context.Context, c *call, rt, dest string, route pmap) error {
+	param, target := routeTarget(route)
+	err := c.aws().ec2.call(ctx, "CreateRoute", url.Values{"RouteTableId": {rt}, "DestinationCidrBlock": {dest}, param: {target}}, nil)
+	if err != nil {
+		return fmt.Errorf("creating Route in Route Table (%s) with destination (%s): %w", rt, dest, err)
+	}
+	return nil
+}
+
 // routeTarget is the route's target parameter and value (gatewayId or natGatewayId, the ones the
 // stand-in implements).
 func routeTarget(in pmap) (string, string) {
@@ -238,10 +247,8 @@ var routeOps = ops{
 	},
 	create: func(ctx context.Context, c *call, in pmap) (string, error) {
 		rt, dest := str(in, "routeTableId"), str(in, "destinationCidrBlock")
-		param, target := routeTarget(in)
-		err := c.aws().ec2.call(ctx, "CreateRoute", url.Values{"RouteTableId": {rt}, "DestinationCidrBlock": {dest}, param: {target}}, nil)
-		if err != nil {
-			return "", fmt.Errorf("creating Route in Route Table (%s) with destination (%s): %w", rt, dest, err)
+		if err := createRoute(ctx, c, rt, dest, in); err != nil {
+			return "", err
 		}
 		return routeID(rt, dest), nil
 	},
