@@ -68,9 +68,7 @@ func autoModeExample(t *testing.T, dist sdkDist, tools lab.Tools) {
 		if got := w.crdResourceVersions(t); !reflect.DeepEqual(got, crdVersions) {
 			t.Errorf("EKS's Auto Mode CRDs after the destroy: %v, want them untouched: %v", got, crdVersions)
 		}
-		if refused := ecr.Refused(); len(refused) > 0 {
-			t.Errorf("requests to hosts other than %s (none is reachable here): %q", lab.PublicECRHost, refused)
-		}
+		r.checkOnlyPublicECR(t)
 	})
 }
 

@@ -46,13 +46,7 @@ func javaExample(t *testing.T, dist sdkDist, tools lab.Tools) {
 	r.prepareJavaExample(t, dist)
 	t.Logf("examples/java built in %s", time.Since(start).Round(100*time.Millisecond))
 
-	t.Run("preview", func(t *testing.T) {
-		_, out := r.step(t, "preview")
-		if !strings.Contains(out, "the component reads the cluster and checks") {
-			t.Errorf("the preview does not say the component's cluster checks wait for the cluster:\n%s", tail(out, 60))
-		}
-		w.assertNothingCreated(t)
-	})
+	t.Run("preview", r.previewWaitsForCluster)
 	if t.Failed() {
 		return
 	}
@@ -79,9 +73,7 @@ func javaExample(t *testing.T, dist sdkDist, tools lab.Tools) {
 				t.Errorf("the program's VPC %s is left", vpc)
 			}
 		}
-		if refused := ecr.Refused(); len(refused) > 0 {
-			t.Errorf("requests to hosts other than %s (none is reachable here): %q", lab.PublicECRHost, refused)
-		}
+		r.checkOnlyPublicECR(t)
 	})
 }
 

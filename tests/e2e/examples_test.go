@@ -74,13 +74,7 @@ func TestExamples(t *testing.T) {
 				team = &snippetRun{lang: lang, w: w, kw: kw, ecr: ecr, snippet: p.team}
 				team.prepare(t, dist, "examples-"+lang+"-team-pool", map[string]string{"platformStack": "organization/examples-" + lang + "/dev"})
 			}
-			t.Run("preview", func(t *testing.T) {
-				_, out := platform.step(t, "preview")
-				if !strings.Contains(out, "the component reads the cluster and checks") {
-					t.Errorf("the preview does not say the component's cluster checks wait for the cluster:\n%s", tail(out, 60))
-				}
-				w.assertNothingCreated(t)
-			})
+			t.Run("preview", platform.previewWaitsForCluster)
 			if t.Failed() {
 				return
 			}
@@ -110,9 +104,7 @@ func TestExamples(t *testing.T) {
 				platform.step(t, "destroy")
 				w.assertNothingLeft(t)
 				platform.checkNoVPCLeft(t)
-				if refused := ecr.Refused(); len(refused) > 0 {
-					t.Errorf("requests to hosts other than %s (none is reachable here): %q", lab.PublicECRHost, refused)
-				}
+				platform.checkOnlyPublicECR(t)
 			})
 		})
 	}

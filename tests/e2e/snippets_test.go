@@ -394,14 +394,7 @@ func (r *snippetRun) step(t *testing.T, step string) (outputs map[string]any, en
 // destroy.
 func (r *snippetRun) lifecycle(t *testing.T) {
 	w := r.w
-	t.Run("preview", func(t *testing.T) {
-		_, out := r.step(t, "preview")
-		// The cluster is created by the same update: the component's checks against it wait.
-		if !strings.Contains(out, "the component reads the cluster and checks") {
-			t.Errorf("the preview does not say the component's cluster checks wait for the cluster:\n%s", tail(out, 60))
-		}
-		w.assertNothingCreated(t)
-	})
+	t.Run("preview", r.previewWaitsForCluster)
 	if t.Failed() {
 		return
 	}
@@ -438,10 +431,26 @@ func (r *snippetRun) lifecycle(t *testing.T) {
 				}
 			}
 		}
-		if refused := r.ecr.Refused(); len(refused) > 0 {
-			t.Errorf("requests to hosts other than %s (none is reachable here): %q", lab.PublicECRHost, refused)
-		}
+		r.checkOnlyPublicECR(t)
 	})
+}
+
+// previewWaitsForCluster: the preview creates nothing and says the component's checks against
+// the cluster wait (the same update creates the cluster).
+func (r *snippetRun) previewWaitsForCluster(t *testing.T) {
+	_, out := r.step(t, "preview")
+	if !strings.Contains(out, "the component reads the cluster and checks") {
+		t.Errorf("the preview does not say the component's cluster checks wait for the cluster:\n%s", tail(out, 60))
+	}
+	r.w.assertNothingCreated(t)
+}
+
+// checkOnlyPublicECR: the program asked no host but public.ecr.aws (through its stand-in) for
+// anything; none other is reachable here.
+func (r *snippetRun) checkOnlyPublicECR(t *testing.T) {
+	if refused := r.ecr.Refused(); len(refused) > 0 {
+		t.Errorf("requests to hosts other than %s (none is reachable here): %q", lab.PublicECRHost, refused)
+	}
 }
 
 // neverRegistered says which of the snippet's two components the program never asked the engine
