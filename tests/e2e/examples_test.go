@@ -118,6 +118,24 @@ func TestExamples(t *testing.T) {
 	})
 }
 
+// previewWaitsForCluster: the preview creates nothing and says the component's checks against
+// the cluster wait (the same update creates the cluster).
+func (r *snippetRun) previewWaitsForCluster(t *testing.T) {
+	_, out := r.step(t, "preview")
+	if !strings.Contains(out, "the component reads the cluster and checks") {
+		t.Errorf("the preview does not say the component's cluster checks wait for the cluster:\n%s", tail(out, 60))
+	}
+	r.w.assertNothingCreated(t)
+}
+
+// checkOnlyPublicECR: the program asked no host but public.ecr.aws (through its stand-in) for
+// anything; none other is reachable here.
+func (r *snippetRun) checkOnlyPublicECR(t *testing.T) {
+	if refused := r.ecr.Refused(); len(refused) > 0 {
+		t.Errorf("requests to hosts other than %s (none is reachable here): %q", lab.PublicECRHost, refused)
+	}
+}
+
 // exampleProgram is a language's platform program and, where the language has one, its team's.
 type exampleProgram struct{ platform, team string }
 

@@ -435,24 +435,6 @@ func (r *snippetRun) lifecycle(t *testing.T) {
 	})
 }
 
-// previewWaitsForCluster: the preview creates nothing and says the component's checks against
-// the cluster wait (the same update creates the cluster).
-func (r *snippetRun) previewWaitsForCluster(t *testing.T) {
-	_, out := r.step(t, "preview")
-	if !strings.Contains(out, "the component reads the cluster and checks") {
-		t.Errorf("the preview does not say the component's cluster checks wait for the cluster:\n%s", tail(out, 60))
-	}
-	r.w.assertNothingCreated(t)
-}
-
-// checkOnlyPublicECR: the program asked no host but public.ecr.aws (through its stand-in) for
-// anything; none other is reachable here.
-func (r *snippetRun) checkOnlyPublicECR(t *testing.T) {
-	if refused := r.ecr.Refused(); len(refused) > 0 {
-		t.Errorf("requests to hosts other than %s (none is reachable here): %q", lab.PublicECRHost, refused)
-	}
-}
-
 // neverRegistered says which of the snippet's two components the program never asked the engine
 // to register (the engine's gRPC log: RegisterResource calls on its resource monitor).
 func (r *snippetRun) neverRegistered(t *testing.T) string {
