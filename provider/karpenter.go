@@ -59,14 +59,13 @@ func (k *Karpenter) Annotate(an infer.Annotator) {
 // NewKarpenter builds the component. Everything a user can get wrong in plain inputs, and every
 // input the cluster disagrees with, is checked before the first child is registered, so bad
 // input creates nothing.
-func NewKarpenter(ctx *pulumi.Context, name string, args inputs.KarpenterArgs, opts ...pulumi.ResourceOption) (*Karpenter, error) {
+func NewKarpenter(ctx *pulumi.Context, name string, args inputs.KarpenterArgs, known plan.Known, opts ...pulumi.ResourceOption) (*Karpenter, error) {
 	comp := &Karpenter{}
 	if err := children.RegisterComponent(ctx, componentToken, name, comp, opts...); err != nil {
 		return nil, err
 	}
 	// The cluster decides defaults (node access, the Kubernetes version, the endpoint), so it
 	// is read before the plan; the rest of what the checks read depends on the plan.
-	known := knownInputs(ctx.Context())
 	cluster := children.ReadCluster(ctx, comp, plan.ClusterToRead(args, known))
 	p, err := plan.New(name, args, known, cluster.Cluster)
 	if err != nil {

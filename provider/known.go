@@ -1,11 +1,9 @@
 package provider
 
-// What the engine sent known at Construct, handed to the plan as a plan.Known: the Construct
-// middleware (provider.go) puts the raw inputs in the context, and the component reads them back
-// (inputs/doc.go, "Values not known at Construct", says why the context and what would remove it).
+// What the engine sent known at Construct, handed to the component's constructor as a plan.Known
+// (construct.go; inputs/doc.go, "Values not known at Construct").
 
 import (
-	"context"
 	"slices"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/field"
@@ -15,37 +13,21 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
 
-type constructInputsKey struct{}
-
-// constructInputs are the inputs as the engine sent them, and the paths of the lists a preview
-// could not know (inputs.ResolvePlainOutputs).
-type constructInputs struct {
-	values property.Map
-	later  []*field.Path
-}
-
-func withConstructInputs(ctx context.Context, values property.Map, later []*field.Path) context.Context {
-	return context.WithValue(ctx, constructInputsKey{}, constructInputs{values, later})
-}
-
-// knownInputs is what the engine sent known of the component's inputs, for its plan.
-func knownInputs(ctx context.Context) plan.Known {
-	in, ok := ctx.Value(constructInputsKey{}).(constructInputs)
-	if !ok {
-		return plan.Known{}
-	}
+// knownInputs is what the engine sent known of a component's inputs (values, as resolved by
+// inputs.ResolvePlainOutputs), with the paths of the lists a preview could not know (later).
+func knownInputs(values property.Map, later []*field.Path) plan.Known {
 	return plan.Known{
 		Value: func(path *field.Path) (string, bool) {
-			v, ok := inputAt(in.values, path)
+			v, ok := inputAt(values, path)
 			if !ok || !v.IsString() {
 				return "", false
 			}
 			return v.AsString(), true
 		},
 		From: func(path *field.Path) []plan.Resource {
-			return resourcesOf(dependenciesAt(in.values, path))
+			return resourcesOf(dependenciesAt(values, path))
 		},
-		Later: in.later,
+		Later: later,
 	}
 }
 

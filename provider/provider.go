@@ -8,11 +8,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"reflect"
-	"strings"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 
 	p "github.com/pulumi/pulumi-go-provider"
 	"github.com/pulumi/pulumi-go-provider/infer"
@@ -55,60 +51,13 @@ func Provider() (p.Provider, error) {
 		// Every token is in the index module: the component types' (this package) and the input
 		// types. (package inputs), whose Go package would otherwise name the module.
 		WithModuleMap(map[tokens.ModuleName]tokens.ModuleName{"provider": "index", "inputs": "index"}).
-		WithComponents(infer.ComponentF(NewKarpenter), infer.ComponentF(NewNodePool), infer.ComponentF(NewNodeClass)).
+		WithComponents(inferredComponents()...).
 		Build()
 	if err != nil {
 		return p.Provider{}, err
 	}
-	return withKnownInputs(prov), nil
-}
-
-// withKnownInputs hands the component the raw construct inputs through the context (known.go;
-// why the context: inputs/doc.go, "Values not known at Construct"). Before that, the inputs are
-// checked for keys no type declares, and output values inside plain fields are resolved
-// (inputs.ResolvePlainOutputs).
-func withKnownInputs(prov p.Provider) p.Provider {
-	construct := prov.Construct
-	prov.Construct = func(ctx context.Context, req p.ConstructRequest) (p.ConstructResponse, error) {
-		if args, ok := componentArgs[string(req.Urn.Type())]; ok {
-			if err := inputs.CheckUnknownProperties(req.Inputs, args); err != nil {
-				return p.ConstructResponse{}, err
-			}
-			inputs, later, err := inputs.ResolvePlainOutputs(req.Inputs, args, req.DryRun)
-			if err != nil {
-				return p.ConstructResponse{}, err
-			}
-			req.Inputs = inputs
-			ctx = withConstructInputs(ctx, req.Inputs, later)
-		}
-		if err := checkDefaultProviders(ctx, req); err != nil {
-			return p.ConstructResponse{}, err
-		}
-		resp, err := construct(ctx, req)
-		return resp, unwrapGateError(err)
-	}
-	return prov
-}
-
-// unwrapGateError shows a validation failure of a resolved input as the component wrote it.
-// The SDK reports it from the first output that awaited the validation gate, wrapped as
-// `... awaiting input property "x": resolving options: <message>`.
-func unwrapGateError(err error) error {
-	const marker = "resolving options: "
-	if err == nil {
-		return nil
-	}
-	if i := strings.LastIndex(err.Error(), marker); i >= 0 {
-		return errors.New(err.Error()[i+len(marker):])
-	}
-	return err
-}
-
-// componentArgs are the input types of each component, for inputs.CheckUnknownProperties.
-var componentArgs = map[string]reflect.Type{
-	componentToken: reflect.TypeFor[inputs.KarpenterArgs](),
-	nodePoolToken:  reflect.TypeFor[inputs.NodePoolArgs](),
-	nodeClassToken: reflect.TypeFor[inputs.NodeClassArgs](),
+	prov.Construct = construct // construct.go: every component, with what the engine sent known
+	return prov, nil
 }
 
 // languageMap names the package in every language's registry.

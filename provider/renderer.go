@@ -1,9 +1,6 @@
 package provider
 
 import (
-	"maps"
-	"slices"
-
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 )
 
@@ -16,7 +13,7 @@ func Renderer() render.Plugin {
 		Name:       Name,
 		Version:    Version,
 		New:        Provider,
-		Components: slices.Sorted(maps.Keys(componentArgs)),
+		Components: componentTokens(),
 		Default:    componentToken,
 	}
 }

@@ -40,13 +40,9 @@
 // read (clusterName), the controller policy layout, adoption's names, the checks of ids and
 // roles against the cluster, who owns a discovery id — need to know at Construct whether it is
 // known, which an Output cannot say. They read plan.Known instead: the raw Construct inputs, with
-// the dependencies the engine sent, walked by field.Path, and the later lists' paths
-// (provider/known.go builds it).
-// The raw inputs reach the component through the context, put there by the Construct middleware
-// (provider.go), because infer's component constructor (infer.ComponentF) receives only the
-// decoded args. A constructor handed the raw inputs would remove that side channel: the
-// middleware decoding the args itself and calling the component with them and the Known, or
-// pulumi-go-provider passing a component its ConstructRequest.
+// the dependencies the engine sent, walked by field.Path, and the later lists' paths. The
+// provider's Construct (provider/construct.go) builds it beside the decoded args and hands both
+// to the component's constructor.
 //
 // Layers: field ← catalog ← inputs ← plan ← children ← provider. inputs takes no Pulumi context
 // and creates no Output: it names Pulumi's Input types only because the args carry them.
