@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 
@@ -72,11 +73,11 @@ func benchmarkConstruct(b *testing.B, argsJSON string) {
 // benchSetup parses args, renders them once (what the inline program declares) and starts the
 // in-process engine the iterations share; it stops with the benchmark.
 func benchSetup(b *testing.B, argsJSON string) (render.Args, *format.Rendered, *render.Host) {
-	args, err := ParseRenderArgs([]byte(argsJSON))
+	args, err := rendertest.ParseArgs([]byte(argsJSON))
 	require.NoError(b, err)
-	rendered, err := Render(context.Background(), args)
+	rendered, err := rendertest.Render(context.Background(), args)
 	require.NoError(b, err)
-	host, err := startRenderHost(context.Background(), &render.Mocks{}, args.Project, args.Stack)
+	host, err := rendertest.StartHost(context.Background(), &render.Mocks{}, args.Project, args.Stack)
 	require.NoError(b, err)
 	b.Cleanup(host.Close)
 	return args, rendered, host
@@ -142,7 +143,7 @@ func longestChain(resources []format.Resource) int {
 // pools (each waits for its class, so a destroy deletes it first: customresources.go).
 func TestCriticalPathIsAtMostFiveSteps(t *testing.T) {
 	for _, args := range []string{argstest.DefaultArgs, poolsArgs(3), argstest.WithDefaults(t, `{"controllerIdentity":"both","discovery":{"subnetIds":["subnet-1"]},"createSpotServiceLinkedRole":true}`)} {
-		r := renderArgs(t, args)
+		r := rendertest.Args(t, args)
 		if chain := longestChain(r.Resources); chain > 5 {
 			t.Errorf("longest dependency chain is %d steps, want at most 5 (args %s)", chain, args)
 		}

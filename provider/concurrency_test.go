@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 
@@ -38,7 +39,7 @@ func TestConcurrentConstructsAreIsolated(t *testing.T) {
 		for c := range copies {
 			j := &job{args: variantArgs(t, v, fmt.Sprintf("c%02d-%d", i, c))}
 			var err error
-			if j.want, err = Render(context.Background(), j.args); err != nil {
+			if j.want, err = rendertest.Render(context.Background(), j.args); err != nil {
 				j.wantErr = err.Error()
 			}
 			jobs = append(jobs, j)
@@ -46,7 +47,7 @@ func TestConcurrentConstructsAreIsolated(t *testing.T) {
 	}
 
 	// One provider server — what one plugin process serves — constructs them all at once.
-	host, err := startRenderHost(context.Background(), &render.Mocks{}, "project", "stack")
+	host, err := rendertest.StartHost(context.Background(), &render.Mocks{}, "project", "stack")
 	require.NoError(t, err)
 	defer host.Close()
 	start := make(chan struct{})
@@ -128,7 +129,7 @@ func variantArgs(t *testing.T, variant, name string) render.Args {
 	}
 	data, err := json.Marshal(doc)
 	require.NoError(t, err)
-	args, err := ParseRenderArgs(data)
+	args, err := rendertest.ParseArgs(data)
 	require.NoError(t, err)
 	return args
 }

@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -14,20 +15,16 @@ import (
 )
 
 // Provider references as the engine sends them in a ConstructRequest: "urn::id".
-const (
-	testAWSProvider = "urn:pulumi:stack::project::pulumi:providers:aws::aws::11111111-1111-1111-1111-111111111111"
-	testK8sProvider = "urn:pulumi:stack::project::pulumi:providers:kubernetes::k8s::22222222-2222-2222-2222-222222222222"
-)
 
 // constructWith runs the component through the gRPC Construct path with the given providers
 // and stack config, and returns what was registered, the warnings the engine received and
 // the construct error.
 func constructWith(t *testing.T, providers, config map[string]string) (map[string]*render.Registration, []*pulumirpc.LogRequest, error) {
 	t.Helper()
-	args, err := ParseRenderArgs([]byte(argstest.DefaultArgs))
+	args, err := rendertest.ParseArgs([]byte(argstest.DefaultArgs))
 	require.NoError(t, err)
 	args.Providers, args.Config = providers, config
-	h, err := startRenderHost(t.Context(), &render.Mocks{}, args.Project, args.Stack)
+	h, err := rendertest.StartHost(t.Context(), &render.Mocks{}, args.Project, args.Stack)
 	require.NoError(t, err)
 	defer h.Close()
 	_, registered, err := h.Construct(t.Context(), args)
@@ -50,17 +47,17 @@ func TestNoProvidersWarns(t *testing.T) {
 }
 
 func TestOneMissingProviderWarnsForIt(t *testing.T) {
-	_, warnings, _ := constructWith(t, map[string]string{"aws": testAWSProvider}, nil)
+	_, warnings, _ := constructWith(t, map[string]string{"aws": rendertest.AWSProvider}, nil)
 	require.Len(t, warnings, 1)
 	assert.Contains(t, warnings[0].GetMessage(), "no kubernetes provider")
 
-	_, warnings, _ = constructWith(t, map[string]string{"kubernetes": testK8sProvider}, nil)
+	_, warnings, _ = constructWith(t, map[string]string{"kubernetes": rendertest.KubernetesProvider}, nil)
 	require.Len(t, warnings, 1)
 	assert.Contains(t, warnings[0].GetMessage(), "no aws provider")
 }
 
 func TestProvidersPassedDoNotWarn(t *testing.T) {
-	registered, warnings, err := constructWith(t, map[string]string{"aws": testAWSProvider, "kubernetes": testK8sProvider}, nil)
+	registered, warnings, err := constructWith(t, map[string]string{"aws": rendertest.AWSProvider, "kubernetes": rendertest.KubernetesProvider}, nil)
 	require.NoError(t, err)
 	assert.Empty(t, warnings)
 	assert.NotEmpty(t, registered)
@@ -86,7 +83,7 @@ func TestV7AWSConfigWithoutAWSProviderFails(t *testing.T) {
 		"aws:assumeRoles": `[{"roleArn":"arn:aws:iam::210987654321:role/deployer"}]`,
 		"aws:userAgents":  `["ci"]`,
 	}
-	registered, _, err := constructWith(t, map[string]string{"kubernetes": testK8sProvider}, config)
+	registered, _, err := constructWith(t, map[string]string{"kubernetes": rendertest.KubernetesProvider}, config)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "aws:assumeRoles, aws:userAgents")
 	assert.Contains(t, err.Error(), "unknown to pulumi-aws "+children.AWSVersion)
@@ -96,7 +93,7 @@ func TestV7AWSConfigWithoutAWSProviderFails(t *testing.T) {
 
 func TestV7AWSConfigWithAWSProviderIsFine(t *testing.T) {
 	config := map[string]string{"aws:assumeRoles": `[{"roleArn":"arn:aws:iam::210987654321:role/deployer"}]`}
-	registered, warnings, err := constructWith(t, map[string]string{"aws": testAWSProvider, "kubernetes": testK8sProvider}, config)
+	registered, warnings, err := constructWith(t, map[string]string{"aws": rendertest.AWSProvider, "kubernetes": rendertest.KubernetesProvider}, config)
 	require.NoError(t, err)
 	assert.Empty(t, warnings)
 	assert.NotEmpty(t, registered)
@@ -114,9 +111,9 @@ func TestSharedAWSConfigWithoutAWSProviderWarnsOnly(t *testing.T) {
 // The standalone NodePool creates only a custom resource: no aws provider is needed, so none is
 // warned about (a kubernetes one still is).
 func TestStandaloneWarnsOnlyForKubernetes(t *testing.T) {
-	args, err := ParseRenderArgs([]byte(`{"type": "karpenter:index:NodePool", "name": "team-a", "spec": {"name": "team-a", "nodeClassRef": "default"}}`))
+	args, err := rendertest.ParseArgs([]byte(`{"type": "karpenter:index:NodePool", "name": "team-a", "spec": {"name": "team-a", "nodeClassRef": "default"}}`))
 	require.NoError(t, err)
-	h, err := startRenderHost(t.Context(), &render.Mocks{}, args.Project, args.Stack)
+	h, err := rendertest.StartHost(t.Context(), &render.Mocks{}, args.Project, args.Stack)
 	require.NoError(t, err)
 	defer h.Close()
 	_, _, err = h.Construct(t.Context(), args)

@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"encoding/json"
@@ -15,6 +15,7 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/plan"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 )
@@ -36,9 +37,9 @@ type statedDefault struct {
 }
 
 const (
-	karpenterAt = componentToken + "."
-	nodePoolAt  = nodePoolToken + "."
-	nodeClassAt = nodeClassToken + "."
+	karpenterAt = "karpenter:index:Karpenter."
+	nodePoolAt  = "karpenter:index:NodePool."
+	nodeClassAt = "karpenter:index:NodeClass."
 )
 
 func statedDefaults() []statedDefault {
@@ -78,7 +79,7 @@ func statedDefaults() []statedDefault {
 	adopted := func(version, rules, child string) func(t *testing.T) string {
 		return func(t *testing.T) string {
 			args := argstest.Merge(t, argstest.DefaultArgs, `{"version": "`+version+`", "adopt": {"interruptionRuleNames": `+rules+`}}`)
-			return strings.ReplaceAll(renderOnce(t, args).get(child).String("name"), "demo", "<clusterName>")
+			return strings.ReplaceAll(renderOnce(t, args).Get(child).String("name"), "demo", "<clusterName>")
 		}
 	}
 	rules14 := `{"scheduledChange": "s", "spotInterruption": "p", "rebalance": "r", "stateChange": "c", "capacityReservation": "v"}`
@@ -92,7 +93,7 @@ func statedDefaults() []statedDefault {
 	importedOf := func(child string) func(t *testing.T) string {
 		return func(t *testing.T) string {
 			args := argstest.Merge(t, argstest.DefaultArgs, `{"version": "1.14.1", "adopt": {"interruptionRuleNames": `+rules14+`}}`)
-			return `["` + renderOnce(t, args).get(child).ImportID + `"]`
+			return `["` + renderOnce(t, args).Get(child).ImportID + `"]`
 		}
 	}
 	add(adoptionAt+"nodePoolNames", "Default: `[\"default\"]`", `["default"]`, importedOf("karpenter-nodepool-default"))
@@ -101,7 +102,7 @@ func statedDefaults() []statedDefault {
 	add(adoptionAt+"allowNodeReplacement", "Default: `false`", "false", func(t *testing.T) string {
 		args := argstest.Merge(t, argstest.DefaultArgs, `{"version": "1.14.1", "tags": {"team": "a"}, "adopt": {"interruptionRuleNames": `+rules14+`},
 			"cluster": {"installed": {"EC2NodeClass/default": {"role": "KarpenterNodeRole-demo"}}}}`)
-		return fmt.Sprint(!strings.Contains(renderError(t, args), "adopt.allowNodeReplacement: true to accept"))
+		return fmt.Sprint(!strings.Contains(rendertest.Error(t, args), "adopt.allowNodeReplacement: true to accept"))
 	})
 	add(adoptionAt+"instanceProfileName", "Default: `KarpenterNodeInstanceProfile-<clusterName>` (the template's before 0.32", "KarpenterNodeInstanceProfile-<clusterName>", adopted("0.31.4", rules031, "karpenter-node-profile"))
 
@@ -147,7 +148,7 @@ func statedDefaults() []statedDefault {
 	add(karpenterAt+"retainCrdsOnDelete", "Default: `false`", "false", str(func(p *plan.Plan) any { return p.RetainCrds }, def))
 	add(karpenterAt+"defaultNodePool", "Default: `true`", "true", str(func(p *plan.Plan) any { return len(p.Pools) == 1 }, def))
 	other(karpenterAt+"releaseTimeout", "Default: `300` (the kubernetes provider's", "300", func(t *testing.T) {
-		for _, release := range renderOnce(t, argstest.DefaultArgs).byType(format.ReleaseType) {
+		for _, release := range renderOnce(t, argstest.DefaultArgs).ByType(format.ReleaseType) {
 			require.NotContains(t, release.Inputs, "timeout", "%s sets a timeout", release.Name)
 		}
 	})
@@ -179,12 +180,12 @@ func statedDefaults() []statedDefault {
 	// Pool and class fields, from what the component renders.
 	pool := func(args, path string) func(t *testing.T) string {
 		return func(t *testing.T) string {
-			return fmt.Sprint(format.Lookup(renderOnce(t, args).only(t, "NodePool").Inputs, path))
+			return fmt.Sprint(format.Lookup(only(t, renderOnce(t, args), "NodePool").Inputs, path))
 		}
 	}
 	class := func(args, kind, path string) func(t *testing.T) string {
 		return func(t *testing.T) string {
-			return fmt.Sprint(format.Lookup(renderOnce(t, args).only(t, kind).Inputs, path))
+			return fmt.Sprint(format.Lookup(only(t, renderOnce(t, args), kind).Inputs, path))
 		}
 	}
 	autoArgs := `{"clusterName": "demo", "mode": "autoMode"}`
@@ -194,11 +195,11 @@ func statedDefaults() []statedDefault {
 	add("karpenter:index:Disruption.consolidateAfter", "Default: `1m`", "1m", pool(argstest.DefaultArgs, "spec.disruption.consolidateAfter"))
 	budgets := withDefaultArgs(`{"nodePools": [{"name": "default", "disruption": {"budgets": [{"schedule": "@daily", "duration": "1h"}]}}]}`)
 	add("karpenter:index:Budget.nodes", "Default: `10%`", "10%", func(t *testing.T) string {
-		b := format.Lookup(renderOnce(t, budgets).only(t, "NodePool").Inputs, "spec.disruption.budgets").([]any)
+		b := format.Lookup(only(t, renderOnce(t, budgets), "NodePool").Inputs, "spec.disruption.budgets").([]any)
 		return fmt.Sprint(b[0].(map[string]any)["nodes"])
 	})
 	add("karpenter:index:NodeClassSpec.amiAlias", "Default: `al2023@latest`", "al2023@latest", func(t *testing.T) string {
-		terms := format.Lookup(renderOnce(t, argstest.DefaultArgs).only(t, "EC2NodeClass").Inputs, "spec.amiSelectorTerms").([]any)
+		terms := format.Lookup(only(t, renderOnce(t, argstest.DefaultArgs), "EC2NodeClass").Inputs, "spec.amiSelectorTerms").([]any)
 		return fmt.Sprint(terms[0].(map[string]any)["alias"])
 	})
 	add("karpenter:index:NodeClassSpec.amiAlias", "`al2@latest` before 0.35", "al2@latest", str(func(p *plan.Plan) any { return p.DefaultAmiAlias }, version("0.34.0")))
@@ -210,7 +211,7 @@ func statedDefaults() []statedDefault {
 	add("karpenter:index:EphemeralStorage.throughput", "Default: `125`", "125", class(autoArgs, "NodeClass", "spec.ephemeralStorage.throughput"))
 	statement := withDefaultArgs(`{"controllerPolicyStatements": [{"actions": ["s3:GetObject"], "resources": ["*"]}]}`)
 	add("karpenter:index:PolicyStatement.effect", "Default: `Allow`", "Allow", func(t *testing.T) string {
-		for _, policy := range renderOnce(t, statement).byType("aws:iam/policy:Policy") {
+		for _, policy := range renderOnce(t, statement).ByType("aws:iam/policy:Policy") {
 			var doc struct {
 				Statement []struct{ Effect, Action any }
 			}
@@ -228,8 +229,8 @@ func statedDefaults() []statedDefault {
 	// Other parties' defaults: the component renders nothing for them.
 	absent := func(args, kind string, paths ...string) func(t *testing.T) {
 		return func(t *testing.T) {
-			require.NotEmpty(t, renderOnce(t, args).byType(kind), "children of type %s", kind)
-			for _, res := range renderOnce(t, args).byType(kind) {
+			require.NotEmpty(t, renderOnce(t, args).ByType(kind), "children of type %s", kind)
+			for _, res := range renderOnce(t, args).ByType(kind) {
 				for _, path := range paths {
 					require.Nil(t, format.Lookup(res.Inputs, path), "%s renders %s", res.Name, path)
 				}
@@ -247,8 +248,7 @@ func statedDefaults() []statedDefault {
 	unsetIn := func(class, path string) func(t *testing.T) {
 		return func(t *testing.T) {
 			r := renderOnce(t, tracking)
-			r.t = t
-			require.Nil(t, format.Lookup(r.get(class).Inputs, path), "%s renders %s", class, path)
+			require.Nil(t, format.Lookup(r.Get(class).Inputs, path), "%s renders %s", class, path)
 		}
 	}
 	tcp := unsetIn("karpenter-nodeclass-udp", "spec.connectionTracking.tcpEstablishedTimeout")
@@ -341,18 +341,18 @@ func planFor(t *testing.T, extra string) *plan.Plan {
 // renderOnce renders args once per test binary (the checks read several defaults off one render).
 var renders = map[string]*format.Rendered{}
 
-func renderOnce(t *testing.T, args string) *rendered {
+func renderOnce(t *testing.T, args string) *rendertest.Rendered {
 	t.Helper()
 	if r, ok := renders[args]; ok {
-		return &rendered{r, t}
+		return rendertest.Of(t, r)
 	}
-	r := renderArgs(t, args)
+	r := rendertest.Args(t, args)
 	renders[args] = r.Rendered
 	return r
 }
 
 // only is the one child whose type ends in kind (":NodePool", ":EC2NodeClass", ...).
-func (r *rendered) only(t *testing.T, kind string) format.Resource {
+func only(t *testing.T, r *rendertest.Rendered, kind string) format.Resource {
 	t.Helper()
 	var found []format.Resource
 	for _, res := range r.Resources {

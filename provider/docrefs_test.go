@@ -121,7 +121,7 @@ func declaredNames(t *testing.T, dir string) map[string]bool {
 // repository by its directory's name ("lab.NewWorld", "provider.Renderer"), its own types' methods
 // and fields ("World.Ops"), and Go doc links ("[Plan]", "[plan.New]"). A file or directory resolves
 // from the package's directory or any directory above it, up to the repository's root
-// (tests/e2e/sdk/go's doc names the lab's programs from tests/e2e). Not checked, as ambiguous: a
+// (tests/e2e/programs/go's doc names the lab's programs from tests/e2e). Not checked, as ambiguous: a
 // bare identifier in backquotes (they quote commands and values too: `schema`), and a directory
 // name two packages share. Files are parsed one by one, so build tags (e2e) hide none.
 func TestPackageDocsNameWhatExists(t *testing.T) {

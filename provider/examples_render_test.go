@@ -1,10 +1,11 @@
-package provider
+package provider_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -18,7 +19,7 @@ func TestExamplesRender(t *testing.T) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			data, err := os.ReadFile(file)
 			require.NoError(t, err)
-			r := renderArgs(t, string(data))
+			r := rendertest.Args(t, string(data))
 			require.NotEmpty(t, r.Resources, "%s renders no resources", file)
 		})
 	}

@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 )
 
@@ -39,12 +40,12 @@ func FuzzRender(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		args, err := ParseRenderArgs(data)
+		args, err := rendertest.ParseArgs(data)
 		if err != nil {
 			assertNamesAField(t, err)
 			return
 		}
-		out, err := Render(context.Background(), args)
+		out, err := rendertest.Render(context.Background(), args)
 		if err != nil {
 			assertNamesAField(t, err)
 			return

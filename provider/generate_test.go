@@ -1,11 +1,10 @@
-package provider
+package provider_test
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputgen"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 )
 
@@ -69,14 +69,14 @@ func checkGenerated(t *testing.T, schema *inputgen.Schema, seed uint64) bool {
 	fail := func(format string, a ...any) {
 		t.Fatalf("seed %d (replay: KARPENTER_GEN_SEED=%d go test ./provider -run TestGenerated): %s\ninputs: %s", seed, seed, fmt.Sprintf(format, a...), args)
 	}
-	parsed, err := ParseRenderArgs(args)
+	parsed, err := rendertest.ParseArgs(args)
 	if err != nil {
 		fail("the generated args do not parse: %v", err)
 	}
-	out, err := Render(context.Background(), parsed)
+	out, err := rendertest.Render(context.Background(), parsed)
 	if err != nil {
 		for _, line := range strings.Split(err.Error(), "\n") {
-			if !pathError.MatchString(line) {
+			if !rendertest.PathError.MatchString(line) {
 				fail("a rejection does not start with the path of what it refuses: %q", line)
 			}
 		}
@@ -97,10 +97,6 @@ func loadSchema(tb testing.TB) *inputgen.Schema {
 	}
 	return schema
 }
-
-// pathError is how a rejection starts: the path of the input it refuses, as a program writes it
-// (never the SDK's decoding message, which names only the top-level input).
-var pathError = regexp.MustCompile(`^(name|[a-z][a-zA-Z]*(\[\d+\]|\.[a-zA-Z0-9._-]+|\["[^"]*"\])*|values(\.[a-zA-Z0-9_-]+|\["[^"]*"\])+)( \([^)]*\))?( key)?: `)
 
 // withinAWSLimits checks what AWS would refuse in a render: tags (the children's, and what a node
 // class puts on its instances with Karpenter's own), and the physical names' lengths.
@@ -132,10 +128,10 @@ func withinAWSLimits(out *format.Rendered) string {
 // amiFamily that is not a family was echoed raw by the kubelet and alias checks, breaking the
 // one-problem-per-line message. Only amiFamily's own check names it now.
 func TestABadAmiFamilyIsNamedOnce(t *testing.T) {
-	msg := renderError(t, argstest.WithDefaults(t, `{"version": "1.15.1", "nodeClasses": [{"name": "default", "amiFamily": "#!/bin/bash\necho hi",
+	msg := rendertest.Error(t, argstest.WithDefaults(t, `{"version": "1.15.1", "nodeClasses": [{"name": "default", "amiFamily": "#!/bin/bash\necho hi",
 		"amiAlias": "windows2022@latest", "kubelet": {"additionalSettings": {"containerLogMaxSize": "50Mi"}, "clusterDNS": ["10.0.0.1", "10.0.0.2"]}}]}`))
 	for _, line := range strings.Split(msg, "\n") {
-		if !pathError.MatchString(line) {
+		if !rendertest.PathError.MatchString(line) {
 			t.Errorf("a line does not start with a path: %q (in %q)", line, msg)
 		}
 	}

@@ -19,7 +19,7 @@ import (
 // field (paths and errors of the inputs) is below them all and imports only the standard library.
 // render runs the provider under an in-process engine: it imports the layers (children's
 // recorder) and is given the provider it runs, so that the top, which wires it (and so imports
-// it: Go refuses the cycle of render importing the top), and the top's tests can import it.
+// it: Go refuses the cycle of render importing the top), and the tests can import it.
 var layers = []string{"field", "catalog", "inputs", "plan", "children", "render"}
 
 // leaves are packages any layer may import: they import only the standard library. render's
@@ -44,6 +44,13 @@ func TestLayersImportDownwardOnly(t *testing.T) {
 				if i := slices.Index(layers, other); (i < 0 || i >= rank) && !slices.Contains(leaves, other) {
 					t.Errorf("provider/%s imports %s: a layer imports only the layers before it (%s) and the leaves (%s)", layer, imp, strings.Join(layers[:rank], ", "), strings.Join(leaves, ", "))
 				}
+			}
+		}
+		// A layer's external tests (package <layer>_test) assert what it decides through a whole
+		// render: they see the provider only through internal/rendertest, the one way to render.
+		for _, imp := range pkg.XTestImports {
+			if imp == strings.TrimSuffix(modulePath, "/") {
+				t.Errorf("provider/%s's external tests import the provider itself: render through %sinternal/rendertest", layer, modulePath)
 			}
 		}
 		if layer == "field" {

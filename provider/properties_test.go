@@ -1,10 +1,11 @@
-package provider
+package provider_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 
 	"github.com/stretchr/testify/assert"
@@ -39,7 +40,7 @@ func TestUnknownPropertiesFailNamingThePath(t *testing.T) {
 	assert.Empty(t, mocks.Registered, "nothing is registered, not even the component")
 
 	// A key far from every property gets no suggestion.
-	msg = renderError(t, argstest.WithDefaults(t, `{"somethingElse": 1}`))
+	msg = rendertest.Error(t, argstest.WithDefaults(t, `{"somethingElse": 1}`))
 	assert.Contains(t, msg, "somethingElse: unknown property")
 	assert.NotContains(t, msg, "did you mean")
 }
@@ -77,10 +78,10 @@ func TestWrongTypesFailNamingThePath(t *testing.T) {
 // mocks saw registered.
 func renderRejected(t *testing.T, args string) (string, *render.Mocks) {
 	t.Helper()
-	parsed, err := ParseRenderArgs([]byte(args))
+	parsed, err := rendertest.ParseArgs([]byte(args))
 	require.NoError(t, err)
 	mocks := &render.Mocks{}
-	_, err = renderWith(t.Context(), parsed, mocks)
+	_, err = rendertest.RenderWith(t.Context(), parsed, mocks)
 	require.Error(t, err)
 	return err.Error(), mocks
 }

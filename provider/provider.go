@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 
-
 	p "github.com/pulumi/pulumi-go-provider"
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"

@@ -13,7 +13,7 @@ import (
 //
 // The programs are files of _examples/ (a directory the Go tools skip: its .go program is a
 // program of its own, against the Go SDK). `make test` compiles each one taken back out of
-// schema.json (tests/examples/schema.sh): TypeScript, Python, Go and Java against the generated
+// schema.json (tests/docs-code/schema.sh): TypeScript, Python, Go and Java against the generated
 // SDKs, YAML against the schema. C# is not compiled (no .NET toolchain on the project's
 // machines), and its program says so.
 

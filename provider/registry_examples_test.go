@@ -13,7 +13,7 @@ import (
 )
 
 // Every resource's description ends with an Example Usage holding one program per language the
-// Registry shows, and every program of _examples/ is one of them. (tests/examples/schema.sh
+// Registry shows, and every program of _examples/ is one of them. (tests/docs-code/schema.sh
 // compiles them, from schema.json.)
 func TestEveryResourceHasAnExampleInEveryLanguage(t *testing.T) {
 	b, err := os.ReadFile("../schema.json")

@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 
@@ -18,128 +19,8 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
-// The tests run the component through render (package render) wired to this provider
-// (Renderer): ParseRenderArgs, Render and RenderJSON are its ParseArgs, Render and JSON;
-// renderWith renders against the given mocks; startRenderHost starts its in-process engine.
-
-func ParseRenderArgs(data []byte) (render.Args, error) { return Renderer().ParseArgs(data) }
-
-func Render(ctx context.Context, args render.Args) (*format.Rendered, error) {
-	return Renderer().Render(ctx, args)
-}
-
-func RenderJSON(ctx context.Context, data []byte) ([]byte, error) {
-	return Renderer().JSON(ctx, data)
-}
-
-func renderWith(ctx context.Context, args render.Args, mocks *render.Mocks) (*format.Rendered, error) {
-	return Renderer().RenderWith(ctx, args, mocks)
-}
-
-func startRenderHost(ctx context.Context, mocks *render.Mocks, project, stack string) (*render.Host, error) {
-	return Renderer().Start(ctx, mocks, project, stack)
-}
-
-type rendered struct {
-	*format.Rendered
-	t *testing.T
-}
-
-func renderArgs(t *testing.T, args string) *rendered {
-	t.Helper()
-	parsed, err := ParseRenderArgs([]byte(args))
-	require.NoError(t, err)
-	out, err := Render(context.Background(), parsed)
-	require.NoError(t, err)
-	return &rendered{out, t}
-}
-
-func renderDefault(t *testing.T) *rendered { return renderArgs(t, argstest.DefaultArgs) }
-
-// renderWarnings are the warnings a render of args says on the component (the args' cluster
-// answering the reads).
-func renderWarnings(t *testing.T, args string) []string {
-	t.Helper()
-	parsed, err := ParseRenderArgs([]byte(args))
-	require.NoError(t, err)
-	parsed.Providers = map[string]string{"aws": testAWSProvider, "kubernetes": testK8sProvider}
-	h, err := startRenderHost(t.Context(), &render.Mocks{Cluster: parsed.Cluster}, parsed.Project, parsed.Stack)
-	require.NoError(t, err)
-	defer h.Close()
-	_, _, err = h.Construct(t.Context(), parsed)
-	require.NoError(t, err)
-	var out []string
-	for _, l := range h.Warnings() {
-		assert.Contains(t, l.GetUrn(), "::karpenter", "the warning is on the component")
-		out = append(out, l.GetMessage())
-	}
-	return out
-}
-
-// renderError renders args that must be rejected and returns the message.
-func renderError(t *testing.T, args string) string {
-	t.Helper()
-	parsed, err := ParseRenderArgs([]byte(args))
-	if err != nil {
-		return err.Error()
-	}
-	_, err = Render(context.Background(), parsed)
-	require.Error(t, err, "expected %s to be rejected", args)
-	return err.Error()
-}
-
-func (r *rendered) get(name string) format.Resource {
-	r.t.Helper()
-	for _, res := range r.Resources {
-		if res.Name == name {
-			return res
-		}
-	}
-	r.t.Fatalf("no resource named %s; have %v", name, r.names())
-	return format.Resource{}
-}
-
-func (r *rendered) has(name string) bool {
-	for _, res := range r.Resources {
-		if res.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-func (r *rendered) byType(typ string) []format.Resource {
-	var out []format.Resource
-	for _, res := range r.Resources {
-		if res.Type == typ {
-			out = append(out, res)
-		}
-	}
-	return out
-}
-
-func (r *rendered) names() []string {
-	var out []string
-	for _, res := range r.Resources {
-		out = append(out, res.Name)
-	}
-	return out
-}
-
-func dig(m map[string]any, keys ...string) any {
-	var v any = m
-	for _, k := range keys {
-		mm, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = mm[k]
-	}
-	return v
-}
-
 func TestDefaultInstallGraph(t *testing.T) {
-	r := renderDefault(t)
+	r := rendertest.Default(t)
 	assert.Equal(t, format.Component{Type: "karpenter:index:Karpenter", Name: "karpenter"}, r.Component)
 
 	type child struct{ typ, name string }
@@ -188,7 +69,7 @@ func TestDefaultInstallGraph(t *testing.T) {
 
 	// The controller waits for everything it uses; the custom resources wait for the
 	// controller, the CRDs and the node IAM (so a destroy removes them first).
-	release := r.get("karpenter-release")
+	release := r.Get("karpenter-release")
 	for _, dep := range []string{
 		"karpenter-crd-release", "karpenter-controller", "karpenter-interruption", "karpenter-interruption-policy",
 		"karpenter-controller-node-lifecycle-attach", "karpenter-controller-iam-integration-attach",
@@ -198,56 +79,56 @@ func TestDefaultInstallGraph(t *testing.T) {
 	} {
 		assert.Contains(t, release.DependsOn, dep, "controller release waits for %s", dep)
 	}
-	assert.Empty(t, r.get("karpenter-crd-release").DependsOn, "CRDs install in parallel with IAM and the queue")
+	assert.Empty(t, r.Get("karpenter-crd-release").DependsOn, "CRDs install in parallel with IAM and the queue")
 	for _, cr := range []string{"karpenter-nodeclass-default", "karpenter-nodepool-default"} {
-		deps := r.get(cr).DependsOn
+		deps := r.Get(cr).DependsOn
 		for _, dep := range []string{"karpenter-release", "karpenter-crd-release", "karpenter-node", "karpenter-node-access", "karpenter-node-profile", "karpenter-node-worker"} {
 			assert.Contains(t, deps, dep, "%s waits for %s", cr, dep)
 		}
 	}
 	// The pool waits for its class, so a destroy deletes the pool (Karpenter terminates its
 	// nodes) before the class, whose finalizer waits for them; the class never waits for a pool.
-	assert.Contains(t, r.get("karpenter-nodepool-default").DependsOn, "karpenter-nodeclass-default")
-	assert.NotContains(t, r.get("karpenter-nodeclass-default").DependsOn, "karpenter-nodepool-default")
+	assert.Contains(t, r.Get("karpenter-nodepool-default").DependsOn, "karpenter-nodeclass-default")
+	assert.NotContains(t, r.Get("karpenter-nodeclass-default").DependsOn, "karpenter-nodepool-default")
 	// Policies name the node role and queue by ARN without waiting for them.
-	assert.Empty(t, r.get("karpenter-controller-iam-integration").DependsOn)
-	assert.Empty(t, r.get("karpenter-controller-interruption").DependsOn)
+	assert.Empty(t, r.Get("karpenter-controller-iam-integration").DependsOn)
+	assert.Empty(t, r.Get("karpenter-controller-interruption").DependsOn)
 }
 
 func TestDefaultReleases(t *testing.T) {
-	r := renderDefault(t)
-	crd := r.get("karpenter-crd-release").Inputs
+	r := rendertest.Default(t)
+	crd := r.Get("karpenter-crd-release").Inputs
 	assert.Equal(t, "karpenter-crd", crd["name"])
 	assert.Equal(t, "oci://public.ecr.aws/karpenter/karpenter-crd", crd["chart"])
 	assert.Equal(t, "1.15.2", crd["version"])
 	assert.Equal(t, "kube-system", crd["namespace"])
 	assert.Nil(t, crd["skipCrds"])
 
-	rel := r.get("karpenter-release").Inputs
+	rel := r.Get("karpenter-release").Inputs
 	assert.Equal(t, "karpenter", rel["name"])
 	assert.Equal(t, "oci://public.ecr.aws/karpenter/karpenter", rel["chart"])
 	assert.Equal(t, "1.15.2", rel["version"])
 	assert.Equal(t, "kube-system", rel["namespace"])
 	assert.Equal(t, true, rel["skipCrds"])
 	values := rel["values"].(map[string]any)
-	assert.Equal(t, "demo", dig(values, "settings", "clusterName"))
-	assert.Equal(t, r.Outputs["interruptionQueueName"], dig(values, "settings", "interruptionQueue"))
-	assert.Equal(t, r.get("karpenter-interruption").Inputs["name"], dig(values, "settings", "interruptionQueue"))
-	assert.Nil(t, dig(values, "settings", "clusterEndpoint"), "endpoint left to discovery when not given")
-	assert.Equal(t, "karpenter", dig(values, "serviceAccount", "name"))
-	assert.Equal(t, r.Outputs["controllerRoleArn"], dig(values, "serviceAccount", "annotations", "eks.amazonaws.com/role-arn"))
+	assert.Equal(t, "demo", rendertest.Dig(values, "settings", "clusterName"))
+	assert.Equal(t, r.Outputs["interruptionQueueName"], rendertest.Dig(values, "settings", "interruptionQueue"))
+	assert.Equal(t, r.Get("karpenter-interruption").Inputs["name"], rendertest.Dig(values, "settings", "interruptionQueue"))
+	assert.Nil(t, rendertest.Dig(values, "settings", "clusterEndpoint"), "endpoint left to discovery when not given")
+	assert.Equal(t, "karpenter", rendertest.Dig(values, "serviceAccount", "name"))
+	assert.Equal(t, r.Outputs["controllerRoleArn"], rendertest.Dig(values, "serviceAccount", "annotations", "eks.amazonaws.com/role-arn"))
 	for _, kind := range []string{"requests", "limits"} {
-		assert.Equal(t, "1", dig(values, "controller", "resources", kind, "cpu"))
-		assert.Equal(t, "1Gi", dig(values, "controller", "resources", kind, "memory"))
+		assert.Equal(t, "1", rendertest.Dig(values, "controller", "resources", kind, "cpu"))
+		assert.Equal(t, "1Gi", rendertest.Dig(values, "controller", "resources", kind, "memory"))
 	}
 }
 
 func TestDefaultNodePoolAndClass(t *testing.T) {
-	r := renderDefault(t)
-	class := r.get("karpenter-nodeclass-default").Inputs
+	r := rendertest.Default(t)
+	class := r.Get("karpenter-nodeclass-default").Inputs
 	assert.Equal(t, "karpenter.k8s.aws/v1", class["apiVersion"])
 	assert.Equal(t, "EC2NodeClass", class["kind"])
-	assert.Equal(t, "default", dig(class, "metadata", "name"))
+	assert.Equal(t, "default", rendertest.Dig(class, "metadata", "name"))
 	spec := class["spec"].(map[string]any)
 	assert.Equal(t, []any{map[string]any{"alias": "al2023@latest"}}, spec["amiSelectorTerms"])
 	discovery := []any{map[string]any{"tags": map[string]any{"karpenter.sh/discovery": "demo"}}}
@@ -256,11 +137,11 @@ func TestDefaultNodePoolAndClass(t *testing.T) {
 	assert.Equal(t, r.Outputs["nodeRoleName"], spec["role"])
 	assert.NotContains(t, spec, "instanceProfile")
 
-	pool := r.get("karpenter-nodepool-default").Inputs
+	pool := r.Get("karpenter-nodepool-default").Inputs
 	assert.Equal(t, "karpenter.sh/v1", pool["apiVersion"])
 	assert.Equal(t, "NodePool", pool["kind"])
 	ps := pool["spec"].(map[string]any)
-	tmpl := dig(ps, "template", "spec").(map[string]any)
+	tmpl := rendertest.Dig(ps, "template", "spec").(map[string]any)
 	assert.Equal(t, map[string]any{"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": "default"}, tmpl["nodeClassRef"])
 	assert.Equal(t, "720h", tmpl["expireAfter"])
 	assert.ElementsMatch(t, []any{
@@ -275,7 +156,7 @@ func TestDefaultNodePoolAndClass(t *testing.T) {
 }
 
 func TestOutputsArePlainValues(t *testing.T) {
-	r := renderDefault(t)
+	r := rendertest.Default(t)
 	hex7 := `-[0-9a-f]{7}$`
 	for key, pattern := range map[string]string{
 		"controllerRoleArn":     `^arn:aws:iam::123456789012:role/karpenter-controller` + hex7,
@@ -302,30 +183,23 @@ func TestOutputsArePlainValues(t *testing.T) {
 }
 
 func TestRenderIsDeterministic(t *testing.T) {
-	first, err := RenderJSON(context.Background(), []byte(richArgs(t)))
+	first, err := rendertest.JSON(context.Background(), []byte(rendertest.RichArgs(t)))
 	require.NoError(t, err)
 	for i := 0; i < 3; i++ {
-		again, err := RenderJSON(context.Background(), []byte(richArgs(t)))
+		again, err := rendertest.JSON(context.Background(), []byte(rendertest.RichArgs(t)))
 		require.NoError(t, err)
 		require.Equal(t, string(first), string(again), "render %d differs", i)
 	}
 }
 
 func TestPhysicalNamesDependOnStackAndComponent(t *testing.T) {
-	a := renderDefault(t)
-	b := renderArgs(t, argstest.WithDefaults(t, `{"stack":"prod"}`))
-	c := renderArgs(t, argstest.WithDefaults(t, `{"name":"other"}`))
+	a := rendertest.Default(t)
+	b := rendertest.Args(t, argstest.WithDefaults(t, `{"stack":"prod"}`))
+	c := rendertest.Args(t, argstest.WithDefaults(t, `{"name":"other"}`))
 	assert.NotEqual(t, a.Outputs["nodeRoleName"], b.Outputs["nodeRoleName"], "two stacks in one account never collide")
 	assert.NotEqual(t, a.Outputs["interruptionQueueName"], b.Outputs["interruptionQueueName"])
 	assert.Regexp(t, `^other-node-[0-9a-f]{7}$`, c.Outputs["nodeRoleName"])
-	assert.True(t, c.has("other-release"))
-}
-
-func richArgs(t *testing.T) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "args", "rich.yaml"))
-	require.NoError(t, err)
-	return string(b)
+	assert.True(t, c.Has("other-release"))
 }
 
 // The golden files pin the complete render: a change to any child's inputs shows up in
@@ -339,7 +213,7 @@ func TestGoldenRenders(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(file)
 			require.NoError(t, err)
-			got, err := RenderJSON(context.Background(), data)
+			got, err := rendertest.JSON(context.Background(), data)
 			require.NoError(t, err)
 			golden := filepath.Join("testdata", "golden", name[:len(name)-len(filepath.Ext(name))]+".json")
 			if *update {
@@ -357,11 +231,11 @@ func TestGoldenRenders(t *testing.T) {
 // the invoke goes to whichever aws provider the program passes. Every shape must give the
 // same regional ARNs, and an answer with neither must fail rather than build empty ARNs.
 func TestRegionFromEitherGetRegionShape(t *testing.T) {
-	parsed, err := ParseRenderArgs([]byte(argstest.DefaultArgs))
+	parsed, err := rendertest.ParseArgs([]byte(argstest.DefaultArgs))
 	require.NoError(t, err)
 	var queueArns []any
 	for _, shape := range []string{"v6", "v7", "v7-no-name"} {
-		out, err := renderWith(t.Context(), parsed, &render.Mocks{RegionShape: shape})
+		out, err := rendertest.RenderWith(t.Context(), parsed, &render.Mocks{RegionShape: shape})
 		require.NoError(t, err, shape)
 		arn := out.Outputs["interruptionQueueArn"]
 		assert.Regexp(t, `^arn:aws:sqs:us-west-2:123456789012:`, arn, shape)
@@ -370,7 +244,7 @@ func TestRegionFromEitherGetRegionShape(t *testing.T) {
 	assert.Equal(t, queueArns[0], queueArns[1])
 	assert.Equal(t, queueArns[0], queueArns[2])
 
-	_, err = renderWith(t.Context(), parsed, &render.Mocks{RegionShape: "empty"})
+	_, err = rendertest.RenderWith(t.Context(), parsed, &render.Mocks{RegionShape: "empty"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `region ""`)
 }

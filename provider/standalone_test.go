@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,35 +17,35 @@ import (
 
 func TestStandaloneNodePoolRendersLikeTheComponentsPool(t *testing.T) {
 	pool := `{"name": "spot", "nodeClassRef": "default", "requirements": [{"key": "karpenter.sh/capacity-type", "operator": "In", "values": ["spot"]}]}`
-	comp := renderArgs(t, argstest.WithDefaults(t, `{"nodePools": [`+pool+`]}`))
-	standalone := renderArgs(t, `{"type": "karpenter:index:NodePool", "name": "team", "spec": `+pool+`}`)
+	comp := rendertest.Args(t, argstest.WithDefaults(t, `{"nodePools": [`+pool+`]}`))
+	standalone := rendertest.Args(t, `{"type": "karpenter:index:NodePool", "name": "team", "spec": `+pool+`}`)
 	require.Len(t, standalone.Resources, 1)
-	assert.Equal(t, comp.get("karpenter-nodepool-spot").Inputs, standalone.get("team").Inputs)
+	assert.Equal(t, comp.Get("karpenter-nodepool-spot").Inputs, standalone.Get("team").Inputs)
 	assert.Equal(t, "karpenter:index:NodePool", standalone.Component.Type)
 	assert.Equal(t, map[string]any{"nodePoolName": "spot", "version": catalog.DefaultVersion}, standalone.Outputs)
 }
 
 func TestStandaloneNodeClassRendersLikeTheComponentsClass(t *testing.T) {
 	class := `{"name": "default", "role": "my-node-role", "amiAlias": "al2023@latest"}`
-	comp := renderArgs(t, argstest.WithDefaults(t, `{"nodeClasses": [`+class+`]}`))
-	standalone := renderArgs(t, `{"type": "karpenter:index:NodeClass", "name": "team", "clusterName": "demo", "spec": `+class+`}`)
+	comp := rendertest.Args(t, argstest.WithDefaults(t, `{"nodeClasses": [`+class+`]}`))
+	standalone := rendertest.Args(t, `{"type": "karpenter:index:NodeClass", "name": "team", "clusterName": "demo", "spec": `+class+`}`)
 	require.Len(t, standalone.Resources, 1)
-	assert.Equal(t, comp.get("karpenter-nodeclass-default").Inputs, standalone.get("team").Inputs)
+	assert.Equal(t, comp.Get("karpenter-nodeclass-default").Inputs, standalone.Get("team").Inputs)
 	assert.Equal(t, map[string]any{"nodeClassName": "default", "version": catalog.DefaultVersion}, standalone.Outputs)
 }
 
 func TestStandaloneResourcesFollowTheVersion(t *testing.T) {
-	pool := renderArgs(t, `{"type": "karpenter:index:NodePool", "version": "0.37.7", "spec": {"name": "p", "nodeClassRef": "c"}}`)
+	pool := rendertest.Args(t, `{"type": "karpenter:index:NodePool", "version": "0.37.7", "spec": {"name": "p", "nodeClassRef": "c"}}`)
 	assert.Equal(t, "kubernetes:karpenter.sh/v1beta1:NodePool", pool.Resources[0].Type)
-	assert.Equal(t, "WhenUnderutilized", dig(pool.Resources[0].Inputs, "spec", "disruption", "consolidationPolicy"))
+	assert.Equal(t, "WhenUnderutilized", rendertest.Dig(pool.Resources[0].Inputs, "spec", "disruption", "consolidationPolicy"))
 
-	class := renderArgs(t, `{"type": "karpenter:index:NodeClass", "version": "0.31.4", "clusterName": "demo", "spec": {"name": "c"}}`)
+	class := rendertest.Args(t, `{"type": "karpenter:index:NodeClass", "version": "0.31.4", "clusterName": "demo", "spec": {"name": "c"}}`)
 	assert.Equal(t, "kubernetes:karpenter.k8s.aws/v1alpha1:AWSNodeTemplate", class.Resources[0].Type)
-	assert.Equal(t, map[string]any{catalog.DiscoveryTag: "demo"}, dig(class.Resources[0].Inputs, "spec", "subnetSelector"))
+	assert.Equal(t, map[string]any{catalog.DiscoveryTag: "demo"}, rendertest.Dig(class.Resources[0].Inputs, "spec", "subnetSelector"))
 
-	msg := renderError(t, `{"type": "karpenter:index:NodePool", "version": "1.17.0", "spec": {"name": "p", "nodeClassRef": "c"}}`)
+	msg := rendertest.Error(t, `{"type": "karpenter:index:NodePool", "version": "1.17.0", "spec": {"name": "p", "nodeClassRef": "c"}}`)
 	assert.Contains(t, msg, "allowUnverifiedVersion")
-	unverified := renderArgs(t, `{"type": "karpenter:index:NodePool", "version": "1.17.0", "allowUnverifiedVersion": true, "spec": {"name": "p", "nodeClassRef": "c"}}`)
+	unverified := rendertest.Args(t, `{"type": "karpenter:index:NodePool", "version": "1.17.0", "allowUnverifiedVersion": true, "spec": {"name": "p", "nodeClassRef": "c"}}`)
 	assert.Equal(t, "1.17.0", unverified.Outputs["version"])
 }
 
@@ -62,7 +63,7 @@ func TestStandaloneResourcesValidateLikeTheComponent(t *testing.T) {
 		`{"type": "karpenter:index:NodeClass", "clusterName": "demo", "spec": {"name": "c", "role": "r", "subnetSelectorTerms": [{"id": "sg-1"}]}}`: "spec.subnetSelectorTerms[0].id",
 		`{"type": "karpenter:index:Nodepool", "spec": {}}`:                                                                                          `type: "karpenter:index:Nodepool" is not a component of this package`,
 	} {
-		assert.Contains(t, renderError(t, args), want, args)
+		assert.Contains(t, rendertest.Error(t, args), want, args)
 	}
 }
 
@@ -70,8 +71,8 @@ func TestStandaloneResourcesValidateLikeTheComponent(t *testing.T) {
 // apply to their names.
 func TestStandaloneNamesAreNotAWSNames(t *testing.T) {
 	long := strings.Repeat("team-a-", 8) + "spot"
-	args, err := ParseRenderArgs([]byte(`{"type": "karpenter:index:NodePool", "name": "` + long + `", "spec": {"name": "spot", "nodeClassRef": "default"}}`))
+	args, err := rendertest.ParseArgs([]byte(`{"type": "karpenter:index:NodePool", "name": "` + long + `", "spec": {"name": "spot", "nodeClassRef": "default"}}`))
 	require.NoError(t, err)
-	_, err = Render(t.Context(), args)
+	_, err = rendertest.Render(t.Context(), args)
 	require.NoError(t, err)
 }

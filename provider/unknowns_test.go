@@ -1,10 +1,11 @@
-package provider
+package provider_test
 
 import (
 	"fmt"
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 
 	presource "github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -21,7 +22,7 @@ import (
 func TestValuesThatPassThroughMayBeUnknownAtAPreview(t *testing.T) {
 	cluster := urn.URN("urn:pulumi:stack::project::aws:eks/cluster:Cluster::demo")
 	unknown := property.New(property.Computed).WithDependencies([]urn.URN{cluster})
-	parsed, err := ParseRenderArgs([]byte(argstest.WithDefaults(t, `{"nodeClasses":[{"name":"custom","subnetSelectorTerms":[{"tags":{"karpenter.sh/discovery":"x"}}],
+	parsed, err := rendertest.ParseArgs([]byte(argstest.WithDefaults(t, `{"nodeClasses":[{"name":"custom","subnetSelectorTerms":[{"tags":{"karpenter.sh/discovery":"x"}}],
 		"tags":{"cluster":"x"},"userData":"x"}],"nodePools":[{"name":"p","labels":{"cluster":"x"},"annotations":{"endpoint":"x"}}]}`)))
 	require.NoError(t, err)
 	set := func(m property.Map, path []any, v property.Value) property.Map {
@@ -47,7 +48,7 @@ func TestValuesThatPassThroughMayBeUnknownAtAPreview(t *testing.T) {
 	in = set(in, []any{"nodePools", 0, "annotations", "endpoint"}, unknown)
 	parsed.Inputs, parsed.Preview = in, true
 
-	h, err := startRenderHost(t.Context(), &render.Mocks{}, parsed.Project, parsed.Stack)
+	h, err := rendertest.StartHost(t.Context(), &render.Mocks{}, parsed.Project, parsed.Stack)
 	require.NoError(t, err)
 	defer h.Close()
 	_, registered, err := h.Construct(t.Context(), parsed)
@@ -83,14 +84,14 @@ func TestValuesThatPassThroughMayBeUnknownAtAPreview(t *testing.T) {
 func TestAWholeMapUnknownAtAPreview(t *testing.T) {
 	cluster := urn.URN("urn:pulumi:stack::project::aws:eks/cluster:Cluster::demo")
 	unknown := property.New(property.Computed).WithDependencies([]urn.URN{cluster})
-	parsed, err := ParseRenderArgs([]byte(argstest.WithDefaults(t, `{"nodeClasses":[{"name":"custom","tags":{"x":"y"}}],"nodePools":[{"name":"p","annotations":{"x":"y"}}]}`)))
+	parsed, err := rendertest.ParseArgs([]byte(argstest.WithDefaults(t, `{"nodeClasses":[{"name":"custom","tags":{"x":"y"}}],"nodePools":[{"name":"p","annotations":{"x":"y"}}]}`)))
 	require.NoError(t, err)
 	pool := parsed.Inputs.Get("nodePools").AsArray().Get(0).AsMap().Set("annotations", unknown)
 	class := parsed.Inputs.Get("nodeClasses").AsArray().Get(0).AsMap().Set("tags", unknown)
 	parsed.Inputs = parsed.Inputs.Set("nodePools", property.New([]property.Value{property.New(pool)})).
 		Set("nodeClasses", property.New([]property.Value{property.New(class)}))
 	parsed.Preview = true
-	h, err := startRenderHost(t.Context(), &render.Mocks{}, parsed.Project, parsed.Stack)
+	h, err := rendertest.StartHost(t.Context(), &render.Mocks{}, parsed.Project, parsed.Stack)
 	require.NoError(t, err)
 	defer h.Close()
 	_, registered, err := h.Construct(t.Context(), parsed)

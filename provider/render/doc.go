@@ -5,8 +5,8 @@
 // called, in the format of package format (`pulumi-resource-karpenter render --args FILE`).
 //
 // It runs the provider it is given (Plugin) and never imports the top package, which wires it
-// (provider.Renderer) and whose tests run the component through it. args.go reads a render's
-// args file, engine.go is the in-process engine (Host: the engine service, the resource monitor
+// (provider.Renderer); every package's tests run the component through it (internal/rendertest).
+// args.go reads a render's args file, engine.go is the in-process engine (Host: the engine service, the resource monitor
 // and the provider's server), mocks.go answers registrations, reads and invokes, cluster_mock.go the
 // cluster a render's args describe, invokes.go reports the invokes; children's recorder (passed
 // through the context) tells it the registration order and the invoke results read.

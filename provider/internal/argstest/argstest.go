@@ -2,7 +2,7 @@
 // args from JSON for engine-free tests of the inputs and plan layers: known values, typed as the
 // engine's decoding would type them (Input fields hold plain pulumi values). A key no field
 // declares fails the test, as the component's unknown-property check fails the input. And it
-// writes the args the plan's and the top package's tests start from (DefaultArgs, WithDefaults,
+// writes the args the tests of every package start from (DefaultArgs, WithDefaults,
 // Merge).
 package argstest
 

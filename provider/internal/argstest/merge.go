@@ -51,3 +51,13 @@ func AutoModeWith(t testing.TB, extra string) string {
 	t.Helper()
 	return Merge(t, AutoModeArgs, extra)
 }
+
+// AdoptGettingStarted are the args that adopt a getting-started install of 1.14.1 on cluster demo
+// (render's account 123456789012, us-west-2), with its interruption rules' names.
+const AdoptGettingStarted = `{"clusterName":"demo","version":"1.14.1","controllerIdentity":"podIdentity",
+	"adopt":{"podIdentityAssociationId":"a-0123456789abcdef0","interruptionRuleNames":{
+		"scheduledChange":"Karpenter-demo-ScheduledChangeRule-1A2B3C4D5E6F",
+		"spotInterruption":"Karpenter-demo-SpotInterruptionRule-2B3C4D5E6F7A",
+		"rebalance":"Karpenter-demo-RebalanceRule-3C4D5E6F7A8B",
+		"stateChange":"Karpenter-demo-InstanceStateChangeRule-4D5E6F7A8B9C",
+		"capacityReservation":"Karpenter-demo-CapacityReservationInterruptionRule-5E6F7A8B"}}}`

@@ -1,4 +1,4 @@
-package provider
+package catalog_test
 
 import (
 	"encoding/json"
@@ -9,12 +9,13 @@ import (
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func renderVersion(t *testing.T, version string, extra ...string) *rendered {
+func renderVersion(t *testing.T, version string, extra ...string) *rendertest.Rendered {
 	t.Helper()
 	more := `{"version":"` + version + `"}`
 	if len(extra) > 0 {
@@ -24,7 +25,7 @@ func renderVersion(t *testing.T, version string, extra ...string) *rendered {
 		b, _ := json.Marshal(m)
 		more = string(b)
 	}
-	return renderArgs(t, argstest.WithDefaults(t, more))
+	return rendertest.Args(t, argstest.WithDefaults(t, more))
 }
 
 // Each generation's single controller policy equals its official template's, statement for
@@ -33,10 +34,10 @@ func TestSinglePolicyGenerationsMatchTheirTemplates(t *testing.T) {
 	for version, template := range map[string]string{"0.31.4": "0.31", "0.37.7": "0.37", "1.0.8": "1.0", "1.8.6": "1.8"} {
 		t.Run(version, func(t *testing.T) {
 			r := renderVersion(t, version)
-			policies := r.byType("aws:iam/policy:Policy")
+			policies := r.ByType("aws:iam/policy:Policy")
 			require.Len(t, policies, 1, "one controller policy, as the template has")
 			assert.Equal(t, "karpenter-controller-policy", policies[0].Name)
-			assertSamePolicy(t, fillTemplate(officialControllerPolicies[template], r), policies[0].Inputs["policy"].(string), version)
+			rendertest.AssertSamePolicy(t, fillTemplate(officialControllerPolicies[template], r), policies[0].Inputs["policy"].(string), version)
 		})
 	}
 }
@@ -87,7 +88,7 @@ func TestSplitPolicyReleasesBeforeV114(t *testing.T) {
 	} {
 		t.Run(tc.version, func(t *testing.T) {
 			r := renderVersion(t, tc.version)
-			policies := r.byType("aws:iam/policy:Policy")
+			policies := r.ByType("aws:iam/policy:Policy")
 			want := 5
 			if tc.zonal {
 				want = 6
@@ -97,9 +98,9 @@ func TestSplitPolicyReleasesBeforeV114(t *testing.T) {
 				expected := v114Policies[p.Name]
 				require.NotEmpty(t, expected, p.Name)
 				expected = without(expected, tc.edits[p.Name]...)
-				assertSamePolicy(t, fillTemplate(expected, r), p.Inputs["policy"].(string), p.Name)
+				rendertest.AssertSamePolicy(t, fillTemplate(expected, r), p.Inputs["policy"].(string), p.Name)
 			}
-			assert.Len(t, r.byType("aws:cloudwatch/eventRule:EventRule"), tc.rules)
+			assert.Len(t, r.ByType("aws:cloudwatch/eventRule:EventRule"), tc.rules)
 		})
 	}
 }
@@ -111,25 +112,25 @@ func TestNodeRoleECRPolicyByVersion(t *testing.T) {
 		"1.4.0": "AmazonEC2ContainerRegistryPullOnly", "1.14.1": "AmazonEC2ContainerRegistryPullOnly",
 	} {
 		r := renderVersion(t, version)
-		assert.Equal(t, "arn:aws:iam::aws:policy/"+policy, r.get("karpenter-node-ecr").Inputs["policyArn"], version)
+		assert.Equal(t, "arn:aws:iam::aws:policy/"+policy, r.Get("karpenter-node-ecr").Inputs["policyArn"], version)
 	}
 }
 
 func TestChartValuesByGeneration(t *testing.T) {
 	endpoint := `{"clusterEndpoint":"https://ABC.gr7.us-west-2.eks.amazonaws.com"}`
 	alpha := renderVersion(t, "0.31.4", endpoint)
-	values := alpha.get("karpenter-release").Inputs["values"].(map[string]any)
+	values := alpha.Get("karpenter-release").Inputs["values"].(map[string]any)
 	assert.Equal(t, map[string]any{"aws": map[string]any{
 		"clusterName":            "demo",
 		"clusterEndpoint":        "https://ABC.gr7.us-west-2.eks.amazonaws.com",
 		"interruptionQueueName":  alpha.Outputs["interruptionQueueName"],
 		"defaultInstanceProfile": alpha.Outputs["instanceProfileName"],
 	}}, values["settings"], "the Provisioner era reads settings.aws.*")
-	assert.Contains(t, alpha.get("karpenter-release").DependsOn, "karpenter-node-profile", "the default instance profile exists before the controller starts")
+	assert.Contains(t, alpha.Get("karpenter-release").DependsOn, "karpenter-node-profile", "the default instance profile exists before the controller starts")
 
 	for _, version := range []string{"0.37.7", "1.0.8", "1.14.1", "1.15.1"} {
 		r := renderVersion(t, version, endpoint)
-		values := r.get("karpenter-release").Inputs["values"].(map[string]any)
+		values := r.Get("karpenter-release").Inputs["values"].(map[string]any)
 		assert.Equal(t, map[string]any{
 			"clusterName":       "demo",
 			"clusterEndpoint":   "https://ABC.gr7.us-west-2.eks.amazonaws.com",
@@ -140,16 +141,16 @@ func TestChartValuesByGeneration(t *testing.T) {
 
 func TestProvisionerEraInstallsCRDsWithTheChart(t *testing.T) {
 	r := renderVersion(t, "0.31.4")
-	assert.False(t, r.has("karpenter-crd-release"), "no karpenter-crd chart before 0.32")
-	rel := r.get("karpenter-release").Inputs
+	assert.False(t, r.Has("karpenter-crd-release"), "no karpenter-crd chart before 0.32")
+	rel := r.Get("karpenter-release").Inputs
 	assert.Nil(t, rel["skipCrds"], "the chart installs its crds/")
 	assert.Equal(t, "karpenter", rel["namespace"], "the Provisioner-era guides install into karpenter")
 	assert.Equal(t, "", r.Outputs["crdReleaseName"])
 
 	for _, version := range []string{"0.32.10", "0.37.7", "1.0.8"} {
 		r := renderVersion(t, version)
-		assert.True(t, r.has("karpenter-crd-release"), version)
-		assert.Equal(t, "kube-system", r.get("karpenter-release").Inputs["namespace"], version)
+		assert.True(t, r.Has("karpenter-crd-release"), version)
+		assert.Equal(t, "kube-system", r.Get("karpenter-release").Inputs["namespace"], version)
 	}
 }
 
@@ -164,8 +165,8 @@ func TestCustomResourceKindsByGeneration(t *testing.T) {
 		"1.15.1": {"kubernetes:karpenter.sh/v1:NodePool", "kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"},
 	} {
 		r := renderVersion(t, version)
-		assert.Equal(t, kinds[0], r.get("karpenter-nodepool-default").Type, version)
-		assert.Equal(t, kinds[1], r.get("karpenter-nodeclass-default").Type, version)
+		assert.Equal(t, kinds[0], r.Get("karpenter-nodepool-default").Type, version)
+		assert.Equal(t, kinds[1], r.Get("karpenter-nodeclass-default").Type, version)
 	}
 }
 
@@ -175,7 +176,7 @@ func TestProvisionerRendering(t *testing.T) {
 		"disruption":{"consolidationPolicy":"WhenEmpty","consolidateAfter":"30s"}}],
 		"nodeClasses":[{"name":"default","subnetSelectorTerms":[{"id":"subnet-1"},{"id":"subnet-2"}],"tags":{"team":"a"},
 		"kubelet":{"maxPods":50}}]}`)
-	spec := r.get("karpenter-nodepool-spot").Inputs["spec"].(map[string]any)
+	spec := r.Get("karpenter-nodepool-spot").Inputs["spec"].(map[string]any)
 	assert.Equal(t, map[string]any{
 		"providerRef":            map[string]any{"name": "default"},
 		"requirements":           []any{map[string]any{"key": "karpenter.sh/capacity-type", "operator": "In", "values": []any{"spot"}}},
@@ -187,7 +188,7 @@ func TestProvisionerRendering(t *testing.T) {
 		"ttlSecondsAfterEmpty":   float64(30),
 		"kubeletConfiguration":   map[string]any{"maxPods": float64(50)},
 	}, spec)
-	template := r.get("karpenter-nodeclass-default").Inputs["spec"].(map[string]any)
+	template := r.Get("karpenter-nodeclass-default").Inputs["spec"].(map[string]any)
 	assert.Equal(t, map[string]any{
 		"amiFamily":             "AL2",
 		"subnetSelector":        map[string]any{"aws-ids": "subnet-1,subnet-2"},
@@ -199,11 +200,11 @@ func TestProvisionerRendering(t *testing.T) {
 func TestV1beta1Rendering(t *testing.T) {
 	r := renderVersion(t, "0.37.7", `{"nodePools":[{"name":"p","expireAfter":"Never","disruption":{"budgets":[{"nodes":"1"}]}}],
 		"nodeClasses":[{"name":"c","amiAlias":"bottlerocket@latest","kubelet":{"maxPods":20}}]}`)
-	spec := r.get("karpenter-nodepool-p").Inputs["spec"].(map[string]any)
+	spec := r.Get("karpenter-nodepool-p").Inputs["spec"].(map[string]any)
 	assert.Equal(t, map[string]any{"consolidationPolicy": "WhenUnderutilized", "expireAfter": "Never", "budgets": []any{map[string]any{"nodes": "1"}}}, spec["disruption"])
-	assert.Equal(t, map[string]any{"maxPods": float64(20)}, dig(spec, "template", "spec", "kubelet"), "kubelet lives on the v1beta1 pool")
-	assert.Equal(t, map[string]any{"apiVersion": "karpenter.k8s.aws/v1beta1", "kind": "EC2NodeClass", "name": "c"}, dig(spec, "template", "spec", "nodeClassRef"))
-	class := r.get("karpenter-nodeclass-c").Inputs["spec"].(map[string]any)
+	assert.Equal(t, map[string]any{"maxPods": float64(20)}, rendertest.Dig(spec, "template", "spec", "kubelet"), "kubelet lives on the v1beta1 pool")
+	assert.Equal(t, map[string]any{"apiVersion": "karpenter.k8s.aws/v1beta1", "kind": "EC2NodeClass", "name": "c"}, rendertest.Dig(spec, "template", "spec", "nodeClassRef"))
+	class := r.Get("karpenter-nodeclass-c").Inputs["spec"].(map[string]any)
 	assert.Equal(t, "Bottlerocket", class["amiFamily"], "bottlerocket@latest is v1beta1's amiFamily Bottlerocket")
 	assert.NotContains(t, class, "kubelet")
 	assert.NotContains(t, class, "amiSelectorTerms")
@@ -214,17 +215,17 @@ func TestV1beta1Rendering(t *testing.T) {
 func TestLongClusterNamesStayWithinIAMLimits(t *testing.T) {
 	long := strings.Repeat("c", 100)
 	for _, version := range []string{"0.31.4", "0.37.7", "1.0.8", "1.8.6", "1.14.1", "1.15.1"} {
-		r := renderArgs(t, fmt.Sprintf(`{"clusterName":%q,"oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE","version":%q}`, long, version))
-		for _, p := range r.byType("aws:iam/policy:Policy") {
+		r := rendertest.Args(t, fmt.Sprintf(`{"clusterName":%q,"oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE","version":%q}`, long, version))
+		for _, p := range r.ByType("aws:iam/policy:Policy") {
 			assert.LessOrEqual(t, len(p.Inputs["policy"].(string)), catalog.MaxManagedPolicyLength, "%s %s", version, p.Name)
 		}
 		if version == "1.8.6" || version == "1.0.8" {
-			assert.False(t, r.has("karpenter-controller-policy"), "%s splits", version)
-			assert.True(t, r.has("karpenter-controller-node-lifecycle"), "%s splits", version)
+			assert.False(t, r.Has("karpenter-controller-policy"), "%s splits", version)
+			assert.True(t, r.Has("karpenter-controller-node-lifecycle"), "%s splits", version)
 		}
 	}
 	// With a short name the template's single policy is kept.
-	assert.True(t, renderVersion(t, "1.8.6").has("karpenter-controller-policy"))
+	assert.True(t, renderVersion(t, "1.8.6").Has("karpenter-controller-policy"))
 }
 
 // An upgrade across a generation boundary keeps both roles (same names, same inputs), updates
@@ -237,28 +238,28 @@ func TestUpgradesAcrossGenerations(t *testing.T) {
 			before := renderVersion(t, tc.from, `{"namespace":"karpenter"}`)
 			after := renderVersion(t, tc.to, `{"namespace":"karpenter"}`)
 			for _, role := range []string{"karpenter-controller", "karpenter-node"} {
-				assert.Equal(t, before.get(role).Inputs, after.get(role).Inputs, "%s is untouched", role)
+				assert.Equal(t, before.Get(role).Inputs, after.Get(role).Inputs, "%s is untouched", role)
 			}
 			assert.Equal(t, before.Outputs["controllerRoleArn"], after.Outputs["controllerRoleArn"])
 			assert.Equal(t, before.Outputs["interruptionQueueName"], after.Outputs["interruptionQueueName"])
 			assert.NotEqual(t, policiesOf(before), policiesOf(after), "policies change")
 
-			pool, newPool := before.get("karpenter-nodepool-default"), after.get("karpenter-nodepool-default")
+			pool, newPool := before.Get("karpenter-nodepool-default"), after.Get("karpenter-nodepool-default")
 			if pool.Type != newPool.Type {
 				if strings.Contains(pool.Type, "Provisioner") {
 					assert.Empty(t, newPool.Aliases, "a NodePool is a new object, not the Provisioner renamed")
 				} else {
 					assert.Contains(t, newPool.Aliases, pool.Type, "same object under a new API version: updated in place")
-					assert.Contains(t, after.get("karpenter-nodeclass-default").Aliases, before.get("karpenter-nodeclass-default").Type)
+					assert.Contains(t, after.Get("karpenter-nodeclass-default").Aliases, before.Get("karpenter-nodeclass-default").Type)
 				}
 			}
 		})
 	}
 }
 
-func policiesOf(r *rendered) map[string]string {
+func policiesOf(r *rendertest.Rendered) map[string]string {
 	out := map[string]string{}
-	for _, p := range r.byType("aws:iam/policy:Policy") {
+	for _, p := range r.ByType("aws:iam/policy:Policy") {
 		out[p.Name] = p.Inputs["policy"].(string)
 	}
 	return out

@@ -1,9 +1,11 @@
-package provider
+package catalog_test
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 )
 
 // Controller policies of the official getting-started CloudFormation templates of each
@@ -15,12 +17,12 @@ import (
 // read the reference files.
 var officialControllerPolicies = readOfficialControllerPolicies()
 
-// readOfficialControllerPolicies reads testdata/official/cfn-v<generation>-controller-policy.json,
+// readOfficialControllerPolicies reads provider/testdata/official/cfn-v<generation>-controller-policy.json,
 // keyed by generation ("0.31", "0.37", "1.0", "1.8").
 func readOfficialControllerPolicies() map[string]string {
-	files, err := filepath.Glob("testdata/official/cfn-v*-controller-policy.json")
+	files, err := filepath.Glob(rendertest.Testdata("official", "cfn-v*-controller-policy.json"))
 	if err != nil || len(files) == 0 {
-		panic("testdata/official: no controller policies")
+		panic("provider/testdata/official: no controller policies")
 	}
 	out := map[string]string{}
 	for _, f := range files {

@@ -1,10 +1,11 @@
-package provider
+package catalog_test
 
 import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -13,10 +14,10 @@ import (
 // Karpenter 1.15: the default release, the fields it added, and the chart values it reads.
 
 func TestDefaultVersionIs115(t *testing.T) {
-	r := renderDefault(t)
+	r := rendertest.Default(t)
 	assert.Equal(t, "1.15.2", r.Outputs["version"])
-	assert.Equal(t, "1.15.2", r.get("karpenter-release").Inputs["version"])
-	assert.Equal(t, "1.15.2", r.get("karpenter-crd-release").Inputs["version"])
+	assert.Equal(t, "1.15.2", r.Get("karpenter-release").Inputs["version"])
+	assert.Equal(t, "1.15.2", r.Get("karpenter-crd-release").Inputs["version"])
 }
 
 func TestV115FieldsRender(t *testing.T) {
@@ -25,13 +26,13 @@ func TestV115FieldsRender(t *testing.T) {
 		"nodeClasses": [{"name": "c", "enclaveOptions": {"enabled": true},
 			"kubelet": {"maxPods": 50, "additionalSettings": {"containerLogMaxSize": "50Mi", "shutdownGracePeriod": "30s", "allowedUnsafeSysctls": ["net.core.somaxconn"]}}}]
 	}`)
-	spec := r.get("karpenter-nodeclass-c").Inputs["spec"].(map[string]any)
+	spec := r.Get("karpenter-nodeclass-c").Inputs["spec"].(map[string]any)
 	assert.Equal(t, map[string]any{"enabled": true}, spec["enclaveOptions"])
 	assert.Equal(t, map[string]any{
 		"maxPods": float64(50), "containerLogMaxSize": "50Mi", "shutdownGracePeriod": "30s",
 		"allowedUnsafeSysctls": []any{"net.core.somaxconn"},
 	}, spec["kubelet"])
-	budgets := dig(r.get("karpenter-nodepool-p").Inputs, "spec", "disruption", "budgets").([]any)
+	budgets := rendertest.Dig(r.Get("karpenter-nodepool-p").Inputs, "spec", "disruption", "budgets").([]any)
 	assert.Equal(t, []any{"Unhealthy"}, budgets[0].(map[string]any)["reasons"])
 }
 
@@ -39,8 +40,8 @@ func TestChartValuesOfV115(t *testing.T) {
 	// Accepted on 1.15 and passed through to the chart.
 	values := `{"values":{"settings":{"featureGates":{"nodeRepair":true,"terminateFirstDrift":true},"awsFeatureGates":{"rebootForRepair":true},"enableDRA":true,"securityGroupRefreshInterval":"5m"}}}`
 	r := renderVersion(t, "1.15.1", values)
-	settings := dig(r.get("karpenter-release").Inputs, "values", "settings").(map[string]any)
-	assert.Equal(t, true, dig(settings, "awsFeatureGates", "rebootForRepair"))
+	settings := rendertest.Dig(r.Get("karpenter-release").Inputs, "values", "settings").(map[string]any)
+	assert.Equal(t, true, rendertest.Dig(settings, "awsFeatureGates", "rebootForRepair"))
 	assert.Equal(t, "5m", settings["securityGroupRefreshInterval"])
 
 	for _, tc := range []struct{ version, values, want string }{
@@ -57,7 +58,7 @@ func TestChartValuesOfV115(t *testing.T) {
 		{"1.15.1", `{"settings":{"securityGroupRefreshInterval":60}}`, `values.settings.securityGroupRefreshInterval: "60" is not a duration`},
 	} {
 		t.Run(tc.version+" "+tc.values, func(t *testing.T) {
-			assert.Contains(t, renderError(t, argstest.WithDefaults(t, `{"version":"`+tc.version+`","values":`+tc.values+`}`)), tc.want)
+			assert.Contains(t, rendertest.Error(t, argstest.WithDefaults(t, `{"version":"`+tc.version+`","values":`+tc.values+`}`)), tc.want)
 		})
 	}
 	// What the chart accepts stays accepted: a null clears a key; false DRA gates without enableDRA.
@@ -69,19 +70,19 @@ func TestChartValuesOfV115(t *testing.T) {
 // A newer minor than the catalog knows fails naming the newest verified release and the
 // opt-in; with the opt-in it installs with the newest generation's policy and a warning.
 func TestVersionPolicy(t *testing.T) {
-	msg := renderError(t, argstest.WithDefaults(t, `{"version":"1.16.0"}`))
+	msg := rendertest.Error(t, argstest.WithDefaults(t, `{"version":"1.16.0"}`))
 	assert.Contains(t, msg, "version: Karpenter 1.16.0 is newer than the newest release this component has verified (1.15.2")
 	assert.Contains(t, msg, "allowUnverifiedVersion: true")
 
 	newer := renderVersion(t, "1.16.0", `{"allowUnverifiedVersion":true}`)
 	assert.Equal(t, "1.16.0", newer.Outputs["version"])
-	assert.Equal(t, "1.16.0", newer.get("karpenter-release").Inputs["version"])
+	assert.Equal(t, "1.16.0", newer.Get("karpenter-release").Inputs["version"])
 	assert.Equal(t, policiesOf(renderVersion(t, "1.15.2")), policiesOf(newer), "the newest verified release's policies, nothing more")
 
 	// Newer patches of a known minor need no opt-in.
 	assert.Equal(t, "1.15.9", renderVersion(t, "1.15.9").Outputs["version"])
 	// A new major changes the APIs: refused even with the opt-in.
-	assert.Contains(t, renderError(t, argstest.WithDefaults(t, `{"version":"2.0.0","allowUnverifiedVersion":true}`)),
+	assert.Contains(t, rendertest.Error(t, argstest.WithDefaults(t, `{"version":"2.0.0","allowUnverifiedVersion":true}`)),
 		"version: Karpenter 2.0.0 is a new major version")
 
 	rel, err := catalog.LookupRelease("1.17.2", true)
@@ -95,7 +96,7 @@ func TestVersionPolicy(t *testing.T) {
 
 // The opt-in shows on every preview: the engine receives a warning on the component.
 func TestUnverifiedVersionWarnsOnTheComponent(t *testing.T) {
-	warnings := renderWarnings(t, argstest.WithDefaults(t, `{"version":"1.16.0","allowUnverifiedVersion":true}`))
+	warnings := rendertest.Warnings(t, argstest.WithDefaults(t, `{"version":"1.16.0","allowUnverifiedVersion":true}`))
 	require.Len(t, warnings, 1)
 	assert.Contains(t, warnings[0], "Karpenter 1.16.0 is newer than the newest release this component has verified (1.15.2)")
 }

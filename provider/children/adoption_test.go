@@ -1,4 +1,4 @@
-package provider
+package children_test
 
 import (
 	"encoding/json"
@@ -10,25 +10,18 @@ import (
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// A getting-started install of 1.14.1 on cluster demo (render's account 123456789012, us-west-2),
-// adopted with its rule names: every child of it is imported by the id pulumi-aws and
-// pulumi-kubernetes document, under its existing name.
-const adoptGettingStarted = `{"clusterName":"demo","version":"1.14.1","controllerIdentity":"podIdentity",
-	"adopt":{"podIdentityAssociationId":"a-0123456789abcdef0","interruptionRuleNames":{
-		"scheduledChange":"Karpenter-demo-ScheduledChangeRule-1A2B3C4D5E6F",
-		"spotInterruption":"Karpenter-demo-SpotInterruptionRule-2B3C4D5E6F7A",
-		"rebalance":"Karpenter-demo-RebalanceRule-3C4D5E6F7A8B",
-		"stateChange":"Karpenter-demo-InstanceStateChangeRule-4D5E6F7A8B9C",
-		"capacityReservation":"Karpenter-demo-CapacityReservationInterruptionRule-5E6F7A8B"}}}`
-
+// A getting-started install of 1.14.1 on cluster demo (argstest.AdoptGettingStarted), adopted
+// with its rule names: every child of it is imported by the id pulumi-aws and pulumi-kubernetes
+// document, under its existing name.
 func TestAdoptionImportsEveryChildOfTheInstall(t *testing.T) {
-	r := renderArgs(t, adoptGettingStarted)
+	r := rendertest.Args(t, argstest.AdoptGettingStarted)
 	policy := func(name string) string { return "arn:aws:iam::123456789012:policy/" + name }
 	aws := func(name string) string { return "arn:aws:iam::aws:policy/" + name }
 	imported := map[string]string{
@@ -58,16 +51,16 @@ func TestAdoptionImportsEveryChildOfTheInstall(t *testing.T) {
 		"karpenter-nodeclass-default": "default",
 	}
 	for name, id := range imported {
-		assert.Equal(t, id, r.get(name).ImportID, name)
+		assert.Equal(t, id, r.Get(name).ImportID, name)
 	}
-	assert.Equal(t, []string{"description", "path"}, r.get("karpenter-controller-interruption").IgnoreChanges, "IAM cannot change a policy's description or path")
-	assert.Equal(t, "KarpenterControllerEKSIntegrationPolicy-demo", r.get("karpenter-controller-eks-integration").String("name"))
-	assert.Equal(t, "demo", r.get("karpenter-release").String("values.settings.interruptionQueue"), "the controller keeps reading the install's queue")
+	assert.Equal(t, []string{"description", "path"}, r.Get("karpenter-controller-interruption").IgnoreChanges, "IAM cannot change a policy's description or path")
+	assert.Equal(t, "KarpenterControllerEKSIntegrationPolicy-demo", r.Get("karpenter-controller-eks-integration").String("name"))
+	assert.Equal(t, "demo", r.Get("karpenter-release").String("values.settings.interruptionQueue"), "the controller keeps reading the install's queue")
 
 	// The only children created: the CRD release and the patches that hand it the install's CRDs,
 	// and the instance profile the component makes by default (the 1.x template makes none, and
 	// this install was not made before 0.32; createInstanceProfile: false leaves it out).
-	r = renderArgs(t, adoptWithCluster(t, `{"absent":["KarpenterNodeInstanceProfile-demo"]}`))
+	r = rendertest.Args(t, adoptWithCluster(t, `{"absent":["KarpenterNodeInstanceProfile-demo"]}`))
 	var created, read []string
 	for _, res := range r.Resources {
 		switch {
@@ -90,7 +83,7 @@ func TestAdoptionImportsEveryChildOfTheInstall(t *testing.T) {
 	}
 	assert.ElementsMatch(t, want, created)
 	for _, crd := range crds {
-		patch := r.get("karpenter-crd-owner-" + crd)
+		patch := r.Get("karpenter-crd-owner-" + crd)
 		assert.Equal(t, "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinitionPatch", patch.Type)
 		assert.Equal(t, crd, patch.String("metadata.name"))
 		// Helm installs karpenter-crd over an object only with its ownership metadata.
@@ -99,13 +92,13 @@ func TestAdoptionImportsEveryChildOfTheInstall(t *testing.T) {
 		assert.Equal(t, "Helm", labels["app.kubernetes.io/managed-by"])
 		assert.Equal(t, map[string]any{"meta.helm.sh/release-name": "karpenter-crd", "meta.helm.sh/release-namespace": "kube-system"}, annotations)
 		assert.True(t, patch.RetainOnDelete)
-		assert.Contains(t, r.get("karpenter-crd-release").DependsOn, patch.Name, "the release waits for the hand-over")
+		assert.Contains(t, r.Get("karpenter-crd-release").DependsOn, patch.Name, "the release waits for the hand-over")
 	}
 }
 
 // Without adopt, nothing is imported.
 func TestNoImportWithoutAdopt(t *testing.T) {
-	r := renderDefault(t)
+	r := rendertest.Default(t)
 	for _, res := range r.Resources {
 		assert.Empty(t, res.ImportID, res.Name)
 		assert.False(t, strings.Contains(res.Name, "crd-owner"), res.Name)
@@ -113,25 +106,25 @@ func TestNoImportWithoutAdopt(t *testing.T) {
 }
 
 func TestAdoptionRefusedWhenRulesAreNotNamed(t *testing.T) {
-	msg := renderError(t, `{"clusterName":"demo","version":"1.14.1","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE","adopt":{}}`)
+	msg := rendertest.Error(t, `{"clusterName":"demo","version":"1.14.1","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE","adopt":{}}`)
 	require.Contains(t, msg, `adopt.interruptionRuleNames["scheduledChange"]: required`)
 }
 
 // A rule named "" is one the install lacks: created under the component's name, not imported.
 func TestAdoptionCreatesTheRuleTheInstallLacks(t *testing.T) {
-	r := renderArgs(t, strings.Replace(adoptGettingStarted, `"Karpenter-demo-CapacityReservationInterruptionRule-5E6F7A8B"`, `""`, 1))
-	rule := r.get("karpenter-capacity-reservation")
+	r := rendertest.Args(t, strings.Replace(argstest.AdoptGettingStarted, `"Karpenter-demo-CapacityReservationInterruptionRule-5E6F7A8B"`, `""`, 1))
+	rule := r.Get("karpenter-capacity-reservation")
 	assert.Empty(t, rule.ImportID)
 	assert.Regexp(t, `^karpenter-capacity-reservation-[0-9a-f]{7}$`, rule.String("name"))
-	assert.Empty(t, r.get("karpenter-capacity-reservation-target").ImportID)
-	assert.Equal(t, "Karpenter-demo-RebalanceRule-3C4D5E6F7A8B", r.get("karpenter-rebalance").ImportID)
+	assert.Empty(t, r.Get("karpenter-capacity-reservation-target").ImportID)
+	assert.Equal(t, "Karpenter-demo-RebalanceRule-3C4D5E6F7A8B", r.Get("karpenter-rebalance").ImportID)
 }
 
 // adoptWithCluster is the getting-started adoption rendered against a cluster that holds
 // what cluster (render's Cluster fields) says.
 func adoptWithCluster(t *testing.T, cluster string) string {
 	t.Helper()
-	return argstest.Merge(t, adoptGettingStarted, `{"cluster":`+cluster+`}`)
+	return argstest.Merge(t, argstest.AdoptGettingStarted, `{"cluster":`+cluster+`}`)
 }
 
 // An install whose CRDs a karpenter-crd release holds (Karpenter's upgrade guide installs them
@@ -141,17 +134,17 @@ func adoptWithCluster(t *testing.T, cluster string) string {
 // so the preview after the adopting `up` (the CRDs then the release's) has nothing to do. CRDs
 // another release holds are refused with the ways out.
 func TestAdoptionTakesOverAnExistingCrdRelease(t *testing.T) {
-	none := renderArgs(t, adoptWithCluster(t, `{}`))
-	assert.Empty(t, none.get("karpenter-crd-release").ImportID, "no release holds the CRDs: the component creates its own")
-	held := renderArgs(t, adoptWithCluster(t, `{"crdRelease":"kube-system/karpenter-crd"}`))
-	assert.Equal(t, "kube-system/karpenter-crd", held.get("karpenter-crd-release").ImportID)
+	none := rendertest.Args(t, adoptWithCluster(t, `{}`))
+	assert.Empty(t, none.Get("karpenter-crd-release").ImportID, "no release holds the CRDs: the component creates its own")
+	held := rendertest.Args(t, adoptWithCluster(t, `{"crdRelease":"kube-system/karpenter-crd"}`))
+	assert.Equal(t, "kube-system/karpenter-crd", held.Get("karpenter-crd-release").ImportID)
 	for _, res := range none.Resources {
 		if strings.HasPrefix(res.Name, "karpenter-crd-owner-") {
-			assert.Equal(t, res.Inputs, held.get(res.Name).Inputs, "the same hand-over patch %s either way", res.Name)
+			assert.Equal(t, res.Inputs, held.Get(res.Name).Inputs, "the same hand-over patch %s either way", res.Name)
 		}
 	}
 
-	msg := renderError(t, adoptWithCluster(t, `{"crdRelease":"platform/crds"}`))
+	msg := rendertest.Error(t, adoptWithCluster(t, `{"crdRelease":"platform/crds"}`))
 	assert.Contains(t, msg, "adopt: the install's CRDs (capacitybuffers.autoscaling.x-k8s.io, ...) belong to the Helm release platform/crds, and the component's CRD release is kube-system/karpenter-crd")
 	assert.Contains(t, msg, "or set installCrds: false and leave them to platform/crds")
 }
@@ -162,7 +155,7 @@ func TestAdoptionTakesOverAnExistingCrdRelease(t *testing.T) {
 func TestAdoptionNamesValuesSetOutside(t *testing.T) {
 	running := `{"releaseValues":{"settings":{"clusterName":"demo","interruptionQueue":"demo","enableZonalShift":true},
 		"controller":{"resources":{"requests":{"cpu":"1","memory":"1Gi"},"limits":{"cpu":"1","memory":"1Gi"}}}}}`
-	warnings := renderWarnings(t, adoptWithCluster(t, running))
+	warnings := rendertest.Warnings(t, adoptWithCluster(t, running))
 	var named []string
 	for _, w := range warnings {
 		if strings.Contains(w, "on the running release") {
@@ -174,7 +167,7 @@ func TestAdoptionNamesValuesSetOutside(t *testing.T) {
 	assert.Contains(t, named[0], "the chart's default (charts/karpenter/values.yaml of 1.14.1) would apply; set values.settings.enableZonalShift to keep it")
 
 	kept := argstest.Merge(t, adoptWithCluster(t, running), `{"values":{"settings":{"enableZonalShift":true}}}`)
-	for _, w := range renderWarnings(t, kept) {
+	for _, w := range rendertest.Warnings(t, kept) {
 		assert.NotContains(t, w, "on the running release")
 	}
 }
@@ -206,30 +199,30 @@ func adoptRules(capacityReservation bool) string {
 // an adopted install that grows (an access entry after aws-auth, a queue it never had) would
 // otherwise fail in the engine's import ("resource does not exist").
 func TestAdoptionCreatesWhatTheInstallLacks(t *testing.T) {
-	r := renderArgs(t, adoptWithCluster(t, `{"absent":["access-entry","demo","KarpenterControllerZonalShiftPolicy-demo"]}`))
+	r := rendertest.Args(t, adoptWithCluster(t, `{"absent":["access-entry","demo","KarpenterControllerZonalShiftPolicy-demo"]}`))
 	for _, name := range []string{"karpenter-node-access", "karpenter-interruption", "karpenter-interruption-policy", "karpenter-controller-zonal-shift", "karpenter-controller-zonal-shift-attach"} {
-		assert.Empty(t, r.get(name).ImportID, "%s: the install lacks it, so it is created", name)
+		assert.Empty(t, r.Get(name).ImportID, "%s: the install lacks it, so it is created", name)
 	}
-	assert.Regexp(t, `^karpenter-interruption-[0-9a-f]{7}$`, r.get("karpenter-interruption").String("name"), "a created part has the component's name")
-	assert.Regexp(t, `^karpenter-controller-zonal-shift-[0-9a-f]{7}$`, r.get("karpenter-controller-zonal-shift").String("name"))
-	assert.Equal(t, "KarpenterNodeRole-demo", r.get("karpenter-node").ImportID, "what exists is still imported")
-	assert.Equal(t, "arn:aws:iam::123456789012:policy/KarpenterControllerNodeLifecyclePolicy-demo", r.get("karpenter-controller-node-lifecycle").ImportID)
+	assert.Regexp(t, `^karpenter-interruption-[0-9a-f]{7}$`, r.Get("karpenter-interruption").String("name"), "a created part has the component's name")
+	assert.Regexp(t, `^karpenter-controller-zonal-shift-[0-9a-f]{7}$`, r.Get("karpenter-controller-zonal-shift").String("name"))
+	assert.Equal(t, "KarpenterNodeRole-demo", r.Get("karpenter-node").ImportID, "what exists is still imported")
+	assert.Equal(t, "arn:aws:iam::123456789012:policy/KarpenterControllerNodeLifecyclePolicy-demo", r.Get("karpenter-controller-node-lifecycle").ImportID)
 	// The rules the install has now feed the new queue: each target is updated in place.
-	assert.Equal(t, "Karpenter-demo-RebalanceRule-3C4D5E6F7A8B/KarpenterInterruptionQueueTarget", r.get("karpenter-rebalance-target").ImportID)
+	assert.Equal(t, "Karpenter-demo-RebalanceRule-3C4D5E6F7A8B/KarpenterInterruptionQueueTarget", r.Get("karpenter-rebalance-target").ImportID)
 
 	withAgent := argstest.Merge(t, adoptWithCluster(t, `{"absent":["eks-pod-identity-agent"]}`), `{"createPodIdentityAgent":true}`)
-	assert.Empty(t, renderArgs(t, withAgent).get("karpenter-pod-identity-agent").ImportID, "the agent turned on after adoption is installed")
-	assert.Equal(t, "demo:eks-pod-identity-agent", renderArgs(t, argstest.Merge(t, adoptWithCluster(t, `{}`), `{"createPodIdentityAgent":true}`)).get("karpenter-pod-identity-agent").ImportID)
+	assert.Empty(t, rendertest.Args(t, withAgent).Get("karpenter-pod-identity-agent").ImportID, "the agent turned on after adoption is installed")
+	assert.Equal(t, "demo:eks-pod-identity-agent", rendertest.Args(t, argstest.Merge(t, adoptWithCluster(t, `{}`), `{"createPodIdentityAgent":true}`)).Get("karpenter-pod-identity-agent").ImportID)
 
 	spot := `{"createSpotServiceLinkedRole":true}`
-	assert.Empty(t, renderArgs(t, argstest.Merge(t, adoptWithCluster(t, `{"noSpotServiceLinkedRole":true}`), spot)).get("karpenter-spot-service-linked-role").ImportID)
+	assert.Empty(t, rendertest.Args(t, argstest.Merge(t, adoptWithCluster(t, `{"noSpotServiceLinkedRole":true}`), spot)).Get("karpenter-spot-service-linked-role").ImportID)
 	assert.Equal(t, "arn:aws:iam::123456789012:role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot",
-		renderArgs(t, argstest.Merge(t, adoptWithCluster(t, `{}`), spot)).get("karpenter-spot-service-linked-role").ImportID)
+		rendertest.Args(t, argstest.Merge(t, adoptWithCluster(t, `{}`), spot)).Get("karpenter-spot-service-linked-role").ImportID)
 
 	// An install that ran with IRSA has no association to import ("").
-	irsaBefore := withAdopt(t, adoptGettingStarted, `{"podIdentityAssociationId":""}`)
-	assert.Empty(t, renderArgs(t, irsaBefore).get("karpenter-pod-identity").ImportID)
-	assert.Contains(t, renderError(t, withAdopt(t, adoptGettingStarted, `{"podIdentityAssociationId":"assoc-1"}`)), `adopt.podIdentityAssociationId: "assoc-1" is not a pod identity association id`)
+	irsaBefore := withAdopt(t, argstest.AdoptGettingStarted, `{"podIdentityAssociationId":""}`)
+	assert.Empty(t, rendertest.Args(t, irsaBefore).Get("karpenter-pod-identity").ImportID)
+	assert.Contains(t, rendertest.Error(t, withAdopt(t, argstest.AdoptGettingStarted, `{"podIdentityAssociationId":"assoc-1"}`)), `adopt.podIdentityAssociationId: "assoc-1" is not a pod identity association id`)
 }
 
 // A name the user gave adopt that does not exist is refused at its field, not left to the
@@ -237,7 +230,7 @@ func TestAdoptionCreatesWhatTheInstallLacks(t *testing.T) {
 func TestAdoptionRefusesAGivenNameThatDoesNotExist(t *testing.T) {
 	args := withAdopt(t, adoptWithCluster(t, `{"absent":["platform-karpenter-nodes","KarpenterControllerInterruptionPolicy-platform"]}`),
 		`{"nodeRoleName":"platform-karpenter-nodes","controllerPolicyNames":{"interruption":"KarpenterControllerInterruptionPolicy-platform"}}`)
-	msg := renderError(t, args)
+	msg := rendertest.Error(t, args)
 	assert.Contains(t, msg, `adopt.nodeRoleName: "platform-karpenter-nodes": no IAM role of that name exists where the aws provider looks`)
 	assert.Contains(t, msg, `adopt.controllerPolicyNames["interruption"]: "KarpenterControllerInterruptionPolicy-platform": no IAM policy of that name exists`)
 }
@@ -245,25 +238,25 @@ func TestAdoptionRefusesAGivenNameThatDoesNotExist(t *testing.T) {
 // The pools and classes adopt names are imported; a pool or class added to the program later is
 // created beside them; one adopt names that the program does not declare is said to stay as it is.
 func TestAdoptionImportsOnlyTheNamedPoolsAndClasses(t *testing.T) {
-	grown := argstest.Merge(t, adoptGettingStarted, `{"nodeClasses":[{"name":"default"},{"name":"arm"}],
+	grown := argstest.Merge(t, argstest.AdoptGettingStarted, `{"nodeClasses":[{"name":"default"},{"name":"arm"}],
 		"nodePools":[{"name":"default","nodeClassRef":"default"},{"name":"arm","nodeClassRef":"arm"}]}`)
-	r := renderArgs(t, grown)
-	assert.Equal(t, "default", r.get("karpenter-nodepool-default").ImportID)
-	assert.Equal(t, "default", r.get("karpenter-nodeclass-default").ImportID)
-	assert.Empty(t, r.get("karpenter-nodepool-arm").ImportID, "a pool added after adoption is created")
-	assert.Empty(t, r.get("karpenter-nodeclass-arm").ImportID, "a class added after adoption is created")
+	r := rendertest.Args(t, grown)
+	assert.Equal(t, "default", r.Get("karpenter-nodepool-default").ImportID)
+	assert.Equal(t, "default", r.Get("karpenter-nodeclass-default").ImportID)
+	assert.Empty(t, r.Get("karpenter-nodepool-arm").ImportID, "a pool added after adoption is created")
+	assert.Empty(t, r.Get("karpenter-nodeclass-arm").ImportID, "a class added after adoption is created")
 	// kubectl's client-side apply owns the install's fields: the takeover forces the component's apply.
 	patchForce := func(name string) any {
-		annotations, _ := format.Lookup(r.get(name).Inputs, "metadata.annotations").(map[string]any)
+		annotations, _ := format.Lookup(r.Get(name).Inputs, "metadata.annotations").(map[string]any)
 		return annotations["pulumi.com/patchForce"]
 	}
 	assert.Equal(t, "true", patchForce("karpenter-nodepool-default"))
 	assert.Equal(t, "true", patchForce("karpenter-nodeclass-default"))
 	assert.Nil(t, patchForce("karpenter-nodepool-arm"), "a pool the component creates is its own")
 
-	named := withAdopt(t, adoptGettingStarted, `{"nodePoolNames":["default","batch"]}`)
+	named := withAdopt(t, argstest.AdoptGettingStarted, `{"nodePoolNames":["default","batch"]}`)
 	var said []string
-	for _, w := range renderWarnings(t, named) {
+	for _, w := range rendertest.Warnings(t, named) {
 		if strings.HasPrefix(w, "adopt.") {
 			said = append(said, w)
 		}
@@ -271,7 +264,7 @@ func TestAdoptionImportsOnlyTheNamedPoolsAndClasses(t *testing.T) {
 	require.Len(t, said, 1, "%q", said)
 	assert.Contains(t, said[0], "adopt.nodePoolNames: the install's NodePool batch is not among nodePools: it stays in the cluster as it is, not managed by the component")
 
-	msg := renderError(t, withAdopt(t, adoptGettingStarted, `{"nodeClassNames":["Default"]}`))
+	msg := rendertest.Error(t, withAdopt(t, argstest.AdoptGettingStarted, `{"nodeClassNames":["Default"]}`))
 	assert.Contains(t, msg, "adopt.nodeClassNames[0]")
 }
 
@@ -305,7 +298,7 @@ func TestAdoptedInstallUpgradesAcrossPolicySplits(t *testing.T) {
 			}
 			args := fmt.Sprintf(`{"clusterName":"demo","version":%q,"controllerIdentity":"irsa","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE",
 				"adopt":{"interruptionRuleNames":{%s}},"cluster":{"absent":[%s]}}`, c.to, adoptRules(c.capacityRule), strings.Join(absent, ","))
-			r := renderArgs(t, args)
+			r := rendertest.Args(t, args)
 			var keys []string
 			for _, res := range r.Resources {
 				if key, ok := strings.CutPrefix(res.Name, "karpenter-controller-"); ok && res.Type == "aws:iam/policy:Policy" {
@@ -314,15 +307,15 @@ func TestAdoptedInstallUpgradesAcrossPolicySplits(t *testing.T) {
 			}
 			assert.ElementsMatch(t, c.now, keys, "the policies of %s", c.to)
 			for _, key := range c.now {
-				policy := r.get("karpenter-controller-" + key)
+				policy := r.Get("karpenter-controller-" + key)
 				if slices.Contains(c.had, key) {
 					assert.Equal(t, "arn:aws:iam::123456789012:policy/"+template(key), policy.ImportID, "%s: %s had it", key, c.from)
-					assert.Equal(t, "demo-karpenter/arn:aws:iam::123456789012:policy/"+template(key), r.get("karpenter-controller-"+key+"-attach").ImportID)
+					assert.Equal(t, "demo-karpenter/arn:aws:iam::123456789012:policy/"+template(key), r.Get("karpenter-controller-"+key+"-attach").ImportID)
 					continue
 				}
 				assert.Empty(t, policy.ImportID, "%s: new in %s, created", key, c.to)
 				assert.Regexp(t, `^karpenter-controller-`+key+`-[0-9a-f]{7}$`, policy.String("name"))
-				assert.Empty(t, r.get("karpenter-controller-"+key+"-attach").ImportID)
+				assert.Empty(t, r.Get("karpenter-controller-"+key+"-attach").ImportID)
 			}
 		})
 	}
@@ -344,25 +337,25 @@ func TestAdoptionRefusesAChangeThatDriftsTheNodes(t *testing.T) {
 		return adoptWithCluster(t, `{"installed":{"EC2NodeClass/default":`+class+`,"NodePool/default":`+pool+`}}`)
 	}
 	asRun := installed(guideClass, guidePool)
-	r := renderArgs(t, asRun)
-	assert.Equal(t, "default", r.get("karpenter-nodeclass-default").ImportID, "the guide's pair as it runs: adopted as it is")
+	r := rendertest.Args(t, asRun)
+	assert.Equal(t, "default", r.Get("karpenter-nodeclass-default").ImportID, "the guide's pair as it runs: adopted as it is")
 
 	tagged := argstest.Merge(t, asRun, `{"tags":{"team":"platform"}}`)
-	msg := renderError(t, tagged)
+	msg := rendertest.Error(t, tagged)
 	assert.Contains(t, msg, "nodeClasses[0]: the install's EC2NodeClass default runs with other values of tags.team than this program sets (the component's `tags` go onto every node class")
 	assert.Contains(t, msg, "or set adopt.allowNodeReplacement: true to accept the rollout")
-	renderArgs(t, withAdopt(t, tagged, `{"allowNodeReplacement":true}`)) // accepted
+	rendertest.Args(t, withAdopt(t, tagged, `{"allowNodeReplacement":true}`)) // accepted
 
 	pinned := installed(strings.Replace(guideClass, "al2023@latest", "al2023@v20260901", 1), guidePool)
-	assert.Contains(t, renderError(t, pinned), "other values of amiSelectorTerms than this program sets")
+	assert.Contains(t, rendertest.Error(t, pinned), "other values of amiSelectorTerms than this program sets")
 
 	tainted := installed(guideClass, strings.Replace(guidePool, `"expireAfter":"720h"`, `"expireAfter":"720h","taints":[{"key":"dedicated","value":"batch","effect":"NoSchedule"}]`, 1))
-	renderArgs(t, tainted) // a field the component leaves alone stays as it runs: no drift
+	rendertest.Args(t, tainted) // a field the component leaves alone stays as it runs: no drift
 	withTaint := argstest.Merge(t, tainted, `{"nodePools":[{"name":"default","limits":{"cpu":"1000"},"taints":[{"key":"dedicated","value":"gpu","effect":"NoSchedule"}]}]}`)
-	assert.Contains(t, renderError(t, withTaint), "nodePools[0]: the install's NodePool default runs with other values of template.spec.taints")
+	assert.Contains(t, rendertest.Error(t, withTaint), "nodePools[0]: the install's NodePool default runs with other values of template.spec.taints")
 
 	otherSubnets := installed(strings.Replace(guideClass, `"subnetSelectorTerms":[{"tags":{"karpenter.sh/discovery":"demo"}}]`, `"subnetSelectorTerms":[{"id":"subnet-0a"}]`, 1), guidePool)
-	renderArgs(t, otherSubnets) // the hash ignores the subnet selector
+	rendertest.Args(t, otherSubnets) // the hash ignores the subnet selector
 }
 
 // An install made before 0.32 has the template's instance profile, which its nodes run with: when
@@ -371,10 +364,10 @@ func TestAdoptionRefusesAChangeThatDriftsTheNodes(t *testing.T) {
 func TestAdoptionKeepsThePreV032InstanceProfile(t *testing.T) {
 	args := `{"clusterName":"demo","version":"1.14.1","controllerIdentity":"irsa","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE",
 		"adopt":{"interruptionRuleNames":{` + adoptRules(true) + `}}}`
-	profile := renderArgs(t, args).get("karpenter-node-profile")
+	profile := rendertest.Args(t, args).Get("karpenter-node-profile")
 	assert.Equal(t, "KarpenterNodeInstanceProfile-demo", profile.ImportID)
 	assert.Equal(t, "KarpenterNodeInstanceProfile-demo", profile.String("name"))
-	created := renderArgs(t, argstest.Merge(t, args, `{"cluster":{"absent":["KarpenterNodeInstanceProfile-demo"]}}`)).get("karpenter-node-profile")
+	created := rendertest.Args(t, argstest.Merge(t, args, `{"cluster":{"absent":["KarpenterNodeInstanceProfile-demo"]}}`)).Get("karpenter-node-profile")
 	assert.Empty(t, created.ImportID, "an install made from 0.32 has none: the component creates its own")
 	assert.Regexp(t, `^karpenter-node-profile-[0-9a-f]{7}$`, created.String("name"))
 }
@@ -384,13 +377,13 @@ func TestAdoptionKeepsThePreV032InstanceProfile(t *testing.T) {
 // AmazonEC2ContainerRegistryPullOnly): named in adopt.nodeRolePolicies, their attachments are
 // imported and the fourth is attached, where importing it would fail.
 func TestAdoptionAttachesTheNodePoliciesTheRoleLacks(t *testing.T) {
-	args := withAdopt(t, adoptGettingStarted, `{"nodeRoleName":"Karpenter-demo-20261128","nodeRolePolicies":["AmazonEKSWorkerNodePolicy","AmazonEKS_CNI_Policy","AmazonEC2ContainerRegistryPullOnly"]}`)
-	r := renderArgs(t, args)
+	args := withAdopt(t, argstest.AdoptGettingStarted, `{"nodeRoleName":"Karpenter-demo-20261128","nodeRolePolicies":["AmazonEKSWorkerNodePolicy","AmazonEKS_CNI_Policy","AmazonEC2ContainerRegistryPullOnly"]}`)
+	r := rendertest.Args(t, args)
 	for _, name := range []string{"karpenter-node-worker", "karpenter-node-cni", "karpenter-node-ecr"} {
-		assert.Contains(t, r.get(name).ImportID, "Karpenter-demo-20261128/arn:aws:iam::aws:policy/", name)
+		assert.Contains(t, r.Get(name).ImportID, "Karpenter-demo-20261128/arn:aws:iam::aws:policy/", name)
 	}
-	assert.Empty(t, r.get("karpenter-node-ssm").ImportID, "the role lacks AmazonSSMManagedInstanceCore: attached")
-	assert.Contains(t, renderError(t, withAdopt(t, adoptGettingStarted, `{"nodeRolePolicies":["arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy"]}`)),
+	assert.Empty(t, r.Get("karpenter-node-ssm").ImportID, "the role lacks AmazonSSMManagedInstanceCore: attached")
+	assert.Contains(t, rendertest.Error(t, withAdopt(t, argstest.AdoptGettingStarted, `{"nodeRolePolicies":["arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy"]}`)),
 		`adopt.nodeRolePolicies[0]: "arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy" is not an IAM policy name`)
 }
 
@@ -405,15 +398,15 @@ func TestAdoptionNarrowsAPolicyOnlyOnceTheOthersAreAttached(t *testing.T) {
 	for _, key := range []string{"node-lifecycle", "iam-integration", "eks-integration", "interruption", "resource-discovery", "zonal-shift"} {
 		absent = append(absent, `"`+catalog.TemplatePolicyName(key, "demo")+`"`)
 	}
-	r := renderArgs(t, argstest.Merge(t, withAdopt(t, adoptGettingStarted, `{"controllerPolicyNames":{"node-lifecycle":"`+tf+`"}}`),
+	r := rendertest.Args(t, argstest.Merge(t, withAdopt(t, argstest.AdoptGettingStarted, `{"controllerPolicyNames":{"node-lifecycle":"`+tf+`"}}`),
 		`{"cluster":{"absent":[`+strings.Join(absent, ",")+`]}}`))
-	narrowed := r.get("karpenter-controller-node-lifecycle")
+	narrowed := r.Get("karpenter-controller-node-lifecycle")
 	assert.Equal(t, "arn:aws:iam::123456789012:policy/"+tf, narrowed.ImportID)
 	for _, key := range []string{"iam-integration", "eks-integration", "interruption", "resource-discovery", "zonal-shift"} {
-		assert.Empty(t, r.get("karpenter-controller-"+key).ImportID, "%s: the install lacks it", key)
+		assert.Empty(t, r.Get("karpenter-controller-"+key).ImportID, "%s: the install lacks it", key)
 		assert.Contains(t, narrowed.DependsOn, "karpenter-controller-"+key+"-attach", "the narrowing waits for %s's attachment", key)
 	}
-	for _, res := range renderArgs(t, adoptGettingStarted).Resources {
+	for _, res := range rendertest.Args(t, argstest.AdoptGettingStarted).Resources {
 		if strings.HasPrefix(res.Name, "karpenter-controller-") && res.Type == "aws:iam/policy:Policy" {
 			for _, dep := range res.DependsOn {
 				assert.NotContains(t, dep, "-attach", "%s: every policy of the guide's install is imported, none waits", res.Name)
@@ -427,10 +420,10 @@ func TestAdoptionNarrowsAPolicyOnlyOnceTheOthersAreAttached(t *testing.T) {
 // same imports, the interruption rules' names (CloudFormation's, which only adopt gave) kept as
 // the stack has them — where it would otherwise refuse a second install beside a running one.
 func TestAdoptionResumesWithoutAdopt(t *testing.T) {
-	withoutAdopt := strings.Replace(adoptGettingStarted, `,
+	withoutAdopt := strings.Replace(argstest.AdoptGettingStarted, `,
 	"adopt":`, `,"unused":`, 1)
 	ours := `{"roles":["KarpenterNodeRole-demo","demo-karpenter"],"roleDescriptions":{"KarpenterNodeRole-demo":"Karpenter node role (Pulumi project/stack, component karpenter)"}}`
-	r := renderArgs(t, argstest.Merge(t, withoutUnused(t, withoutAdopt), `{"cluster":`+ours+`}`))
+	r := rendertest.Args(t, argstest.Merge(t, withoutUnused(t, withoutAdopt), `{"cluster":`+ours+`}`))
 	for name, id := range map[string]string{
 		"karpenter-node":             "KarpenterNodeRole-demo",
 		"karpenter-controller":       "demo-karpenter",
@@ -438,12 +431,12 @@ func TestAdoptionResumesWithoutAdopt(t *testing.T) {
 		"karpenter-release":          "kube-system/karpenter",
 		"karpenter-nodepool-default": "default",
 	} {
-		assert.Equal(t, id, r.get(name).ImportID, name)
+		assert.Equal(t, id, r.Get(name).ImportID, name)
 	}
-	rule := r.get("karpenter-scheduled-change")
+	rule := r.Get("karpenter-scheduled-change")
 	assert.Empty(t, rule.ImportID, "the rule's name is not known without adopt")
 	assert.Equal(t, []string{"name"}, rule.IgnoreChanges, "the rule keeps the name the adoption imported")
-	assert.Equal(t, "demo", r.get("karpenter-release").String("values.settings.interruptionQueue"))
+	assert.Equal(t, "demo", r.Get("karpenter-release").String("values.settings.interruptionQueue"))
 
 	// Another stack's component, or no description: a running install beside this one.
 	for description, want := range map[string]string{
@@ -454,7 +447,7 @@ func TestAdoptionResumesWithoutAdopt(t *testing.T) {
 		if description == "" {
 			other = `{"roles":["KarpenterNodeRole-demo"]}`
 		}
-		msg := renderError(t, argstest.Merge(t, withoutUnused(t, withoutAdopt), `{"cluster":`+other+`}`))
+		msg := rendertest.Error(t, argstest.Merge(t, withoutUnused(t, withoutAdopt), `{"cluster":`+other+`}`))
 		assert.Contains(t, msg, "adopt: unset, and the IAM role KarpenterNodeRole-demo and the queue demo exist")
 		assert.Contains(t, msg, want)
 	}
@@ -466,11 +459,11 @@ func TestAdoptionResumesWithoutAdopt(t *testing.T) {
 // controller role is described as this component's, adopt imports neither.
 func TestAdoptionPutBackDoesNotImportAgain(t *testing.T) {
 	taken := `{"roleDescriptions":{"demo-karpenter":"Karpenter controller role (Pulumi project/stack, component karpenter)"}}`
-	r := renderArgs(t, adoptWithCluster(t, taken))
-	assert.Empty(t, r.get("karpenter-pod-identity").ImportID)
-	assert.Empty(t, r.get("karpenter-scheduled-change-target").ImportID)
-	assert.Equal(t, "Karpenter-demo-ScheduledChangeRule-1A2B3C4D5E6F", r.get("karpenter-scheduled-change").ImportID, "an import the stack has is no change")
-	assert.Equal(t, "demo,a-0123456789abcdef0", renderArgs(t, adoptGettingStarted).get("karpenter-pod-identity").ImportID, "not taken yet: imported")
+	r := rendertest.Args(t, adoptWithCluster(t, taken))
+	assert.Empty(t, r.Get("karpenter-pod-identity").ImportID)
+	assert.Empty(t, r.Get("karpenter-scheduled-change-target").ImportID)
+	assert.Equal(t, "Karpenter-demo-ScheduledChangeRule-1A2B3C4D5E6F", r.Get("karpenter-scheduled-change").ImportID, "an import the stack has is no change")
+	assert.Equal(t, "demo,a-0123456789abcdef0", rendertest.Args(t, argstest.AdoptGettingStarted).Get("karpenter-pod-identity").ImportID, "not taken yet: imported")
 }
 
 // withoutUnused drops the "unused" input withoutAdopt parks adopt under.

@@ -1,10 +1,11 @@
-package provider
+package children_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 
 	"github.com/stretchr/testify/assert"
@@ -31,14 +32,14 @@ func TestBadInputValueIsRejectedNamingTheField(t *testing.T) {
 		{"placement group empty name", `{"nodeClasses":[{"name":"c","placementGroupSelector":{"name":""}}]}`, []string{"nodeClasses[0].placementGroupSelector.name: must not be empty"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			msg := renderError(t, argstest.WithDefaults(t, tc.args))
+			msg := rendertest.Error(t, argstest.WithDefaults(t, tc.args))
 			for _, want := range tc.want {
 				assert.Contains(t, msg, want)
 			}
 		})
 	}
 	autoModeClass := argstest.AutoModeWith(t, `{"nodeClasses":[{"name":"c","podSubnetSelectorTerms":[{"id":"sg-1"}],"podSecurityGroupSelectorTerms":[{"id":"sg-1"}]}]}`)
-	assert.Contains(t, renderError(t, autoModeClass), "nodeClasses[0].podSubnetSelectorTerms[0].id")
+	assert.Contains(t, rendertest.Error(t, autoModeClass), "nodeClasses[0].podSubnetSelectorTerms[0].id")
 }
 
 // A bad value must keep every child from being created, including those registered before
@@ -55,10 +56,10 @@ func TestBadInputCreatesNothing(t *testing.T) {
 		`{"clusterName":"demo","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/x","values":{"settings":{"legacyNodeRepair":true,"featureGates":{"terminateFirstRepair":true}}}}`,
 		`{"clusterName":"demo","oidcProviderArn":"arn:aws:iam::123456789012:oidc-provider/x","version":"1.14.1","values":{"settings":{"awsFeatureGates":{"rebootForRepair":true}}}}`,
 	} {
-		parsed, err := ParseRenderArgs([]byte(args))
+		parsed, err := rendertest.ParseArgs([]byte(args))
 		assert.NoError(t, err)
 		mocks := &render.Mocks{}
-		_, err = renderWith(t.Context(), parsed, mocks)
+		_, err = rendertest.RenderWith(t.Context(), parsed, mocks)
 		assert.Error(t, err)
 		for key, reg := range mocks.Registered {
 			assert.False(t, reg.Custom, "%s was registered despite bad input", key)

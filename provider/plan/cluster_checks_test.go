@@ -1,4 +1,4 @@
-package provider
+package plan_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/urn"
@@ -18,23 +19,17 @@ import (
 // described `cluster` (provider/render/cluster_mock.go) reads it as `pulumi up` reads the real one
 // through the aws provider.
 
-// withCluster is the default args with extra inputs, checked against a cluster (JSON; {} fits).
-func withCluster(t *testing.T, cluster, extra string) string {
-	t.Helper()
-	return argstest.Merge(t, argstest.WithDefaults(t, extra), `{"cluster":`+cluster+`}`)
-}
-
 // constructLogged constructs args (as a preview when preview is set) and returns the error and
 // the warnings said on the component.
 func constructLogged(t *testing.T, args string, preview bool, edit func(*render.Args)) ([]string, error) {
 	t.Helper()
-	parsed, err := ParseRenderArgs([]byte(args))
+	parsed, err := rendertest.ParseArgs([]byte(args))
 	require.NoError(t, err)
 	parsed.Preview = preview
 	if edit != nil {
 		edit(&parsed)
 	}
-	h, err := startRenderHost(t.Context(), &render.Mocks{Cluster: parsed.Cluster}, parsed.Project, parsed.Stack)
+	h, err := rendertest.StartHost(t.Context(), &render.Mocks{Cluster: parsed.Cluster}, parsed.Project, parsed.Stack)
 	require.NoError(t, err)
 	defer h.Close()
 	_, _, err = h.Construct(t.Context(), parsed)
@@ -45,7 +40,7 @@ func constructLogged(t *testing.T, args string, preview bool, edit func(*render.
 	return warnings, err
 }
 
-func invokedTokens(r *rendered) []string {
+func invokedTokens(r *rendertest.Rendered) []string {
 	var out []string
 	for _, inv := range r.Invokes {
 		out = append(out, inv.Token)
@@ -54,7 +49,7 @@ func invokedTokens(r *rendered) []string {
 }
 
 func TestAFittingClusterPassesAndIsRead(t *testing.T) {
-	r := renderArgs(t, withCluster(t, `{}`, `{}`))
+	r := rendertest.Args(t, rendertest.WithCluster(t, `{}`, `{}`))
 	tokens := invokedTokens(r)
 	for _, tok := range []string{"aws:eks/getCluster:getCluster", "aws:iam/getOpenIdConnectProvider:getOpenIdConnectProvider",
 		"aws:ec2/getSubnets:getSubnets", "aws:ec2/getSubnet:getSubnet", "aws:ec2/getSecurityGroups:getSecurityGroups", "aws:ssm/getParameter:getParameter"} {
@@ -69,7 +64,7 @@ func TestAFittingClusterPassesAndIsRead(t *testing.T) {
 	assert.Equal(t, []string{"KarpenterNodeRole-demo"}, roles,
 		"no pool allows Spot: the service-linked role is not read; a getting-started install's node role is looked for")
 	assert.Equal(t, "https://0123456789ABCDEF0123456789ABCDEF.gr7.us-west-2.eks.amazonaws.com",
-		dig(r.get("karpenter-release").Inputs["values"].(map[string]any), "settings", "clusterEndpoint"), "the controller's endpoint is the cluster's")
+		rendertest.Dig(r.Get("karpenter-release").Inputs["values"].(map[string]any), "settings", "clusterEndpoint"), "the controller's endpoint is the cluster's")
 	var params []string
 	for _, inv := range r.Invokes {
 		if inv.Token == "aws:ssm/getParameter:getParameter" {
@@ -79,17 +74,17 @@ func TestAFittingClusterPassesAndIsRead(t *testing.T) {
 	assert.Equal(t, []string{"/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/recommended/image_id"}, params,
 		"al2023@latest resolves through the cluster's version's parameter")
 
-	plain := renderDefault(t)
+	plain := rendertest.Default(t)
 	assert.NotContains(t, invokedTokens(plain), "aws:eks/getCluster:getCluster", "render without a cluster reads none")
 }
 
 func TestNodeAccessFollowsTheClusterMode(t *testing.T) {
-	r := renderArgs(t, withCluster(t, `{"authenticationMode":"CONFIG_MAP"}`, `{}`))
-	assert.True(t, r.has("karpenter-aws-auth"), "a CONFIG_MAP cluster gets an aws-auth mapping")
-	assert.False(t, r.has("karpenter-node-access"), "and no access entry, which EKS would refuse")
-	r = renderArgs(t, withCluster(t, `{"authenticationMode":"API"}`, `{}`))
-	assert.True(t, r.has("karpenter-node-access"))
-	assert.False(t, r.has("karpenter-aws-auth"))
+	r := rendertest.Args(t, rendertest.WithCluster(t, `{"authenticationMode":"CONFIG_MAP"}`, `{}`))
+	assert.True(t, r.Has("karpenter-aws-auth"), "a CONFIG_MAP cluster gets an aws-auth mapping")
+	assert.False(t, r.Has("karpenter-node-access"), "and no access entry, which EKS would refuse")
+	r = rendertest.Args(t, rendertest.WithCluster(t, `{"authenticationMode":"API"}`, `{}`))
+	assert.True(t, r.Has("karpenter-node-access"))
+	assert.False(t, r.Has("karpenter-aws-auth"))
 }
 
 func TestFindingsNameTheInputTheFactAndTheFix(t *testing.T) {
@@ -144,23 +139,23 @@ func TestFindingsNameTheInputTheFactAndTheFix(t *testing.T) {
 			[]string{"mode: autoMode, but cluster demo does not run EKS Auto Mode"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			args := withCluster(t, tc.cluster, tc.inputs)
+			args := rendertest.WithCluster(t, tc.cluster, tc.inputs)
 			if strings.Contains(tc.inputs, `"oidcProviderArn":null`) {
 				args = strings.Replace(args, `"oidcProviderArn":null,`, "", 1)
 			}
-			msg := renderError(t, args)
+			msg := rendertest.Error(t, args)
 			for _, want := range tc.want {
 				assert.Contains(t, msg, want)
 			}
 			for _, line := range strings.Split(msg, "\n") {
-				assert.Regexp(t, pathError, line, "each finding starts with the input's path")
+				assert.Regexp(t, rendertest.PathError, line, "each finding starts with the input's path")
 			}
 		})
 	}
 }
 
 func TestEveryFindingAtOnce(t *testing.T) {
-	msg := renderError(t, withCluster(t, `{"authenticationMode":"CONFIG_MAP","version":"1.35","subnets":[],"noSpotServiceLinkedRole":true}`,
+	msg := rendertest.Error(t, rendertest.WithCluster(t, `{"authenticationMode":"CONFIG_MAP","version":"1.35","subnets":[],"noSpotServiceLinkedRole":true}`,
 		`{"version":"1.8.6","nodeAccess":"accessEntry","nodePools":[{"name":"spot","requirements":[{"key":"karpenter.sh/capacity-type","operator":"Exists"}]}]}`))
 	lines := strings.Split(msg, "\n")
 	require.Len(t, lines, 4, msg)
@@ -171,13 +166,13 @@ func TestEveryFindingAtOnce(t *testing.T) {
 
 func TestDiscoveryIdsCountAsTagged(t *testing.T) {
 	untagged := `{"subnets":[{"id":"subnet-1","zone":"us-west-2a","tags":{}},{"id":"subnet-2","zone":"us-west-2b","tags":{}}],"securityGroups":[{"id":"sg-1","tags":{}}]}`
-	renderError(t, withCluster(t, untagged, `{}`))
-	r := renderArgs(t, withCluster(t, untagged, `{"discovery":{"subnetIds":["subnet-1","subnet-2"],"securityGroupIds":["sg-1"]}}`))
-	assert.True(t, r.has("karpenter-discovery-subnet-1"), "the component tags them, so the default class will find them")
+	rendertest.Error(t, rendertest.WithCluster(t, untagged, `{}`))
+	r := rendertest.Args(t, rendertest.WithCluster(t, untagged, `{"discovery":{"subnetIds":["subnet-1","subnet-2"],"securityGroupIds":["sg-1"]}}`))
+	assert.True(t, r.Has("karpenter-discovery-subnet-1"), "the component tags them, so the default class will find them")
 }
 
 func TestFindingsThatAreLikelyMistakesWarn(t *testing.T) {
-	warnings, err := constructLogged(t, withCluster(t, `{"subnets":[{"id":"subnet-1","zone":"us-west-2a"}],"version":"1.38"}`, `{}`), false, nil)
+	warnings, err := constructLogged(t, rendertest.WithCluster(t, `{"subnets":[{"id":"subnet-1","zone":"us-west-2a"}],"version":"1.38"}`, `{}`), false, nil)
 	require.NoError(t, err)
 	assert.Contains(t, strings.Join(warnings, "\n"), "nodeClasses[0].subnetSelectorTerms (the default class): every subnet it matches (subnet-1) is in us-west-2a")
 	assert.Contains(t, strings.Join(warnings, "\n"), "cluster demo runs Kubernetes 1.38, which Karpenter's compatibility matrix as this component knows it does not cover")
@@ -187,7 +182,7 @@ func TestFindingsThatAreLikelyMistakesWarn(t *testing.T) {
 // node access assumes an access entry, and a warning says what waits for `up`; a known name
 // from a resource that does not exist yet is the same. At `up` (known, existing) the checks run.
 func TestChecksWaitForAClusterTheUpdateCreates(t *testing.T) {
-	args := withCluster(t, `{}`, `{}`)
+	args := rendertest.WithCluster(t, `{}`, `{}`)
 	warnings, err := constructLogged(t, args, true, func(a *render.Args) {
 		a.Inputs = a.Inputs.Set("clusterName", property.New(property.Computed).WithDependencies([]urn.URN{"urn:pulumi:stack::project::aws:eks/cluster:Cluster::demo"}))
 	})
@@ -195,31 +190,31 @@ func TestChecksWaitForAClusterTheUpdateCreates(t *testing.T) {
 	said := strings.Join(warnings, "\n")
 	assert.Contains(t, said, "clusterName is not known yet (an output of a resource this update creates): at `pulumi up`, before creating anything, the component reads the cluster and checks its authentication mode, which node access follows (this preview assumes API_AND_CONFIG_MAP: an access entry for the node role)")
 
-	warnings, err = constructLogged(t, withCluster(t, `{"missing":true}`, `{}`), true, func(a *render.Args) {
+	warnings, err = constructLogged(t, rendertest.WithCluster(t, `{"missing":true}`, `{}`), true, func(a *render.Args) {
 		a.Inputs = a.Inputs.Set("clusterName", property.New("demo").WithDependencies([]urn.URN{"urn:pulumi:stack::project::aws:eks/cluster:Cluster::demo"}))
 	})
 	require.NoError(t, err, "a cluster this update creates does not exist at the preview")
 	assert.Contains(t, strings.Join(warnings, "\n"), "cluster demo does not exist yet (this update creates it)")
 
-	_, err = constructLogged(t, withCluster(t, `{"missing":true}`, `{}`), false, func(a *render.Args) {
+	_, err = constructLogged(t, rendertest.WithCluster(t, `{"missing":true}`, `{}`), false, func(a *render.Args) {
 		a.Inputs = a.Inputs.Set("clusterName", property.New("demo").WithDependencies([]urn.URN{"urn:pulumi:stack::project::aws:eks/cluster:Cluster::demo"}))
 	})
 	require.ErrorContains(t, err, "clusterName: no EKS cluster named demo exists", "at up it must exist")
 
-	_, err = constructLogged(t, withCluster(t, `{"missing":true}`, `{}`), true, nil)
+	_, err = constructLogged(t, rendertest.WithCluster(t, `{"missing":true}`, `{}`), true, nil)
 	require.ErrorContains(t, err, "clusterName: no EKS cluster named demo exists", "a plain name is a cluster that exists: checked at the preview")
 }
 
 func TestReadClusterFalseReadsNothing(t *testing.T) {
-	args := argstest.Merge(t, withCluster(t, `{"missing":true}`, `{}`), `{"readCluster":false}`)
-	parsed, err := ParseRenderArgs([]byte(args))
+	args := argstest.Merge(t, rendertest.WithCluster(t, `{"missing":true}`, `{}`), `{"readCluster":false}`)
+	parsed, err := rendertest.ParseArgs([]byte(args))
 	require.NoError(t, err)
-	out, err := Render(context.Background(), parsed)
+	out, err := rendertest.Render(context.Background(), parsed)
 	require.NoError(t, err)
 	for _, inv := range out.Invokes {
 		assert.NotEqual(t, "aws:eks/getCluster:getCluster", inv.Token)
 	}
-	assert.Contains(t, renderError(t, argstest.WithDefaults(t, `{"readCluster":true}`)), "readCluster: render reads no cluster")
+	assert.Contains(t, rendertest.Error(t, argstest.WithDefaults(t, `{"readCluster":true}`)), "readCluster: render reads no cluster")
 }
 
 // Subnets the same update creates, handed to discovery as a list: a preview knows neither the
@@ -228,7 +223,7 @@ func TestReadClusterFalseReadsNothing(t *testing.T) {
 func TestDiscoveryOfSubnetsTheUpdateCreates(t *testing.T) {
 	subnets := urn.URN("urn:pulumi:stack::project::aws:ec2/subnet:Subnet::private")
 	untagged := `{"subnets":[{"id":"subnet-1","zone":"us-west-2a","tags":{}},{"id":"subnet-2","zone":"us-west-2b","tags":{}}]}`
-	warnings, err := constructLogged(t, withCluster(t, untagged, `{"discovery":{"subnetIds":["x"]}}`), true, func(a *render.Args) {
+	warnings, err := constructLogged(t, rendertest.WithCluster(t, untagged, `{"discovery":{"subnetIds":["x"]}}`), true, func(a *render.Args) {
 		a.Inputs = a.Inputs.Set("discovery", property.New(map[string]property.Value{"subnetIds": property.New(property.Computed).WithDependencies([]urn.URN{subnets})}))
 	})
 	require.NoError(t, err, "the preview cannot know the subnets yet")
@@ -236,7 +231,7 @@ func TestDiscoveryOfSubnetsTheUpdateCreates(t *testing.T) {
 	assert.Contains(t, said, "discovery.subnetIds: not known yet (outputs of resources this update creates): this preview shows no discovery tags for them")
 	assert.Contains(t, said, "nodeClasses[0].subnetSelectorTerms (the default class) against the cluster's subnets")
 
-	_, err = constructLogged(t, withCluster(t, untagged, `{"discovery":{"subnetIds":["subnet-1","subnet-2"]}}`), false, nil)
+	_, err = constructLogged(t, rendertest.WithCluster(t, untagged, `{"discovery":{"subnetIds":["subnet-1","subnet-2"]}}`), false, nil)
 	require.NoError(t, err, "at up the listed subnets count as tagged")
 }
 
@@ -249,10 +244,10 @@ func TestARunningInstallIsLookedForOnlyByANewInstall(t *testing.T) {
 		"adopt":       `{"version":"1.14.1","adopt":{"interruptionRuleNames":{"scheduledChange":"a","spotInterruption":"b","rebalance":"c","stateChange":"d","capacityReservation":"e"}}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			r := renderArgs(t, withCluster(t, running, inputs)) // no finding
+			r := rendertest.Args(t, rendertest.WithCluster(t, running, inputs)) // no finding
 			if name == "adopt" {
 				// The adoption reads the role to import it, which the check would refuse.
-				assert.Equal(t, "KarpenterNodeRole-demo", r.get("karpenter-node").ImportID)
+				assert.Equal(t, "KarpenterNodeRole-demo", r.Get("karpenter-node").ImportID)
 				return
 			}
 			for _, inv := range r.Invokes {
@@ -269,20 +264,20 @@ func TestARunningInstallIsLookedForOnlyByANewInstall(t *testing.T) {
 // the component puts on it.
 func TestDiscoveryIDsAreCheckedWhereTheyAreListed(t *testing.T) {
 	cluster := `{"subnets":[{"id":"subnet-1","zone":"us-west-2a"},{"id":"subnet-2","zone":"us-west-2b","vpcId":"vpc-other","tags":{}}]}`
-	msg := renderError(t, withCluster(t, cluster, `{"discovery":{"subnetIds":["subnet-1","subnet-2","subnet-0nope"]}}`))
+	msg := rendertest.Error(t, rendertest.WithCluster(t, cluster, `{"discovery":{"subnetIds":["subnet-1","subnet-2","subnet-0nope"]}}`))
 	assert.Contains(t, msg, "discovery.subnetIds[1]: subnet-2 is in vpc-other, not in cluster demo's VPC vpc-0render: nodes Karpenter launched with it could not reach the cluster; list the subnets of vpc-0render")
 	assert.Contains(t, msg, "discovery.subnetIds[2]: subnet-0nope: no subnet of that id exists where the aws provider looks (its account and region); check the id")
 	assert.NotContains(t, msg, "subnetSelectorTerms (the default class): matches subnet-2")
 	assert.NotContains(t, msg, "discovery.subnetIds[0]")
-	renderArgs(t, withCluster(t, cluster, `{"discovery":{"subnetIds":["subnet-1"]}}`)) // in the VPC: no finding
+	rendertest.Args(t, rendertest.WithCluster(t, cluster, `{"discovery":{"subnetIds":["subnet-1"]}}`)) // in the VPC: no finding
 }
 
 // A selector's tag value with EC2's wildcards matches as EC2 matches it (render's mock too), so
 // render refuses only what AWS would.
 func TestWildcardSelectorsMatchAsEC2Does(t *testing.T) {
 	cluster := `{"subnets":[{"id":"subnet-1","zone":"us-west-2a","tags":{"Name":"private-a"}},{"id":"subnet-2","zone":"us-west-2b","tags":{"Name":"private-b"}}]}`
-	renderArgs(t, withCluster(t, cluster, `{"nodeClasses":[{"name":"a","subnetSelectorTerms":[{"tags":{"Name":"private-*"}}]}]}`))
-	assert.Contains(t, renderError(t, withCluster(t, cluster, `{"nodeClasses":[{"name":"a","subnetSelectorTerms":[{"tags":{"Name":"public-*"}}]}]}`)),
+	rendertest.Args(t, rendertest.WithCluster(t, cluster, `{"nodeClasses":[{"name":"a","subnetSelectorTerms":[{"tags":{"Name":"private-*"}}]}]}`))
+	assert.Contains(t, rendertest.Error(t, rendertest.WithCluster(t, cluster, `{"nodeClasses":[{"name":"a","subnetSelectorTerms":[{"tags":{"Name":"public-*"}}]}]}`)),
 		"nodeClasses[0].subnetSelectorTerms: no subnet in vpc-0render (cluster demo's VPC) carries Name=public-*")
 }
 
@@ -290,7 +285,7 @@ func TestWildcardSelectorsMatchAsEC2Does(t *testing.T) {
 // named like this one, without the install's queue in this region, is a same-named cluster's
 // install elsewhere — a warning, not a refusal (and never "delete the role").
 func TestARunningInstallIsOneInThisRegion(t *testing.T) {
-	said, err := constructLogged(t, withCluster(t, `{"roles":["KarpenterNodeRole-demo"],"absent":["demo"]}`, `{}`), false, nil)
+	said, err := constructLogged(t, rendertest.WithCluster(t, `{"roles":["KarpenterNodeRole-demo"],"absent":["demo"]}`, `{}`), false, nil)
 	require.NoError(t, err)
 	assert.Contains(t, strings.Join(said, "\n"), "the IAM role KarpenterNodeRole-demo exists, the node role of a getting-started install of Karpenter on a cluster named demo, but this region has no queue demo")
 	for _, w := range said {
@@ -305,9 +300,9 @@ func TestAReadRefusedIsNotAThingNotFound(t *testing.T) {
 	// A same-named cluster's getting-started node role, without its queue here: every read of a
 	// new install is made.
 	account := `"roles":["KarpenterNodeRole-demo"],"absent":["demo"]`
-	args := withCluster(t, `{`+account+`}`, `{}`)
+	args := rendertest.WithCluster(t, `{`+account+`}`, `{}`)
 	actions := map[string]bool{}
-	for _, tok := range invokedTokens(renderArgs(t, args)) {
+	for _, tok := range invokedTokens(rendertest.Args(t, args)) {
 		if a, ok := render.ReadActions[tok]; ok {
 			actions[a] = true
 		}
@@ -315,7 +310,7 @@ func TestAReadRefusedIsNotAThingNotFound(t *testing.T) {
 	require.Contains(t, actions, "sqs:GetQueueUrl", "a new install looks for a running one")
 	for action := range actions {
 		t.Run(action, func(t *testing.T) {
-			denied := withCluster(t, `{`+account+`,"denied":["`+action+`"]}`, `{}`)
+			denied := rendertest.WithCluster(t, `{`+account+`,"denied":["`+action+`"]}`, `{}`)
 			said, err := constructLogged(t, denied, false, nil)
 			if action == "eks:DescribeCluster" {
 				require.Error(t, err)
@@ -337,7 +332,7 @@ func TestAReadRefusedIsNotAThingNotFound(t *testing.T) {
 // or create it, and says which read failed.
 func TestAnAdoptionThatCannotReadRefuses(t *testing.T) {
 	for _, action := range []string{"iam:GetRole", "iam:GetPolicy"} {
-		_, err := constructLogged(t, argstest.Merge(t, argstest.WithDefaults(t, adoptGettingStarted), `{"cluster":{"denied":["`+action+`"]}}`), false, nil)
+		_, err := constructLogged(t, argstest.Merge(t, argstest.WithDefaults(t, argstest.AdoptGettingStarted), `{"cluster":{"denied":["`+action+`"]}}`), false, nil)
 		require.Error(t, err, action)
 		assert.Contains(t, err.Error(), "adopt: could not read IAM")
 		assert.Contains(t, err.Error(), "not authorized to perform: "+action)
@@ -357,7 +352,7 @@ func TestAFixIsNeverTheValueSet(t *testing.T) {
 			"list subnets of vpc-0render in discovery.subnetIds (it lists none: see its findings)", "list the cluster's private subnets in discovery.subnetIds"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			msg := renderError(t, withCluster(t, tc.cluster, tc.inputs))
+			msg := rendertest.Error(t, rendertest.WithCluster(t, tc.cluster, tc.inputs))
 			assert.Contains(t, msg, tc.want)
 			assert.NotContains(t, msg, tc.never)
 		})
@@ -369,13 +364,13 @@ func TestAFixIsNeverTheValueSet(t *testing.T) {
 // touching the CRDs the two share — said, and refused before 1.1.
 func TestASelfManagedInstallBesideAutoMode(t *testing.T) {
 	autoMode := `{"autoMode":true}`
-	assert.Contains(t, renderError(t, withCluster(t, autoMode, `{"version":"1.0.8"}`)),
+	assert.Contains(t, rendertest.Error(t, rendertest.WithCluster(t, autoMode, `{"version":"1.0.8"}`)),
 		"version: Karpenter 1.0.8, and cluster demo runs EKS Auto Mode: AWS supports a self-managed Karpenter beside Auto Mode from 1.1.0 on")
-	said, err := constructLogged(t, withCluster(t, autoMode, `{}`), false, nil)
+	said, err := constructLogged(t, rendertest.WithCluster(t, autoMode, `{}`), false, nil)
 	require.NoError(t, err, "both, while migrating")
 	assert.Contains(t, strings.Join(said, "\n"), "mode: selfManaged on cluster demo, which runs EKS Auto Mode: two Karpenters act on NodePools there")
 	assert.Contains(t, strings.Join(said, "\n"), "leave the CRDs they share, nodepools.karpenter.sh and nodeclaims.karpenter.sh, as they are (keep version as it is meanwhile")
-	said, err = constructLogged(t, withCluster(t, `{}`, `{}`), false, nil)
+	said, err = constructLogged(t, rendertest.WithCluster(t, `{}`, `{}`), false, nil)
 	require.NoError(t, err)
 	assert.NotContains(t, strings.Join(said, "\n"), "runs EKS Auto Mode", "a cluster without Auto Mode")
 }
@@ -384,19 +379,19 @@ func TestASelfManagedInstallBesideAutoMode(t *testing.T) {
 // cluster, or its nodes never join: refused when the cluster has none, passed when it has one.
 func TestANodeRoleWithoutAccessOnAnAPIClusterIsRefused(t *testing.T) {
 	inputs := `{"nodeRoleArn":"arn:aws:iam::123456789012:role/nodes","nodeAccess":"none"}`
-	assert.Contains(t, renderError(t, withCluster(t, `{"authenticationMode":"API"}`, inputs)),
+	assert.Contains(t, rendertest.Error(t, rendertest.WithCluster(t, `{"authenticationMode":"API"}`, inputs)),
 		"nodeAccess: none, and cluster demo is in API mode with no access entry for nodeRoleArn arn:aws:iam::123456789012:role/nodes: Karpenter's nodes could not join")
-	renderArgs(t, withCluster(t, `{"authenticationMode":"API","accessEntries":{"nodes":{}}}`, inputs))
-	renderArgs(t, withCluster(t, `{"authenticationMode":"API_AND_CONFIG_MAP"}`, inputs))
+	rendertest.Args(t, rendertest.WithCluster(t, `{"authenticationMode":"API","accessEntries":{"nodes":{}}}`, inputs))
+	rendertest.Args(t, rendertest.WithCluster(t, `{"authenticationMode":"API_AND_CONFIG_MAP"}`, inputs))
 }
 
 // A class's own role must exist: Karpenter makes the class's instance profile for it.
 func TestAClassRoleThatDoesNotExistIsRefused(t *testing.T) {
 	classes := `{"nodeClasses":[{"name":"gpu","role":"gpu-nodes"}]}`
-	assert.Contains(t, renderError(t, withCluster(t, `{}`, classes)),
+	assert.Contains(t, rendertest.Error(t, rendertest.WithCluster(t, `{}`, classes)),
 		"nodeClasses[0].role: no IAM role gpu-nodes exists in this account: Karpenter could not make the class's instance profile for it")
-	renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"]}`, classes))
-	renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"]}`, `{"nodeClasses":[{"name":"gpu","role":"arn:aws:iam::123456789012:role/teams/gpu-nodes"}]}`))
+	rendertest.Args(t, rendertest.WithCluster(t, `{"roles":["gpu-nodes"]}`, classes))
+	rendertest.Args(t, rendertest.WithCluster(t, `{"roles":["gpu-nodes"]}`, `{"nodeClasses":[{"name":"gpu","role":"arn:aws:iam::123456789012:role/teams/gpu-nodes"}]}`))
 }
 
 // EKS allows one access entry per role: a role that has another owner's entry of the node type
@@ -405,27 +400,27 @@ func TestAClassRoleThatDoesNotExistIsRefused(t *testing.T) {
 // owner's entry of another type is refused, since nodes cannot join through it.
 func TestARoleWithAnotherOwnersAccessEntryGetsNoSecond(t *testing.T) {
 	classes := `{"nodeClasses":[{"name":"gpu","role":"gpu-nodes"}]}`
-	said, err := constructLogged(t, withCluster(t, `{"roles":["gpu-nodes"],"accessEntries":{"gpu-nodes":{}}}`, classes), false, nil)
+	said, err := constructLogged(t, rendertest.WithCluster(t, `{"roles":["gpu-nodes"],"accessEntries":{"gpu-nodes":{}}}`, classes), false, nil)
 	require.NoError(t, err)
 	assert.Contains(t, strings.Join(said, "\n"), "nodeClasses[0].role: role arn:aws:iam::123456789012:role/gpu-nodes has an access entry on cluster demo already (EC2_LINUX), which this component did not make")
-	r := renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"],"accessEntries":{"gpu-nodes":{}}}`, classes))
-	assert.False(t, r.has("karpenter-nodeclass-gpu-access"), "another owner's entry: none of the component's")
-	assert.True(t, r.has("karpenter-node-access"), "the node role's own entry is not affected")
+	r := rendertest.Args(t, rendertest.WithCluster(t, `{"roles":["gpu-nodes"],"accessEntries":{"gpu-nodes":{}}}`, classes))
+	assert.False(t, r.Has("karpenter-nodeclass-gpu-access"), "another owner's entry: none of the component's")
+	assert.True(t, r.Has("karpenter-node-access"), "the node role's own entry is not affected")
 
-	r = renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"],"accessEntries":{"gpu-nodes":{"tags":{"pulumi-karpenter:component":"karpenter"}}}}`, classes))
-	assert.True(t, r.has("karpenter-nodeclass-gpu-access"), "the component's own entry, from an earlier up, stays")
-	r = renderArgs(t, withCluster(t, `{"roles":["gpu-nodes"]}`, argstest.Merge(t, classes, `{"tags":{"team":"gpu"}}`)))
-	assert.Equal(t, map[string]any{"team": "gpu", "pulumi-karpenter:component": "karpenter"}, r.get("karpenter-nodeclass-gpu-access").Inputs["tags"],
+	r = rendertest.Args(t, rendertest.WithCluster(t, `{"roles":["gpu-nodes"],"accessEntries":{"gpu-nodes":{"tags":{"pulumi-karpenter:component":"karpenter"}}}}`, classes))
+	assert.True(t, r.Has("karpenter-nodeclass-gpu-access"), "the component's own entry, from an earlier up, stays")
+	r = rendertest.Args(t, rendertest.WithCluster(t, `{"roles":["gpu-nodes"]}`, argstest.Merge(t, classes, `{"tags":{"team":"gpu"}}`)))
+	assert.Equal(t, map[string]any{"team": "gpu", "pulumi-karpenter:component": "karpenter"}, r.Get("karpenter-nodeclass-gpu-access").Inputs["tags"],
 		"no entry: the component makes one, with its owner tag")
-	assert.Equal(t, map[string]any{"team": "gpu"}, r.get("karpenter-node-access").Inputs["tags"], "its own node role's entry is never read: no owner tag")
+	assert.Equal(t, map[string]any{"team": "gpu"}, r.Get("karpenter-node-access").Inputs["tags"], "its own node role's entry is never read: no owner tag")
 
-	assert.Contains(t, renderError(t, withCluster(t, `{"roles":["gpu-nodes"],"accessEntries":{"gpu-nodes":{"type":"STANDARD"}}}`, classes)),
+	assert.Contains(t, rendertest.Error(t, rendertest.WithCluster(t, `{"roles":["gpu-nodes"],"accessEntries":{"gpu-nodes":{"type":"STANDARD"}}}`, classes)),
 		"nodeClasses[0].role: role arn:aws:iam::123456789012:role/gpu-nodes has an access entry on cluster demo of type STANDARD, through which nodes cannot join (they need EC2_LINUX)")
 
 	nodeRole := `{"nodeRoleArn":"arn:aws:iam::123456789012:role/nodes","nodeAccess":"accessEntry"}`
-	said, err = constructLogged(t, withCluster(t, `{"accessEntries":{"nodes":{}}}`, nodeRole), false, nil)
+	said, err = constructLogged(t, rendertest.WithCluster(t, `{"accessEntries":{"nodes":{}}}`, nodeRole), false, nil)
 	require.NoError(t, err)
 	assert.Contains(t, strings.Join(said, "\n"), "nodeRoleArn: role arn:aws:iam::123456789012:role/nodes has an access entry on cluster demo already (EC2_LINUX)")
-	assert.False(t, renderArgs(t, withCluster(t, `{"accessEntries":{"nodes":{}}}`, nodeRole)).has("karpenter-node-access"))
-	assert.True(t, renderArgs(t, withCluster(t, `{}`, nodeRole)).has("karpenter-node-access"))
+	assert.False(t, rendertest.Args(t, rendertest.WithCluster(t, `{"accessEntries":{"nodes":{}}}`, nodeRole)).Has("karpenter-node-access"))
+	assert.True(t, rendertest.Args(t, rendertest.WithCluster(t, `{}`, nodeRole)).Has("karpenter-node-access"))
 }

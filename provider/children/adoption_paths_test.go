@@ -1,10 +1,11 @@
-package provider
+package children_test
 
 import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/argstest"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -16,16 +17,16 @@ import (
 // mapRoles takes the node role's ARN without its path, as EKS documents.
 func TestAdoptionKeepsIAMPaths(t *testing.T) {
 	paths := `{"iamPaths":{"KarpenterNodeRole-demo":"/karpenter/","KarpenterControllerNodeLifecyclePolicy-demo":"/karpenter/"}}`
-	r := renderArgs(t, adoptWithCluster(t, paths))
+	r := rendertest.Args(t, adoptWithCluster(t, paths))
 	nodeRole := "arn:aws:iam::123456789012:role/karpenter/KarpenterNodeRole-demo"
 	lifecycle := "arn:aws:iam::123456789012:policy/karpenter/KarpenterControllerNodeLifecyclePolicy-demo"
-	assert.Equal(t, lifecycle, r.get("karpenter-controller-node-lifecycle").ImportID)
-	assert.Equal(t, "demo-karpenter/"+lifecycle, r.get("karpenter-controller-node-lifecycle-attach").ImportID)
-	assert.Equal(t, "arn:aws:iam::123456789012:policy/KarpenterControllerZonalShiftPolicy-demo", r.get("karpenter-controller-zonal-shift").ImportID, "a policy without a path")
-	assert.Equal(t, "KarpenterNodeRole-demo", r.get("karpenter-node").ImportID, "a role is imported by its name")
-	assert.Equal(t, "demo:"+nodeRole, r.get("karpenter-node-access").ImportID)
-	assert.Equal(t, nodeRole, r.get("karpenter-node-access").String("principalArn"))
-	assert.Contains(t, r.get("karpenter-controller-iam-integration").String("policy"), `"Resource":"`+nodeRole+`"`, "PassRole names the role with its path")
+	assert.Equal(t, lifecycle, r.Get("karpenter-controller-node-lifecycle").ImportID)
+	assert.Equal(t, "demo-karpenter/"+lifecycle, r.Get("karpenter-controller-node-lifecycle-attach").ImportID)
+	assert.Equal(t, "arn:aws:iam::123456789012:policy/KarpenterControllerZonalShiftPolicy-demo", r.Get("karpenter-controller-zonal-shift").ImportID, "a policy without a path")
+	assert.Equal(t, "KarpenterNodeRole-demo", r.Get("karpenter-node").ImportID, "a role is imported by its name")
+	assert.Equal(t, "demo:"+nodeRole, r.Get("karpenter-node-access").ImportID)
+	assert.Equal(t, nodeRole, r.Get("karpenter-node-access").String("principalArn"))
+	assert.Contains(t, r.Get("karpenter-controller-iam-integration").String("policy"), `"Resource":"`+nodeRole+`"`, "PassRole names the role with its path")
 	// A policy is read under path "/" first (one GetPolicy), by name only when it is not there
 	// (pulumi-aws then lists every policy of the account).
 	var byArn, byName []string
@@ -42,8 +43,8 @@ func TestAdoptionKeepsIAMPaths(t *testing.T) {
 	assert.Contains(t, byArn, "arn:aws:iam::123456789012:policy/KarpenterControllerZonalShiftPolicy-demo")
 	assert.Equal(t, []string{"KarpenterControllerNodeLifecyclePolicy-demo"}, byName, "only the policy under a path is looked up by name")
 
-	r = renderArgs(t, argstest.Merge(t, adoptWithCluster(t, paths), `{"nodeAccess":"awsAuth"}`))
-	mapRoles := r.get("karpenter-aws-auth").String("data.mapRoles")
+	r = rendertest.Args(t, argstest.Merge(t, adoptWithCluster(t, paths), `{"nodeAccess":"awsAuth"}`))
+	mapRoles := r.Get("karpenter-aws-auth").String("data.mapRoles")
 	assert.Contains(t, mapRoles, "rolearn: arn:aws:iam::123456789012:role/KarpenterNodeRole-demo\n")
 	assert.NotContains(t, mapRoles, "role/karpenter/")
 }

@@ -1,4 +1,4 @@
-package provider
+package catalog_test
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/internal/cfntemplate"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -29,7 +30,7 @@ const (
 )
 
 // fillTemplate substitutes the template's resource references.
-func fillTemplate(doc string, r *rendered) string {
+func fillTemplate(doc string, r *rendertest.Rendered) string {
 	return strings.NewReplacer(
 		tmplNodeRoleArn, r.Outputs["nodeRoleArn"].(string),
 		tmplQueueArn, r.Outputs["interruptionQueueArn"].(string),
@@ -115,7 +116,7 @@ func TestControllerPoliciesMatchV115Template(t *testing.T) {
 		t.Run(version, func(t *testing.T) { assertTemplatePolicies(t, renderVersion(t, version), v115Policies) })
 	}
 	// The default is the newest verified release.
-	assertTemplatePolicies(t, renderDefault(t), v115Policies)
+	assertTemplatePolicies(t, rendertest.Default(t), v115Policies)
 }
 
 // 1.14.2 and 1.14.3 changed nothing an installer sees: the same policies as 1.14.1.
@@ -125,22 +126,22 @@ func TestV114PatchReleasesKeepV114Policies(t *testing.T) {
 	}
 }
 
-func assertTemplatePolicies(t *testing.T, r *rendered, want map[string]string) {
+func assertTemplatePolicies(t *testing.T, r *rendertest.Rendered, want map[string]string) {
 	t.Helper()
-	policies := r.byType("aws:iam/policy:Policy")
+	policies := r.ByType("aws:iam/policy:Policy")
 	require.Len(t, policies, len(want), "one managed policy per template policy")
 	for _, p := range policies {
 		doc, ok := want[p.Name]
 		require.True(t, ok, "unexpected policy %s", p.Name)
-		assertSamePolicy(t, fillTemplate(doc, r), p.Inputs["policy"].(string), p.Name)
+		rendertest.AssertSamePolicy(t, fillTemplate(doc, r), p.Inputs["policy"].(string), p.Name)
 		assert.LessOrEqual(t, len(p.Inputs["policy"].(string)), catalog.MaxManagedPolicyLength, p.Name)
 	}
-	assertSamePolicy(t, fillTemplate(v114QueuePolicy, r), r.get("karpenter-interruption-policy").Inputs["policy"].(string), "queue policy")
+	rendertest.AssertSamePolicy(t, fillTemplate(v114QueuePolicy, r), r.Get("karpenter-interruption-policy").Inputs["policy"].(string), "queue policy")
 }
 
 func TestRolesTrustTheRightPrincipals(t *testing.T) {
-	r := renderDefault(t)
-	assertSamePolicy(t, `{
+	r := rendertest.Default(t)
+	rendertest.AssertSamePolicy(t, `{
 	  "Version": "2012-10-17",
 	  "Statement": [{
 	    "Effect": "Allow",
@@ -151,19 +152,19 @@ func TestRolesTrustTheRightPrincipals(t *testing.T) {
 	      "oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE:sub": "system:serviceaccount:kube-system:karpenter"
 	    }}
 	  }]
-	}`, r.get("karpenter-controller").Inputs["assumeRolePolicy"].(string), "controller trust")
+	}`, r.Get("karpenter-controller").Inputs["assumeRolePolicy"].(string), "controller trust")
 
 	// The template's KarpenterNodeRole trust: ec2.${AWS::URLSuffix}, sts:AssumeRole.
-	assertSamePolicy(t, `{
+	rendertest.AssertSamePolicy(t, `{
 	  "Version": "2012-10-17",
 	  "Statement": [{"Effect": "Allow", "Principal": {"Service": "ec2.amazonaws.com"}, "Action": ["sts:AssumeRole"]}]
-	}`, r.get("karpenter-node").Inputs["assumeRolePolicy"].(string), "node trust")
+	}`, r.Get("karpenter-node").Inputs["assumeRolePolicy"].(string), "node trust")
 }
 
 func TestNodeRoleHasTheTemplatesManagedPolicies(t *testing.T) {
-	r := renderDefault(t)
+	r := rendertest.Default(t)
 	var attached []string
-	for _, a := range r.byType("aws:iam/rolePolicyAttachment:RolePolicyAttachment") {
+	for _, a := range r.ByType("aws:iam/rolePolicyAttachment:RolePolicyAttachment") {
 		if a.Inputs["role"] == r.Outputs["nodeRoleName"] {
 			attached = append(attached, a.Inputs["policyArn"].(string))
 		}
@@ -177,11 +178,11 @@ func TestNodeRoleHasTheTemplatesManagedPolicies(t *testing.T) {
 }
 
 func TestInterruptionRulesMatchTheTemplate(t *testing.T) {
-	r := renderDefault(t)
+	r := rendertest.Default(t)
 	var patterns []string
-	for _, rule := range r.byType("aws:cloudwatch/eventRule:EventRule") {
+	for _, rule := range r.ByType("aws:cloudwatch/eventRule:EventRule") {
 		patterns = append(patterns, normalizeJSON(t, rule.Inputs["eventPattern"].(string)))
-		target := r.get(rule.Name + "-target")
+		target := r.Get(rule.Name + "-target")
 		assert.Equal(t, "KarpenterInterruptionQueueTarget", target.Inputs["targetId"])
 		assert.Equal(t, r.Outputs["interruptionQueueArn"], target.Inputs["arn"])
 		assert.Equal(t, rule.Inputs["name"], target.Inputs["rule"])
@@ -198,49 +199,10 @@ func TestInterruptionRulesMatchTheTemplate(t *testing.T) {
 	}
 	assert.Equal(t, want, patterns)
 
-	queue := r.get("karpenter-interruption")
+	queue := r.Get("karpenter-interruption")
 	assert.Equal(t, float64(300), queue.Inputs["messageRetentionSeconds"])
 	assert.Equal(t, true, queue.Inputs["sqsManagedSseEnabled"])
 	assert.LessOrEqual(t, len(queue.Inputs["name"].(string)), 80)
-}
-
-// assertSamePolicy compares two IAM documents as IAM reads them: a one-element list and a
-// string are the same, key order does not matter, statement order does.
-func assertSamePolicy(t *testing.T, want, got, what string) {
-	t.Helper()
-	assert.Equal(t, canonicalPolicy(t, want), canonicalPolicy(t, got), what)
-}
-
-func canonicalPolicy(t *testing.T, doc string) string {
-	t.Helper()
-	var v any
-	require.NoError(t, json.Unmarshal([]byte(doc), &v), doc)
-	b, err := json.MarshalIndent(collapseSingletons(v), "", " ")
-	require.NoError(t, err)
-	return string(b)
-}
-
-// collapseSingletons also writes booleans as strings: the template's YAML writes a condition's
-// value `false`, the component "false", which IAM reads alike.
-func collapseSingletons(v any) any {
-	switch x := v.(type) {
-	case bool:
-		return fmt.Sprint(x)
-	case []any:
-		if len(x) == 1 {
-			if s, ok := x[0].(string); ok {
-				return s
-			}
-		}
-		for i := range x {
-			x[i] = collapseSingletons(x[i])
-		}
-	case map[string]any:
-		for k := range x {
-			x[k] = collapseSingletons(x[k])
-		}
-	}
-	return v
 }
 
 func normalizeJSON(t *testing.T, s string) string {

@@ -1,9 +1,10 @@
-package provider
+package render_test
 
 import (
 	"testing"
 
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/children"
+	"github.com/pulumi-karpenter/pulumi-karpenter/provider/internal/rendertest"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/render/format"
 
 	"github.com/stretchr/testify/assert"
@@ -12,9 +13,9 @@ import (
 
 // Every invoke a render makes is reported once, with the arguments as sent and the fields read.
 func TestRenderReportsInvokes(t *testing.T) {
-	parsed, err := ParseRenderArgs([]byte(richArgs(t)))
+	parsed, err := rendertest.ParseArgs([]byte(rendertest.RichArgs(t)))
 	require.NoError(t, err)
-	out, err := Render(t.Context(), parsed)
+	out, err := rendertest.Render(t.Context(), parsed)
 	require.NoError(t, err)
 	byToken := map[string]format.Invoke{}
 	for _, inv := range out.Invokes {
