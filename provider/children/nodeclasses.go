@@ -15,22 +15,22 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// autoModeNodeClassSpec renders an eks.amazonaws.com/v1 NodeClass, with the documented
-// defaults written out.
+// autoModeNodeClassSpec renders an eks.amazonaws.com/v1 NodeClass; the plan completed it with
+// the documented defaults, which are written out.
 func (b *builder) autoModeNodeClassSpec(c inputs.NodeClassSpec) map[string]any {
 	body := map[string]any{
 		"subnetSelectorTerms":        b.subnetTerms(c),
 		"securityGroupSelectorTerms": b.securityGroupTerms(c),
-		"networkPolicy":              string(inputs.Deref(c.NetworkPolicy, catalog.AutoModeNetworkPolicy)),
-		"networkPolicyEventLogs":     string(inputs.Deref(c.NetworkPolicyEventLogs, catalog.AutoModeNetworkPolicyEventLogs)),
-		"snatPolicy":                 string(inputs.Deref(c.SnatPolicy, catalog.AutoModeSnatPolicy)),
+		"networkPolicy":              string(*c.NetworkPolicy),
+		"networkPolicyEventLogs":     string(*c.NetworkPolicyEventLogs),
+		"snatPolicy":                 string(*c.SnatPolicy),
 	}
 	b.roleOrProfile(body, c)
-	e := inputs.Deref(c.EphemeralStorage, inputs.EphemeralStorage{})
+	e := *c.EphemeralStorage
 	storage := map[string]any{
-		"size":       inputs.Deref(e.Size, catalog.AutoModeEphemeralSize),
-		"iops":       inputs.Deref(e.Iops, catalog.AutoModeEphemeralIops),
-		"throughput": inputs.Deref(e.Throughput, catalog.AutoModeEphemeralThroughput),
+		"size":       *e.Size,
+		"iops":       *e.Iops,
+		"throughput": *e.Throughput,
 	}
 	putString(storage, "kmsKeyID", e.KmsKeyID)
 	body["ephemeralStorage"] = storage

@@ -3,14 +3,13 @@ package children
 // The typed nodePools render into the release's generation: NodePool v1 or v1beta1, or
 // Provisioner (customresources.go registers them after the node classes). Fields a generation
 // cannot express were rejected by validation, so rendering never drops a field; the plan's pools
-// are complete (their requirements and expireAfter set), so rendering adds no default of its own
-// but the disruption settings each generation spells its own way.
+// are complete (requirements, expireAfter and every disruption setting set), so rendering adds
+// no default of its own.
 
 import (
 	"slices"
 	"time"
 
-	"github.com/pulumi-karpenter/pulumi-karpenter/provider/catalog"
 	"github.com/pulumi-karpenter/pulumi-karpenter/provider/inputs"
 )
 
@@ -44,12 +43,12 @@ func (b *builder) nodePoolSpecV1(p inputs.NodePoolSpec) map[string]any {
 	putInt(body, "weight", p.Weight)
 	putInt(body, "replicas", p.Replicas)
 
-	d := inputs.Deref(p.Disruption, inputs.Disruption{})
+	d := *p.Disruption
 	// A static pool (replicas) ignores the consolidation settings; the defaults are written
 	// anyway (before 1.15 the CRD requires consolidateAfter).
 	disruption := map[string]any{
-		"consolidationPolicy": string(inputs.Deref(d.ConsolidationPolicy, catalog.DefaultConsolidation)),
-		"consolidateAfter":    inputs.Deref(d.ConsolidateAfter, catalog.DefaultConsolidateAfter),
+		"consolidationPolicy": string(*d.ConsolidationPolicy),
+		"consolidateAfter":    *d.ConsolidateAfter,
 	}
 	putBudgets(disruption, d.Budgets, true)
 	body["disruption"] = disruption
@@ -75,11 +74,11 @@ func (b *builder) nodePoolSpecV1beta1(p inputs.NodePoolSpec, class inputs.NodeCl
 	putStringMap(body, "limits", p.Limits)
 	putInt(body, "weight", p.Weight)
 
-	d := inputs.Deref(p.Disruption, inputs.Disruption{})
+	d := *p.Disruption
 	disruption := map[string]any{"expireAfter": *p.ExpireAfter}
-	if inputs.Deref(d.ConsolidationPolicy, catalog.DefaultConsolidation) == "WhenEmpty" {
+	if *d.ConsolidationPolicy == "WhenEmpty" {
 		disruption["consolidationPolicy"] = "WhenEmpty"
-		disruption["consolidateAfter"] = inputs.Deref(d.ConsolidateAfter, catalog.DefaultConsolidateAfter)
+		disruption["consolidateAfter"] = *d.ConsolidateAfter
 	} else {
 		disruption["consolidationPolicy"] = "WhenUnderutilized"
 	}
@@ -108,9 +107,9 @@ func (b *builder) provisionerSpec(p inputs.NodePoolSpec, class inputs.NodeClassS
 	if expire := *p.ExpireAfter; expire != "Never" {
 		body["ttlSecondsUntilExpired"] = seconds(expire)
 	}
-	d := inputs.Deref(p.Disruption, inputs.Disruption{})
-	if inputs.Deref(d.ConsolidationPolicy, catalog.DefaultConsolidation) == "WhenEmpty" {
-		if after := inputs.Deref(d.ConsolidateAfter, catalog.DefaultConsolidateAfter); after != "Never" {
+	d := *p.Disruption
+	if *d.ConsolidationPolicy == "WhenEmpty" {
+		if after := *d.ConsolidateAfter; after != "Never" {
 			body["ttlSecondsAfterEmpty"] = seconds(after)
 		}
 	} else {
@@ -147,7 +146,7 @@ func putBudgets(disruption map[string]any, budgets []inputs.Budget, withReasons 
 	}
 	out := make([]any, 0, len(budgets))
 	for _, bu := range budgets {
-		budget := map[string]any{"nodes": inputs.Deref(bu.Nodes, catalog.DefaultBudgetNodes)}
+		budget := map[string]any{"nodes": *bu.Nodes}
 		putString(budget, "schedule", bu.Schedule)
 		putString(budget, "duration", bu.Duration)
 		if withReasons && len(bu.Reasons) > 0 {

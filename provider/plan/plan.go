@@ -180,6 +180,7 @@ func New(name string, args inputs.KarpenterArgs, known Known, cluster *Cluster) 
 	}
 	p.inputWarnings = append(p.objectWarnings(), p.adoptWarnings()...)
 	completePools(p.Pools, rel)
+	completeClasses(p.Classes, rel)
 	return p, nil
 }
 
@@ -315,9 +316,11 @@ func resolveProvisioning(args inputs.KarpenterArgs, rel catalog.Release) ([]inpu
 	return pools, classes
 }
 
-// completePools gives each pool that sets none the release's requirements and expireAfter, so
-// the children render the pools as they are. It runs after the checks and the warnings, which
-// are about what the program wrote: a default is never refused, nor warned about.
+// completePools gives each pool that sets none the release's requirements and expireAfter, and
+// its disruption settings Karpenter's defaults (each budget its nodes), so the children render
+// the pools as they are: each generation spells the settings its own way, none adds a default.
+// It runs after the checks and the warnings, which are about what the program wrote: a default
+// is never refused, nor warned about.
 func completePools(pools []inputs.NodePoolSpec, rel catalog.Release) {
 	for i := range pools {
 		expireAfter, requirements := poolDefaults(rel)
@@ -327,7 +330,61 @@ func completePools(pools []inputs.NodePoolSpec, rel catalog.Release) {
 		if pools[i].ExpireAfter == nil {
 			pools[i].ExpireAfter = &expireAfter
 		}
+		pools[i].Disruption = completeDisruption(pools[i].Disruption)
 	}
+}
+
+// completeClasses gives each Auto Mode NodeClass the settings EKS documents as defaults (its
+// network policy stance, SNAT, ephemeral storage), so the children write them out as they are.
+// Like completePools, it runs after the checks and the warnings. An EC2NodeClass's only default,
+// its AMI alias, is the Plan's DefaultAmiAlias: each generation spells it its own way (an alias
+// term, an amiFamily), and only where the class selects no AMI.
+func completeClasses(classes []inputs.NodeClassSpec, rel catalog.Release) {
+	if !rel.IsAutoMode() {
+		return
+	}
+	for i := range classes {
+		c := &classes[i]
+		if c.NetworkPolicy == nil {
+			c.NetworkPolicy = new(inputs.NetworkPolicy(catalog.AutoModeNetworkPolicy))
+		}
+		if c.NetworkPolicyEventLogs == nil {
+			c.NetworkPolicyEventLogs = new(inputs.NetworkPolicyEventLogs(catalog.AutoModeNetworkPolicyEventLogs))
+		}
+		if c.SnatPolicy == nil {
+			c.SnatPolicy = new(inputs.SnatPolicy(catalog.AutoModeSnatPolicy))
+		}
+		storage := inputs.Deref(c.EphemeralStorage, inputs.EphemeralStorage{})
+		if storage.Size == nil {
+			storage.Size = new(catalog.AutoModeEphemeralSize)
+		}
+		if storage.Iops == nil {
+			storage.Iops = new(catalog.AutoModeEphemeralIops)
+		}
+		if storage.Throughput == nil {
+			storage.Throughput = new(catalog.AutoModeEphemeralThroughput)
+		}
+		c.EphemeralStorage = &storage
+	}
+}
+
+// completeDisruption is d with every unset setting Karpenter's default, in a copy (the program's
+// args are not changed).
+func completeDisruption(d *inputs.Disruption) *inputs.Disruption {
+	out := inputs.Deref(d, inputs.Disruption{})
+	if out.ConsolidationPolicy == nil {
+		out.ConsolidationPolicy = new(inputs.ConsolidationPolicy(catalog.DefaultConsolidation))
+	}
+	if out.ConsolidateAfter == nil {
+		out.ConsolidateAfter = new(catalog.DefaultConsolidateAfter)
+	}
+	out.Budgets = slices.Clone(out.Budgets)
+	for i := range out.Budgets {
+		if out.Budgets[i].Nodes == nil {
+			out.Budgets[i].Nodes = new(catalog.DefaultBudgetNodes)
+		}
+	}
+	return &out
 }
 
 // poolDefaults are the expireAfter and requirements of a pool that sets none.

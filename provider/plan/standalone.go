@@ -57,6 +57,7 @@ func ForNodeClass(name string, args inputs.NodeClassArgs) (*Plan, error) {
 	p := standalonePlan(name, KindNodeClass, rel)
 	p.Classes = []inputs.NodeClassSpec{c}
 	p.inputWarnings = inputs.ClassWarnings(standalonePath, c, rel)
+	completeClasses(p.Classes, rel)
 	p.Deferred = inputs.Deferred{ClusterName: args.ClusterName}
 	return p, nil
 }
