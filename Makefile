@@ -9,14 +9,14 @@ LDFLAGS      := -s -w -X $(GO_MODULE)/provider.Version=$(VERSION)
 CACHE_DIR    ?= $(HOME)/.cache/pulumi-karpenter
 export CACHE_DIR
 
-# Every Go compile uses one Go and the flags of the pinned tools (tests/scripts/lib.sh: GO_TOOLCHAIN,
+# Every Go compile uses one Go and the flags of the pinned tools (tests/toolpins/lib.sh: GO_TOOLCHAIN,
 # GO_GCFLAGS; -trimpath, no cgo), so one build-cache entry serves them all: what the Pulumi CLI's,
 # a controller's or the plugin's build compiled is not compiled again for `go vet` and `go test`
 # (measured cold: the provider's vet and test builds take 38 s after `make build` instead of
 # 113 s). The race detector's run sets CGO_ENABLED=1 itself; the plugin archives a release
 # publishes keep the compiler's default flags (mk/release.mk).
-GO_TOOLCHAIN := $(shell sed -n 's/^GO_TOOLCHAIN=//p' tests/scripts/lib.sh)
-GO_GCFLAGS   := $(shell sed -n 's/^GO_GCFLAGS="\(.*\)"$$/\1/p' tests/scripts/lib.sh)
+GO_TOOLCHAIN := $(shell sed -n 's/^GO_TOOLCHAIN=//p' tests/toolpins/lib.sh)
+GO_GCFLAGS   := $(shell sed -n 's/^GO_GCFLAGS="\(.*\)"$$/\1/p' tests/toolpins/lib.sh)
 export GOTOOLCHAIN := $(GO_TOOLCHAIN)
 export CGO_ENABLED := 0
 export GOFLAGS := $(strip $(GOFLAGS) -trimpath -gcflags=$(GO_GCFLAGS))

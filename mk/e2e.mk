@@ -15,7 +15,7 @@
 #                   (tests/cmd/demo), then e2e-sdks, e2e-snippets and e2e-examples; part of
 #                   `make test`
 #   make e2e-sdks   TestSDKPrograms alone: the TypeScript, Python, Go and Java programs of
-#                   tests/e2e/sdk, each from the package a user installs (dist/ of
+#                   tests/e2e/programs, each from the package a user installs (dist/ of
 #                   test-release-dry-run: the npm tarball, the wheel, the stamped Go module, the
 #                   Maven Central bundle, the plugin archive), run through the CLI and engine as
 #                   Automation API inline programs and compared with the YAML program
@@ -23,8 +23,8 @@
 #                   Python, YAML), read from README.md as written, each through preview, up and
 #                   destroy on a pulumi-eks cluster (the eks and aws stand-ins), with the release's
 #                   packages (dist/) and the real @pulumi/* and pulumi-* packages of
-#                   examples/typescript's lock and tests/examples/python's constraints (installed
-#                   by tests/examples/{typescript,python}.sh into $(CACHE_DIR)/examples)
+#                   examples/typescript's lock and tests/docs-code/python's constraints (installed
+#                   by tests/docs-code/{typescript,python}.sh into $(CACHE_DIR)/examples)
 #   make e2e-examples  TestExamples alone: the Registry page's programs (docs/_index.md) and the
 #                   examples they are (examples/typescript, examples/python and their team-pool
 #                   stacks through a StackReference), with the awsx stand-in's VPC, as e2e-snippets
@@ -46,16 +46,16 @@ TEST_TARGETS += e2e
 # (~1.5 min), the moto[server] venv (~1 min), the IAM simulator (npm, seconds); the script runs them
 # two at a time, each build's lines prefixed with its name and saying which of how many it is.
 e2e-deps:
-	bash tests/scripts/install-e2e-deps.sh >/dev/null
+	bash tests/e2e/install-e2e-deps.sh >/dev/null
 
 # TestSDKPrograms (the SDK programs), TestREADMESnippets (README's Usage) and TestExamples (the
 # Registry page and examples/), two at a time
-# (tests/scripts/e2e-programs.sh). The programs install the release's packages, which
+# (tests/e2e/e2e-programs.sh). The programs install the release's packages, which
 # test-release-dry-run builds into dist/ (npm, PyPI, the Go module proxy and Maven Central serve the
 # programs' own pinned dependencies at test time; Maven's into $(CACHE_DIR)/e2e-sdk-java-m2; the
-# snippets' into $(CACHE_DIR)/examples, installed by the test with tests/examples/typescript.sh deps
+# snippets' into $(CACHE_DIR)/examples, installed by the test with tests/docs-code/typescript.sh deps
 # and python.sh deps, no-ops once installed).
-E2E_PROGRAMS = $(E2E_ENV) SDK_DIST=$(CURDIR)/dist E2E_FLAGS='$(E2E_FLAGS)' bash tests/scripts/e2e-programs.sh
+E2E_PROGRAMS = $(E2E_ENV) SDK_DIST=$(CURDIR)/dist E2E_FLAGS='$(E2E_FLAGS)' bash tests/e2e/e2e-programs.sh
 
 # harness-deps: etcd, the Kubernetes binaries, kwok and the Karpenter module zips (the charts the
 # worlds push to their registry). The scenarios run three worlds at a time (-parallel 3): a world

@@ -5,7 +5,7 @@
 #   make examples-deps   install what the checks need (npm, PyPI, Go proxy, Maven Central)
 #   make test-examples   run every check (C# excepted: no .NET toolchain on the project's machines)
 
-EXAMPLES_TESTS := tests/examples
+EXAMPLES_TESTS := tests/docs-code
 EXAMPLES_GO    := GOWORK=off
 
 .PHONY: examples-deps test-examples test-example-typescript test-example-python \
@@ -51,7 +51,7 @@ test-example-yaml:
 		$(EXAMPLES_GO) go run . $(CURDIR)/schema.json $(CURDIR)/examples/yaml/Pulumi.yaml
 
 # Every code block of README.md and docs/*.md, each with its language's check; a block no check
-# covers fails (tests/examples/docs.sh; CONTRIBUTING.md, Code in the documentation).
+# covers fails (tests/docs-code/docs.sh; CONTRIBUTING.md, Code in the documentation).
 test-docs-examples:
 	$(EXAMPLES_TESTS)/docs.sh
 

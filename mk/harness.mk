@@ -13,7 +13,7 @@ TEST_TARGETS += test-harness
 # etcd (apt), kube-apiserver + kube-controller-manager + kube-scheduler (one build, ~4-5 min cold),
 # kwok (~1-2 min cold), Karpenter module zips; a no-op when cached.
 harness-deps:
-	bash tests/scripts/install-deps.sh
+	bash tests/harness/install-deps.sh
 
 # The full harness: never skips (no -short); fails when a binary is missing.
 # Every tests/ package but tests/conformance, which has its own target and deps (mk/conformance.mk).
@@ -28,5 +28,5 @@ test-harness: build harness-deps
 # ARGS=file adds component inputs (JSON or YAML, e.g. a render args file).
 # Builds only what it runs: not the previous Karpenter controller (the upgrade test's).
 demo: build harness-deps
-	E2E_DEPS_FOR=demo bash tests/scripts/install-e2e-deps.sh >/dev/null
+	E2E_DEPS_FOR=demo bash tests/e2e/install-e2e-deps.sh >/dev/null
 	cd tests && $(HARNESS_ENV) go run ./cmd/demo $(if $(ARGS),-args $(abspath $(ARGS)))

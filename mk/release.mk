@@ -18,8 +18,8 @@ DRY_RUN_PLATFORMS  ?= $(RELEASE_PLATFORMS)
 # The release's Python (build, setuptools, twine, every package pinned), keyed by the pins.
 RELEASE_PY_VENV    := $(CACHE_DIR)/release-python-$(shell sha256sum < scripts/release/requirements.txt | cut -c1-16)
 RELEASE_PY         := $(RELEASE_PY_VENV)/bin/python
-# typescript, @types/node and @pulumi/pulumi for tsc: tests/sdk/nodejs's locked install (mk/sdk.mk).
-RELEASE_NODE_MODULES := tests/sdk/nodejs/node_modules
+# typescript, @types/node and @pulumi/pulumi for tsc: tests/sdk-mocks/nodejs's locked install (mk/sdk.mk).
+RELEASE_NODE_MODULES := tests/sdk-mocks/nodejs/node_modules
 
 .PHONY: release-deps release-check release-snapshot release-version release-dry-run \
 	test-release-dry-run release-publish-plugin
@@ -41,7 +41,7 @@ $(RELEASE_PY_VENV)/.installed: scripts/release/requirements.txt
 	touch $@
 
 # gpg signs the Maven Central bundle (with a throwaway key in a dry run): Debian's gnupg when
-# missing, installed as tests/scripts/install-deps.sh installs etcd. The SDK generators (mk/sdk.mk)
+# missing, installed as tests/harness/install-deps.sh installs etcd. The SDK generators (mk/sdk.mk)
 # write the SDKs a release packages.
 release-deps: $(GORELEASER) $(RELEASE_PY_VENV)/.installed sdkgen
 	@command -v gpg >/dev/null || { \

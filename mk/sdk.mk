@@ -62,8 +62,8 @@ check-sdks: sdkgen
 		echo "sdk/ is stale: run 'make sdks' and commit the result (the nodejs and python SDKs carry a copy of $(SDK_README))" >&2; exit 1; }
 	@echo "sdk/ matches $(SDK_SCHEMA)"
 
-# --- usability proofs (tests/sdk) --------------------------------------------------------------
-SDK_TESTS      := tests/sdk
+# --- usability proofs (tests/sdk-mocks) --------------------------------------------------------
+SDK_TESTS      := tests/sdk-mocks
 # The Python test environment lives in the cache, keyed by its pinned requirements.
 SDK_PY_VENV    := $(CACHE_DIR)/sdk-python-$(shell cat $(SDK_TESTS)/python/requirements.txt 2>/dev/null \
 	| sha256sum | cut -c1-16)

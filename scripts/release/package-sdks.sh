@@ -9,7 +9,7 @@
 #
 # Usage: package-sdks.sh <sdk-dir> <out-dir>
 # Environment (make release-dry-run sets them):
-#   NODE_MODULES  a node_modules with typescript, @types/node and @pulumi/pulumi (tests/sdk/nodejs's)
+#   NODE_MODULES  a node_modules with typescript, @types/node and @pulumi/pulumi (tests/sdk-mocks/nodejs's)
 #   PYTHON        a python with build, setuptools and twine (scripts/release/requirements.txt)
 set -euo pipefail
 

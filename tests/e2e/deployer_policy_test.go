@@ -62,7 +62,7 @@ func checkDeployerCalls(t *testing.T, w *lab.World) {
 }
 
 // suiteSkip is what `make e2e` skips of the package when it runs the scenario suite: the SDK
-// programs and the README snippets, which tests/scripts/e2e-programs.sh runs on their own.
+// programs and the README snippets, which tests/e2e/e2e-programs.sh runs on their own.
 const suiteSkip = "^(TestSDKPrograms|TestREADMESnippets|TestExamples)$"
 
 // deployerStatementsBite runs after the scenarios passed: each statement of the policy must have

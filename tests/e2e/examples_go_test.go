@@ -15,14 +15,14 @@ import (
 // API inline program (the module proxy serves no Go language host; runner.go says what the two
 // changes to the program are, each checked to happen once), built with examples/go's go.mod and
 // go.sum — the SDKs the page imports — with the release's Go SDK in place of ../../sdk/go, and
-// the modules the Automation API needs beyond the program at the versions tests/e2e/sdk/go's
+// the modules the Automation API needs beyond the program at the versions tests/e2e/programs/go's
 // go.mod pins (its go.sum beside the example's).
 func (r *snippetRun) prepareGo(t *testing.T, snippet string, dist sdkDist) {
 	r.dir = filepath.Join(t.TempDir(), "go")
 	if err := os.MkdirAll(r.dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	example, sdkProgram := filepath.Join(testsPath(t), "..", "examples", "go"), testsPath(t, "e2e", "sdk", "go")
+	example, sdkProgram := filepath.Join(testsPath(t), "..", "examples", "go"), testsPath(t, "e2e", "programs", "go")
 	copyFiles(t, example, r.dir, "go.mod", "go.sum")
 	copyFiles(t, testsPath(t, "e2e", "snippets"), r.dir, "runner.go")
 	program := snippet

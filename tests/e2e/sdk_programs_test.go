@@ -16,7 +16,7 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
-// Each language's program of tests/e2e/sdk, installed from the release's packages as a user installs
+// Each language's program of tests/e2e/programs, installed from the release's packages as a user installs
 // them (npm, pip, a go.mod replace, Maven), ready to run a step.
 
 // sdkProgram is one language's program, installed in dir and run as argv + step.
@@ -77,7 +77,7 @@ func install(t *testing.T, dir string, name string, args ...string) string {
 // wrong type naming them, and compiles the program.
 func prepareNodejs(t *testing.T, dist sdkDist) *sdkProgram {
 	t.Helper()
-	src, dir := testsPath(t, "e2e", "sdk", "nodejs"), filepath.Join(t.TempDir(), "nodejs")
+	src, dir := testsPath(t, "e2e", "programs", "nodejs"), filepath.Join(t.TempDir(), "nodejs")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func prepareNodejs(t *testing.T, dist sdkDist) *sdkProgram {
 // preparePython: a fresh venv with the pinned Pulumi SDK and the release's wheel.
 func preparePython(t *testing.T, dist sdkDist) *sdkProgram {
 	t.Helper()
-	src, dir := testsPath(t, "e2e", "sdk", "python"), filepath.Join(t.TempDir(), "python")
+	src, dir := testsPath(t, "e2e", "programs", "python"), filepath.Join(t.TempDir(), "python")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func pep440(v string) string {
 // prepareGo: the program's module with the SDK replaced by the release's stamped module, built.
 func prepareGo(t *testing.T, dist sdkDist) *sdkProgram {
 	t.Helper()
-	src, dir := testsPath(t, "e2e", "sdk", "go"), filepath.Join(t.TempDir(), "go")
+	src, dir := testsPath(t, "e2e", "programs", "go"), filepath.Join(t.TempDir(), "go")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func prepareGo(t *testing.T, dist sdkDist) *sdkProgram {
 // wrong type naming them.
 func prepareJava(t *testing.T, dist sdkDist) *sdkProgram {
 	t.Helper()
-	src, dir := testsPath(t, "e2e", "sdk", "java"), filepath.Join(t.TempDir(), "java")
+	src, dir := testsPath(t, "e2e", "programs", "java"), filepath.Join(t.TempDir(), "java")
 	mavenRepo := filepath.Join(filepath.Dir(dir), "maven-repo")
 	for _, d := range []string{filepath.Join(dir, "src", "main", "java", "e2e"), filepath.Join(dir, "typo"), mavenRepo} {
 		if err := os.MkdirAll(d, 0o755); err != nil {

@@ -18,7 +18,7 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/e2e/lab"
 )
 
-// TestSDKPrograms runs the TypeScript, Python, Go and Java programs of tests/e2e/sdk — each
+// TestSDKPrograms runs the TypeScript, Python, Go and Java programs of tests/e2e/programs — each
 // lab/programs/program-sdk.yaml written with that language's SDK as the release packages it (the
 // npm tarball, the wheel, the stamped Go module and the Maven Central bundle of `make
 // release-dry-run`'s dist/, and the plugin from its archive) — through the real CLI and engine as

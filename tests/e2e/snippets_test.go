@@ -43,7 +43,7 @@ import (
 // What runs: the TypeScript snippet compiled by tsc (strict) against the real @pulumi/aws 7.48.0,
 // @pulumi/eks 4.3.0, @pulumi/kubernetes 4.34.2 and @pulumi/pulumi of examples/typescript's
 // package-lock.json and the release's npm tarball; the Python snippet with the real pulumi,
-// pulumi-aws, pulumi-eks and pulumi-kubernetes of tests/examples/python/constraints.txt and the
+// pulumi-aws, pulumi-eks and pulumi-kubernetes of tests/docs-code/python/constraints.txt and the
 // release's wheel — both as Automation API inline programs (snippets/runner.*; the runners add
 // stack config aws:region and nothing else); the YAML snippet as the project's Pulumi.yaml, as is, with the
 // same stack config.
@@ -197,7 +197,7 @@ var (
 	nodeDepsErr, pythonDepsErr   error
 )
 
-// cachedInstall runs one of tests/examples' install scripts (`<script> deps`: the pinned
+// cachedInstall runs one of tests/docs-code's install scripts (`<script> deps`: the pinned
 // packages into $CACHE_DIR/examples, keyed by the pins; a no-op once there) and returns where it
 // installed them, with the same key the script computes.
 func cachedInstall(script, prefix string, pinFiles ...string) (string, error) {
@@ -215,13 +215,13 @@ func cachedInstall(script, prefix string, pinFiles ...string) (string, error) {
 	}
 	dir := filepath.Join(repo.CacheDir(), "examples", prefix+"-"+hex.EncodeToString(h.Sum(nil))[:16])
 	start := time.Now()
-	cmd := exec.Command("bash", filepath.Join(tests, "examples", script), "deps")
+	cmd := exec.Command("bash", filepath.Join(tests, "docs-code", script), "deps")
 	cmd.Env = append(os.Environ(), "CACHE_DIR="+repo.CacheDir())
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("tests/examples/%s deps: %v\n%s", script, err, out)
+		return "", fmt.Errorf("tests/docs-code/%s deps: %v\n%s", script, err, out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".installed")); err != nil {
-		return "", fmt.Errorf("tests/examples/%s deps installed nothing at %s", script, dir)
+		return "", fmt.Errorf("tests/docs-code/%s deps installed nothing at %s", script, dir)
 	}
 	fmt.Fprintf(os.Stderr, "snippets: %s's packages at %s (%s)\n", script, dir, time.Since(start).Round(100*time.Millisecond))
 	return dir, nil
@@ -280,7 +280,7 @@ func (r *snippetRun) prepareTypeScript(t *testing.T, snippet string, dist sdkDis
 // pulumi_karpenter, is imported).
 func (r *snippetRun) preparePython(t *testing.T, snippet string, dist sdkDist) {
 	pythonDepsOnce.Do(func() {
-		pythonVenv, pythonDepsErr = cachedInstall("python.sh", "python", "examples/python/requirements.txt", "tests/examples/python/constraints.txt")
+		pythonVenv, pythonDepsErr = cachedInstall("python.sh", "python", "examples/python/requirements.txt", "tests/docs-code/python/constraints.txt")
 	})
 	if pythonDepsErr != nil {
 		t.Fatal(pythonDepsErr)

@@ -27,7 +27,7 @@ import (
 // them (they become Running and Ready at once, and go when deleted). Nothing runs in a pod:
 // a container's image is never pulled and its process never started.
 
-// KwokVersion is the kwok that stands in for the kubelets (tests/tools/kwok).
+// KwokVersion is the kwok that stands in for the kubelets (tests/toolpins/kwok).
 const KwokVersion = "v0.8.0"
 
 // KubeControllerManagerPath is the cached kube-controller-manager; KUBE_CONTROLLER_MANAGER overrides it.
@@ -47,7 +47,7 @@ func KwokPath() string {
 	return filepath.Join(repo.CacheDir(), "bin", "kwok-"+KwokVersion, "kwok")
 }
 
-// KwokStagesPath is the stage configuration tests/scripts/install-deps.sh writes next to kwok:
+// KwokStagesPath is the stage configuration tests/harness/install-deps.sh writes next to kwok:
 // kwok's own "fast" node and pod stages and its node heartbeat with leases.
 func KwokStagesPath() string { return filepath.Join(filepath.Dir(KwokPath()), "stages.yaml") }
 
@@ -74,7 +74,7 @@ var systemNamespaces = []string{"default", "kube-system", "kube-public", "kube-n
 func (cp *ControlPlane) StartControllers(ctx context.Context) error {
 	for _, bin := range []string{KubeControllerManagerPath(), KubeSchedulerPath(), KwokPath(), KwokStagesPath()} {
 		if _, err := os.Stat(bin); err != nil {
-			return fmt.Errorf("%s is missing (run tests/scripts/install-deps.sh or `make deps`): %w", bin, err)
+			return fmt.Errorf("%s is missing (run tests/harness/install-deps.sh or `make deps`): %w", bin, err)
 		}
 	}
 	kubeconfig := filepath.Join(cp.Dir, "admin.kubeconfig")

@@ -29,13 +29,13 @@ import (
 
 // KubernetesVersion is the Kubernetes release whose kube-apiserver (and, for the engine tests'
 // cluster, kube-controller-manager and kube-scheduler) the harness builds and runs
-// (tests/tools/kubernetes).
+// (tests/toolpins/kubernetes).
 const KubernetesVersion = "v1.33.3"
 
 // KubeAPIServerPath is the cached kube-apiserver binary; KUBE_APISERVER overrides it.
 func KubeAPIServerPath() string { return kubernetesBinary("KUBE_APISERVER", "kube-apiserver") }
 
-// kubernetesBinary is one command tests/scripts/install-deps.sh builds from tests/tools/kubernetes
+// kubernetesBinary is one command tests/harness/install-deps.sh builds from tests/toolpins/kubernetes
 // into $CACHE_DIR/bin/kubernetes-<version>/, or the path in env when that is set.
 func kubernetesBinary(env, name string) string {
 	if p := os.Getenv(env); p != "" {
@@ -171,7 +171,7 @@ func start(ctx context.Context, dir, issuer string) (*ControlPlane, error) {
 	cp := &ControlPlane{Dir: dir, Issuer: issuer}
 	for _, bin := range []string{EtcdPath(), KubeAPIServerPath()} {
 		if _, err := os.Stat(bin); err != nil {
-			return nil, fmt.Errorf("%s is missing (run tests/scripts/install-deps.sh or `make deps`): %w", bin, err)
+			return nil, fmt.Errorf("%s is missing (run tests/harness/install-deps.sh or `make deps`): %w", bin, err)
 		}
 	}
 	ok := false

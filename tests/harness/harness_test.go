@@ -176,11 +176,11 @@ func TestChartModule(t *testing.T) {
 	}
 }
 
-// TestInstallDepsDownloadsEveryModule keeps tests/scripts/install-deps.sh (what CI fetches)
+// TestInstallDepsDownloadsEveryModule keeps tests/harness/install-deps.sh (what CI fetches)
 // and the harness's version table in step: CI machines are fresh, a module the harness needs
 // and the script does not fetch would only be found by a test downloading it mid-run.
 func TestInstallDepsDownloadsEveryModule(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "scripts", "install-deps.sh"))
+	b, err := os.ReadFile("install-deps.sh")
 	if err != nil {
 		t.Fatal(err)
 	}

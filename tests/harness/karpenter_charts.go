@@ -124,7 +124,7 @@ func ChartModule(version string) (string, error) {
 }
 
 // RequiredModules are every module@version the harness's supported versions and the Auto Mode
-// NodePool (AutoModeNodePoolModule) need (what tests/scripts/install-deps.sh downloads).
+// NodePool (AutoModeNodePoolModule) need (what tests/harness/install-deps.sh downloads).
 func RequiredModules() []string {
 	seen := map[string]bool{}
 	var out []string

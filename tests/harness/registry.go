@@ -28,7 +28,7 @@ import (
 	"github.com/pulumi-karpenter/pulumi-karpenter/tests/internal/repo"
 )
 
-// RegistryVersion is the OCI registry that serves the Karpenter charts (tests/tools/registry):
+// RegistryVersion is the OCI registry that serves the Karpenter charts (tests/toolpins/registry):
 // CNCF Distribution, the reference implementation of the OCI distribution spec.
 const RegistryVersion = "v3.1.2"
 
@@ -62,7 +62,7 @@ func (r *Registry) ChartRepository() string { return "oci://" + r.Host + "/karpe
 // certificate and one user, and waits until it answers. Stop it with Stop.
 func StartRegistry(ctx context.Context, dir string) (*Registry, error) {
 	if _, err := os.Stat(RegistryPath()); err != nil {
-		return nil, fmt.Errorf("%s is missing (run tests/scripts/install-e2e-deps.sh or `make e2e-deps`): %w", RegistryPath(), err)
+		return nil, fmt.Errorf("%s is missing (run tests/e2e/install-e2e-deps.sh or `make e2e-deps`): %w", RegistryPath(), err)
 	}
 	return RetryPortClash(dir, func(dir string) (*Registry, error) { return startRegistry(ctx, dir) })
 }

@@ -62,7 +62,7 @@ type IAMPolicy struct {
 // iamSimulatorVersion is the pinned @cloud-copilot/iam-simulate (tests/e2e/lab/iam-simulator/package.json).
 const iamSimulatorVersion = "0.1.173"
 
-// iamSimulatorModules is where tests/scripts/install-e2e-deps.sh installs the simulator's
+// iamSimulatorModules is where tests/e2e/install-e2e-deps.sh installs the simulator's
 // node_modules; IAM_SIMULATE_MODULES overrides it.
 func iamSimulatorModules() string {
 	if p := os.Getenv("IAM_SIMULATE_MODULES"); p != "" {

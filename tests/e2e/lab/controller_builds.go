@@ -13,10 +13,10 @@ import (
 
 // Which Karpenter controllers are built here, where they are, and which one a pod gets.
 
-// The controllers tests/tools builds: KarpenterVersion (tools/karpenter-1.15: provider v1.15.2 on
+// The controllers tests/toolpins builds: KarpenterVersion (toolpins/karpenter-1.15: provider v1.15.2 on
 // core v1.15.0 — the proxy refuses core v1.15.1's zip, which 1.15.2 requires; provider v1.15.0 and
 // v1.15.1 have the same Go code, and v1.15.2 differs only in its generated DRA device tables) and
-// KarpenterPreviousVersion, what TestKarpenterUpgrade starts from (tools/karpenter-1.14: provider
+// KarpenterPreviousVersion, what TestKarpenterUpgrade starts from (toolpins/karpenter-1.14: provider
 // v1.14.1 on core v1.14.1, whose pre-release pseudo-version the provider names is refused).
 const (
 	KarpenterVersion         = "v1.15.2"

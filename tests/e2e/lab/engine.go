@@ -1,7 +1,7 @@
 package lab
 
 // The engine: the Pulumi CLI and the YAML language host, built from the Go module proxy
-// (tests/tools/pulumi-cli, tests/tools/pulumi-yaml; see tests/scripts/install-e2e-deps.sh), run the
+// (tests/toolpins/pulumi-cli, tests/toolpins/pulumi-yaml; see tests/e2e/install-e2e-deps.sh), run the
 // component plugin (bin/pulumi-resource-karpenter) over gRPC, exactly as `pulumi
 // preview`/`up`/`destroy` do for a user.
 //
@@ -36,16 +36,16 @@ type Tools struct {
 	Provider     string // pulumi-resource-karpenter (env PROVIDER_BIN)
 	MotoServer   string // moto_server of the pinned venv (env MOTO_SERVER); later steps start it
 	// KubernetesProvider is the real pulumi-kubernetes provider (env KUBERNETES_PROVIDER), built
-	// as KubernetesProviderVersion from tests/tools/pulumi-kubernetes.
+	// as KubernetesProviderVersion from tests/toolpins/pulumi-kubernetes.
 	KubernetesProvider string
 
-	PulumiVersion string // the pins, as in tests/tools/*/go.mod and tests/e2e/lab/moto/requirements.txt
+	PulumiVersion string // the pins, as in tests/toolpins/*/go.mod and tests/e2e/lab/moto/requirements.txt
 	YAMLVersion   string
 	MotoVersion   string
 }
 
 // FindTools locates the binaries: each from its environment variable if set, else where
-// tests/scripts/install-e2e-deps.sh puts it ($CACHE_DIR, default ~/.cache/pulumi-karpenter,
+// tests/e2e/install-e2e-deps.sh puts it ($CACHE_DIR, default ~/.cache/pulumi-karpenter,
 // keyed by the pinned versions) and, for the provider, <repo>/bin. A missing binary is an error
 // naming it and how to get it (tests fail on it; they never skip).
 func FindTools() (Tools, error) {
@@ -54,17 +54,17 @@ func FindTools() (Tools, error) {
 		return Tools{}, err
 	}
 	var t Tools
-	if t.PulumiVersion, err = goModVersion(filepath.Join(tests, "tools", "pulumi-cli", "go.mod"), "github.com/pulumi/pulumi/pkg/v3"); err != nil {
+	if t.PulumiVersion, err = goModVersion(filepath.Join(tests, "toolpins", "pulumi-cli", "go.mod"), "github.com/pulumi/pulumi/pkg/v3"); err != nil {
 		return Tools{}, err
 	}
-	if t.YAMLVersion, err = goModVersion(filepath.Join(tests, "tools", "pulumi-yaml", "go.mod"), "github.com/pulumi/pulumi-yaml"); err != nil {
+	if t.YAMLVersion, err = goModVersion(filepath.Join(tests, "toolpins", "pulumi-yaml", "go.mod"), "github.com/pulumi/pulumi-yaml"); err != nil {
 		return Tools{}, err
 	}
 	if t.MotoVersion, err = pinnedPythonVersion(filepath.Join(tests, "e2e", "lab", "moto", "requirements.txt"), "moto"); err != nil {
 		return Tools{}, err
 	}
 	cache := repo.CacheDir()
-	const hint = "run `make e2e-deps` (tests/scripts/install-e2e-deps.sh)"
+	const hint = "run `make e2e-deps` (tests/e2e/install-e2e-deps.sh)"
 	var missing []string
 	locate := func(env, def, hint string) string {
 		p := os.Getenv(env)
@@ -213,7 +213,7 @@ func checkBundledYAML(tools Tools) error {
 	got, err := filepath.EvalSymlinks(next)
 	if err != nil || got != want {
 		return fmt.Errorf("the CLI %s would not run %s as its YAML language host: %s resolves to %q (%v); "+
-			"run `make e2e-deps` (tests/scripts/install-e2e-deps.sh links it)", cli, want, next, got, err)
+			"run `make e2e-deps` (tests/e2e/install-e2e-deps.sh links it)", cli, want, next, got, err)
 	}
 	return nil
 }

@@ -27,7 +27,7 @@ import (
 // beside what every world has. The snippets import the real @pulumi/aws 7.48.0, @pulumi/awsx 3.9.0,
 // @pulumi/eks 4.3.0 and @pulumi/kubernetes 4.34.2 (npm; examples/typescript/package-lock.json) and
 // pulumi-aws, pulumi-awsx, pulumi-eks and pulumi-kubernetes of the same versions (PyPI;
-// tests/examples/python/constraints.txt), which request those plugin versions.
+// tests/docs-code/python/constraints.txt), which request those plugin versions.
 const (
 	snippetAWSVersion        = "7.48.0" // the aws stand-in, answering as pulumi-aws 7.48.0 (standin/aws-provider-on-moto/pulumi_aws_versions.go)
 	snippetAWSXVersion       = "3.9.0"  // the awsx stand-in (standin/awsx-component-provider)

@@ -39,7 +39,7 @@ import (
 //
 // The tests drive the stand-in over gRPC, as the engine does, against a real moto server that
 // TestMain starts on loopback (and stops). moto comes from MOTO_SERVER, else the pinned venv
-// tests/scripts/install-e2e-deps.sh creates in $CACHE_DIR. Without it the tests fail (they never
+// tests/e2e/install-e2e-deps.sh creates in $CACHE_DIR. Without it the tests fail (they never
 // skip).
 
 const (

@@ -1,5 +1,0 @@
-module github.com/pulumi-karpenter/pulumi-karpenter/tests/examples/yamlcheck
-
-go 1.26
-
-require gopkg.in/yaml.v3 v3.0.1
