@@ -256,7 +256,7 @@ func resolvePlain(path *field.Path, v property.Value, t reflect.Type, w walk, er
 	case t.Kind() == reflect.Struct && v.IsMap():
 		fields := declaredFields(t)
 		m := map[string]property.Value{}
-		for key, elem := range v.AsMap().All {
+		for key, elem := range v.AsMap().AllStable {
 			if declared, ok := fields[key]; ok {
 				elem = resolvePlain(path.Child(key), elem, declared.Type, w.field(declared), errs)
 			}
@@ -265,7 +265,7 @@ func resolvePlain(path *field.Path, v property.Value, t reflect.Type, w walk, er
 		return property.New(property.NewMap(m))
 	case t.Kind() == reflect.Map && v.IsMap():
 		m := map[string]property.Value{}
-		for key, elem := range v.AsMap().All {
+		for key, elem := range v.AsMap().AllStable {
 			m[key] = resolvePlain(path.Key(key), elem, t.Elem(), w, errs)
 		}
 		return property.New(property.NewMap(m))

@@ -231,6 +231,23 @@ func TestDiscoveryOfSubnetsTheUpdateCreates(t *testing.T) {
 	assert.Contains(t, said, "discovery.subnetIds: not known yet (outputs of resources this update creates): this preview shows no discovery tags for them")
 	assert.Contains(t, said, "nodeClasses[0].subnetSelectorTerms (the default class) against the cluster's subnets")
 
+	// Both lists unknown: a warning for each, on its path, in the same order at every preview.
+	groups := urn.URN("urn:pulumi:stack::project::aws:ec2/securityGroup:SecurityGroup::nodes")
+	warnings, err = constructLogged(t, rendertest.WithCluster(t, untagged, `{"discovery":{"subnetIds":["x"]}}`), true, func(a *render.Args) {
+		a.Inputs = a.Inputs.Set("discovery", property.New(map[string]property.Value{
+			"subnetIds":        property.New(property.Computed).WithDependencies([]urn.URN{subnets}),
+			"securityGroupIds": property.New(property.Computed).WithDependencies([]urn.URN{groups}),
+		}))
+	})
+	require.NoError(t, err)
+	var later []string
+	for _, w := range warnings {
+		if strings.Contains(w, "not known yet (outputs of resources this update creates)") {
+			later = append(later, strings.SplitN(w, ":", 2)[0])
+		}
+	}
+	assert.Equal(t, []string{"discovery.securityGroupIds", "discovery.subnetIds"}, later)
+
 	_, err = constructLogged(t, rendertest.WithCluster(t, untagged, `{"discovery":{"subnetIds":["subnet-1","subnet-2"]}}`), false, nil)
 	require.NoError(t, err, "at up the listed subnets count as tagged")
 }

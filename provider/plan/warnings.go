@@ -51,15 +51,11 @@ func waitingWarning(why string, checks []string, preview bool) field.Warning {
 }
 
 // laterWarnings say what waits for `up`: the preview shows no discovery tags for the lists it
-// could not know. One warning names them all, so it has no Path of its own: its detail starts
-// with the paths as an Error prints its one (`discovery.subnetIds, discovery.securityGroupIds: ...`).
+// could not know, one warning for each, on its path.
 func (p *Plan) laterWarnings() []field.Warning {
-	if len(p.known.Later) == 0 {
-		return nil
+	var out []field.Warning
+	for _, list := range p.known.Later {
+		out = append(out, field.Warnf(list, "not known yet (outputs of resources this update creates): this preview shows no discovery tags for them; `pulumi up` tags each one before creating the node classes"))
 	}
-	lists := make([]string, len(p.known.Later))
-	for i, l := range p.known.Later {
-		lists[i] = l.String()
-	}
-	return []field.Warning{field.Warnf(nil, "%s: not known yet (outputs of resources this update creates): this preview shows no discovery tags for them; `pulumi up` tags each one before creating the node classes", strings.Join(lists, ", "))}
+	return out
 }
