@@ -98,5 +98,5 @@ func TestVersionPolicy(t *testing.T) {
 func TestUnverifiedVersionWarnsOnTheComponent(t *testing.T) {
 	warnings := rendertest.Warnings(t, argstest.WithDefaults(t, `{"version":"1.16.0","allowUnverifiedVersion":true}`))
 	require.Len(t, warnings, 1)
-	assert.Contains(t, warnings[0], "Karpenter 1.16.0 is newer than the newest release this component has verified (1.15.2)")
+	assert.Contains(t, warnings[0], "version: Karpenter 1.16.0 is newer than the newest release this component has verified (1.15.2)")
 }

@@ -188,13 +188,13 @@ func TestChecksWaitForAClusterTheUpdateCreates(t *testing.T) {
 	})
 	require.NoError(t, err)
 	said := strings.Join(warnings, "\n")
-	assert.Contains(t, said, "clusterName is not known yet (an output of a resource this update creates): at `pulumi up`, before creating anything, the component reads the cluster and checks its authentication mode, which node access follows (this preview assumes API_AND_CONFIG_MAP: an access entry for the node role)")
+	assert.Contains(t, said, "clusterName: not known yet (an output of a resource this update creates): at `pulumi up`, before creating anything, the component reads the cluster and checks its authentication mode, which node access follows (this preview assumes API_AND_CONFIG_MAP: an access entry for the node role)")
 
 	warnings, err = constructLogged(t, rendertest.WithCluster(t, `{"missing":true}`, `{}`), true, func(a *render.Args) {
 		a.Inputs = a.Inputs.Set("clusterName", property.New("demo").WithDependencies([]urn.URN{"urn:pulumi:stack::project::aws:eks/cluster:Cluster::demo"}))
 	})
 	require.NoError(t, err, "a cluster this update creates does not exist at the preview")
-	assert.Contains(t, strings.Join(warnings, "\n"), "cluster demo does not exist yet (this update creates it)")
+	assert.Contains(t, strings.Join(warnings, "\n"), "clusterName: cluster demo does not exist yet (this update creates it)")
 
 	_, err = constructLogged(t, rendertest.WithCluster(t, `{"missing":true}`, `{}`), false, func(a *render.Args) {
 		a.Inputs = a.Inputs.Set("clusterName", property.New("demo").WithDependencies([]urn.URN{"urn:pulumi:stack::project::aws:eks/cluster:Cluster::demo"}))

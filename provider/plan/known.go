@@ -50,8 +50,9 @@ func (p *Plan) KnownInput(path *field.Path) (string, bool) {
 }
 
 // ClusterRef is the cluster the component reads before planning (the plan's defaults follow
-// it), or why it reads none: Name is set when it reads one, Waits says why the checks wait,
-// Err is a finding about clusterName that makes reading pointless.
+// it), or why it reads none: Name is set when it reads one, Waits says why the checks wait (a
+// fact about clusterName, on whose path the plan warns), Err is a finding about clusterName that
+// makes reading pointless.
 type ClusterRef struct {
 	Name string
 	// Created: the name is an output of a resource of the program, so a cluster that does not
@@ -69,7 +70,7 @@ func ClusterToRead(args inputs.KarpenterArgs, known Known) ClusterRef {
 	}
 	name, ok := known.String(field.NewPath("clusterName"))
 	if !ok {
-		return ClusterRef{Waits: "clusterName is not known yet (an output of a resource this update creates)"}
+		return ClusterRef{Waits: "not known yet (an output of a resource this update creates)"}
 	}
 	if err := inputs.CheckClusterName(field.NewPath("clusterName"), name); err != nil {
 		return ClusterRef{Err: err} // no cluster can have that name: nothing to read

@@ -175,7 +175,7 @@ func TestWarningsSayTheReleaseFirst(t *testing.T) {
 	require.NoError(t, err)
 	warnings := p.Warnings()
 	require.Len(t, warnings, 2)
-	assert.Nil(t, warnings[0].Path)
-	assert.Contains(t, warnings[0].String(), "Karpenter 1.99.0 is newer than the newest release this component has verified")
+	assert.Equal(t, "version", warnings[0].Path.String())
+	assert.Contains(t, warnings[0].String(), "version: Karpenter 1.99.0 is newer than the newest release this component has verified")
 	assert.Equal(t, "nodePools[0].requirements[0]", warnings[1].Path.String())
 }

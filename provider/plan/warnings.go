@@ -15,7 +15,7 @@ import (
 func (p *Plan) Warnings() []field.Warning {
 	var release []field.Warning
 	if p.Release.Unverified {
-		release = append(release, field.Warning{Detail: p.Release.UnverifiedWarning()})
+		release = append(release, field.Warning{Path: field.NewPath("version"), Detail: p.Release.UnverifiedWarning()})
 	}
 	return slices.Concat(release, p.inputWarnings, p.clusterWarnings, p.laterWarnings())
 }
@@ -36,8 +36,9 @@ func (p *Plan) objectWarnings() []field.Warning {
 	return out
 }
 
-// WaitForCluster records that the checks against the cluster wait, and why (the cluster was not
-// read); preview says whether this is a preview, whose warning says when they run.
+// WaitForCluster records that the checks against the cluster wait, and why (the cluster
+// clusterName names was not read: the name is not known yet, or the cluster does not exist yet);
+// preview says whether this is a preview, whose warning says when they run.
 func (p *Plan) WaitForCluster(why string, preview bool) {
 	p.clusterWarnings = []field.Warning{waitingWarning(why, p.ClusterChecks(), preview)}
 }
@@ -45,9 +46,9 @@ func (p *Plan) WaitForCluster(why string, preview bool) {
 // waitingWarning says which checks wait, and until when.
 func waitingWarning(why string, checks []string, preview bool) field.Warning {
 	if !preview {
-		return field.Warnf(nil, "not checked against the cluster: %s; %s", why, strings.Join(checks, "; "))
+		return field.Warnf(field.NewPath("clusterName"), "not checked against the cluster: %s; %s", why, strings.Join(checks, "; "))
 	}
-	return field.Warnf(nil, "%s: at `pulumi up`, before creating anything, the component reads the cluster and checks %s", why, strings.Join(checks, "; "))
+	return field.Warnf(field.NewPath("clusterName"), "%s: at `pulumi up`, before creating anything, the component reads the cluster and checks %s", why, strings.Join(checks, "; "))
 }
 
 // laterWarnings say what waits for `up`: the preview shows no discovery tags for the lists it
