@@ -2,8 +2,9 @@
 // provider (provider.Renderer) under render's in-process engine with mocks, as `render` and a
 // `pulumi preview` see it. A layer's external tests (package catalog_test, plan_test,
 // children_test) assert through it what that layer decides — a version's policies, a cluster
-// check's finding, a child's inputs — where a user sees it; the provider's layers test
-// (provider/layers_test.go) lets only external tests import it.
+// check's finding, a child's inputs — where a user sees it. Only external tests can import it (it
+// imports the provider, which imports every layer), and provider/layers_test.go refuses an
+// external test that imports the provider other than through it.
 package rendertest
 
 import (
