@@ -178,7 +178,7 @@ func (p *Plan) CheckCluster(c Cluster, r ClusterReader, preview bool) error {
 	}
 	p.clusterWarnings = all.Warnings
 	if len(all.Waiting) > 0 {
-		p.clusterWarnings = append(p.clusterWarnings, waitingWarning("a value they need is not known yet", all.Waiting, preview))
+		p.clusterWarnings = append(p.clusterWarnings, waitingWarning(nil, "a value they need is not known yet", all.Waiting, preview))
 	}
 	return errors.Join(all.Errors...)
 }

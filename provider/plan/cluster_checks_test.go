@@ -230,6 +230,7 @@ func TestDiscoveryOfSubnetsTheUpdateCreates(t *testing.T) {
 	said := strings.Join(warnings, "\n")
 	assert.Contains(t, said, "discovery.subnetIds: not known yet (outputs of resources this update creates): this preview shows no discovery tags for them")
 	assert.Contains(t, said, "nodeClasses[0].subnetSelectorTerms (the default class) against the cluster's subnets")
+	assert.Contains(t, said, "\na value they need is not known yet: at `pulumi up`", "the waiting checks name their inputs; clusterName is known")
 
 	// Both lists unknown: a warning for each, on its path, in the same order at every preview.
 	groups := urn.URN("urn:pulumi:stack::project::aws:ec2/securityGroup:SecurityGroup::nodes")

@@ -40,15 +40,16 @@ func (p *Plan) objectWarnings() []field.Warning {
 // clusterName names was not read: the name is not known yet, or the cluster does not exist yet);
 // preview says whether this is a preview, whose warning says when they run.
 func (p *Plan) WaitForCluster(why string, preview bool) {
-	p.clusterWarnings = []field.Warning{waitingWarning(why, p.ClusterChecks(), preview)}
+	p.clusterWarnings = []field.Warning{waitingWarning(field.NewPath("clusterName"), why, p.ClusterChecks(), preview)}
 }
 
-// waitingWarning says which checks wait, and until when.
-func waitingWarning(why string, checks []string, preview bool) field.Warning {
+// waitingWarning says which checks wait, and until when; path is the input the reason is about
+// (nil when each check names its own).
+func waitingWarning(path *field.Path, why string, checks []string, preview bool) field.Warning {
 	if !preview {
-		return field.Warnf(field.NewPath("clusterName"), "not checked against the cluster: %s; %s", why, strings.Join(checks, "; "))
+		return field.Warnf(path, "not checked against the cluster: %s; %s", why, strings.Join(checks, "; "))
 	}
-	return field.Warnf(field.NewPath("clusterName"), "%s: at `pulumi up`, before creating anything, the component reads the cluster and checks %s", why, strings.Join(checks, "; "))
+	return field.Warnf(path, "%s: at `pulumi up`, before creating anything, the component reads the cluster and checks %s", why, strings.Join(checks, "; "))
 }
 
 // laterWarnings say what waits for `up`: the preview shows no discovery tags for the lists it
