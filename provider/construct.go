@@ -19,6 +19,7 @@ import (
 
 	p "github.com/pulumi/pulumi-go-provider"
 	"github.com/pulumi/pulumi-go-provider/infer"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	pprovider "github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider"
 )
@@ -30,14 +31,16 @@ type constructor[A any, C pulumi.ComponentResource] func(ctx *pulumi.Context, na
 type component struct {
 	args      reflect.Type            // its input type, for inputs.CheckUnknownProperties and ResolvePlainOutputs
 	inferred  infer.InferredComponent // its schema
+	packages  []tokens.Package        // the provider packages its children use (defaultproviders.go)
 	construct func(ctx *pulumi.Context, name string, in pprovider.ConstructInputs, known plan.Known, opts pulumi.ResourceOption) (*pprovider.ConstructResult, error)
 }
 
-// components are the package's components by type token.
+// components are the package's components by type token. The standalone NodePool and NodeClass
+// create only a custom resource and call no aws function.
 var components = map[string]component{
-	componentToken: newComponent(NewKarpenter),
-	nodePoolToken:  newComponent(ignoringKnown(NewNodePool)),
-	nodeClassToken: newComponent(ignoringKnown(NewNodeClass)),
+	componentToken: newComponent(NewKarpenter, "aws", "kubernetes"),
+	nodePoolToken:  newComponent(ignoringKnown(NewNodePool), "kubernetes"),
+	nodeClassToken: newComponent(ignoringKnown(NewNodeClass), "kubernetes"),
 }
 
 // componentTokens are the components' type tokens, sorted.
@@ -52,9 +55,10 @@ func inferredComponents() []infer.InferredComponent {
 	return out
 }
 
-func newComponent[A any, C pulumi.ComponentResource](build constructor[A, C]) component {
+func newComponent[A any, C pulumi.ComponentResource](build constructor[A, C], packages ...tokens.Package) component {
 	return component{
-		args: reflect.TypeFor[A](),
+		args:     reflect.TypeFor[A](),
+		packages: packages,
 		// infer registers the component's types in the schema; it never constructs one, since
 		// the provider's Construct serves every component token.
 		inferred: infer.ComponentF(func(*pulumi.Context, string, A, ...pulumi.ResourceOption) (C, error) {
@@ -115,7 +119,7 @@ func construct(ctx context.Context, req p.ConstructRequest) (p.ConstructResponse
 		return p.ConstructResponse{}, err
 	}
 	req.Inputs = resolved
-	if err := checkDefaultProviders(ctx, req); err != nil {
+	if err := checkDefaultProviders(ctx, req, c.packages); err != nil {
 		return p.ConstructResponse{}, err
 	}
 	known := knownInputs(resolved, later)

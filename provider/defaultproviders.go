@@ -34,18 +34,10 @@ import (
 // diff when children.AWSVersion changes.
 var awsV7OnlyConfigKeys = []string{"assumeRoles", "tagPolicyCompliance", "userAgents"}
 
-// childPackages are the provider packages each component's children use: the standalone
-// NodePool and NodeClass create only a custom resource and call no aws function.
-var childPackages = map[string][]tokens.Package{
-	componentToken: {"aws", "kubernetes"},
-	nodePoolToken:  {"kubernetes"},
-	nodeClassToken: {"kubernetes"},
-}
-
-// checkDefaultProviders warns for each package the children would get a default provider for,
-// and fails when that default aws provider would be built from pulumi-aws v7 config.
-func checkDefaultProviders(ctx context.Context, req p.ConstructRequest) error {
-	uses := childPackages[string(req.Urn.Type())]
+// checkDefaultProviders warns for each package of uses (the provider packages the component's
+// children use) the children would get a default provider for, and fails when that default aws
+// provider would be built from pulumi-aws v7 config.
+func checkDefaultProviders(ctx context.Context, req p.ConstructRequest, uses []tokens.Package) error {
 	if slices.Contains(uses, "aws") && defaultProviderFor(req, "aws") {
 		var v7 []string
 		for _, name := range awsV7OnlyConfigKeys {

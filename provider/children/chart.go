@@ -129,8 +129,8 @@ func (b *builder) warnDroppedValues(values pulumi.MapOutput) (pulumi.ResourceArr
 	return pulumi.All(running.Values, values).ApplyT(func(v []any) []pulumi.Resource {
 		live, _ := v[0].(map[string]any)
 		next, _ := v[1].(map[string]any)
-		// The one warning not among the plan's (Plan.Warnings): it needs the running release's
-		// values, which only resolve here.
+		// Not among the plan's warnings (Plan.Warnings), as the default providers' are not
+		// (construct): it needs the running release's values, which only resolve here.
 		for _, path := range droppedValues(live, next, nil) {
 			at := field.NewPath("values", path...)
 			w := field.Warnf(at, "%v on the running release %s/%s, set outside this program, and not in the values this `up` upgrades it with: Helm would drop it and the chart's default (charts/karpenter/values.yaml of %s) would apply; set %s to keep it",
